@@ -1,0 +1,1 @@
+"""The PySide6 application: document, undo commands, map scene, docks, dialogs."""

@@ -1,0 +1,25 @@
+"""Test-wide settings: Qt runs offscreen, benchmarks only run when asked for."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+# Before anything imports Qt: tests never need a display and never pop up windows.
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+BENCHMARKS = Path(__file__).parent / "benchmarks"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """tests/benchmarks runs only when named on the command line (README)."""
+    if collection_path == BENCHMARKS:
+        named = [Path(a.split("::")[0]).resolve() for a in config.args]
+        return not any(p == BENCHMARKS or BENCHMARKS in p.parents for p in named)
+    return None
