@@ -1,0 +1,273 @@
+"""Characters in an encounter: sides, facets, speeds, states and markers (E3-E8, E17)."""
+
+from __future__ import annotations
+
+import enum
+import math
+
+import msgspec
+
+from afdesk.encounter.geometry import Area
+
+
+class Side(enum.StrEnum):
+    BAND = "band"
+    OPPONENT = "opponent"
+    DENIZEN = "denizen"
+    FOLLOWER = "follower"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+_TEAM = {Side.BAND: "band", Side.FOLLOWER: "band", Side.OPPONENT: "opponents"}
+
+
+def opposed(a: Side, b: Side) -> bool:
+    """Whether two sides are opponents: the band and its followers against the opponents.
+    Denizens are nobody's opponents until the GM says otherwise (recruitment, E6)."""
+    ta, tb = _TEAM.get(a), _TEAM.get(b)
+    return ta is not None and tb is not None and ta != tb
+
+
+class StateKind(enum.StrEnum):
+    """States (E17) and the turn-economy effects that last "until your next turn"."""
+
+    DOWN = "down"
+    BLEEDING = "bleeding"
+    BURNING = "burning"
+    BLINDED = "blinded"
+    EXHAUSTED = "exhausted"
+    HIDDEN = "hidden"
+    FALLING = "falling"
+    STALL = "stall"
+    TEETER = "teeter"
+    SHAKEN = "shaken"
+    WOUNDED = "wounded"
+    PREPARED = "prepared"
+    CROUCHED = "crouched"
+    FLYING = "flying"
+    DEFENDING = "defending"
+    SCREENING = "screening"
+    FENDING = "fending"
+    QUIPPING = "quipping"
+    HESITATING = "hesitating"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+MARKED_STATES = frozenset({StateKind.BLEEDING, StateKind.BURNING})
+"""States that take markers: getting them again adds markers instead of costing grit."""
+
+ECONOMY_STATES = frozenset(
+    {
+        StateKind.DEFENDING,
+        StateKind.SCREENING,
+        StateKind.FENDING,
+        StateKind.QUIPPING,
+        StateKind.HESITATING,
+    }
+)
+"""Effects of guard, snap and action choices, shown with the turn economy, not as states."""
+
+PENALTY_STATES = {StateKind.DOWN: "E17", StateKind.STALL: "E14"}
+"""States that give -2 on every check."""
+
+
+class State(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A state on a character: markers (bleeding 2), the turn it ends at, a note."""
+
+    kind: StateKind
+    markers: int = 0
+    until: int | None = None
+    """It ends when the character starts its turn number ``until`` (E3)."""
+    note: str = ""
+
+    def label(self) -> str:
+        text = self.kind.label
+        return f"{text} {self.markers}" if self.markers else text
+
+
+class MomentumMarker(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Momentum placed on a character for its next check (R12): +2 is two more dice, -2 two
+    Interference; Distract's Interference is -1."""
+
+    dice: int
+    source: str = ""
+
+    def label(self) -> str:
+        return f"{self.dice:+d}" + (f" ({self.source})" if self.source else "")
+
+
+class Speeds(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Speeds in areas per action (E14; the seed 003 table is the default)."""
+
+    run: int = 2
+    climb: int = 1
+    jump: int = 1
+    swim: int = 1
+    fly: int = 0
+
+
+class Facet(msgspec.Struct, frozen=True, array_like=True):
+    name: str
+    score: int
+
+
+DEFAULT_FACETS = (
+    Facet("fight", 2),
+    Facet("move", 2),
+    Facet("agility", 2),
+    Facet("strength", 2),
+    Facet("balance", 2),
+    Facet("sneak", 2),
+    Facet("study", 2),
+    Facet("perform", 2),
+    Facet("influence", 2),
+    Facet("wilderness", 1),
+    Facet("machinery", 1),
+)
+"""The facets the seed pages name: fight (parry), move (dodge, hustle), influence (insight),
+sneak (hide, creep), study (look), perform (distract), strength (persevere), balance
+(slippery), agility, wilderness and machinery (chases)."""
+
+
+class D20Profile(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A character's d20-degrees numbers (D1)."""
+
+    quick: int = 0
+    strong: int = 0
+    training: int = 0
+    defense_training: int = 0
+    defense_bonus: int = 0
+    fortification_bonus: int = 0
+
+    @property
+    def tn(self) -> int:
+        return 10 + self.quick + self.defense_training + self.defense_bonus
+
+    @property
+    def fortification(self) -> int:
+        return self.strong + self.fortification_bonus
+
+
+class Economy(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Guard, snap and action of one character (E3-E7)."""
+
+    turns: int = 0
+    """Turns this character has started: its clock for "until your next turn"."""
+    guards: int = 1
+    """Guards ready; Defend adds an extra one (E6); used guards return on its turn (E4)."""
+    snaps: int = 0
+    action: bool = False
+    action_used: str = ""
+    """What the action of this turn went to ("maneuver", "attack", ...)."""
+    movement: int = 0
+    """Movement left, in ticks (see afdesk.encounter.movement)."""
+    lose_next_action: bool = False
+    """A Screen aborted the next action (E7)."""
+    exit_free: bool = False
+    """It won the move check to leave its overlap this turn (E14)."""
+    exit_to: tuple[Area, ...] | None = None
+    """After a lost leave-overlap check: the only areas it may step to, in front of the
+    flank of every opponent who won (E14); empty if there are none."""
+    acted_round: tuple[int, int] = (0, 0)
+    """(exchange, round) of its last action: never two actions in one round (E6)."""
+
+
+class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One character in the encounter."""
+
+    id: str
+    name: str
+    side: Side
+    group: str = ""
+    """Reflex group: opponents, denizens and followers act on their group's card (E2)."""
+    area: Area | None = None
+    facing: float = 0.0
+    facets: tuple[Facet, ...] = DEFAULT_FACETS
+    speeds: Speeds = Speeds()
+    reach: int = 1
+    weapon_range: int = 0
+    """Areas a ranged (aim) attack reaches without a range penalty; 0: no ranged weapon."""
+    grit: int = 3
+    grit_max: int = 3
+    hits: int = 0
+    shifts: int = 3
+    will: int = 0
+    states: tuple[State, ...] = ()
+    momentum: tuple[MomentumMarker, ...] = ()
+    decoys: tuple[Area, ...] = ()
+    notes: str = ""
+    """GM-only notes: never shown in the player view."""
+    economy: Economy = Economy()
+    d20: D20Profile = D20Profile()
+    exited: str = ""
+    """Set when the character left the encounter over an edge: the GM's note."""
+
+    # -------------------------------------------------------------------------- queries
+
+    def facet(self, name: str) -> int:
+        for f in self.facets:
+            if f.name.lower() == name.lower():
+                return f.score
+        return 0
+
+    def has_facet(self, name: str) -> bool:
+        return any(f.name.lower() == name.lower() for f in self.facets)
+
+    def state(self, kind: StateKind) -> State | None:
+        for s in self.states:
+            if s.kind is kind:
+                return s
+        return None
+
+    def has(self, kind: StateKind) -> bool:
+        return any(s.kind is kind for s in self.states)
+
+    @property
+    def hidden(self) -> bool:
+        return self.has(StateKind.HIDDEN)
+
+    @property
+    def on_map(self) -> bool:
+        return self.area is not None and not self.exited
+
+    @property
+    def initials(self) -> str:
+        words = [w for w in self.name.replace("-", " ").split() if w[:1].isalnum()]
+        if not words:
+            return "?"
+        if len(words) == 1:
+            return words[0][:2].capitalize()
+        digits = "".join(ch for ch in words[-1] if ch.isdigit())
+        if digits:
+            return (words[0][0] + digits)[:3].upper()
+        return (words[0][0] + words[-1][0]).upper()
+
+    # ------------------------------------------------------------------------- changes
+
+    def with_state(self, state: State) -> Combatant:
+        states = (*tuple(s for s in self.states if s.kind is not state.kind), state)
+        return msgspec.structs.replace(self, states=states)
+
+    def without_state(self, kind: StateKind) -> Combatant:
+        return msgspec.structs.replace(
+            self, states=tuple(s for s in self.states if s.kind is not kind)
+        )
+
+    def replace(self, **changes) -> Combatant:
+        return msgspec.structs.replace(self, **changes)
+
+    def with_economy(self, **changes) -> Combatant:
+        return msgspec.structs.replace(
+            self, economy=msgspec.structs.replace(self.economy, **changes)
+        )
+
+
+def bleeding_hits(markers: int) -> int:
+    """Each turn a bleeding character suffers hits = half its markers, rounded up (E17)."""
+    return math.ceil(markers / 2)

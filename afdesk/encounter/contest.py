@@ -1,0 +1,564 @@
+"""Assembling a contested check from the map and the model (E4-E8, E12-E14, E17, R12).
+
+:func:`assemble` derives everything the contest dialog shows: the attacker's dice, every
+modifier with its reason and rule id, and every defense the target could use now with the
+reason when it cannot. The GM may switch any modifier off or add one; the resolved contest
+is a :class:`ContestRecord` inside one ``ResolveContest`` Op.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter.combatant import Combatant, StateKind, opposed
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
+from afdesk.encounter.turn import has_defenses
+from afdesk.rules.contest import Side, Verdict, verdict
+from afdesk.rules.d20 import D20Check
+from afdesk.rules.dice import Roll
+
+if TYPE_CHECKING:
+    from afdesk.encounter.model import Encounter
+
+
+class Action(enum.StrEnum):
+    """What a contested (or plain) check is for."""
+
+    HACK = "hack"
+    AIM = "aim"
+    TAUNT = "taunt"
+    DISTRACT = "distract"
+    LOOK = "look"
+    CONVINCE = "convince"
+    LEAVE_OVERLAP = "leave-overlap"
+    HIDE = "hide"
+    HUSTLE = "hustle"
+    CHECK = "check"
+
+    @property
+    def spec(self) -> ActionSpec:
+        return ACTIONS[self]
+
+    @property
+    def label(self) -> str:
+        return ACTIONS[self].label
+
+
+class ActionSpec(msgspec.Struct, frozen=True):
+    label: str
+    verb: str
+    facet: str
+    uses: str
+    """"action", "snap" or "free" (part of a move, or a plain check)."""
+    attack: bool = False
+    social: bool = False
+    ranged: bool = False
+    defenses: tuple[str, ...] = ()
+
+
+class DefenseKind(enum.StrEnum):
+    DODGE = "dodge"
+    PARRY = "parry"
+    INSIGHT = "insight"
+    COUNTER = "counter"
+    DIVE = "dive"
+    RETORT = "retort"
+    SNEAK = "sneak"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+    @property
+    def base(self) -> DefenseKind:
+        """The check a guard-only option is (E4): Counter a parry, Dive a dodge, Retort an
+        insight."""
+        return {
+            DefenseKind.COUNTER: DefenseKind.PARRY,
+            DefenseKind.DIVE: DefenseKind.DODGE,
+            DefenseKind.RETORT: DefenseKind.INSIGHT,
+        }.get(self, self)
+
+
+DEFENSE_FACET = {
+    DefenseKind.DODGE: "move",
+    DefenseKind.PARRY: "fight",
+    DefenseKind.INSIGHT: "influence",
+    DefenseKind.SNEAK: "sneak",
+}
+GUARD_ONLY = (DefenseKind.COUNTER, DefenseKind.DIVE, DefenseKind.RETORT)
+
+
+class Via(enum.StrEnum):
+    """Where a defense comes from."""
+
+    GUARD = "guard"
+    DEFENSE = "defense"
+    """Defend (E6) or Screen (E7): a defense against every check."""
+    FEND = "fend"
+    """Fend: an extra parry defense until the next turn (E5)."""
+    QUIP = "quip"
+    """Quip: an extra retort defense until the next turn (E5)."""
+    CONTEST = "contest"
+    """A decoy's owner contesting a Look with sneak (E5), or an opponent contesting a
+    character leaving its overlap (E14)."""
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+ACTIONS = {
+    Action.HACK: ActionSpec(
+        "Hack", "hacks at", "fight", "action", attack=True, defenses=("dodge", "parry")
+    ),
+    Action.AIM: ActionSpec(
+        "Aim",
+        "aims at",
+        "agility",
+        "action",
+        attack=True,
+        ranged=True,
+        defenses=("dodge", "parry"),
+    ),
+    Action.TAUNT: ActionSpec(
+        "Taunt",
+        "taunts",
+        "perform",
+        "action",
+        attack=True,
+        social=True,
+        defenses=("insight",),
+    ),
+    Action.DISTRACT: ActionSpec(
+        "Distract", "distracts", "perform", "snap", social=True, defenses=("insight",)
+    ),
+    Action.LOOK: ActionSpec("Look", "looks for", "study", "snap", defenses=("sneak",)),
+    Action.CONVINCE: ActionSpec(
+        "Convince",
+        "tries to convince",
+        "influence",
+        "action",
+        social=True,
+        defenses=("insight",),
+    ),
+    Action.LEAVE_OVERLAP: ActionSpec(
+        "Leave overlap", "slips away from", "move", "free", defenses=("dodge", "parry")
+    ),
+    Action.HIDE: ActionSpec("Hide", "hides", "sneak", "action"),
+    Action.HUSTLE: ActionSpec("Hustle", "hustles", "move", "snap"),
+    Action.CHECK: ActionSpec("Check", "checks", "", "free"),
+}
+
+
+class Modifier(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A bonus (+N dice) or penalty (-N: N Interference dice, R1) with its reason."""
+
+    key: str
+    label: str
+    dice: int
+    reason: str = ""
+    rule: str = ""
+    enabled: bool = True
+    gm: bool = False
+    """Added by the GM rather than derived."""
+
+    def text(self) -> str:
+        rule = f" ({self.rule})" if self.rule else ""
+        return f"{self.dice:+d} {self.label}{rule}"
+
+
+class DefenseOption(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A defense the target could use against this check, now."""
+
+    defender: str
+    kind: DefenseKind
+    via: Via
+    facet: str
+    dice: int
+    modifiers: tuple[Modifier, ...] = ()
+    allowed: bool = True
+    reason: str = ""
+
+
+class Plan(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Everything derived for one contested check, before rolling."""
+
+    attacker: str
+    action: Action
+    facet: str
+    dice: int
+    target: str = ""
+    modifiers: tuple[Modifier, ...] = ()
+    defenses: tuple[DefenseOption, ...] = ()
+    allowed: bool = True
+    reason: str = ""
+    distance: int = 0
+    behind: bool = False
+    """The attacker stands behind the target's flank (E11)."""
+    cover: tuple[Area, ...] = ()
+    surprise: bool = False
+    notes: tuple[str, ...] = ()
+
+    def usable_defenses(self) -> list[DefenseOption]:
+        return [d for d in self.defenses if d.allowed]
+
+
+# ------------------------------------------------------------------------------- records
+
+
+class DefenseUse(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A defense as used: its dice, and a guard cooperating with it (E4, R11)."""
+
+    defender: str
+    kind: DefenseKind
+    via: Via
+    facet: str
+    modifiers: tuple[Modifier, ...] = ()
+    roll: Roll | None = None
+    helper: DefenseUse | None = None
+
+
+class ShiftSpend(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A Shift (R10) or Will (C4) spent: by whom, on which roll, how."""
+
+    side: Side
+    payer: str
+    """A character id, or "referee" for the referee's pool."""
+    kind: str
+    """"add" (2 dice), "retry" (chosen dice) or "will" (af-classic)."""
+    roll: str = "attack"
+    """"attack" or the index of the defense ("0", "1", ...)."""
+    indices: tuple[int, ...] = ()
+
+
+class MomentumUse(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Momentum spent after the check (R12): a marker on a character, damage, a stunt."""
+
+    side: Side
+    kind: str
+    """"marker", "damage" or "stunt"."""
+    target: str = ""
+    dice: int = 0
+    note: str = ""
+
+
+class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A resolved contested or plain check: every choice and every die."""
+
+    attacker: str
+    action: Action
+    facet: str
+    target: str = ""
+    uses: str = "action"
+    modifiers: tuple[Modifier, ...] = ()
+    ventures: int = 0
+    advantage: bool = False
+    disadvantage: bool = False
+    attack: Roll | None = None
+    d20: D20Check | None = None
+    defenses: tuple[DefenseUse, ...] = ()
+    spends: tuple[ShiftSpend, ...] = ()
+    momentum_uses: tuple[MomentumUse, ...] = ()
+    decoy: Area | None = None
+    """Look: the decoy checked; Hide: not used."""
+    decoys: tuple[Area, ...] = ()
+    """Hide: where the two decoys go (E6)."""
+    note: str = ""
+
+    def verdict(self, ruleset: str) -> Verdict:
+        """What the check came to; stopped if any defense stops it (R9, C2)."""
+        if self.d20 is not None:
+            return verdict(ruleset, self.d20)
+        if self.attack is None:
+            raise IllegalOp("the check has not been rolled")
+        results = [verdict(ruleset, self.attack, d.roll) for d in self.defenses if d.roll]
+        if not results:
+            return verdict(ruleset, self.attack)
+        stopping = [v for v in results if v.stopped]
+        return stopping[0] if stopping else results[0]
+
+
+# ----------------------------------------------------------------------------- assembly
+
+
+def _state_mods(c: Combatant, enc: Encounter, role: str) -> list[Modifier]:
+    """Modifiers a character brings to any check it makes (E5, E6, E14, E17, R12)."""
+    mods = []
+    if c.has(StateKind.PREPARED):
+        mods.append(
+            Modifier("prepared", "Prepared", 2, f"{c.name} prepared: +2 on the next check", "E5")
+        )
+    for i, m in enumerate(c.momentum):
+        src = f" from {m.source}" if m.source else ""
+        mods.append(
+            Modifier(
+                f"momentum-{i}",
+                "Momentum" if m.dice > 0 else "Interference",
+                m.dice,
+                f"marker on {c.name}{src}, used by this check",
+                "R12",
+            )
+        )
+    if c.has(StateKind.DOWN):
+        mods.append(Modifier("down", "Down", -2, f"{c.name} is down: penalty on all checks", "E17"))
+    if c.has(StateKind.STALL):
+        mods.append(Modifier("stall", "Stall", -2, f"{c.name} stalled: -2 until recovered", "E14"))
+    if role == "attack" and enc.turn.interjection == c.id:
+        mods.append(
+            Modifier("hesitate", "Hesitated", -2, f"{c.name} acts on a hesitated action", "E6")
+        )
+    return mods
+
+
+def assemble(
+    enc: Encounter,
+    attacker_id: str,
+    action: Action | str,
+    target_id: str = "",
+    facet: str = "",
+) -> Plan:
+    """Derive the contested check of ``attacker`` doing ``action`` to ``target``."""
+    action = Action(action)
+    spec = action.spec
+    attacker = enc.combatant(attacker_id)
+    facet = facet or spec.facet
+    if not facet:
+        raise IllegalOp("a plain check needs a facet")
+    mods = _state_mods(attacker, enc, "attack")
+    notes: list[str] = []
+    target = enc.combatant(target_id) if target_id else None
+    if target is None:
+        if spec.defenses and action not in (Action.LEAVE_OVERLAP,):
+            raise IllegalOp(f"{spec.label} needs a target")
+        return Plan(attacker.id, action, facet, attacker.facet(facet), modifiers=tuple(mods))
+    if target.id == attacker.id:
+        raise IllegalOp(f"{attacker.name} cannot {spec.label.lower()} themselves")
+    allowed, reason = True, ""
+    a_area, t_area = attacker.area, target.area
+    if a_area is None or t_area is None:
+        return Plan(
+            attacker.id,
+            action,
+            facet,
+            attacker.facet(facet),
+            target.id,
+            tuple(mods),
+            allowed=False,
+            reason="both characters must be on the map",
+        )
+    dist = distance(a_area, t_area)
+    behind = not in_front(t_area, target.facing, a_area)
+    surprise = attacker.hidden and spec.attack
+    cover: tuple[Area, ...] = ()
+    if spec.attack and not spec.social:
+        cover_areas = [a for a, t in enc.terrain.items() if t.cover]
+        cover = tuple(crossed_areas(a_area, t_area, cover_areas))
+        if cover:
+            where = ", ".join(f"({c}, {r})" for c, r in cover[:3])
+            mods.append(
+                Modifier(
+                    "cover",
+                    "Cover",
+                    -2,
+                    f"the line to {target.name} crosses cover at {where}",
+                    "E13",
+                )
+            )
+    if action is Action.HACK:
+        if dist > attacker.reach:
+            allowed = False
+            reason = (
+                f"{target.name} is {dist} areas away; {attacker.name}'s reach is "
+                f"{attacker.reach} (E12)"
+            )
+        elif dist > 1 and not in_front(a_area, attacker.facing, t_area):
+            allowed = False
+            reason = (
+                f"a reach weapon only attacks in front of {attacker.name}'s flank, and "
+                f"{target.name} is behind it (E12)"
+            )
+    elif action is Action.AIM:
+        rng = attacker.weapon_range
+        if rng <= 0:
+            allowed, reason = False, f"{attacker.name} has no ranged weapon (weapon range 0)"
+        elif dist > 2 * rng:
+            allowed = False
+            reason = f"{target.name} is {dist} areas away, beyond twice the weapon's range {rng}"
+        elif dist > rng:
+            mods.append(
+                Modifier(
+                    "range",
+                    "Range",
+                    -2,
+                    f"{dist} areas is beyond the weapon's range of {rng} (up to double)",
+                    "E12",
+                )
+            )
+    elif action is Action.LEAVE_OVERLAP:
+        if t_area != a_area or not opposed(attacker.side, target.side):
+            allowed = False
+            reason = f"{target.name} is not an opponent in {attacker.name}'s overlap (E14)"
+    elif action is Action.LOOK and not target.hidden:
+        allowed, reason = False, f"{target.name} is not hidden: there is nothing to look for"
+    if surprise:
+        notes.append(f"{attacker.name} is hidden: a surprise attack cannot be dodged (E8)")
+    if behind:
+        notes.append(f"{attacker.name} is behind {target.name}'s flank (E11)")
+    defenses = _defenses(enc, attacker, target, action, dist, behind, bool(cover), surprise)
+    return Plan(
+        attacker=attacker.id,
+        action=action,
+        facet=facet,
+        dice=attacker.facet(facet),
+        target=target.id,
+        modifiers=tuple(mods),
+        defenses=tuple(defenses),
+        allowed=allowed,
+        reason=reason,
+        distance=dist,
+        behind=behind,
+        cover=cover,
+        surprise=surprise,
+        notes=tuple(notes),
+    )
+
+
+def _defenses(
+    enc: Encounter,
+    attacker: Combatant,
+    target: Combatant,
+    action: Action,
+    dist: int,
+    behind: bool,
+    cover: bool,
+    surprise: bool,
+) -> list[DefenseOption]:
+    spec = action.spec
+    kinds = [DefenseKind(k) for k in spec.defenses]
+    if not kinds:
+        return []
+    base_mods = _state_mods(target, enc, "defense")
+    out: list[DefenseOption] = []
+
+    def option(kind: DefenseKind, via: Via, allowed: bool = True, reason: str = ""):
+        facet = DEFENSE_FACET[kind.base]
+        mods = list(base_mods)
+        if kind.base is DefenseKind.DODGE and behind:
+            mods.append(
+                Modifier(
+                    "flank",
+                    "Behind the flank",
+                    -2,
+                    f"{attacker.name} attacks from behind {target.name}'s flank",
+                    "E8",
+                )
+            )
+        if kind.base is DefenseKind.DODGE and cover and target.has(StateKind.CROUCHED):
+            mods.append(
+                Modifier("crouch", "Crouch", 2, f"{target.name} crouches behind the cover", "E5")
+            )
+        why = reason or _why_not(kind, attacker, target, action, dist, behind, surprise)
+        out.append(
+            DefenseOption(
+                defender=target.id,
+                kind=kind,
+                via=via,
+                facet=facet,
+                dice=target.facet(facet),
+                modifiers=tuple(mods),
+                allowed=allowed and not why,
+                reason=why,
+            )
+        )
+
+    if action is Action.LOOK:
+        option(DefenseKind.SNEAK, Via.CONTEST)
+        return out
+    if action is Action.LEAVE_OVERLAP:
+        for kind in kinds:
+            guard_reason = "" if target.economy.guards >= 1 else _guard_used(target)
+            if has_defenses(target):
+                option(kind, Via.DEFENSE)
+            option(kind, Via.GUARD, not guard_reason, guard_reason)
+        return out
+    guard_reason = "" if target.economy.guards >= 1 else _guard_used(target)
+    for kind in kinds:
+        option(kind, Via.GUARD, not guard_reason, guard_reason)
+    for kind in GUARD_ONLY:
+        if kind.base in kinds:
+            option(kind, Via.GUARD, not guard_reason, guard_reason)
+    if has_defenses(target):
+        for kind in kinds:
+            option(kind, Via.DEFENSE)
+    if target.has(StateKind.FENDING) and DefenseKind.PARRY in kinds:
+        option(DefenseKind.PARRY, Via.FEND)
+    if target.has(StateKind.QUIPPING) and DefenseKind.INSIGHT in kinds:
+        option(DefenseKind.RETORT, Via.QUIP)
+    return out
+
+
+def _guard_used(target: Combatant) -> str:
+    return f"{target.name}'s guard is used; it returns on {target.name}'s next turn (E4)"
+
+
+def _why_not(
+    kind: DefenseKind,
+    attacker: Combatant,
+    target: Combatant,
+    action: Action,
+    dist: int,
+    behind: bool,
+    surprise: bool,
+) -> str:
+    """Why a defense cannot answer this check (E8), or "" if it can."""
+    spec = action.spec
+    base = kind.base
+    if base is DefenseKind.DODGE:
+        if spec.social:
+            return "a dodge cannot answer a social attack (E8)"
+        if surprise:
+            return "a dodge cannot answer a surprise attack (E8)"
+    if base is DefenseKind.PARRY:
+        if spec.social:
+            return "a parry cannot answer a social attack (E8)"
+        if behind:
+            return f"{attacker.name} is behind {target.name}'s flank: no parry (E8)"
+        if dist > target.reach:
+            return (
+                f"{attacker.name} is {dist} areas away, outside {target.name}'s reach of "
+                f"{target.reach}: no parry (E8)"
+            )
+    if base is DefenseKind.INSIGHT and not spec.social:
+        return "insight only answers social attacks (E8)"
+    return ""
+
+
+def combinable(guard: DefenseOption, defense: DefenseOption) -> str:
+    """Why a guard and a defense cannot contest the same check together, or "" (E4).
+
+    They must be different types of check; the guard then cooperates with the defense.
+    """
+    if guard.via is not Via.GUARD:
+        return "the first choice must be the guard"
+    if defense.via is Via.GUARD:
+        return "only one guard"
+    if guard.defender != defense.defender:
+        return "both must be the same character's"
+    if guard.kind.base is defense.kind.base:
+        return (
+            f"guard and defense must be different types of check (E4): both are "
+            f"{guard.kind.base.value}"
+        )
+    return ""
+
+
+def pools(dice: int, modifiers: tuple[Modifier, ...] | list[Modifier]) -> tuple[int, int]:
+    """(dice, Interference) from a facet score and the enabled modifiers (R1)."""
+    bonus = sum(m.dice for m in modifiers if m.enabled and m.dice > 0)
+    penalty = -sum(m.dice for m in modifiers if m.enabled and m.dice < 0)
+    return max(dice + bonus, 0), penalty

@@ -1,0 +1,80 @@
+"""The Op base class and the checks Ops share."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import msgspec
+
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.state import Phase
+
+if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Combatant
+    from afdesk.encounter.model import Encounter
+
+
+class Op(msgspec.Struct, frozen=True, tag=True, tag_field="op", omit_defaults=True):
+    """A change to an encounter. Subclasses implement :meth:`execute` (check, then change
+    through the encounter's setters) and :meth:`describe` (the log line)."""
+
+    logged: ClassVar[bool] = True
+    label: ClassVar[str] = "Change"
+
+    def execute(self, enc: Encounter) -> None:
+        raise NotImplementedError
+
+    def describe(self, enc: Encounter) -> str:
+        """The log line, in plain words; computed before the Op runs."""
+        return self.label
+
+    def title(self, enc: Encounter) -> str:
+        """A short name for the undo stack: "Move Huang"."""
+        return self.label
+
+    def apply(self, enc: Encounter) -> Op:
+        """Execute on ``enc``; return the inverse Op (DESIGN: apply returns its inverse)."""
+        return enc.apply(self)
+
+
+def name(enc: Encounter, cid: str) -> str:
+    c = enc.combatants.get(cid)
+    return c.name if c else cid
+
+
+def require_phase(enc: Encounter, *phases: Phase, doing: str) -> None:
+    if enc.turn.phase not in phases:
+        allowed = " or ".join(p.label.lower() for p in phases)
+        raise IllegalOp(
+            f"cannot {doing} now: play is at {enc.turn.phase.label.lower()}, this needs {allowed}"
+        )
+
+
+def require_actor(enc: Encounter, cid: str, doing: str) -> Combatant:
+    """The character, if it is its turn (or its hesitated action, E6)."""
+    c = enc.combatant(cid)
+    actor = enc.actor
+    if actor != cid:
+        who = enc.combatants[actor].name if actor in enc.combatants else "nobody"
+        raise IllegalOp(f"{c.name} cannot {doing}: it is {who}'s turn, not {c.name}'s")
+    return c
+
+
+def require_on_map(c: Combatant, doing: str) -> None:
+    if c.exited:
+        raise IllegalOp(f"{c.name} cannot {doing}: {c.name} has left the encounter")
+    if c.area is None:
+        raise IllegalOp(f"{c.name} cannot {doing}: {c.name} is not on the map yet")
+
+
+def require_area_in_zone(enc: Encounter, area, what: str) -> None:
+    if not enc.zone.contains(area):
+        c0, r0, c1, r1 = enc.zone.area_bounds()
+        raise IllegalOp(
+            f"{what} ({area[0]}, {area[1]}) is outside the zone, which spans columns "
+            f"{c0} to {c1} and rows {r0} to {r1}"
+        )
+
+
+def area_text(area) -> str:
+    return f"({area[0]}, {area[1]})"

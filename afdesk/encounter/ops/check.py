@@ -1,0 +1,297 @@
+"""Resolving checks: a contest with all its dice in one Op, and persevere (E4-E8, E14,
+E15, R9-R12)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter import movement, turn
+from afdesk.encounter.combatant import Combatant, MomentumMarker, State, StateKind
+from afdesk.encounter.contest import Action, ContestRecord, DefenseUse, Via, combinable
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
+from afdesk.encounter.ops.roster import check_decoys
+from afdesk.encounter.state import Phase
+from afdesk.rules.contest import Side, outcome
+from afdesk.rules.d20 import D20Check, Degree
+from afdesk.rules.dice import Roll
+
+if TYPE_CHECKING:
+    from afdesk.encounter.model import Encounter
+
+
+def _consume(c: Combatant, modifiers) -> Combatant:
+    """Prepared and Momentum markers that this check used are gone (E5, R12)."""
+    used = {m.key for m in modifiers if m.enabled and not m.gm}
+    if "prepared" in used:
+        c = c.without_state(StateKind.PREPARED)
+    keep = tuple(m for i, m in enumerate(c.momentum) if f"momentum-{i}" not in used)
+    if len(keep) != len(c.momentum):
+        c = c.replace(momentum=keep)
+    return c
+
+
+def _defense_source(enc: Encounter, d: DefenseUse, people: dict[str, Combatant]) -> None:
+    c = people[d.defender]
+    if d.via is Via.GUARD:
+        people[d.defender] = turn.use_guard(c)
+    elif d.via is Via.DEFENSE and not turn.has_defenses(c):
+        raise IllegalOp(f"{c.name} has no defense: Defend or Screen first (E6, E7)")
+    elif d.via is Via.FEND and not c.has(StateKind.FENDING):
+        raise IllegalOp(f"{c.name} has not used Fend this turn cycle (E5)")
+    elif d.via is Via.QUIP and not c.has(StateKind.QUIPPING):
+        raise IllegalOp(f"{c.name} has not used Quip this turn cycle (E5)")
+
+
+class ResolveContest(Op, frozen=True):
+    """A contested (or plain) check as it happened: choices, every die, Shifts spent and
+    Momentum used; applying it spends the action or snap, the guard, the Shifts and the
+    markers it used, and does what the check achieved."""
+
+    record: ContestRecord
+    override: bool = False
+    label = "Check"
+
+    def execute(self, enc: Encounter) -> None:
+        r = self.record
+        people: dict[str, Combatant] = {}
+        attacker = enc.combatant(r.attacker)
+        t = enc.turn
+        if r.uses in ("action", "snap") and not self.override:
+            require_phase(enc, Phase.TURNS, doing=f"{r.action.label.lower()} on a turn")
+            require_actor(enc, attacker.id, r.action.label.lower())
+        if r.uses == "action":
+            attacker = turn.use_action(attacker, str(r.action), t.exchange, t.round)
+        elif r.uses == "snap":
+            attacker = turn.use_snap(attacker)
+        if enc.ruleset == "d20-degrees":
+            if r.d20 is None:
+                raise IllegalOp("a d20-degrees check needs its d20 roll")
+        elif r.attack is None:
+            raise IllegalOp("the check has not been rolled")
+        people[attacker.id] = _consume(attacker, r.modifiers)
+        for d in r.defenses:
+            if d.defender not in people:
+                people[d.defender] = enc.combatant(d.defender)
+            if d.roll is None:
+                raise IllegalOp(f"{name(enc, d.defender)}'s {d.kind.value} has no dice")
+            _defense_source(enc, d, people)
+            people[d.defender] = _consume(people[d.defender], d.modifiers)
+            if d.helper is not None:
+                h = d.helper
+                if h.via is not Via.GUARD or d.via is Via.GUARD:
+                    raise IllegalOp("only a guard cooperates with a defense (E4)")
+                why = combinable(_as_option(h), _as_option(d))
+                if why:
+                    raise IllegalOp(why)
+                _defense_source(enc, h, people)
+        meta = enc.meta
+        for s in r.spends:
+            meta = self._pay(enc, s, people, meta)
+        v = r.verdict(enc.ruleset)
+        self._momentum(enc, v, people)
+        self._effects(enc, v, people)
+        if meta != enc.meta:
+            enc.set_meta(meta)
+        for c in people.values():
+            enc.put(c)
+
+    def _pay(self, enc: Encounter, s, people, meta):
+        if s.payer == "referee":
+            if meta.referee_shifts < 1:
+                raise IllegalOp("the referee has no Shifts left (R10)")
+            return msgspec.structs.replace(meta, referee_shifts=meta.referee_shifts - 1)
+        if s.payer not in people:
+            people[s.payer] = enc.combatant(s.payer)
+        c = people[s.payer]
+        if s.kind == "will":
+            if c.will < 1:
+                raise IllegalOp(f"{c.name} has no Will left (C4)")
+            people[s.payer] = c.replace(will=c.will - 1)
+        else:
+            if c.shifts < 1:
+                raise IllegalOp(f"{c.name} has no Shifts left (R10)")
+            people[s.payer] = c.replace(shifts=c.shifts - 1)
+        return meta
+
+    def _momentum(self, enc: Encounter, v, people) -> None:
+        r = self.record
+        if not r.momentum_uses:
+            return
+        earned = {Side.ATTACKER: 0, Side.DEFENDER: 0}
+        if v.attack is not None:
+            earned[Side.ATTACKER] = v.attack.momentum
+        if v.defense is not None:
+            earned[Side.DEFENDER] = v.defense.momentum
+        spent = Counter(u.side for u in r.momentum_uses)
+        for side, n in spent.items():
+            if n > earned[side]:
+                raise IllegalOp(
+                    f"the {side.value} spends {n} Momentum but made {earned[side]} (R12)"
+                )
+        source = f"{name(enc, r.attacker)}'s {r.action.label.lower()}"
+        for u in r.momentum_uses:
+            if u.kind == "marker":
+                if u.dice not in (2, -2):
+                    raise IllegalOp("a Momentum marker is +2 or -2 (R12)")
+                if u.target not in people:
+                    people[u.target] = enc.combatant(u.target)
+                c = people[u.target]
+                people[u.target] = c.replace(momentum=(*c.momentum, MomentumMarker(u.dice, source)))
+
+    def _effects(self, enc: Encounter, v, people) -> None:
+        r = self.record
+        a = people[r.attacker]
+        if r.action is Action.LEAVE_OVERLAP:
+            winners = []
+            for d in r.defenses:
+                if not v.succeeds or (
+                    d.roll is not None and r.attack is not None and _stops(enc, r.attack, d.roll)
+                ):
+                    winners.append(enc.combatant(d.defender))
+            if not v.succeeds and not winners:
+                winners = enc.opponents_in(a.area, a) if a.area else []
+            if winners:
+                exits = movement.front_exits(enc, a.area, winners)
+                people[a.id] = a.with_economy(exit_free=False, exit_to=exits)
+            else:
+                people[a.id] = a.with_economy(exit_free=True, exit_to=None)
+        elif r.action is Action.LOOK and v.lands and r.target:
+            target = people.get(r.target) or enc.combatant(r.target)
+            if r.decoy is not None:
+                decoy = tuple(r.decoy)
+                if decoy not in target.decoys:
+                    raise IllegalOp(f"{target.name} has no decoy at {decoy}")
+                decoys = list(target.decoys)
+                decoys.remove(decoy)
+                people[target.id] = target.replace(decoys=tuple(decoys))
+        elif r.action is Action.DISTRACT and v.lands and r.target:
+            target = people.get(r.target) or enc.combatant(r.target)
+            source = f"{a.name}'s distraction"
+            people[target.id] = target.replace(
+                momentum=(*target.momentum, MomentumMarker(-1, source))
+            )
+        elif r.action is Action.HIDE and v.lands:
+            check_decoys(enc, a, r.decoys)
+            people[a.id] = a.with_state(State(StateKind.HIDDEN)).replace(
+                decoys=tuple(tuple(d) for d in r.decoys)
+            )
+
+    def describe(self, enc: Encounter) -> str:
+        r = self.record
+        who = name(enc, r.attacker)
+        spec = r.action.spec
+        target = f" {name(enc, r.target)}" if r.target else ""
+        try:
+            v = r.verdict(enc.ruleset)
+        except Exception:  # the Op will be refused; the line is never shown
+            return f"{who} {spec.verb}{target}"
+        if r.d20 is not None:
+            return f"{who} {spec.verb}{target}: {r.d20.describe()}"
+        dice = _dice_text(r.attack)
+        head = f"{who} {spec.verb}{target} ({r.facet}): {dice}"
+        if not r.defenses or not v.succeeds:
+            return f"{head} — {v.explain()}"
+        d = r.defenses[0]
+        defender = name(enc, d.defender)
+        via = "" if d.via is Via.GUARD else f" ({d.via.value})"
+        helper = f" with the guard's {d.helper.kind.value}" if d.helper else ""
+        return (
+            f"{head} — {defender} {d.kind.value}s{via}{helper}: "
+            f"{_dice_text(d.roll)} — {v.explain()}"
+        )
+
+    def title(self, enc: Encounter) -> str:
+        r = self.record
+        target = f" {name(enc, r.target)}" if r.target else ""
+        return f"{r.action.label} {name(enc, r.attacker)}{target}".strip()
+
+
+def _stops(enc: Encounter, attack: Roll, defense: Roll) -> bool:
+    from afdesk.rules.contest import verdict
+
+    return verdict(enc.ruleset, attack, defense).stopped
+
+
+def _as_option(d: DefenseUse):
+    from afdesk.encounter.contest import DefenseOption
+
+    return DefenseOption(d.defender, d.kind, d.via, d.facet, 0)
+
+
+def _dice_text(roll: Roll | None) -> str:
+    if roll is None:
+        return "no dice"
+    check = ",".join(str(d.face) for d in roll.main_pool)
+    intf = ",".join(str(d.face) for d in roll.interference)
+    return f"[{check}]" + (f" vs Interference [{intf}]" if intf else "")
+
+
+# ------------------------------------------------------------------------------ persevere
+
+
+class PersevereResult(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One character's persevere check (E15)."""
+
+    id: str
+    roll: Roll | None = None
+    d20: D20Check | None = None
+    days: int = 0
+
+
+class Persevere(Op, frozen=True):
+    """After an encounter longer than one exchange, every character makes a strength check;
+    the success margin must exceed the days since rest, or the character becomes exhausted;
+    an already exhausted one loses grit equal to the failure margin (E15, R13)."""
+
+    results: tuple[PersevereResult, ...]
+    label = "Persevere"
+
+    def execute(self, enc: Encounter) -> None:
+        require_phase(enc, Phase.ENDED, doing="persevere")
+        if max(enc.turn.exchanges_played, enc.turn.exchange) <= 1:
+            raise IllegalOp("persevere follows encounters longer than one exchange (E15)")
+        seen = set()
+        for res in self.results:
+            if res.id in seen:
+                raise IllegalOp(f"{name(enc, res.id)} perseveres twice")
+            seen.add(res.id)
+            c = enc.combatant(res.id)
+            passed, fail_margin = persevere_passed(enc, res)
+            if passed:
+                continue
+            if c.has(StateKind.EXHAUSTED):
+                enc.put(c.replace(grit=max(c.grit - fail_margin, 0)))
+            else:
+                enc.put(c.with_state(State(StateKind.EXHAUSTED)))
+
+    def describe(self, enc: Encounter) -> str:
+        parts = []
+        for res in self.results:
+            try:
+                passed, margin = persevere_passed(enc, res)
+            except IllegalOp:
+                continue
+            c = enc.combatants.get(res.id)
+            if passed:
+                parts.append(f"{name(enc, res.id)} perseveres")
+            elif c is not None and c.has(StateKind.EXHAUSTED):
+                parts.append(f"{name(enc, res.id)} loses {margin} grit")
+            else:
+                parts.append(f"{name(enc, res.id)} is exhausted")
+        return "Persevere: " + ("; ".join(parts) or "nobody")
+
+
+def persevere_passed(enc: Encounter, res: PersevereResult) -> tuple[bool, int]:
+    """(passed, failure margin) of a persevere check (E15, R13)."""
+    if res.d20 is not None:
+        deg = res.d20.degree
+        margin = max(0, int(deg) - int(Degree.PASS))
+        return deg >= Degree.PASS and margin > res.days, 0 if deg >= Degree.PASS else 1
+    if res.roll is None:
+        raise IllegalOp(f"{name(enc, res.id)}'s persevere check has no dice")
+    o = outcome(enc.ruleset, res.roll)
+    return o.success and o.success_margin > res.days, o.failure_margin

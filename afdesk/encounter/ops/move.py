@@ -1,0 +1,87 @@
+"""Moving on the map (E11, E14)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from afdesk.encounter import movement, turn
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.geometry import Area, direction_name, normalise_facing
+from afdesk.encounter.ops.base import Op, area_text, name, require_actor, require_on_map
+from afdesk.encounter.turn import ActionKind
+
+if TYPE_CHECKING:
+    from afdesk.encounter.model import Encounter
+
+
+def _areas(value: Fraction) -> str:
+    if value.denominator == 1:
+        n = value.numerator
+        return f"{n} area" + ("" if n == 1 else "s")
+    return f"{float(value):.1f} areas"
+
+
+class MoveCombatant(Op, frozen=True):
+    """The character whose turn it is moves along ``path`` and then picks a facing (E11,
+    E14). ``maneuver`` spends the action on a Maneuver first (a drag does it when no
+    movement is left); otherwise the move uses what a Maneuver or Hustle left."""
+
+    id: str
+    path: tuple[Area, ...]
+    facing: float
+    maneuver: bool = False
+    label = "Move"
+
+    def execute(self, enc: Encounter) -> None:
+        c = require_actor(enc, self.id, "move")
+        require_on_map(c, "move")
+        path = [tuple(a) for a in self.path]
+        if len(path) < 2:
+            raise IllegalOp(f"{c.name} needs a path of at least one step to move")
+        t = enc.turn
+        if self.maneuver:
+            c = turn.use_action(c, ActionKind.MANEUVER, t.exchange, t.round)
+            c = c.with_economy(movement=c.economy.movement + movement.maneuver_ticks(c))
+        budget = c.economy.movement
+        if budget <= 0:
+            raise IllegalOp(
+                f"{c.name} has no movement left: Maneuver (the action) or Hustle (a snap and "
+                "a move check) first"
+            )
+        cost = movement.path_cost(enc, c, path)
+        if cost > budget:
+            have = movement.as_areas(c, budget)
+            need = movement.as_areas(c, cost)
+            raise IllegalOp(
+                f"{c.name} can move {_areas(have)} more; that path costs {_areas(need)} "
+                "(Rough costs 2, climb on Steep, swim in Water, E14)"
+            )
+        end = path[-1]
+        left = budget - cost
+        if enc.opponents_in(end, c):
+            left = 0  # entering an opponent's overlap ends the move (E14)
+        if c.economy.exit_to is not None and not c.economy.exit_free:
+            left = 0  # a lost leave-overlap check: one step in front, then the move ends
+        c = c.replace(area=end, facing=normalise_facing(self.facing))
+        c = c.with_economy(movement=left, exit_free=False, exit_to=None)
+        enc.put(c)
+
+    def describe(self, enc: Encounter) -> str:
+        c = enc.combatants.get(self.id)
+        who = name(enc, self.id)
+        start, end = self.path[0], self.path[-1]
+        text = f"{who} moves {area_text(start)} -> {area_text(end)}"
+        if c is not None:
+            try:
+                ticks = movement.path_cost(enc, c, [tuple(a) for a in self.path])
+                text += f" ({_areas(movement.as_areas(c, ticks))})"
+            except IllegalOp:
+                pass
+            foes = enc.opponents_in(tuple(end), c)
+            if foes:
+                text += f" into an overlap with {', '.join(f.name for f in foes)}"
+        return text + f", facing {direction_name(self.facing)}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Move {name(enc, self.id)}"

@@ -1,0 +1,469 @@
+"""Ops on characters: join, leave, place, face, states, markers, counters (E11, E17, R12)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter.combatant import (
+    MARKED_STATES,
+    Combatant,
+    MomentumMarker,
+    State,
+    StateKind,
+    bleeding_hits,
+)
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.geometry import Area, adjacent, direction_name, normalise_facing
+from afdesk.encounter.ops.base import (
+    Op,
+    area_text,
+    name,
+    require_actor,
+    require_area_in_zone,
+    require_on_map,
+)
+from afdesk.encounter.reflex import Hand
+from afdesk.encounter.state import Phase
+from afdesk.encounter.zone import Edge
+
+if TYPE_CHECKING:
+    from afdesk.encounter.model import Encounter
+
+
+def new_id(enc: Encounter, name_: str) -> str:
+    """A fresh, readable id for a character called ``name_``."""
+    base = re.sub(r"[^a-z0-9]+", "-", name_.lower()).strip("-") or "character"
+    cid, n = base, 2
+    while cid in enc.combatants:
+        cid, n = f"{base}-{n}", n + 1
+    return cid
+
+
+def _check_profile(c: Combatant) -> None:
+    if not c.name.strip():
+        raise IllegalOp("a character needs a name")
+    for f in c.facets:
+        if f.score < 0:
+            raise IllegalOp(f"{c.name}'s {f.name} score cannot be negative")
+    if min(c.speeds.run, c.speeds.climb, c.speeds.jump, c.speeds.swim, c.speeds.fly) < 0:
+        raise IllegalOp(f"{c.name}'s speeds cannot be negative")
+    if c.reach < 0 or c.weapon_range < 0:
+        raise IllegalOp(f"{c.name}'s reach and weapon range cannot be negative")
+    if min(c.grit, c.grit_max, c.hits, c.shifts, c.will) < 0:
+        raise IllegalOp(f"{c.name}'s grit, hits, Shifts and Will cannot be negative")
+
+
+def _hand_key(c: Combatant) -> str:
+    return f"{c.side.value}:{c.group or c.side.value}"
+
+
+class AddCombatant(Op, frozen=True):
+    """A character joins the encounter. Mid-exchange, a member of a group that already
+    holds a hand acts on its card; anyone else waits for the next deal (E1, E2)."""
+
+    combatant: Combatant
+    label = "Add character"
+
+    def execute(self, enc: Encounter) -> None:
+        c = self.combatant
+        if c.id in enc.combatants:
+            raise IllegalOp(f"there is already a character with id {c.id!r}")
+        _check_profile(c)
+        if c.area is not None:
+            require_area_in_zone(enc, c.area, f"{c.name}'s area")
+        enc.put(c.replace(facing=normalise_facing(c.facing)))
+        if enc.reflex.hands and c.side.value != "band":
+            key = _hand_key(c)
+            hands = tuple(
+                msgspec.structs.replace(h, members=(*h.members, c.id)) if h.id == key else h
+                for h in enc.reflex.hands
+            )
+            enc.set_reflex(msgspec.structs.replace(enc.reflex, hands=hands))
+
+    def describe(self, enc: Encounter) -> str:
+        c = self.combatant
+        where = f" at {area_text(c.area)}" if c.area else ""
+        return f"{c.name} ({c.side.value}) joins the encounter{where}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Add {self.combatant.name}"
+
+
+class RemoveCombatant(Op, frozen=True):
+    """A character leaves the roster entirely (use ExitCombatant for leaving over an edge)."""
+
+    id: str
+    label = "Remove character"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        if enc.actor == c.id:
+            raise IllegalOp(f"it is {c.name}'s turn: end the turn before removing {c.name}")
+        enc.drop(c.id)
+        if any(c.id in h.members for h in enc.reflex.hands):
+            hands = tuple(
+                msgspec.structs.replace(h, members=tuple(m for m in h.members if m != c.id))
+                for h in enc.reflex.hands
+            )
+            enc.set_reflex(msgspec.structs.replace(enc.reflex, hands=hands))
+        turn = enc.turn
+        if c.id in turn.order:
+            pos = turn.order.index(c.id)
+            order = tuple(x for x in turn.order if x != c.id)
+            index = turn.index - 1 if pos < turn.index else turn.index
+            enc.set_turn(msgspec.structs.replace(turn, order=order, index=index))
+
+    def describe(self, enc: Encounter) -> str:
+        return f"{name(enc, self.id)} is removed from the encounter"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Remove {name(enc, self.id)}"
+
+
+class EditCombatant(Op, frozen=True):
+    """The GM edits a character's record (name, facets, speeds, notes, ...)."""
+
+    combatant: Combatant
+    label = "Edit character"
+
+    def execute(self, enc: Encounter) -> None:
+        old = enc.combatant(self.combatant.id)
+        c = self.combatant
+        _check_profile(c)
+        if c.area is not None and c.area != old.area:
+            require_area_in_zone(enc, c.area, f"{c.name}'s area")
+        enc.put(c.replace(facing=normalise_facing(c.facing)))
+
+    def describe(self, enc: Encounter) -> str:
+        return f"GM edits {name(enc, self.combatant.id)}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Edit {name(enc, self.combatant.id)}"
+
+
+class PlaceCombatant(Op, frozen=True):
+    """The GM places a character anywhere in the zone, outside the movement rules (setup,
+    or an explicit override that the log shows)."""
+
+    id: str
+    area: Area
+    facing: float | None = None
+    label = "Place"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        if c.exited:
+            c = c.replace(exited="")
+        require_area_in_zone(enc, self.area, f"{c.name}'s new area")
+        facing = c.facing if self.facing is None else normalise_facing(self.facing)
+        enc.put(c.replace(area=tuple(self.area), facing=facing))
+
+    def describe(self, enc: Encounter) -> str:
+        override = "" if enc.turn.phase is Phase.SETUP else " (GM override)"
+        return f"{name(enc, self.id)} is placed at {area_text(self.area)}{override}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Place {name(enc, self.id)}"
+
+
+class SetFacing(Op, frozen=True):
+    """A character picks a facing: any angle (E11). During an exchange that is for the
+    character whose turn it is; anyone else needs an explicit GM override."""
+
+    id: str
+    facing: float
+    override: bool = False
+    label = "Face"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        require_on_map(c, "turn")
+        if enc.turn.phase is Phase.TURNS and not self.override:
+            require_actor(enc, c.id, "change facing")
+        enc.put(c.replace(facing=normalise_facing(self.facing)))
+
+    def describe(self, enc: Encounter) -> str:
+        f = normalise_facing(self.facing)
+        suffix = " (GM override)" if self.override else ""
+        return f"{name(enc, self.id)} faces {direction_name(f)} ({f:.0f}°){suffix}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Face {name(enc, self.id)}"
+
+
+class ExitCombatant(Op, frozen=True):
+    """A character leaves the encounter over an edge of the zone (E9)."""
+
+    id: str
+    edge: Edge
+    note: str = ""
+    label = "Exit"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        require_on_map(c, "leave the zone")
+        c0, r0, c1, r1 = enc.zone.area_bounds()
+        col, row = c.area
+        at_edge = {
+            Edge.NORTH: row == r0,
+            Edge.SOUTH: row == r1,
+            Edge.WEST: col == c0,
+            Edge.EAST: col == c1,
+        }[self.edge]
+        if not at_edge:
+            raise IllegalOp(f"{c.name} is not at the {self.edge.value} edge: move there first")
+        note = self.note or enc.zone.edge_rule(self.edge).note or f"left {self.edge.value}"
+        enc.put(c.replace(area=None, exited=note, decoys=()))
+
+    def describe(self, enc: Encounter) -> str:
+        rule = enc.zone.edge_rule(self.edge)
+        note = self.note or rule.note
+        tail = f": {note}" if note else ""
+        return f"{name(enc, self.id)} leaves the encounter over the {self.edge.value} edge{tail}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Exit {name(enc, self.id)}"
+
+
+class AddState(Op, frozen=True):
+    """A character gets a state (E17). A state it already has that takes no markers costs
+    1 grit instead; a marked state (bleeding, burning) gains the markers."""
+
+    id: str
+    kind: StateKind
+    markers: int = 0
+    note: str = ""
+    until: int | None = None
+    label = "Add state"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        if self.markers < 0:
+            raise IllegalOp("markers cannot be negative")
+        old = c.state(self.kind)
+        if old is not None:
+            if self.kind in MARKED_STATES:
+                c = c.with_state(
+                    msgspec.structs.replace(old, markers=old.markers + max(self.markers, 1))
+                )
+            else:
+                c = c.replace(grit=max(c.grit - 1, 0))
+        else:
+            markers = self.markers or (1 if self.kind in MARKED_STATES else 0)
+            c = c.with_state(State(self.kind, markers, self.until, self.note))
+        enc.put(c)
+
+    def describe(self, enc: Encounter) -> str:
+        c = enc.combatants.get(self.id)
+        who = name(enc, self.id)
+        if c is not None and c.has(self.kind):
+            if self.kind in MARKED_STATES:
+                return f"{who} gets more {self.kind.value} (+{max(self.markers, 1)})"
+            return f"{who} is already {self.kind.value}: it costs 1 grit instead (E17)"
+        extra = f" {self.markers}" if self.markers else ""
+        return f"{who} is now {self.kind.value}{extra}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"{self.kind.label} on {name(enc, self.id)}"
+
+
+class RemoveState(Op, frozen=True):
+    id: str
+    kind: StateKind
+    label = "Remove state"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        if not c.has(self.kind):
+            raise IllegalOp(f"{c.name} is not {self.kind.value}")
+        if self.kind is StateKind.HIDDEN:
+            c = c.replace(decoys=())
+        enc.put(c.without_state(self.kind))
+
+    def describe(self, enc: Encounter) -> str:
+        return f"{name(enc, self.id)} is no longer {self.kind.value}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Remove {self.kind.value} from {name(enc, self.id)}"
+
+
+class SetMarkers(Op, frozen=True):
+    """Set the markers of a state a character has (0 removes the state)."""
+
+    id: str
+    kind: StateKind
+    markers: int
+    label = "Markers"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        st = c.state(self.kind)
+        if st is None:
+            raise IllegalOp(f"{c.name} is not {self.kind.value}")
+        if self.markers < 0:
+            raise IllegalOp("markers cannot be negative")
+        if self.markers == 0 and self.kind in MARKED_STATES:
+            enc.put(c.without_state(self.kind))
+        else:
+            enc.put(c.with_state(msgspec.structs.replace(st, markers=self.markers)))
+
+    def describe(self, enc: Encounter) -> str:
+        return f"{name(enc, self.id)}: {self.kind.value} markers set to {self.markers}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"{self.kind.label} markers of {name(enc, self.id)}"
+
+
+class TickBleeding(Op, frozen=True):
+    """Start of turn: suffer hits equal to half the bleeding markers (rounded up), then
+    remove one marker (E17)."""
+
+    id: str
+    label = "Bleed"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        st = c.state(StateKind.BLEEDING)
+        if st is None or st.markers <= 0:
+            raise IllegalOp(f"{c.name} is not bleeding")
+        c = c.replace(hits=c.hits + bleeding_hits(st.markers))
+        if st.markers <= 1:
+            c = c.without_state(StateKind.BLEEDING)
+        else:
+            c = c.with_state(msgspec.structs.replace(st, markers=st.markers - 1))
+        enc.put(c)
+
+    def describe(self, enc: Encounter) -> str:
+        c = enc.combatants.get(self.id)
+        st = c.state(StateKind.BLEEDING) if c else None
+        m = st.markers if st else 0
+        return f"{name(enc, self.id)} bleeds: {bleeding_hits(m)} hits, bleeding {m} -> {m - 1}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Bleed {name(enc, self.id)}"
+
+
+COUNTERS = ("grit", "grit_max", "hits", "shifts", "will")
+
+
+class AdjustCounter(Op, frozen=True):
+    """Change a character's grit, hits, Shifts or Will by ``delta``."""
+
+    id: str
+    counter: str
+    delta: int
+    label = "Adjust"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        if self.counter not in COUNTERS:
+            raise IllegalOp(f"{self.counter!r} is not one of " + ", ".join(COUNTERS))
+        value = getattr(c, self.counter) + self.delta
+        if value < 0:
+            raise IllegalOp(
+                f"{c.name} has {getattr(c, self.counter)} {self.counter.replace('_', ' ')}: "
+                f"cannot take away {-self.delta}"
+            )
+        enc.put(c.replace(**{self.counter: value}))
+
+    def describe(self, enc: Encounter) -> str:
+        what = self.counter.replace("_", " ")
+        return f"{name(enc, self.id)}: {what} {self.delta:+d}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"{self.counter.capitalize()} of {name(enc, self.id)}"
+
+
+class AddMomentum(Op, frozen=True):
+    """Place a Momentum marker for a character's next check (R12)."""
+
+    id: str
+    dice: int
+    source: str = ""
+    label = "Momentum marker"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        if self.dice == 0:
+            raise IllegalOp("a Momentum marker is +2 or -2 (R12), not 0")
+        enc.put(c.replace(momentum=(*c.momentum, MomentumMarker(self.dice, self.source))))
+
+    def describe(self, enc: Encounter) -> str:
+        src = f" from {self.source}" if self.source else ""
+        return f"{name(enc, self.id)} gets a {self.dice:+d} marker for the next check{src}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"Marker on {name(enc, self.id)}"
+
+
+class RemoveMomentum(Op, frozen=True):
+    id: str
+    index: int
+    label = "Remove marker"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        if not 0 <= self.index < len(c.momentum):
+            raise IllegalOp(f"{c.name} has no Momentum marker number {self.index + 1}")
+        enc.put(c.replace(momentum=c.momentum[: self.index] + c.momentum[self.index + 1 :]))
+
+    def describe(self, enc: Encounter) -> str:
+        return f"A Momentum marker is removed from {name(enc, self.id)}"
+
+
+class SetDecoys(Op, frozen=True):
+    """Place a hidden character's decoys (E6 Hide: two, in adjacent areas)."""
+
+    id: str
+    decoys: tuple[Area, ...]
+    label = "Decoys"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        require_on_map(c, "place decoys")
+        if not c.hidden:
+            raise IllegalOp(f"{c.name} is not hidden")
+        check_decoys(enc, c, self.decoys)
+        enc.put(c.replace(decoys=tuple(tuple(d) for d in self.decoys)))
+
+    def describe(self, enc: Encounter) -> str:
+        where = ", ".join(area_text(d) for d in self.decoys)
+        return f"{name(enc, self.id)}'s decoys: {where or 'none'}"
+
+
+def check_decoys(enc: Encounter, c: Combatant, decoys) -> None:
+    if len(decoys) > 2:
+        raise IllegalOp("a hidden character has at most 2 decoys (E6)")
+    for d in decoys:
+        require_area_in_zone(enc, d, "a decoy")
+        if not adjacent(c.area, tuple(d)):
+            raise IllegalOp(f"decoy {area_text(d)} is not next to {c.name} (E6: adjacent areas)")
+
+
+class RemoveDecoy(Op, frozen=True):
+    """A decoy is eliminated (Look, E5) or lost (Creep, E5)."""
+
+    id: str
+    area: Area
+    label = "Remove decoy"
+
+    def execute(self, enc: Encounter) -> None:
+        c = enc.combatant(self.id)
+        area = tuple(self.area)
+        if area not in c.decoys:
+            raise IllegalOp(f"{c.name} has no decoy at {area_text(area)}")
+        decoys = list(c.decoys)
+        decoys.remove(area)
+        enc.put(c.replace(decoys=tuple(decoys)))
+
+    def describe(self, enc: Encounter) -> str:
+        return f"{name(enc, self.id)} loses the decoy at {area_text(self.area)}"
+
+
+def hands_without(hands: tuple[Hand, ...], cid: str) -> tuple[Hand, ...]:
+    return tuple(
+        msgspec.structs.replace(h, members=tuple(m for m in h.members if m != cid)) for h in hands
+    )

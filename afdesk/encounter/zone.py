@@ -1,0 +1,364 @@
+"""The zone: tiles of 5 x 5 areas, segments with properties, edges (E9, E10).
+
+A tile at tile coordinates ``(tc, tr)`` covers areas ``(5 tc .. 5 tc + 4, 5 tr .. 5 tr + 4)``;
+tile coordinates may go negative when the zone is extended up or left. Segments name
+groups of a tile's areas (in the tile's local 0-4 coordinates) and carry properties.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import msgspec
+
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.geometry import Area
+
+TILE = 5
+START_TILES = 3  # E9: 3 x 3 tiles at the start of each exchange
+
+
+class Property(msgspec.Struct, frozen=True):
+    """A GM-defined segment property: a name and free text (E10)."""
+
+    name: str
+    text: str = ""
+
+
+class SegmentProps(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+    """What a segment does (E10)."""
+
+    rough: bool = False
+    """Entering costs 2 speed instead of 1."""
+    slippery: bool = False
+    """Balance check on entering or on your turn, or fall down."""
+    cover: bool = False
+    """Attack lines that cross it suffer -2 (E13)."""
+    ledge: bool = False
+    """Gain Interference there and you fall to the bottom of the segment."""
+    steep: bool = False
+    """Climb speed; Interference makes you fall."""
+    water: bool = False
+    """Swim speed; may drown."""
+    altitude: int = 0
+    """Height for flying and jumping."""
+    custom: tuple[Property, ...] = ()
+
+    def labels(self) -> list[str]:
+        """The properties in words, for legends and tooltips."""
+        out = [
+            name.capitalize()
+            for name in ("rough", "slippery", "cover", "ledge", "steep", "water")
+            if getattr(self, name)
+        ]
+        if self.altitude:
+            out.append(f"Altitude {self.altitude}")
+        out += [p.name for p in self.custom]
+        return out
+
+
+class Segment(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A named group of a tile's areas (local 0-4 coordinates) with properties."""
+
+    name: str
+    areas: tuple[tuple[int, int], ...]
+    props: SegmentProps = SegmentProps()
+
+
+class TileKind(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One kind of tile in a tile set."""
+
+    id: str
+    name: str
+    colour: str
+    pattern: str
+    segments: tuple[Segment, ...] = ()
+    description: str = ""
+
+
+class TileSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A thematic set of tile kinds; new tiles are drawn from the same set (E9)."""
+
+    id: str
+    name: str
+    kinds: tuple[TileKind, ...]
+    random_properties: tuple[str, ...] = ()
+
+    def kind(self, kind_id: str) -> TileKind:
+        for k in self.kinds:
+            if k.id == kind_id:
+                return k
+        raise IllegalOp(f"tile set {self.name} has no tile kind {kind_id!r}")
+
+
+class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A tile placed in the zone: a copy of its kind, so an encounter may change its
+    segments' properties without touching the tile set."""
+
+    col: int
+    row: int
+    kind: str
+    name: str
+    colour: str
+    pattern: str
+    segments: tuple[Segment, ...] = ()
+
+    @classmethod
+    def place(cls, kind: TileKind, col: int, row: int) -> Tile:
+        return cls(col, row, kind.id, kind.name, kind.colour, kind.pattern, kind.segments)
+
+    def areas(self) -> list[Area]:
+        return [
+            (self.col * TILE + c, self.row * TILE + r) for r in range(TILE) for c in range(TILE)
+        ]
+
+    def global_areas(self, segment: Segment) -> list[Area]:
+        return [(self.col * TILE + c, self.row * TILE + r) for c, r in segment.areas]
+
+
+class Edge(enum.StrEnum):
+    NORTH = "north"
+    EAST = "east"
+    SOUTH = "south"
+    WEST = "west"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+class EdgeRule(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What leaving the zone over an edge means: whether it exits the encounter, and the
+    GM's note of the consequences (E9)."""
+
+    edge: Edge
+    exits: bool = True
+    note: str = ""
+
+
+def tile_of(area: Area) -> tuple[int, int]:
+    """The tile holding an area (E9): floor division, so negative areas work."""
+    return area[0] // TILE, area[1] // TILE
+
+
+class AreaTerrain(msgspec.Struct, frozen=True):
+    """The merged properties of every segment covering one area."""
+
+    rough: bool = False
+    slippery: bool = False
+    cover: bool = False
+    ledge: bool = False
+    steep: bool = False
+    water: bool = False
+    altitude: int = 0
+    segments: tuple[str, ...] = ()
+    custom: tuple[Property, ...] = ()
+
+
+PLAIN = AreaTerrain()
+
+
+class Zone(msgspec.Struct, frozen=True):
+    """The tiles of an encounter and its edge rules."""
+
+    tileset: str
+    tiles: tuple[Tile, ...]
+    edges: tuple[EdgeRule, ...] = ()
+
+    def tile_bounds(self) -> tuple[int, int, int, int]:
+        """(min col, min row, max col, max row) in tiles."""
+        if not self.tiles:
+            return (0, 0, -1, -1)
+        cols = [t.col for t in self.tiles]
+        rows = [t.row for t in self.tiles]
+        return min(cols), min(rows), max(cols), max(rows)
+
+    def area_bounds(self) -> tuple[int, int, int, int]:
+        """(min col, min row, max col, max row) in areas, inclusive."""
+        c0, r0, c1, r1 = self.tile_bounds()
+        return c0 * TILE, r0 * TILE, c1 * TILE + TILE - 1, r1 * TILE + TILE - 1
+
+    def size(self) -> tuple[int, int]:
+        """(columns, rows) of tiles."""
+        c0, r0, c1, r1 = self.tile_bounds()
+        return c1 - c0 + 1, r1 - r0 + 1
+
+    def tile_at(self, col: int, row: int) -> Tile | None:
+        for t in self.tiles:
+            if t.col == col and t.row == row:
+                return t
+        return None
+
+    def contains(self, area: Area) -> bool:
+        return self.tile_at(*tile_of(area)) is not None
+
+    def edge_rule(self, edge: Edge) -> EdgeRule:
+        for rule in self.edges:
+            if rule.edge is edge:
+                return rule
+        return EdgeRule(edge)
+
+    def edge_beyond(self, area: Area) -> Edge | None:
+        """Which edge an area just outside the zone lies beyond (None if inside or far)."""
+        c0, r0, c1, r1 = self.area_bounds()
+        c, r = area
+        if r < r0:
+            return Edge.NORTH
+        if r > r1:
+            return Edge.SOUTH
+        if c < c0:
+            return Edge.WEST
+        if c > c1:
+            return Edge.EAST
+        return None
+
+    def terrain(self) -> dict[Area, AreaTerrain]:
+        """Merged segment properties by area; areas without a segment are absent."""
+        parts: dict[Area, list[tuple[str, SegmentProps]]] = {}
+        for tile in self.tiles:
+            for seg in tile.segments:
+                for area in tile.global_areas(seg):
+                    parts.setdefault(area, []).append((seg.name, seg.props))
+        out = {}
+        for area, segs in parts.items():
+            props = [p for _, p in segs]
+            out[area] = AreaTerrain(
+                rough=any(p.rough for p in props),
+                slippery=any(p.slippery for p in props),
+                cover=any(p.cover for p in props),
+                ledge=any(p.ledge for p in props),
+                steep=any(p.steep for p in props),
+                water=any(p.water for p in props),
+                altitude=max(p.altitude for p in props),
+                segments=tuple(name for name, _ in segs),
+                custom=tuple(c for p in props for c in p.custom),
+            )
+        return out
+
+    def extended(self, edge: Edge, kinds: Sequence[TileKind]) -> Zone:
+        """A row or column of new tiles beyond ``edge`` (E9), one kind per tile in order
+        (left to right, or top to bottom)."""
+        c0, r0, c1, r1 = self.tile_bounds()
+        if edge in (Edge.NORTH, Edge.SOUTH):
+            slots = [(c, r0 - 1 if edge is Edge.NORTH else r1 + 1) for c in range(c0, c1 + 1)]
+        else:
+            slots = [(c0 - 1 if edge is Edge.WEST else c1 + 1, r) for r in range(r0, r1 + 1)]
+        if len(kinds) != len(slots):
+            raise IllegalOp(
+                f"extending the zone {edge.value}wards needs {len(slots)} tiles, "
+                f"{len(kinds)} were drawn"
+            )
+        new = [Tile.place(k, c, r) for k, (c, r) in zip(kinds, slots, strict=True)]
+        return msgspec.structs.replace(self, tiles=_sorted((*self.tiles, *new)))
+
+    def line_areas(self, edge: Edge) -> set[Area]:
+        """The areas of the outermost row or column of tiles at ``edge``."""
+        c0, r0, c1, r1 = self.tile_bounds()
+        line = {
+            Edge.NORTH: lambda t: t.row == r0,
+            Edge.SOUTH: lambda t: t.row == r1,
+            Edge.WEST: lambda t: t.col == c0,
+            Edge.EAST: lambda t: t.col == c1,
+        }[edge]
+        return {a for t in self.tiles if line(t) for a in t.areas()}
+
+    def trimmed(self, edge: Edge) -> Zone:
+        """Without the outermost row or column of tiles at ``edge``."""
+        cols, rows = self.size()
+        if (edge in (Edge.NORTH, Edge.SOUTH) and rows <= 1) or (
+            edge in (Edge.EAST, Edge.WEST) and cols <= 1
+        ):
+            raise IllegalOp(f"the zone has only one {('row', 'column')[cols <= 1]} of tiles left")
+        gone = self.line_areas(edge)
+        keep = tuple(t for t in self.tiles if (t.col * TILE, t.row * TILE) not in gone)
+        return msgspec.structs.replace(self, tiles=keep)
+
+    def trim_proposal(self, occupied: Iterable[Area]) -> list[Edge]:
+        """Edges to trim, one line at a time, to get back to 3 x 3 tiles (E9): the rows or
+        columns holding nobody, outermost first. Lines holding somebody are left for the
+        GM to decide."""
+        occupied = set(occupied)
+        zone = self
+        out: list[Edge] = []
+        while True:
+            cols, rows = zone.size()
+            options = []
+            if cols > START_TILES:
+                options += [Edge.WEST, Edge.EAST]
+            if rows > START_TILES:
+                options += [Edge.NORTH, Edge.SOUTH]
+            for edge in options:
+                if not zone.line_areas(edge) & occupied:
+                    out.append(edge)
+                    zone = zone.trimmed(edge)
+                    break
+            else:
+                return out
+
+
+def _sorted(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(tiles, key=lambda t: (t.row, t.col)))
+
+
+def grid_zone(tileset: TileSet, kinds: Sequence[Sequence[str]], **kw) -> Zone:
+    """A zone from rows of tile-kind ids, top-left tile at (0, 0)."""
+    tiles = [
+        Tile.place(tileset.kind(k), c, r) for r, row in enumerate(kinds) for c, k in enumerate(row)
+    ]
+    edges = kw.pop("edges", tuple(EdgeRule(e) for e in Edge))
+    return Zone(tileset=tileset.id, tiles=_sorted(tiles), edges=tuple(edges), **kw)
+
+
+# ----------------------------------------------------------------------------- tile sets
+
+
+def tileset_dir() -> Path:
+    from afdesk.paths import resource_dir
+
+    return resource_dir() / "tilesets"
+
+
+_TILESETS: dict[str, TileSet] = {}
+
+
+def load_tileset_file(path: Path) -> TileSet:
+    """A tile set from its JSON file; :class:`IllegalOp` naming the problem if broken."""
+    try:
+        ts = msgspec.json.decode(path.read_bytes(), type=TileSet)
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise IllegalOp(f"tile set {path.name}: {exc}") from None
+    for kind in ts.kinds:
+        for seg in kind.segments:
+            for c, r in seg.areas:
+                if not (0 <= c < TILE and 0 <= r < TILE):
+                    raise IllegalOp(
+                        f"tile set {path.name}: segment {seg.name!r} of {kind.id} has area "
+                        f"({c}, {r}) outside the tile's 5 x 5 areas"
+                    )
+    return ts
+
+
+def tilesets() -> dict[str, TileSet]:
+    """Every bundled tile set by id."""
+    if not _TILESETS:
+        for path in sorted(tileset_dir().glob("*.json")):
+            ts = load_tileset_file(path)
+            _TILESETS[ts.id] = ts
+    return dict(_TILESETS)
+
+
+def tileset(tileset_id: str) -> TileSet:
+    sets = tilesets()
+    if tileset_id not in sets:
+        raise IllegalOp(
+            f"no tile set {tileset_id!r}; the bundled ones are " + ", ".join(sorted(sets))
+        )
+    return sets[tileset_id]
+
+
+def tileset_json(ts: TileSet) -> str:
+    """A tile set as readable JSON (for writing resource files)."""
+    return json.dumps(msgspec.to_builtins(ts), indent=1) + "\n"
