@@ -74,6 +74,19 @@ class DefenseKind(enum.StrEnum):
         return self.value.capitalize()
 
     @property
+    def verb(self) -> str:
+        """ "Chen dodges", "Huang parries", "Bao uses insight"."""
+        return {
+            "dodge": "dodges",
+            "parry": "parries",
+            "insight": "uses insight",
+            "counter": "counters",
+            "dive": "dives",
+            "retort": "retorts",
+            "sneak": "sneaks",
+        }[self.value]
+
+    @property
     def base(self) -> DefenseKind:
         """The check a guard-only option is (E4): Counter a parry, Dive a dodge, Retort an
         insight."""
@@ -439,9 +452,13 @@ def _defenses(
     surprise: bool,
 ) -> list[DefenseOption]:
     spec = action.spec
-    kinds = [DefenseKind(k) for k in spec.defenses]
-    if not kinds:
+    if not spec.defenses:
         return []
+    if action in (Action.LOOK, Action.LEAVE_OVERLAP):
+        kinds = [DefenseKind(k) for k in spec.defenses]
+    else:
+        # Every defense is listed, the ones that cannot answer with the reason (E8).
+        kinds = [DefenseKind.DODGE, DefenseKind.PARRY, DefenseKind.INSIGHT]
     base_mods = _state_mods(target, enc, "defense")
     out: list[DefenseOption] = []
 
@@ -495,9 +512,9 @@ def _defenses(
     if has_defenses(target):
         for kind in kinds:
             option(kind, Via.DEFENSE)
-    if target.has(StateKind.FENDING) and DefenseKind.PARRY in kinds:
+    if target.has(StateKind.FENDING):
         option(DefenseKind.PARRY, Via.FEND)
-    if target.has(StateKind.QUIPPING) and DefenseKind.INSIGHT in kinds:
+    if target.has(StateKind.QUIPPING):
         option(DefenseKind.RETORT, Via.QUIP)
     return out
 

@@ -200,8 +200,7 @@ class ResolveContest(Op, frozen=True):
         via = "" if d.via is Via.GUARD else f" ({d.via.value})"
         helper = f" with the guard's {d.helper.kind.value}" if d.helper else ""
         return (
-            f"{head} — {defender} {d.kind.value}s{via}{helper}: "
-            f"{_dice_text(d.roll)} — {v.explain()}"
+            f"{head} — {defender} {d.kind.verb}{via}{helper}: {_dice_text(d.roll)} — {v.explain()}"
         )
 
     def title(self, enc: Encounter) -> str:

@@ -1,0 +1,108 @@
+"""Persevere after an encounter (E15): who checks, with what, and the odds."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from afdesk.encounter.combatant import Combatant, Side, StateKind
+from afdesk.encounter.contest import Modifier, pools
+from afdesk.encounter.ops.check import Persevere, PersevereResult
+from afdesk.encounter.state import Mode
+from afdesk.rules import af254, classic, d20, odds
+from afdesk.rules.dice import DiceSource
+
+if TYPE_CHECKING:
+    from afdesk.encounter.model import Encounter
+
+
+class PersevereCheck(NamedTuple):
+    """One character's strength check and its chance of passing."""
+
+    id: str
+    name: str
+    dice: int
+    interference: int
+    modifiers: tuple[Modifier, ...]
+    days: int
+    p_pass: float
+    exhausted: bool
+
+
+def due(enc: Encounter) -> bool:
+    """Persevere follows an encounter longer than one exchange (E15)."""
+    return max(enc.turn.exchanges_played, enc.turn.exchange) > 1
+
+
+def modifiers(enc: Encounter) -> tuple[Modifier, ...]:
+    """-2 if it lasted more than two exchanges (strenuous); +2 for low activity (E15)."""
+    mods = []
+    exchanges = max(enc.turn.exchanges_played, enc.turn.exchange)
+    if exchanges > 2:
+        mods.append(
+            Modifier("strenuous", "Strenuous", -2, f"{exchanges} exchanges: strenuous", "E15")
+        )
+    if enc.settings.low_activity or enc.mode is Mode.DISPUTE:
+        mods.append(Modifier("low-activity", "Low activity", 2, "little physical activity", "E15"))
+    return tuple(mods)
+
+
+def who(enc: Encounter) -> list[Combatant]:
+    """Everyone who took part and did not leave: the band and their opponents alike."""
+    return [c for c in enc.roster() if not c.exited and c.side is not Side.DENIZEN]
+
+
+def plan(enc: Encounter) -> list[PersevereCheck]:
+    mods = modifiers(enc)
+    days = enc.settings.days_since_rest
+    out = []
+    for c in who(enc):
+        dice, intf = pools(c.facet("strength"), mods)
+        if enc.ruleset == d20.NAME:
+            bonus = c.facet("strength") + sum(m.dice for m in mods)
+            dist = odds.degree_odds(bonus, 10, 0)
+            p = float(sum(v for k, v in dist.items() if k >= d20.Degree.PASS))
+        elif enc.ruleset == classic.NAME:
+            p = _classic_pass(dice, intf, days)
+        else:
+            p = odds.distribution(odds.PoolSpec(dice, intf)).p_gain_above(days)
+        out.append(
+            PersevereCheck(c.id, c.name, dice, intf, mods, days, p, c.has(StateKind.EXHAUSTED))
+        )
+    return out
+
+
+def _classic_pass(dice: int, intf: int, days: int) -> float:
+    # The success margin is the Gain (R13); af-classic's remaining successes give it.
+    state = odds._classic_state(odds.PoolSpec(dice, intf))
+    rem = odds._classic_remaining(state)
+    total = 0.0
+    for counts, p in rem.items():
+        if sum(counts):
+            top = max(i for i in range(3) if counts[i])
+            if counts[top] > days:
+                total += p
+    return total
+
+
+def roll(enc: Encounter, source: DiceSource | None = None) -> Persevere:
+    """Roll every character's persevere check; the result is one Persevere Op."""
+    results = []
+    for check in plan(enc):
+        if enc.ruleset == d20.NAME:
+            c = enc.combatant(check.id)
+            bonus = c.facet("strength") + sum(m.dice for m in check.modifiers)
+            results.append(
+                PersevereResult(
+                    check.id, d20=d20.roll_d20(bonus, 10, 0, source=source), days=check.days
+                )
+            )
+            continue
+        roller = classic.roll_check if enc.ruleset == classic.NAME else af254.roll_check
+        results.append(
+            PersevereResult(
+                check.id,
+                roll=roller(check.dice, check.interference, source=source),
+                days=check.days,
+            )
+        )
+    return Persevere(tuple(results))
