@@ -1,16 +1,77 @@
-"""Start the afdesk application."""
+"""Start the afdesk application: recover a crashed encounter if there is one, else open the
+file given, else the bundled sample."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QMainWindow
+from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from afdesk import __version__
+
+
+def make_app(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0], *(argv or [])])
+    QCoreApplication.setOrganizationName("afdesk")
+    QCoreApplication.setApplicationName("afdesk")
+    QCoreApplication.setApplicationVersion(__version__)
+    return app
+
+
+def start(window, file: str | None = None) -> None:
+    """What the window shows first: recovery, then the file, then the sample."""
+    from afdesk.encounter.model import Encounter
+    from afdesk.gui.dialogs.recovery import RecoveryChoice, ask
+    from afdesk.gui.document import EncounterDocument
+    from afdesk.storage import LoadError
+    from afdesk.storage.journal import discard, pending_journals, recover
+
+    try:
+        pending = pending_journals()
+    except Exception as exc:  # a broken journal folder must not stop the app
+        pending = []
+        QMessageBox.warning(window, "Crash journals", f"The crash journals cannot be read: {exc}")
+    for p in pending:
+        choice = ask(p, window)
+        if choice == RecoveryChoice.RECOVER:
+            try:
+                state = recover(p)
+            except LoadError as exc:
+                QMessageBox.warning(window, "Recovery failed", f"{exc}\n\nThe journal is kept.")
+                continue
+            doc = EncounterDocument(Encounter.from_state(state), p.file, modified=True)
+            window.set_document(doc)
+            doc.start_journal()  # the recovered state is journaled before the old one goes
+            discard(p)
+            window.show_message(f"Recovered {p.name}: {p.ops} change(s). Save it to keep them.")
+            return
+        if choice == RecoveryChoice.OPEN_SAVED and p.file is not None and window.open_path(p.file):
+            return
+        if choice == RecoveryChoice.DISCARD:
+            discard(p)
+    if file and window.open_path(file):
+        return
+    try:
+        window.open_sample()
+    except LoadError as exc:
+        QMessageBox.warning(window, "Sample encounter", str(exc))
+        window.set_document(EncounterDocument(Encounter()))
 
 
 def main(argv: list[str]) -> int:
-    app = QApplication.instance() or QApplication([sys.argv[0], *argv])
-    window = QMainWindow()
-    window.setWindowTitle("afdesk")
-    window.resize(1280, 800)
+    parser = argparse.ArgumentParser(prog="afdesk", description="Action Frameworks encounters")
+    parser.add_argument("file", nargs="?", help="an encounter file (.afenc) to open")
+    parser.add_argument("--version", action="version", version=f"afdesk {__version__}")
+    args, qt_args = parser.parse_known_args(argv)
+    app = make_app(qt_args)
+    from afdesk.gui.main_window import MainWindow
+
+    window = MainWindow(QSettings())
     window.show()
+    start(window, str(Path(args.file)) if args.file else None)
     return app.exec()

@@ -1,0 +1,117 @@
+"""Persevere at the end of an encounter longer than one exchange (E15): every character's
+strength check, its modifiers and its odds, then one roll for all."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
+
+from afdesk.encounter import persevere
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops.check import persevere_passed
+from afdesk.gui.dialogs.contest import pct
+from afdesk.gui.document import EncounterDocument, _sentence
+
+
+class PersevereDialog(QDialog):
+    def __init__(self, doc: EncounterDocument, parent=None, source=None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.source = source
+        self.op = None
+        enc = doc.encounter
+        self.setWindowTitle("Persevere")
+        self.setMinimumWidth(640)
+        layout = QVBoxLayout(self)
+        exchanges = max(enc.turn.exchanges_played, enc.turn.exchange)
+        mods = persevere.modifiers(enc)
+        mod_text = ", ".join(m.text() for m in mods) or "no modifiers"
+        intro = QLabel(
+            f"The encounter lasted {exchanges} exchange(s): everyone checks strength "
+            f"({mod_text}). The success margin must exceed the days since rest "
+            f"({enc.settings.days_since_rest}), or the character becomes exhausted; an "
+            "exhausted one loses grit equal to the failure margin (E15)."
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.plan = persevere.plan(enc) if persevere.due(enc) else []
+        if not self.plan:
+            layout.addWidget(
+                QLabel(
+                    "Persevere only follows encounters longer than one "
+                    "exchange, and only once the encounter has ended."
+                )
+            )
+        self.table = QTableWidget(len(self.plan), 4)
+        self.table.setHorizontalHeaderLabels(["Character", "Strength check", "Passes", "Result"])
+        for row, check in enumerate(self.plan):
+            self.table.setItem(
+                row, 0, QTableWidgetItem(check.name + (" (exhausted)" if check.exhausted else ""))
+            )
+            pool = f"{check.dice} dice" + (
+                f", {check.interference} Interference" if check.interference else ""
+            )
+            self.table.setItem(row, 1, QTableWidgetItem(pool))
+            self.table.setItem(row, 2, QTableWidgetItem(pct(check.p_pass)))
+            self.table.setItem(row, 3, QTableWidgetItem(""))
+        self.table.resizeColumnsToContents()
+        layout.addWidget(self.table)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #b00020;")
+        layout.addWidget(self.error)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.roll_button = self.buttons.addButton(
+            "&Roll for everyone", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.apply_button = self.buttons.addButton("&Apply", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.apply_button.setEnabled(False)
+        self.roll_button.setEnabled(bool(self.plan))
+        self.roll_button.clicked.connect(self.roll)
+        self.apply_button.clicked.connect(self.apply)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+    def roll(self) -> None:
+        enc = self.doc.encounter
+        self.op = persevere.roll(enc, self.source)
+        for row, res in enumerate(self.op.results):
+            try:
+                passed, margin = persevere_passed(enc, res)
+            except IllegalOp as exc:
+                self.error.setText(str(exc))
+                return
+            faces = (
+                ",".join(str(d.face) for d in res.roll.dice)
+                if res.roll
+                else (str(res.d20.die) if res.d20 else "")
+            )
+            exhausted = self.plan[row].exhausted
+            text = f"[{faces}] " + (
+                "perseveres"
+                if passed
+                else (f"loses {margin} grit" if exhausted else "becomes exhausted")
+            )
+            self.table.setItem(row, 3, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        self.roll_button.setEnabled(False)
+        self.apply_button.setEnabled(True)
+
+    def apply(self) -> None:
+        if self.op is None:
+            return
+        messages: list[str] = []
+        self.doc.refused.connect(messages.append)
+        try:
+            ok = self.doc.push(self.op)
+        finally:
+            self.doc.refused.disconnect(messages.append)
+        if ok:
+            self.accept()
+        else:
+            self.error.setText(_sentence(messages[-1]) if messages else "Refused.")

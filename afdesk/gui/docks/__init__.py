@@ -1,0 +1,1 @@
+"""Side panels of the main window."""

@@ -1,0 +1,386 @@
+"""The Character dock: the selected character's facets, speeds, grit and hits, Shifts,
+states and markers, and its guard, snap, action, defend, screen and hesitate as toggles that
+reflect and change the model (E3-E8, E17, R12)."""
+
+from __future__ import annotations
+
+import msgspec
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from afdesk.encounter.combatant import ECONOMY_STATES, MARKED_STATES, StateKind
+from afdesk.encounter.ops.roster import (
+    AdjustCounter,
+    RemoveMomentum,
+    RemoveState,
+    SetMarkers,
+)
+from afdesk.encounter.ops.turn import ActHesitated, Screen, SetEconomy, TakeAction
+from afdesk.encounter.turn import ActionKind, turn_prompts
+from afdesk.gui import actions as gm_actions
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.style import side_colour
+
+
+def _toggle(text: str, tip: str) -> QToolButton:
+    b = QToolButton()
+    b.setText(text)
+    b.setCheckable(True)
+    b.setToolTip(tip)
+    b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    b.setMinimumWidth(96)
+    b.setStyleSheet(
+        "QToolButton { padding: 5px; border: 1px solid #888; border-radius: 4px; }"
+        "QToolButton:checked { background: #2e9e5b; color: white; font-weight: bold; }"
+    )
+    return b
+
+
+class CombatantPanel(QWidget):
+    """Everything about the selected character."""
+
+    actionRequested = Signal(str, str)
+    message = Signal(str)
+
+    def __init__(self, window=None) -> None:
+        super().__init__()
+        self.window = window
+        self.doc: EncounterDocument | None = None
+        self.cid = ""
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        outer.addWidget(scroll)
+        body = QWidget()
+        scroll.setWidget(body)
+        layout = QVBoxLayout(body)
+        self.title = QLabel("Select a character on the map.")
+        self.title.setStyleSheet("font-size: 17px; font-weight: bold;")
+        self.title.setWordWrap(True)
+        layout.addWidget(self.title)
+        self.subtitle = QLabel()
+        self.subtitle.setWordWrap(True)
+        layout.addWidget(self.subtitle)
+
+        econ = QGroupBox("Turn economy")
+        grid = QGridLayout(econ)
+        self.guard = _toggle(
+            "Guard",
+            "Contest one opponent's check per turn cycle (E4). Toggling it here is a GM override.",
+        )
+        self.snap = _toggle("Snap", "A quick act once per turn (E5): click for the list")
+        self.action = _toggle("Action", "Your turn's action (E6): click for the list")
+        self.defend = _toggle(
+            "Defend",
+            "Action: an extra guard and a defense against every check until your next turn (E6)",
+        )
+        self.screen = _toggle(
+            "Screen", "Abort your next action for defenses now, until the turn after that (E7)"
+        )
+        self.hesitate = _toggle(
+            "Hesitate", "Keep the action to take after another's turn at -2 (E6)"
+        )
+        for i, b in enumerate(
+            (self.guard, self.snap, self.action, self.defend, self.screen, self.hesitate)
+        ):
+            grid.addWidget(b, i // 3, i % 3)
+        self.refusal = QLabel()
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet("color: #b00020;")
+        grid.addWidget(self.refusal, 2, 0, 1, 3)
+        layout.addWidget(econ)
+        self.prompts = QLabel()
+        self.prompts.setWordWrap(True)
+        self.prompts.setStyleSheet("background: #fff4cc; padding: 4px;")
+        layout.addWidget(self.prompts)
+
+        counters = QGroupBox("Grit, hits, Shifts")
+        self.counter_grid = QGridLayout(counters)
+        self.counter_labels: dict[str, QLabel] = {}
+        for row, (key, label) in enumerate(
+            (("grit", "Grit"), ("hits", "Hits"), ("shifts", "Shifts"), ("will", "Will"))
+        ):
+            self.counter_grid.addWidget(QLabel(label), row, 0)
+            value = QLabel()
+            value.setStyleSheet("font-weight: bold;")
+            self.counter_labels[key] = value
+            self.counter_grid.addWidget(value, row, 1)
+            minus = QPushButton("−")
+            plus = QPushButton("+")
+            for b, d in ((minus, -1), (plus, 1)):
+                b.setFixedWidth(30)
+                b.setToolTip(f"{label} {d:+d}")
+                b.clicked.connect(lambda _c=False, k=key, d=d: self._adjust(k, d))
+            self.counter_grid.addWidget(minus, row, 2)
+            self.counter_grid.addWidget(plus, row, 3)
+        layout.addWidget(counters)
+
+        self.states_box = QGroupBox("States and markers")
+        self.states_layout = QVBoxLayout(self.states_box)
+        layout.addWidget(self.states_box)
+        self.facets = QLabel()
+        self.facets.setWordWrap(True)
+        self.facets.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.facets)
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        self.notes.setStyleSheet("color: #555; font-style: italic;")
+        layout.addWidget(self.notes)
+        buttons = QHBoxLayout()
+        self.attack_button = QPushButton("&Hack…")
+        self.check_button = QPushButton("Plain chec&k…")
+        self.edit_button = QPushButton("&Edit…")
+        for b in (self.attack_button, self.check_button, self.edit_button):
+            buttons.addWidget(b)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+
+        self.guard.clicked.connect(self._guard_clicked)
+        self.snap.clicked.connect(lambda: self._menu(self.snap, "Snap"))
+        self.action.clicked.connect(lambda: self._menu(self.action, "Action"))
+        self.defend.clicked.connect(self._defend_clicked)
+        self.screen.clicked.connect(self._screen_clicked)
+        self.hesitate.clicked.connect(self._hesitate_clicked)
+        self.attack_button.clicked.connect(lambda: self._request("hack"))
+        self.check_button.clicked.connect(lambda: self._request("check"))
+        self.edit_button.clicked.connect(lambda: self._request("edit"))
+        self._set_enabled(False)
+
+    # ------------------------------------------------------------------------ wiring
+
+    def set_document(self, doc: EncounterDocument) -> None:
+        self.doc = doc
+        doc.selectionChanged.connect(self.show_character)
+        doc.combatantChanged.connect(self._combatant_changed)
+        doc.turnChanged.connect(self.refresh)
+        doc.refused.connect(self._refused)
+        self.show_character(doc.selected)
+
+    def show_character(self, cid: str) -> None:
+        self.cid = cid
+        self.refusal.setText("")
+        self.refresh()
+
+    def _combatant_changed(self, cid: str) -> None:
+        if cid == self.cid:
+            self.refresh()
+
+    def _refused(self, text: str) -> None:
+        if self.isVisible():
+            self.refusal.setText(text)
+
+    def _request(self, key: str) -> None:
+        if self.cid:
+            self.actionRequested.emit(self.cid, key)
+
+    def _push(self, op) -> None:
+        self.refusal.setText("")
+        self.doc.push(op)
+
+    def _set_enabled(self, on: bool) -> None:
+        for w in (
+            self.guard,
+            self.snap,
+            self.action,
+            self.defend,
+            self.screen,
+            self.hesitate,
+            self.attack_button,
+            self.check_button,
+            self.edit_button,
+            self.states_box,
+        ):
+            w.setEnabled(on)
+
+    # ----------------------------------------------------------------------- refresh
+
+    def refresh(self) -> None:
+        doc = self.doc
+        if doc is None or not self.cid or self.cid not in doc.encounter.combatants:
+            self.title.setText("Select a character on the map.")
+            self.subtitle.setText("")
+            self.prompts.setVisible(False)
+            self._set_enabled(False)
+            return
+        self._set_enabled(True)
+        enc = doc.encounter
+        c = enc.combatants[self.cid]
+        colour = side_colour(c.side).name()
+        actor = " — <span style='color:#b8860b'>their turn</span>" if enc.actor == c.id else ""
+        self.title.setText(f"<span style='color:{colour}'>●</span> {c.name}{actor}")
+        where = (
+            f"at ({c.area[0]}, {c.area[1]}), facing {c.facing:.0f}°"
+            if c.area
+            else (f"left the encounter: {c.exited}" if c.exited else "not on the map")
+        )
+        group = f", {c.group}" if c.group else ""
+        self.subtitle.setText(f"{c.side.label}{group} · {where}")
+        e = c.economy
+        self.guard.setChecked(e.guards > 0)
+        self.guard.setText(f"Guard ×{e.guards}" if e.guards > 1 else "Guard")
+        self.snap.setChecked(e.snaps > 0)
+        self.snap.setText(f"Snap ×{e.snaps}" if e.snaps > 1 else "Snap")
+        self.action.setChecked(e.action)
+        self.action.setText(
+            "Action" if e.action or not e.action_used else f"Action: {e.action_used}"
+        )
+        self.defend.setChecked(c.has(StateKind.DEFENDING))
+        self.screen.setChecked(c.has(StateKind.SCREENING))
+        self.hesitate.setChecked(c.has(StateKind.HESITATING))
+        prompts = turn_prompts(enc, c) if enc.actor == c.id else []
+        self.prompts.setText("\n".join(f"• {p}" for p in prompts))
+        self.prompts.setVisible(bool(prompts))
+        self.counter_labels["grit"].setText(f"{c.grit} / {c.grit_max}")
+        self.counter_labels["hits"].setText(str(c.hits))
+        self.counter_labels["shifts"].setText(str(c.shifts))
+        self.counter_labels["will"].setText(str(c.will))
+        self._refresh_states(c)
+        facets = " · ".join(f"{f.name} <b>{f.score}</b>" for f in c.facets)
+        s = c.speeds
+        speeds = f"run {s.run}, climb {s.climb}, jump {s.jump}, swim {s.swim}" + (
+            f", fly {s.fly}" if s.fly else ""
+        )
+        ranged = f" · weapon range {c.weapon_range}" if c.weapon_range else ""
+        self.facets.setText(f"{facets}<br>Speeds: {speeds} · reach {c.reach}{ranged}")
+        self.notes.setText(f"GM notes: {c.notes}" if c.notes else "")
+        self.attack_button.setEnabled(enc.actor == c.id and e.action)
+
+    def _refresh_states(self, c) -> None:
+        while self.states_layout.count():
+            item = self.states_layout.takeAt(0)
+            w = item.widget()
+            if w is not None:
+                w.deleteLater()
+            elif item.layout() is not None:
+                _clear(item.layout())
+        shown = [s for s in c.states if s.kind not in ECONOMY_STATES]
+        for st in shown:
+            row = QHBoxLayout()
+            text = st.label()
+            if st.until is not None:
+                text += f" (until turn {st.until})"
+            if st.note:
+                text += f" — {st.note}"
+            row.addWidget(QLabel(text), 1)
+            if st.kind in MARKED_STATES or st.markers:
+                for d, sign in ((-1, "−"), (1, "+")):
+                    b = QPushButton(sign)
+                    b.setFixedWidth(28)
+                    b.clicked.connect(
+                        lambda _c=False, k=st.kind, m=st.markers + d: self._push(
+                            SetMarkers(self.cid, k, max(m, 0))
+                        )
+                    )
+                    row.addWidget(b)
+            x = QPushButton("×")
+            x.setFixedWidth(28)
+            x.setToolTip(f"Remove {st.kind.value}")
+            x.clicked.connect(lambda _c=False, k=st.kind: self._push(RemoveState(self.cid, k)))
+            row.addWidget(x)
+            self.states_layout.addLayout(row)
+        for i, m in enumerate(c.momentum):
+            row = QHBoxLayout()
+            row.addWidget(QLabel(f"Momentum marker {m.label()} (R12)"), 1)
+            x = QPushButton("×")
+            x.setFixedWidth(28)
+            x.clicked.connect(lambda _c=False, i=i: self._push(RemoveMomentum(self.cid, i)))
+            row.addWidget(x)
+            self.states_layout.addLayout(row)
+        if not shown and not c.momentum:
+            self.states_layout.addWidget(QLabel("No states."))
+        row = QHBoxLayout()
+        add = QPushButton("Add &state…")
+        add.clicked.connect(lambda: self._request("add-state"))
+        mom = QPushButton("&Momentum marker…")
+        mom.clicked.connect(lambda: self._request("momentum"))
+        row.addWidget(add)
+        row.addWidget(mom)
+        if c.state(StateKind.BLEEDING):
+            bleed = QPushButton("&Bleed now")
+            bleed.setToolTip("Suffer half the markers in hits, then remove one (E17)")
+            bleed.clicked.connect(lambda: self._request("bleed"))
+            row.addWidget(bleed)
+        self.states_layout.addLayout(row)
+
+    # ----------------------------------------------------------------------- toggles
+
+    def _reset_toggles(self) -> None:
+        self.refresh()
+
+    def _guard_clicked(self) -> None:
+        c = self.doc.encounter.combatants[self.cid]
+        guards = c.economy.guards - 1 if c.economy.guards > 0 else 1
+        self._push(SetEconomy(self.cid, msgspec.structs.replace(c.economy, guards=guards)))
+        self._reset_toggles()
+
+    def _defend_clicked(self) -> None:
+        c = self.doc.encounter.combatants[self.cid]
+        if c.has(StateKind.DEFENDING):
+            self._push(RemoveState(self.cid, StateKind.DEFENDING))
+        else:
+            self._push(TakeAction(self.cid, ActionKind.DEFEND))
+        self._reset_toggles()
+
+    def _screen_clicked(self) -> None:
+        c = self.doc.encounter.combatants[self.cid]
+        if c.has(StateKind.SCREENING):
+            self._push(RemoveState(self.cid, StateKind.SCREENING))
+        else:
+            self._push(Screen(self.cid))
+        self._reset_toggles()
+
+    def _hesitate_clicked(self) -> None:
+        enc = self.doc.encounter
+        c = enc.combatants[self.cid]
+        if c.has(StateKind.HESITATING):
+            if enc.actor != c.id:
+                self._push(ActHesitated(self.cid))
+            else:
+                self._push(RemoveState(self.cid, StateKind.HESITATING))
+        else:
+            self._push(TakeAction(self.cid, ActionKind.HESITATE))
+        self._reset_toggles()
+
+    def _menu(self, button: QToolButton, group: str) -> None:
+        self._reset_toggles()
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        snap_checks = ("distract", "look", "hustle", "creep")
+        action_checks = ("hide", "convince", "leave")
+        for entry in gm_actions.entries(self.doc, self.cid):
+            wanted = (
+                entry.group == group
+                or (group == "Snap" and entry.key in snap_checks)
+                or (group == "Action" and (entry.group == "Attack" or entry.key in action_checks))
+            )
+            if not wanted:
+                continue
+            act = menu.addAction(entry.label)
+            act.setEnabled(entry.enabled)
+            act.setToolTip(entry.reason)
+            act.triggered.connect(lambda _c=False, k=entry.key: self._request(k))
+        menu.exec(button.mapToGlobal(button.rect().bottomLeft()))
+
+    def _adjust(self, key: str, delta: int) -> None:
+        self._push(AdjustCounter(self.cid, key, delta))
+
+
+def _clear(layout) -> None:
+    while layout.count():
+        item = layout.takeAt(0)
+        if item.widget() is not None:
+            item.widget().deleteLater()
+        elif item.layout() is not None:
+            _clear(item.layout())

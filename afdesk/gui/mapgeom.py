@@ -1,0 +1,207 @@
+"""Pixel <-> area conversion for the map, in one place (no Qt: plain numbers).
+
+Scene coordinates: an area is ``AREA`` units square; area (c, r) spans
+``[c * AREA, (c + 1) * AREA) x [r * AREA, (r + 1) * AREA)``, so a tile is ``5 * AREA``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from afdesk.encounter.geometry import Area, normalise_facing
+
+AREA = 64.0
+
+
+def area_at(x: float, y: float) -> Area:
+    """The area holding the scene point (x, y)."""
+    return math.floor(x / AREA), math.floor(y / AREA)
+
+
+def area_rect(area: Area) -> tuple[float, float, float, float]:
+    """(x, y, width, height) of an area in scene units."""
+    return area[0] * AREA, area[1] * AREA, AREA, AREA
+
+
+def area_centre(area: Area) -> tuple[float, float]:
+    return (area[0] + 0.5) * AREA, (area[1] + 0.5) * AREA
+
+
+def bounds_rect(bounds: tuple[int, int, int, int]) -> tuple[float, float, float, float]:
+    """(x, y, w, h) of inclusive area bounds (min col, min row, max col, max row)."""
+    c0, r0, c1, r1 = bounds
+    return c0 * AREA, r0 * AREA, (c1 - c0 + 1) * AREA, (r1 - r0 + 1) * AREA
+
+
+def facing_to(x0: float, y0: float, x1: float, y1: float) -> float:
+    """Compass facing from scene point 0 towards point 1 (0 = up, 90 = right)."""
+    dx, dy = x1 - x0, y1 - y0
+    if dx == 0 and dy == 0:
+        return 0.0
+    return normalise_facing(math.degrees(math.atan2(dx, -dy)))
+
+
+def facing_vector(facing: float) -> tuple[float, float]:
+    """Unit vector of a facing in scene coordinates (y grows down)."""
+    rad = math.radians(facing)
+    return math.sin(rad), -math.cos(rad)
+
+
+def slots(n: int) -> tuple[list[tuple[float, float]], float]:
+    """Where ``n`` tokens sharing an area sit, side by side and never on top of each other:
+    centre offsets in area units, and the token radius in area units."""
+    if n <= 1:
+        return [(0.0, 0.0)], 0.36
+    if n == 2:
+        return [(-0.24, 0.0), (0.24, 0.0)], 0.22
+    if n == 3:
+        return [(-0.24, -0.2), (0.24, -0.2), (0.0, 0.22)], 0.2
+    if n == 4:
+        return [(-0.24, -0.24), (0.24, -0.24), (-0.24, 0.24), (0.24, 0.24)], 0.2
+    side = math.ceil(math.sqrt(n))
+    step = 1.0 / side
+    out = []
+    for i in range(n):
+        r, c = divmod(i, side)
+        out.append((-0.5 + step * (c + 0.5), -0.5 + step * (r + 0.5)))
+    return out, step * 0.42
+
+
+# ------------------------------------------------------------------ outlines and lines
+
+
+def outline(areas) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The boundary of a set of areas as scene-unit line pieces ((x0, y0), (x1, y1)): the
+    sides of each area that do not touch another area of the set."""
+    cells = {tuple(a) for a in areas}
+    out = []
+    for c, r in cells:
+        x0, y0, x1, y1 = c * AREA, r * AREA, (c + 1) * AREA, (r + 1) * AREA
+        if (c, r - 1) not in cells:
+            out.append(((x0, y0), (x1, y0)))
+        if (c + 1, r) not in cells:
+            out.append(((x1, y0), (x1, y1)))
+        if (c, r + 1) not in cells:
+            out.append(((x0, y1), (x1, y1)))
+        if (c - 1, r) not in cells:
+            out.append(((x0, y0), (x0, y1)))
+    return sorted(out)
+
+
+def anchor(areas) -> Area:
+    """Where a group of areas is labelled: its top-most, then left-most area."""
+    return min((tuple(a) for a in areas), key=lambda a: (a[1], a[0]))
+
+
+def straight_path(a: Area, b: Area) -> list[Area]:
+    """Areas from ``a`` to ``b`` in single steps along the straight line (start included).
+    Used only to ask the model why a drop out of reach is refused."""
+    steps = max(abs(b[0] - a[0]), abs(b[1] - a[1]))
+    if steps == 0:
+        return [tuple(a)]
+    return [
+        (round(a[0] + (b[0] - a[0]) * i / steps), round(a[1] + (b[1] - a[1]) * i / steps))
+        for i in range(steps + 1)
+    ]
+
+
+def half_plane(
+    centre: tuple[float, float], facing: float, rect: tuple[float, float, float, float]
+) -> list[tuple[float, float]]:
+    """The part of ``rect`` (x, y, w, h) behind the flank line through ``centre``: the
+    points P with (P - C) . facing < 0 (E11), as a polygon (empty if none)."""
+    fx, fy = facing_vector(facing)
+    cx, cy = centre
+    x, y, w, h = rect
+    poly = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+
+    def side(p):
+        return (p[0] - cx) * fx + (p[1] - cy) * fy
+
+    out = []
+    for i, p in enumerate(poly):
+        q = poly[(i + 1) % len(poly)]
+        sp, sq = side(p), side(q)
+        if sp < 0:
+            out.append(p)
+        if (sp < 0) != (sq < 0) and sp != sq:
+            t = sp / (sp - sq)
+            out.append((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t))
+    return out
+
+
+def half_disc(
+    centre: tuple[float, float], facing: float, radius: float, n: int = 24
+) -> list[tuple[float, float]]:
+    """The half disc of ``radius`` behind the flank line through ``centre``, as a polygon."""
+    fx, fy = facing_vector(facing)
+    # The flank direction (facing turned 90 degrees clockwise), then sweep behind.
+    start = math.atan2(fx, -fy)
+    cx, cy = centre
+    pts = [
+        (
+            cx + radius * math.cos(start + math.pi * i / n),
+            cy + radius * math.sin(start + math.pi * i / n),
+        )
+        for i in range(n + 1)
+    ]
+    return pts
+
+
+def flank_line(
+    centre: tuple[float, float], facing: float, half_length: float
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two ends of the flank line: through ``centre``, perpendicular to the facing."""
+    fx, fy = facing_vector(facing)
+    px, py = -fy, fx
+    cx, cy = centre
+    return (cx - px * half_length, cy - py * half_length), (
+        cx + px * half_length,
+        cy + py * half_length,
+    )
+
+
+# ------------------------------------------------------------------------ zone edges
+
+
+def beyond_band(bounds: tuple[int, int, int, int], edge: str, area: Area, depth: int = 5) -> Area:
+    """An area dropped beyond ``edge`` (north/east/south/west), brought into the ``depth``
+    areas a new row or column of tiles would add there."""
+    c0, r0, c1, r1 = bounds
+    c = min(max(area[0], c0), c1)
+    r = min(max(area[1], r0), r1)
+    if edge == "north":
+        return c, max(area[1], r0 - depth)
+    if edge == "south":
+        return c, min(area[1], r1 + depth)
+    if edge == "west":
+        return max(area[0], c0 - depth), r
+    return min(area[0], c1 + depth), r
+
+
+def edge_areas(bounds: tuple[int, int, int, int], edge: str) -> list[Area]:
+    """The areas along one edge of the zone's bounds."""
+    c0, r0, c1, r1 = bounds
+    if edge == "north":
+        return [(c, r0) for c in range(c0, c1 + 1)]
+    if edge == "south":
+        return [(c, r1) for c in range(c0, c1 + 1)]
+    if edge == "west":
+        return [(c0, r) for r in range(r0, r1 + 1)]
+    return [(c1, r) for r in range(r0, r1 + 1)]
+
+
+def nearest(areas, target: Area) -> Area | None:
+    """The area of ``areas`` closest to ``target`` (straight-line distance; ties: first)."""
+    best, best_d = None, None
+    for a in areas:
+        d = (a[0] - target[0]) ** 2 + (a[1] - target[1]) ** 2
+        if best_d is None or d < best_d:
+            best, best_d = tuple(a), d
+    return best
+
+
+def areas_text(value) -> str:
+    """A movement cost in areas for a label: 1, 1.5, 2 (a Fraction or a number)."""
+    f = float(value)
+    return str(int(f)) if f == int(f) else f"{f:.1f}".rstrip("0").rstrip(".")

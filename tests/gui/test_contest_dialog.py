@@ -1,0 +1,152 @@
+"""The contested-check dialog driven like a GM would: modifiers, defense, odds, dice,
+Shifts, Momentum, Apply."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.contest import Action
+from afdesk.encounter.ops.meta import SetRuleset
+from afdesk.encounter.ops.roster import PlaceCombatant
+from afdesk.encounter.ops.turn import NextTurn, UseSnap
+from afdesk.encounter.turn import SnapKind
+from afdesk.gui.dialogs.contest import ContestDialog
+from afdesk.gui.document import EncounterDocument
+from afdesk.rules.dice import ScriptedSource
+
+
+@pytest.fixture
+def duel(playing_doc):
+    """Huang's turn, Gao one area north of her, facing north: she is behind his flank."""
+    doc = playing_doc
+    enc = doc.encounter
+    enc.apply(PlaceCombatant("gao", (7, 10), 0))
+    while enc.actor != "huang":
+        enc.apply(NextTurn())
+    return EncounterDocument(enc, journal_factory=lambda d: None)
+
+
+def radio_for(dlg, kind, via="guard"):
+    for button, option in dlg._def_radios:
+        if option is not None and option.kind.value == kind and option.via.value == via:
+            return button, option
+    raise AssertionError(f"no {kind} via {via}")
+
+
+def test_dodge_from_behind_the_flank_and_no_parry(duel, qtbot):
+    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    qtbot.addWidget(dlg)
+    button, _option = radio_for(dlg, "dodge")
+    assert button.isEnabled() and "-2 Behind the flank (E8)" in button.text()
+    parry, _ = radio_for(dlg, "parry")
+    assert not parry.isEnabled() and "no parry (E8)" in parry.text()
+    assert "behind" in dlg.reason.text()
+
+
+def test_odds_update_on_every_change(duel, qtbot):
+    duel.encounter.apply(UseSnap("huang", SnapKind.PREPARE))
+    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    qtbot.addWidget(dlg)
+    before = dlg.odds.text()
+    assert "Succeeds" in before and "%" in before
+    box = next(
+        dlg.mod_layout.itemAt(i).widget()
+        for i in range(dlg.mod_layout.count())
+        if "Prepared" in dlg.mod_layout.itemAt(i).widget().text()
+    )
+    box.setChecked(False)
+    assert dlg.odds.text() != before
+    assert dlg.flow.attack_pools() == (3, 0)
+    dlg.gm_label.setText("Mud")
+    dlg.gm_dice.setValue(-1)
+    dlg.gm_add.click()
+    assert dlg.flow.attack_pools() == (3, 1)
+    assert "1</b> Interference" in dlg.pool_label.text()
+
+
+def test_roll_defend_shift_and_apply_is_one_op(duel, qtbot):
+    doc = duel
+    dlg = ContestDialog(doc, "huang", Action.HACK, "gao")
+    qtbot.addWidget(dlg)
+    button, _ = radio_for(dlg, "dodge")
+    button.setChecked(True)
+    dlg.source = ScriptedSource([5, 4, 2])
+    qtbot.mouseClick(dlg.roll_attack, Qt.MouseButton.LeftButton)
+    assert dlg.attack_dice.roll() is not None and "5" in dlg.attack_text.text()
+    assert dlg.roll_defense.isEnabled()
+    # Gao: move 3 dice, 2 Interference (behind his flank): 6 (exploding into a 2), 1, 2 and
+    # Interference 1, 3.
+    dlg.source = ScriptedSource([6, 2, 1, 2, 1, 3])
+    qtbot.mouseClick(dlg.roll_defense, Qt.MouseButton.LeftButton)
+    assert "stopped" in dlg.verdict.text()
+    assert dlg.shift_box.isEnabled() and "lands" in dlg.shift_add.text()
+    dlg.source = ScriptedSource([6, 6])
+    qtbot.mouseClick(dlg.shift_add, Qt.MouseButton.LeftButton)
+    assert "stands" in dlg.verdict.text()
+    n = doc.undo_stack.count()
+    qtbot.mouseClick(dlg.apply_button, Qt.MouseButton.LeftButton)
+    assert doc.undo_stack.count() == n + 1
+    enc = doc.encounter
+    assert enc.combatants["huang"].shifts == 2
+    assert enc.combatants["gao"].economy.guards == 0
+    assert "Gao dodges" in enc.log[-1].text
+
+
+def test_screen_offers_a_defense(duel, qtbot):
+    from afdesk.encounter.ops.turn import Screen
+
+    doc = duel
+    doc.push(Screen("gao"))
+    dlg = ContestDialog(doc, "huang", Action.HACK, "gao")
+    qtbot.addWidget(dlg)
+    button, _option = radio_for(dlg, "dodge", "defense")
+    assert button.isEnabled()
+
+
+def test_apply_refused_keeps_the_dialog_open_with_the_reason(duel, qtbot):
+    from afdesk.encounter.ops.turn import TakeAction
+    from afdesk.encounter.turn import ActionKind
+
+    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    qtbot.addWidget(dlg)
+    dlg.source = ScriptedSource([5, 4, 2])
+    dlg.roll_attack.click()
+    duel.push(TakeAction("huang", ActionKind.DEFEND))  # the action goes elsewhere meanwhile
+    dlg.apply_button.click()
+    assert "already used the action" in dlg.reason.text()
+    assert dlg.result() == 0
+
+
+def test_d20_shows_degree_and_riders(duel, qtbot):
+    duel.encounter.apply(SetRuleset("d20-degrees"))
+    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    qtbot.addWidget(dlg)
+    assert "Success" in dlg.odds.text() or "Triumph" in dlg.odds.text()
+    dlg.source = ScriptedSource([20])
+    dlg.roll_attack.click()
+    assert "Triumph" in dlg.attack_text.text() and "Rider" in dlg.attack_text.text()
+
+
+def test_plain_check_without_opposition(duel, qtbot):
+    dlg = ContestDialog(duel, "huang", Action.CHECK)
+    qtbot.addWidget(dlg)
+    assert "No opposition" in dlg.def_box.findChildren(type(dlg.reason))[0].text()
+    dlg.source = ScriptedSource([5, 5, 1])
+    dlg.roll_attack.click()
+    assert "succeeds" in dlg.verdict.text()
+    dlg.apply_button.click()
+    assert "checks" in duel.encounter.log[-1].text
+
+
+def test_hide_places_decoys(duel, qtbot):
+    dlg = ContestDialog(duel, "huang", Action.HIDE)
+    qtbot.addWidget(dlg)
+    assert len(dlg.decoy_boxes) == 2
+    dlg.decoy_boxes[1].setCurrentIndex(3)
+    dlg.source = ScriptedSource([5, 4, 1])
+    dlg.roll_attack.click()
+    dlg.apply_button.click()
+    huang = duel.encounter.combatants["huang"]
+    assert huang.has(StateKind.HIDDEN) and len(huang.decoys) == 2
