@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from afdesk import __version__
+from afdesk.paths import resource_dir
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:
@@ -20,6 +22,9 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     QCoreApplication.setOrganizationName("afdesk")
     QCoreApplication.setApplicationName("afdesk")
     QCoreApplication.setApplicationVersion(__version__)
+    icon = resource_dir() / "icons" / "afdesk.svg"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
     return app
 
 
