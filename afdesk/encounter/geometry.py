@@ -46,7 +46,9 @@ _ON_LINE = 1e-9
 def normalise_facing(facing: float) -> float:
     """Facing folded into [0, 360)."""
     f = math.fmod(float(facing), 360.0)
-    return f + 360.0 if f < 0 else (0.0 if f == 360.0 else f)
+    if f < 0:
+        f += 360.0  # a tiny negative angle rounds up to exactly 360.0 here
+    return 0.0 if f >= 360.0 else f
 
 
 def facing_vector(facing: float) -> tuple[float, float]:

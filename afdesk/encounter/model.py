@@ -207,6 +207,27 @@ class Encounter:
             listener(events)
         return inverse
 
+    def refusal(self, op: Op) -> str:
+        """Why ``op`` would be refused now, or "" if it would be accepted.
+
+        A dry run: the Op runs and is rolled back, and nobody hears of it (no events, no
+        log), so menus can ask freely.
+        """
+        listeners = self._listeners
+        self._listeners = []
+        try:
+            inverse = self.apply(op)
+        except IllegalOp as exc:
+            return str(exc) or "not allowed"
+        finally:
+            self._listeners = listeners
+        self._listeners = []
+        try:
+            self.apply(inverse)
+        finally:
+            self._listeners = listeners
+        return ""
+
     def _rollback(self) -> None:
         rec = self._rec
         for cid, old in rec["combatants"].items():

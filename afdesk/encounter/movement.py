@@ -66,6 +66,14 @@ def hustle_ticks(c: Combatant, maneuvered: bool) -> int:
     return areas * (tick_unit(c) // c.speeds.run)
 
 
+def available(c: Combatant) -> tuple[int, bool]:
+    """The movement a character can use now, in ticks, and whether it must first spend its
+    action on a Maneuver (no movement left from a Maneuver or Hustle, E5, E6)."""
+    if c.economy.movement > 0:
+        return c.economy.movement, False
+    return maneuver_ticks(c), True
+
+
 def as_areas(c: Combatant, ticks: int) -> Fraction:
     """Ticks in areas of running, for display."""
     if c.speeds.run <= 0:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from afdesk.encounter.combatant import Combatant, Side, StateKind
 from afdesk.encounter.contest import Modifier, pools
 from afdesk.encounter.ops.check import Persevere, PersevereResult
-from afdesk.encounter.state import Mode
+from afdesk.encounter.state import Mode, exchanges_lasted
 from afdesk.rules import af254, classic, d20, odds
 from afdesk.rules.dice import DiceSource
 
@@ -30,13 +30,13 @@ class PersevereCheck(NamedTuple):
 
 def due(enc: Encounter) -> bool:
     """Persevere follows an encounter longer than one exchange (E15)."""
-    return max(enc.turn.exchanges_played, enc.turn.exchange) > 1
+    return exchanges_lasted(enc.turn) > 1 and not enc.turn.persevered
 
 
 def modifiers(enc: Encounter) -> tuple[Modifier, ...]:
     """-2 if it lasted more than two exchanges (strenuous); +2 for low activity (E15)."""
     mods = []
-    exchanges = max(enc.turn.exchanges_played, enc.turn.exchange)
+    exchanges = exchanges_lasted(enc.turn)
     if exchanges > 2:
         mods.append(
             Modifier("strenuous", "Strenuous", -2, f"{exchanges} exchanges: strenuous", "E15")

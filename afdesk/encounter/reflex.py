@@ -104,8 +104,9 @@ class Hand(msgspec.Struct, frozen=True, omit_defaults=True):
     physical: bool = False
     cards: tuple[Card, ...] = ()
     """Cards still held (virtual hands only)."""
-    played: tuple[Card, ...] = ()
-    """One card per round played so far this exchange."""
+    played: tuple[Card | None, ...] = ()
+    """One entry per round so far this exchange: the card, or None for a round the hand
+    sat out (nobody left to act on it then)."""
 
 
 class Reflex(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -128,7 +129,7 @@ class Reflex(msgspec.Struct, frozen=True, omit_defaults=True):
 
     def seen(self) -> set[Card]:
         """Cards dealt or played this exchange."""
-        return {c for h in self.hands for c in (*h.cards, *h.played)}
+        return {c for h in self.hands for c in (*h.cards, *h.played) if c is not None}
 
 
 class HandSpec(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -191,5 +192,5 @@ def deal(deck: Sequence[Card], specs: Sequence[HandSpec]) -> Reflex:
 
 def round_order(reflex: Reflex, round_no: int) -> list[Hand]:
     """Hands that have played their card for ``round_no``, highest card first (E2)."""
-    playing = [h for h in reflex.hands if len(h.played) >= round_no]
+    playing = [h for h in reflex.hands if len(h.played) >= round_no and h.played[round_no - 1]]
     return sorted(playing, key=lambda h: h.played[round_no - 1].key, reverse=True)

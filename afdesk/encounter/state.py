@@ -61,6 +61,8 @@ class TurnState(msgspec.Struct, frozen=True, omit_defaults=True):
     """A character taking a hesitated action right now (E6)."""
     exchanges_played: int = 0
     """Exchanges completed, for persevere (E15)."""
+    persevered: bool = False
+    """Everyone has made the persevere check (E15): once per encounter."""
 
     @property
     def actor(self) -> str | None:
@@ -69,6 +71,14 @@ class TurnState(msgspec.Struct, frozen=True, omit_defaults=True):
         if self.phase is Phase.TURNS and 0 <= self.index < len(self.order):
             return self.order[self.index]
         return None
+
+
+def exchanges_lasted(turn: TurnState) -> int:
+    """How many exchanges the encounter has lasted: the completed ones, plus the current one
+    if a round of it was played (a deal alone does not count, E15)."""
+    if turn.phase in (Phase.CARDS, Phase.TURNS) and turn.round >= 1:
+        return turn.exchanges_played + 1
+    return turn.exchanges_played
 
 
 class Settings(msgspec.Struct, frozen=True, omit_defaults=True):

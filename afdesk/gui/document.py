@@ -123,12 +123,8 @@ class EncounterDocument(QObject):
 
     def try_op(self, op: Op) -> str:
         """Why ``op`` would be refused now ("" if it would be applied); changes nothing."""
-        try:
-            inverse = self.encounter.apply(op)
-        except IllegalOp as exc:
-            return _sentence(str(exc))
-        self.encounter.apply(inverse)
-        return ""
+        reason = self.encounter.refusal(op)
+        return _sentence(reason) if reason else ""
 
     # --------------------------------------------------------------------- selection
 

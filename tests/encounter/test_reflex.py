@@ -119,9 +119,11 @@ def test_physical_hand_cards_are_typed_and_checked():
     enc.apply(deal_hands(enc, random.Random(7), physical=("huang",)))
     huang = enc.reflex.hand("huang")
     assert huang.physical and huang.cards == ()
-    held = enc.reflex.hand("chen").cards[0]
     free = next(c for c in FULL_DECK if c not in enc.reflex.seen())
-    plays = {p.hand: p.card for p in play_cards(enc, {"huang": free}).plays}
+    plays = {
+        p.hand: p.card for p in play_cards(enc, {"huang": free}, random.Random(2)).plays
+    }
+    held = next(c for c in enc.reflex.hand("chen").cards if c != plays["chen"])
     enc_copy_state = enc.state()
     plays["huang"] = held
     with pytest.raises(IllegalOp, match="is in a dealt hand"):

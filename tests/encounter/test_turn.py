@@ -228,3 +228,13 @@ def test_next_turn_out_of_turns_phase():
     enc = make(band("huang", (1, 1)))
     with pytest.raises(IllegalOp, match="cannot go to the next turn now"):
         enc.apply(NextTurn())
+
+
+def test_refusal_is_a_silent_dry_run():
+    enc = three()
+    heard = []
+    enc.subscribe(heard.append)
+    before = enc.state()
+    assert enc.refusal(TakeAction("huang", ActionKind.DEFEND)) == ""
+    assert "Huang's turn" in enc.refusal(TakeAction("chen", ActionKind.DEFEND))
+    assert enc.state() == before and heard == []

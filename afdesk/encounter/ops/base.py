@@ -53,6 +53,8 @@ def require_phase(enc: Encounter, *phases: Phase, doing: str) -> None:
 def require_actor(enc: Encounter, cid: str, doing: str) -> Combatant:
     """The character, if it is its turn (or its hesitated action, E6)."""
     c = enc.combatant(cid)
+    if c.exited:
+        raise IllegalOp(f"{c.name} cannot {doing}: {c.name} has left the encounter")
     actor = enc.actor
     if actor != cid:
         who = enc.combatants[actor].name if actor in enc.combatants else "nobody"

@@ -76,6 +76,8 @@ class ResolveContest(Op, frozen=True):
         for d in r.defenses:
             if d.defender not in people:
                 people[d.defender] = enc.combatant(d.defender)
+            if people[d.defender].exited:
+                raise IllegalOp(f"{people[d.defender].name} has left the encounter")
             if d.roll is None:
                 raise IllegalOp(f"{name(enc, d.defender)}'s {d.kind.value} has no dice")
             _defense_source(enc, d, people)
@@ -251,8 +253,10 @@ class Persevere(Op, frozen=True):
 
     def execute(self, enc: Encounter) -> None:
         require_phase(enc, Phase.ENDED, doing="persevere")
-        if max(enc.turn.exchanges_played, enc.turn.exchange) <= 1:
+        if enc.turn.exchanges_played <= 1:
             raise IllegalOp("persevere follows encounters longer than one exchange (E15)")
+        if enc.turn.persevered:
+            raise IllegalOp("everyone has already persevered for this encounter (E15)")
         seen = set()
         for res in self.results:
             if res.id in seen:
@@ -266,6 +270,7 @@ class Persevere(Op, frozen=True):
                 enc.put(c.replace(grit=max(c.grit - fail_margin, 0)))
             else:
                 enc.put(c.with_state(State(StateKind.EXHAUSTED)))
+        enc.set_turn(msgspec.structs.replace(enc.turn, persevered=True))
 
     def describe(self, enc: Encounter) -> str:
         parts = []

@@ -113,7 +113,9 @@ class RemoveCombatant(Op, frozen=True):
         if c.id in turn.order:
             pos = turn.order.index(c.id)
             order = tuple(x for x in turn.order if x != c.id)
-            index = turn.index - 1 if pos < turn.index else turn.index
+            # At ``index`` it can only be while someone else takes a hesitated action: its
+            # turn is over, so the next turn is the one after it.
+            index = turn.index - 1 if pos <= turn.index else turn.index
             enc.set_turn(msgspec.structs.replace(turn, order=order, index=index))
 
     def describe(self, enc: Encounter) -> str:
@@ -159,6 +161,7 @@ class PlaceCombatant(Op, frozen=True):
             c = c.replace(exited="")
         require_area_in_zone(enc, self.area, f"{c.name}'s new area")
         facing = c.facing if self.facing is None else normalise_facing(self.facing)
+        c = c.with_economy(exit_free=False, exit_to=None)  # a new place: no old overlap
         enc.put(c.replace(area=tuple(self.area), facing=facing))
 
     def describe(self, enc: Encounter) -> str:
@@ -200,11 +203,19 @@ class ExitCombatant(Op, frozen=True):
     id: str
     edge: Edge
     note: str = ""
+    override: bool = False
+    """Leave over an edge whose rule extends the zone instead (a GM override)."""
     label = "Exit"
 
     def execute(self, enc: Encounter) -> None:
         c = enc.combatant(self.id)
         require_on_map(c, "leave the zone")
+        rule = enc.zone.edge_rule(self.edge)
+        if not rule.exits and not self.override:
+            raise IllegalOp(
+                f"the {self.edge.value} edge does not exit the encounter: moving off it "
+                "extends the zone (E9); exit anyway only as a GM override"
+            )
         c0, r0, c1, r1 = enc.zone.area_bounds()
         col, row = c.area
         at_edge = {
@@ -215,14 +226,16 @@ class ExitCombatant(Op, frozen=True):
         }[self.edge]
         if not at_edge:
             raise IllegalOp(f"{c.name} is not at the {self.edge.value} edge: move there first")
-        note = self.note or enc.zone.edge_rule(self.edge).note or f"left {self.edge.value}"
+        note = self.note or rule.note or f"left {self.edge.value}"
         enc.put(c.replace(area=None, exited=note, decoys=()))
 
     def describe(self, enc: Encounter) -> str:
         rule = enc.zone.edge_rule(self.edge)
         note = self.note or rule.note
         tail = f": {note}" if note else ""
-        return f"{name(enc, self.id)} leaves the encounter over the {self.edge.value} edge{tail}"
+        suffix = " (GM override)" if self.override else ""
+        who = name(enc, self.id)
+        return f"{who} leaves the encounter over the {self.edge.value} edge{tail}{suffix}"
 
     def title(self, enc: Encounter) -> str:
         return f"Exit {name(enc, self.id)}"

@@ -21,7 +21,7 @@ from afdesk.encounter.reflex import (
     round_order,
     shuffled_deck,
 )
-from afdesk.encounter.state import Phase, TurnState
+from afdesk.encounter.state import Phase, TurnState, exchanges_lasted
 from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.rules.contest import outcome as af_outcome
 from afdesk.rules.d20 import D20Check, Degree
@@ -131,15 +131,19 @@ class PlayCards(Op, frozen=True):
         cards = list(by_hand.values())
         if len(set(cards)) != len(cards):
             raise IllegalOp("two hands play the same card")
-        seen = {c for h in reflex.hands for c in h.played}
+        seen = {c for h in reflex.hands for c in h.played if c is not None}
         held = {c for h in reflex.hands for c in h.cards}
+        round_no = t.round + 1
         new_hands = []
         for h in reflex.hands:
             card = by_hand.get(h.id)
+            # Rounds a hand sat out (nobody to act) are None, so the cards stay aligned
+            # with the rounds and a character who comes back plays again.
+            played = h.played + (None,) * (round_no - 1 - len(h.played))
             if card is None:
                 if h.id in hands:
                     raise IllegalOp(f"{h.label} has not played")
-                new_hands.append(h)
+                new_hands.append(msgspec.structs.replace(h, played=(*played, None)))
                 continue
             if h.id not in hands:
                 raise IllegalOp(f"{h.label} has nobody left to act")
@@ -148,17 +152,13 @@ class PlayCards(Op, frozen=True):
             if h.physical:
                 if card in held:
                     raise IllegalOp(f"the {card.words} is in a dealt hand, not {h.label}'s")
-                new_hands.append(msgspec.structs.replace(h, played=(*h.played, card)))
+                new_hands.append(msgspec.structs.replace(h, played=(*played, card)))
             else:
                 if card not in h.cards:
                     raise IllegalOp(f"{h.label} does not hold the {card.words}")
                 rest = tuple(c for c in h.cards if c != card)
-                new_hands.append(msgspec.structs.replace(h, cards=rest, played=(*h.played, card)))
+                new_hands.append(msgspec.structs.replace(h, cards=rest, played=(*played, card)))
         new_reflex = msgspec.structs.replace(reflex, hands=tuple(new_hands))
-        round_no = t.round + 1
-        for h in new_reflex.hands:
-            if h.id in by_hand and len(h.played) != round_no:
-                raise IllegalOp(f"{h.label} has missed a round's card: deal again")
         order = []
         for h in round_order(new_reflex, round_no):
             for m in h.members:
@@ -453,6 +453,8 @@ class Screen(Op, frozen=True):
     def execute(self, enc: Encounter) -> None:
         require_phase(enc, Phase.TURNS, doing="screen")
         c = enc.combatant(self.id)
+        if c.exited:
+            raise IllegalOp(f"{c.name} cannot screen: {c.name} has left the encounter")
         if c.has(StateKind.SCREENING):
             raise IllegalOp(f"{c.name} is already screening")
         t = enc.turn
@@ -512,10 +514,9 @@ class EndEncounter(Op, frozen=True):
                 phase=Phase.ENDED,
                 exchange=t.exchange,
                 round=t.round,
-                exchanges_played=max(t.exchanges_played, t.exchange),
+                exchanges_played=exchanges_lasted(t),
             )
         )
 
     def describe(self, enc: Encounter) -> str:
-        played = max(enc.turn.exchanges_played, enc.turn.exchange)
-        return f"The encounter ends after {played} exchange(s)"
+        return f"The encounter ends after {exchanges_lasted(enc.turn)} exchange(s)"

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 from afdesk.encounter import persevere
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import persevere_passed
+from afdesk.encounter.state import exchanges_lasted
 from afdesk.gui.dialogs.contest import pct
 from afdesk.gui.document import EncounterDocument, _sentence
 
@@ -29,7 +30,7 @@ class PersevereDialog(QDialog):
         self.setWindowTitle("Persevere")
         self.setMinimumWidth(640)
         layout = QVBoxLayout(self)
-        exchanges = max(enc.turn.exchanges_played, enc.turn.exchange)
+        exchanges = exchanges_lasted(enc.turn)
         mods = persevere.modifiers(enc)
         mod_text = ", ".join(m.text() for m in mods) or "no modifiers"
         intro = QLabel(

@@ -152,7 +152,8 @@ class ReflexPanel(QWidget):
         t = enc.turn
         self.hands.clear()
         for h in enc.reflex.hands:
-            played = h.played[t.round - 1].label if 0 < t.round <= len(h.played) else "—"
+            card = h.played[t.round - 1] if 0 < t.round <= len(h.played) else None
+            played = card.label if card is not None else "—"
             if t.phase is Phase.CARDS and len(h.played) < t.round + 1:
                 played = "waiting"
             holds = "held by the player" if h.physical else " ".join(c.label for c in h.cards)
@@ -171,7 +172,7 @@ class ReflexPanel(QWidget):
         if t.phase is Phase.TURNS:
             cards = {}
             for h in enc.reflex.hands:
-                if len(h.played) >= t.round:
+                if len(h.played) >= t.round and h.played[t.round - 1] is not None:
                     for m in h.members:
                         cards[m] = h.played[t.round - 1].label
             for i, cid in enumerate(t.order):

@@ -1,0 +1,140 @@
+"""``afdesk export-png FILE OUT.png [--player] [--size WxH]``: the map of an encounter file
+as an image, as the GM or the players see it, with no window shown. Also
+:func:`render_map`, for the main window's File > Export map image."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+DEFAULT_SIZE = (1920, 1080)
+MAX_SIDE = 16384
+
+
+class ExportError(Exception):
+    """A problem the command reports in one line (exit status 2)."""
+
+
+def render_map(encounter, size: tuple[int, int] = DEFAULT_SIZE, player: bool = False):
+    """The map of ``encounter`` rendered into a QImage of ``size`` (width, height): the
+    zone, characters and legend, fitted and centred. ``player=True`` leaves out what only
+    the GM may see (hidden characters' true places, notes)."""
+    _ensure_app()
+    from PySide6.QtCore import QRectF, Qt
+    from PySide6.QtGui import QImage, QPainter
+
+    from afdesk.gui.document import EncounterDocument
+    from afdesk.gui.map.scene import MapScene
+
+    width, height = size
+    doc = EncounterDocument(encounter, journal_factory=lambda d: None)
+    scene = MapScene(doc, player=player)
+    try:
+        image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(scene.theme.background)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        source = scene.map_rect()
+        # Fitted and centred (QGraphicsScene.render would align it top left).
+        scale = min(width / source.width(), height / source.height())
+        w, h = source.width() * scale, source.height() * scale
+        target = QRectF((width - w) / 2, (height - h) / 2, w, h)
+        scene.render(painter, target, source, Qt.AspectRatioMode.KeepAspectRatio)
+        painter.end()
+    finally:
+        scene.detach()
+        doc.close(clean=True)
+        scene.deleteLater()
+    return image
+
+
+def _ensure_app():
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "afdesk"])
+    return app
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1920x1080"`` -> (1920, 1080); ExportError for anything else."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text or "")
+    if not m:
+        raise ExportError(f"--size must be WIDTHxHEIGHT, such as 1920x1080 (got {text!r})")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
+        raise ExportError(f"--size must be between 1x1 and {MAX_SIDE}x{MAX_SIDE} (got {text!r})")
+    return w, h
+
+
+def load_encounter(path: Path):
+    """The encounter stored in ``path`` (through afdesk.storage); ExportError if it
+    cannot be read."""
+    if not path.exists():
+        raise ExportError(f"{path}: no such file")
+    if not path.is_file():
+        raise ExportError(f"{path}: not a file")
+    try:
+        from afdesk.storage import load
+    except ImportError:
+        raise ExportError(f"{path}: cannot read encounter files without afdesk.storage") from None
+    from afdesk.encounter.model import Encounter
+
+    try:
+        state = load(path).state
+    except Exception as exc:  # any failure to read is the file's problem, in one line
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        raise ExportError(f"{path}: cannot read this encounter file: {text}") from None
+    return Encounter.from_state(state)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one clear line, exit status 2 (not usage + error)
+        raise ExportError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="afdesk export-png",
+        description="Render the map of an encounter file to a PNG image (no window opens).",
+    )
+    p.add_argument("file", metavar="FILE", help="the encounter file (.afenc)")
+    p.add_argument("out", metavar="OUT.png", help="the image to write")
+    p.add_argument(
+        "--player", action="store_true", help="the players' view: no GM-only information"
+    )
+    p.add_argument(
+        "--size",
+        default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}",
+        metavar="WxH",
+        help="image size in pixels (default 1920x1080)",
+    )
+    return p
+
+
+def main(argv: list[str]) -> int:
+    """Run ``afdesk export-png``; returns the exit status (2 for any error)."""
+    try:
+        args = _parser().parse_args(argv)
+        size = parse_size(args.size)
+        encounter = load_encounter(Path(args.file))
+        out = Path(args.out)
+        if not out.parent.exists():
+            raise ExportError(f"{out}: the folder {out.parent} does not exist")
+        from PySide6.QtWidgets import QApplication
+
+        if QApplication.instance() is None:
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # never show or need a display
+        image = render_map(encounter, size, player=args.player)
+        if not image.save(str(out), "PNG"):
+            raise ExportError(f"{out}: cannot write the image there")
+    except ExportError as exc:
+        print(f"afdesk export-png: {exc}", file=sys.stderr)
+        return 2
+    print(f"{out}: {size[0]}x{size[1]} {'player' if args.player else 'GM'} map")
+    return 0

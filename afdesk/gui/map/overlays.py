@@ -1,0 +1,289 @@
+"""Overlay items: the reach shading and path preview of a drag (E14), and the legend beside
+the zone (whose turn it is, sides, terrain glyphs, edges)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen
+
+from afdesk.encounter.combatant import Side
+from afdesk.encounter.geometry import Area
+from afdesk.gui import mapgeom, style
+from afdesk.gui.map.base import MapItem
+from afdesk.gui.map.theme import GLYPHS, MapTheme, font
+
+AREA = mapgeom.AREA
+Z_REACH, Z_PATH, Z_LEGEND = 6.0, 15.0, 30.0
+
+
+@dataclass(frozen=True)
+class ReachCell:
+    """One reachable area: its cost label and whether the move must stop there."""
+
+    label: str
+    stops: bool
+
+
+class ReachItem(MapItem):
+    """The areas a dragged character can reach this action, each with its cost in areas;
+    an opponent's overlap (where the move ends, E14) in red."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_REACH)
+        self.cells: dict[Area, ReachCell] = {}
+        self.set_bounds(QRectF())
+
+    def sync(self, cells: dict[Area, ReachCell]) -> None:
+        """Show ``cells`` (empty: nothing)."""
+        self.cells = dict(cells)
+        rect = QRectF()
+        for area in self.cells:
+            x, y, w, h = mapgeom.area_rect(area)
+            rect = rect.united(QRectF(x, y, w, h))
+        self.set_bounds(rect)
+        self.setVisible(bool(cells))
+        self.update()
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setFont(font(15, bold=True))
+        for area, cell in self.cells.items():
+            x, y, w, h = mapgeom.area_rect(area)
+            rect = QRectF(x + 2, y + 2, w - 4, h - 4)
+            back = QColor(style.OVERLAP if cell.stops else style.REACH)
+            back.setAlpha(95 if cell.stops else 110)
+            painter.setPen(QPen(back.darker(130), 1.5))
+            painter.setBrush(back)
+            painter.drawRoundedRect(rect, 6, 6)
+            if not cell.label:
+                continue
+            tag = QRectF(x + w - 30, y + h - 22, 26, 18)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 170))
+            painter.drawRoundedRect(tag, 5, 5)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, cell.label)
+
+
+class PathItem(MapItem):
+    """The previewed path of a drag and a ghost of the token where it would land; red when
+    the drop would be refused."""
+
+    def __init__(self) -> None:
+        super().__init__(cached=False)
+        self.setZValue(Z_PATH)
+        self._points: list[QPointF] = []
+        self._ghost: QPointF | None = None
+        self._ok = True
+        self._label = ""
+        self._radius = 0.36 * AREA
+        self._colour = QColor(style.PATH)
+        self.set_bounds(QRectF())
+
+    def sync(
+        self,
+        points: list[tuple[float, float]],
+        ghost: tuple[float, float] | None,
+        *,
+        ok: bool,
+        label: str = "",
+        colour: QColor | None = None,
+    ) -> None:
+        """Draw the path through ``points`` (scene units) and a ghost at ``ghost``."""
+        self._points = [QPointF(x, y) for x, y in points]
+        self._ghost = QPointF(*ghost) if ghost else None
+        self._ok = ok
+        self._label = label
+        self._colour = QColor(colour) if colour is not None else QColor(style.PATH)
+        rect = QRectF()
+        for p in [*self._points, *([self._ghost] if self._ghost else [])]:
+            rect = rect.united(QRectF(p.x() - 60, p.y() - 60, 120, 120))
+        self.set_bounds(rect)
+        self.setVisible(bool(points) or ghost is not None)
+        self.update()
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        colour = QColor(style.PATH) if self._ok else QColor("#ff3b30")
+        if len(self._points) >= 2:
+            path = QPainterPath(self._points[0])
+            for p in self._points[1:]:
+                path.lineTo(p)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            shadow = QPen(QColor(0, 0, 0, 170), 11)
+            shadow.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(shadow)
+            painter.drawPath(path)
+            pen = QPen(colour, 6)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            painter.setPen(pen)
+            painter.drawPath(path)
+            for p in self._points[1:-1]:
+                painter.setBrush(colour)
+                painter.drawEllipse(p, 5, 5)
+        if self._ghost is not None:
+            fill = QColor(self._colour)
+            fill.setAlpha(140)
+            painter.setPen(QPen(colour, 4, Qt.PenStyle.DashLine))
+            painter.setBrush(fill)
+            painter.drawEllipse(self._ghost, self._radius, self._radius)
+            if not self._ok:
+                d = self._radius * 0.6
+                painter.setPen(QPen(colour, 6))
+                painter.drawLine(self._ghost + QPointF(-d, -d), self._ghost + QPointF(d, d))
+                painter.drawLine(self._ghost + QPointF(-d, d), self._ghost + QPointF(d, -d))
+            if self._label:
+                painter.setFont(font(16, bold=True))
+                fm = QFontMetricsF(painter.font())
+                w = fm.horizontalAdvance(self._label) + 12
+                tag = QRectF(self._ghost.x() - w / 2, self._ghost.y() - self._radius - 26, w, 22)
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QColor(0, 0, 0, 200))
+                painter.drawRoundedRect(tag, 6, 6)
+                painter.setPen(colour)
+                painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, self._label)
+
+
+# ------------------------------------------------------------------------------ legend
+
+
+LEGEND_WIDTH = 4.6 * AREA
+
+
+class LegendItem(MapItem):
+    """The panel beside the zone: the encounter's name, the round and whose turn it is, and
+    what the colours, rings, glyphs and edge bands mean."""
+
+    def __init__(self, theme: MapTheme) -> None:
+        super().__init__()
+        self.theme = theme
+        self.setZValue(Z_LEGEND)
+        self._title = ""
+        self._turn = ""
+        self._actor = ""
+        self._actor_side: Side | None = None
+        self._height = 10 * AREA
+        self._key: tuple = ()
+
+    def sync(self, title: str, turn: str, actor: str, actor_side: Side | None, height: float):
+        """The header lines; ``height`` is the zone's height (the panel matches it)."""
+        key = (title, turn, actor, actor_side, height)
+        if key == self._key:
+            return
+        self._key = key
+        self._title, self._turn, self._actor = title, turn, actor
+        self._actor_side = actor_side
+        self._height = max(height, 9.5 * AREA)
+        self.set_bounds(QRectF(0, 0, LEGEND_WIDTH, self._height))
+        self.update()
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        t = self.theme
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(QPen(QColor(255, 255, 255, 60), 2))
+        painter.setBrush(t.legend_back)
+        painter.drawRoundedRect(self.boundingRect(), 14, 14)
+        pad = 16.0
+        width = LEGEND_WIDTH - 2 * pad
+        y = pad
+        s = t.text_scale
+        painter.setPen(t.legend_text)
+        painter.setFont(font(22 * s, bold=True))
+        box = QRectF(pad, y, width, 60 * s)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+        used = painter.boundingRect(box, flags, self._title)
+        painter.drawText(box, flags, self._title)
+        y += used.height() + 6
+        painter.setFont(font(18 * s))
+        painter.drawText(QRectF(pad, y, width, 26 * s), Qt.AlignmentFlag.AlignLeft, self._turn)
+        y += 28 * s
+        if self._actor:
+            r = 15.0
+            painter.setFont(font(20 * s, bold=True))
+            text_box = QRectF(pad + 2 * r + 16, y, width - 2 * r - 16, 200)
+            text = f"{self._actor}'s turn"
+            text_flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
+            used = painter.boundingRect(text_box, text_flags, text)
+            centre = QPointF(pad + r + 4, y + max(r + 4, used.height() / 2))
+            painter.setPen(QPen(style.ACTOR, 6))
+            colour = style.side_colour(self._actor_side) if self._actor_side else QColor("#888")
+            painter.setBrush(colour)
+            painter.drawEllipse(centre, r, r)
+            painter.setPen(style.ACTOR)
+            painter.drawText(text_box, text_flags, text)
+            y += max(2 * r + 8, used.height()) + 10
+        y += 6
+        y = self._section(painter, y, "Sides")
+        for side, label in (
+            (Side.BAND, "Band"),
+            (Side.OPPONENT, "Opponents"),
+            (Side.DENIZEN, "Denizens"),
+            (Side.FOLLOWER, "Followers"),
+        ):
+            y = self._row_disc(painter, y, style.side_colour(side), label)
+        y = self._row_special(painter, y, "overlap", "Overlap with opponents")
+        decoy = "Decoy of a hidden character" if t.show_gm_notes else "Hidden: maybe here"
+        y = self._row_special(painter, y, "decoy", decoy)
+        y = self._row_special(painter, y, "exit", "Edge: exit")
+        y += 4
+        y = self._section(painter, y, "Terrain")
+        for key in ("water", "rough", "slippery", "cover", "steep", "ledge", "altitude", "custom"):
+            g = GLYPHS[key]
+            words = g.words
+            if key == "custom" and not self.theme.show_gm_notes:
+                words = "Special: ask the GM"
+            y = self._row_glyph(painter, y, g.colour, g.mark, words)
+
+    def _section(self, painter: QPainter, y: float, text: str) -> float:
+        painter.setPen(QColor(self.theme.legend_text))
+        painter.setFont(font(15 * self.theme.text_scale, bold=True))
+        painter.drawText(QRectF(16, y, LEGEND_WIDTH - 32, 22), Qt.AlignmentFlag.AlignLeft, text)
+        painter.setPen(QPen(QColor(255, 255, 255, 80), 1))
+        painter.drawLine(QPointF(16, y + 22), QPointF(LEGEND_WIDTH - 16, y + 22))
+        return y + 28
+
+    def _label(self, painter: QPainter, y: float, text: str) -> float:
+        painter.setPen(self.theme.legend_text)
+        painter.setFont(font(14.5 * self.theme.text_scale))
+        painter.drawText(QRectF(52, y, LEGEND_WIDTH - 60, 24), Qt.AlignmentFlag.AlignVCenter, text)
+        return y + 27
+
+    def _row_disc(self, painter: QPainter, y: float, colour: QColor, text: str) -> float:
+        painter.setPen(QPen(self.theme.token_outline, 2))
+        painter.setBrush(colour)
+        painter.drawEllipse(QPointF(32, y + 12), 10, 10)
+        return self._label(painter, y, text)
+
+    def _row_glyph(self, painter: QPainter, y: float, colour: QColor, mark: str, text: str):
+        rect = QRectF(20, y + 2, 24, 20)
+        painter.setPen(QPen(QColor("#ffffff"), 1.2))
+        painter.setBrush(colour)
+        painter.drawRoundedRect(rect, 10, 10)
+        painter.setFont(font(12, bold=True))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, mark)
+        return self._label(painter, y, text)
+
+    def _row_special(self, painter: QPainter, y: float, kind: str, text: str) -> float:
+        rect = QRectF(20, y + 1, 24, 22)
+        if kind == "overlap":
+            fill = QColor(style.OVERLAP)
+            fill.setAlpha(70)
+            painter.setPen(QPen(style.OVERLAP, 3))
+            painter.setBrush(fill)
+            painter.drawRoundedRect(rect, 4, 4)
+        elif kind == "decoy":
+            painter.setPen(QPen(QColor("#dddddd"), 2, Qt.PenStyle.DashLine))
+            painter.setBrush(QColor(120, 120, 120, 120))
+            painter.drawEllipse(rect.center(), 10, 10)
+            painter.setPen(QColor("#ffffff"))
+            painter.setFont(font(13, bold=True))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "?")
+        else:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor("#c62828"))
+            painter.drawRoundedRect(rect.adjusted(0, 5, 0, -5), 3, 3)
+        return self._label(painter, y, text)

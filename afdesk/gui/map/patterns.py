@@ -1,0 +1,266 @@
+"""Tile artwork: the pattern of each tile kind and the textures of segment properties,
+drawn in scene units and kept as images per zoom band, so that zooming rescales instead of
+redrawing hundreds of strokes."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import OrderedDict
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPolygonF
+
+from afdesk.encounter.zone import TILE, Tile
+from afdesk.gui import mapgeom
+
+AREA = mapgeom.AREA
+TILE_SIZE = TILE * AREA
+
+
+def _shade(colour: QColor, factor: int, alpha: int) -> QColor:
+    c = colour.darker(factor) if factor >= 100 else colour.lighter(200 - factor)
+    c.setAlpha(alpha)
+    return c
+
+
+ZOOM_BANDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+
+
+def zoom_band(scale: float) -> float:
+    """The artwork resolution for a device scale: the next band up (crisp), at most 4."""
+    for band in ZOOM_BANDS:
+        if scale <= band * 1.05:
+            return band
+    return ZOOM_BANDS[-1]
+
+
+_ARTWORK: OrderedDict[tuple, QImage] = OrderedDict()
+_ARTWORK_BYTES = 160 * 1024 * 1024
+
+
+def tile_artwork(tile: Tile, alpha: int, scale: float) -> QImage:
+    """A tile's base colour, pattern and segment textures as an image of ``scale`` pixels
+    per scene unit, drawn once and kept (least recently used go first)."""
+    key = (tile, alpha, scale)
+    image = _ARTWORK.get(key)
+    if image is not None:
+        _ARTWORK.move_to_end(key)
+        return image
+    side = max(1, round(TILE_SIZE * scale))
+    image = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
+    base = QColor(tile.colour)
+    image.fill(base)
+    painter = QPainter(image)
+    painter.scale(side / TILE_SIZE, side / TILE_SIZE)
+    draw_pattern(painter, tile.pattern, base, alpha, tile)
+    for seg in tile.segments:
+        for c, r in seg.areas:
+            rect = QRectF(c * AREA, r * AREA, AREA, AREA)
+            painter.save()
+            painter.setClipRect(rect)
+            _fill_area(painter, rect, seg.props)
+            painter.restore()
+    painter.end()
+    _ARTWORK[key] = image
+    used = sum(i.sizeInBytes() for i in _ARTWORK.values())
+    while used > _ARTWORK_BYTES and len(_ARTWORK) > 1:
+        _, old = _ARTWORK.popitem(last=False)
+        used -= old.sizeInBytes()
+    return image
+
+
+def draw_pattern(painter: QPainter, pattern: str, base: QColor, alpha: int, tile: Tile) -> None:
+    """The texture of a tile kind, the same every time for the same tile."""
+    rng = random.Random(f"{tile.col},{tile.row},{tile.kind}")
+    dark = _shade(base, 170, alpha + 40)
+    light = _shade(base, 40, alpha)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    drawer = _PATTERNS.get(pattern, _dots)
+    drawer(painter, rng, dark, light)
+
+
+def _pen(colour: QColor, width: float) -> QPen:
+    pen = QPen(colour, width)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    return pen
+
+
+def _grass(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    p.setPen(_pen(dark, 1.6))
+    for _ in range(140):
+        x, y = rng.uniform(0, TILE_SIZE), rng.uniform(0, TILE_SIZE)
+        p.drawLine(QPointF(x - 3, y - 5), QPointF(x, y))
+        p.drawLine(QPointF(x + 3, y - 5), QPointF(x, y))
+
+
+def _forest(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    for _ in range(38):
+        x, y, r = rng.uniform(0, TILE_SIZE), rng.uniform(0, TILE_SIZE), rng.uniform(10, 17)
+        p.setPen(_pen(dark, 2.0))
+        p.setBrush(dark)
+        p.drawEllipse(QPointF(x + 2, y + 3), r, r)
+        p.setBrush(light)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.drawEllipse(QPointF(x - r * 0.25, y - r * 0.25), r * 0.55, r * 0.55)
+
+
+def _water(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    white = QColor(255, 255, 255, min(255, light.alpha() + 70))
+    p.setPen(_pen(white, 2.2))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    for row in range(14):
+        y = 12 + row * 23.0
+        x0 = (row % 2) * 22.0 - 30
+        path = QPainterPath(QPointF(x0, y))
+        x = x0
+        while x < TILE_SIZE + 30:
+            path.quadTo(QPointF(x + 11, y - 7), QPointF(x + 22, y))
+            path.quadTo(QPointF(x + 33, y + 7), QPointF(x + 44, y))
+            x += 44
+        p.drawPath(path)
+
+
+def _rock(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    p.setPen(_pen(dark, 2.0))
+    for _ in range(26):
+        x, y, r = rng.uniform(0, TILE_SIZE), rng.uniform(0, TILE_SIZE), rng.uniform(6, 14)
+        pts = [
+            QPointF(x + r * math.cos(a) * rng.uniform(0.7, 1.1), y + r * math.sin(a) * 0.8)
+            for a in (i * math.pi / 3 for i in range(6))
+        ]
+        p.setBrush(light)
+        p.drawPolygon(QPolygonF(pts))
+    for _ in range(16):
+        x, y = rng.uniform(0, TILE_SIZE), rng.uniform(0, TILE_SIZE)
+        p.drawLine(QPointF(x, y), QPointF(x + rng.uniform(-14, 14), y + rng.uniform(6, 16)))
+
+
+def _mud(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(dark)
+    for _ in range(40):
+        x, y = rng.uniform(0, TILE_SIZE), rng.uniform(0, TILE_SIZE)
+        p.drawEllipse(QPointF(x, y), rng.uniform(5, 12), rng.uniform(2, 5))
+
+
+def _cobbles(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    p.setPen(_pen(dark, 1.5))
+    p.setBrush(light)
+    step = 16.0
+    for row in range(int(TILE_SIZE / step) + 1):
+        off = (row % 2) * step / 2
+        for col in range(-1, int(TILE_SIZE / step) + 1):
+            rect = QRectF(col * step + off + 1, row * step + 1, step - 2, step - 2)
+            p.drawRoundedRect(rect, 4, 4)
+
+
+def _floor(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    p.setPen(_pen(dark, 1.5))
+    step = 16.0
+    for row in range(int(TILE_SIZE / step) + 1):
+        y = row * step
+        p.drawLine(QPointF(0, y), QPointF(TILE_SIZE, y))
+        x = rng.uniform(0, 80)
+        while x < TILE_SIZE:
+            p.drawLine(QPointF(x, y), QPointF(x, y + step))
+            x += rng.uniform(60, 110)
+
+
+def _tiles(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    p.setPen(_pen(dark, 1.8))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    step = 14.0
+    for row in range(int(TILE_SIZE / step) + 1):
+        off = (row % 2) * step / 2
+        for col in range(-1, int(TILE_SIZE / step) + 1):
+            x, y = col * step + off, row * step
+            p.drawArc(QRectF(x, y - step / 2, step, step), 180 * 16, 180 * 16)
+
+
+def _dirt(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    p.setPen(Qt.PenStyle.NoPen)
+    for _ in range(220):
+        p.setBrush(dark if rng.random() < 0.6 else light)
+        r = rng.uniform(1.2, 2.8)
+        p.drawEllipse(QPointF(rng.uniform(0, TILE_SIZE), rng.uniform(0, TILE_SIZE)), r, r)
+
+
+def _stone(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    p.setPen(_pen(dark, 2.0))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    step = 40.0
+    for row in range(int(TILE_SIZE / step) + 1):
+        off = (row % 2) * step / 2
+        for col in range(-1, int(TILE_SIZE / step) + 1):
+            p.drawRect(QRectF(col * step + off, row * step, step, step))
+
+
+def _rubble(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    p.setPen(_pen(dark, 1.5))
+    for _ in range(70):
+        x, y, r = rng.uniform(0, TILE_SIZE), rng.uniform(0, TILE_SIZE), rng.uniform(3, 8)
+        pts = [
+            QPointF(x + r * math.cos(a + rng.uniform(-0.4, 0.4)), y + r * math.sin(a))
+            for a in (i * 2 * math.pi / 5 for i in range(5))
+        ]
+        p.setBrush(light if rng.random() < 0.5 else dark)
+        p.drawPolygon(QPolygonF(pts))
+
+
+def _dots(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
+    _dirt(p, rng, dark, light)
+
+
+_PATTERNS = {
+    "grass": _grass,
+    "forest": _forest,
+    "water": _water,
+    "rock": _rock,
+    "mud": _mud,
+    "cobbles": _cobbles,
+    "floor": _floor,
+    "tiles": _tiles,
+    "dirt": _dirt,
+    "stone": _stone,
+    "rubble": _rubble,
+}
+
+
+def _fill_area(p: QPainter, rect: QRectF, props) -> None:
+    """Property textures inside one area, drawn in scene units so they scale with zoom."""
+    x, y, h = rect.x(), rect.y(), rect.height()
+    if props.water:
+        p.fillRect(rect, QColor(30, 100, 200, 110))
+        p.setPen(_pen(QColor(255, 255, 255, 150), 1.6))
+        for i in range(3):
+            yy = y + 14 + i * 18
+            path = QPainterPath(QPointF(x + 6, yy))
+            path.quadTo(QPointF(x + 18, yy - 6), QPointF(x + 30, yy))
+            path.quadTo(QPointF(x + 42, yy + 6), QPointF(x + 58, yy))
+            p.drawPath(path)
+    if props.slippery:
+        p.fillRect(rect, QColor(180, 240, 255, 60))
+        p.setPen(_pen(QColor(230, 250, 255, 200), 1.8))
+        for i in range(3):
+            yy = y + 12 + i * 20
+            p.drawLine(QPointF(x + 30 + (i % 2) * 8, yy), QPointF(x + 44 + (i % 2) * 8, yy - 5))
+    if props.rough:
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(70, 40, 10, 170))
+        for i in range(5):
+            for j in range(5):
+                if (i + j) % 2 == 0:
+                    p.drawEllipse(QPointF(x + 8 + i * 12, y + 8 + j * 12), 2.2, 2.2)
+    if props.cover:
+        p.setPen(_pen(QColor(20, 30, 15, 130), 2.0))
+        for k in range(-4, 5):
+            p.drawLine(QPointF(x + k * 16, y + h), QPointF(x + k * 16 + h, y))
+    if props.steep:
+        p.setPen(_pen(QColor(90, 45, 0, 170), 2.2))
+        for i in range(2):
+            yy = y + 40 + i * 14
+            p.drawPolyline(
+                QPolygonF([QPointF(x + 20, yy), QPointF(x + 32, yy - 10), QPointF(x + 44, yy)])
+            )

@@ -1,0 +1,434 @@
+"""The map scene: one item per model object, kept in step with the document's signals.
+
+A change to one character touches only its own items and the areas it left and entered;
+a zone change replaces only the tiles that changed. Nothing here decides a rule: overlaps
+come from :meth:`Encounter.opponents_in`, reach from :func:`movement.reachable` (the view).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QPixmapCache
+from PySide6.QtWidgets import QGraphicsScene
+
+from afdesk.encounter.combatant import Combatant
+from afdesk.encounter.geometry import Area
+from afdesk.encounter.state import Phase
+from afdesk.encounter.zone import Edge
+from afdesk.gui import mapgeom
+from afdesk.gui.map.overlays import LEGEND_WIDTH, LegendItem, PathItem, ReachCell, ReachItem
+from afdesk.gui.map.terrain import EDGE_DEPTH, EdgeItem, GridItem, SegmentItem, TileItem
+from afdesk.gui.map.theme import GM, PLAYER, MapTheme
+from afdesk.gui.map.tokens import (
+    ActorMark,
+    DecoyItem,
+    FacingHandle,
+    FlankItem,
+    OverlapItem,
+    RearArcItem,
+    TokenItem,
+)
+
+MARGIN = EDGE_DEPTH + 12
+PIXMAP_CACHE_KB = 256 * 1024
+"""The item caches live in QPixmapCache; Qt's default 10 MB holds less than one 1080p
+screen of tiles, and a cache that thrashes repaints every tile on every frame."""
+
+
+class MapScene(QGraphicsScene):
+    """The encounter drawn for the GM (``player=False``) or for the table: the player
+    scene has no item at all for a hidden character's true place, only its decoys, and no
+    GM notes in tooltips."""
+
+    def __init__(self, doc, *, player: bool = False, theme: MapTheme | None = None, parent=None):
+        super().__init__(parent)
+        if QPixmapCache.cacheLimit() < PIXMAP_CACHE_KB:
+            QPixmapCache.setCacheLimit(PIXMAP_CACHE_KB)
+        self.doc = doc
+        self.player = player
+        self.theme = theme or (PLAYER if player else GM)
+        self.setBackgroundBrush(self.theme.background)
+        self.tiles: dict[tuple[int, int], TileItem] = {}
+        self.segments: dict[tuple[int, int, int], SegmentItem] = {}
+        self.grid: GridItem | None = None
+        self.edges: dict[Edge, EdgeItem] = {}
+        self.tokens: dict[str, TokenItem] = {}
+        self.flanks: dict[str, FlankItem] = {}
+        self.decoys: dict[tuple[str, int], DecoyItem] = {}
+        self.overlaps: dict[Area, OverlapItem] = {}
+        self.rears: dict[str, RearArcItem] = {}
+        self.legend = LegendItem(self.theme)
+        self.addItem(self.legend)
+        self.reach = ReachItem()
+        self.reach.setVisible(False)
+        self.addItem(self.reach)
+        self.path = PathItem()
+        self.path.setVisible(False)
+        self.addItem(self.path)
+        self.actor_mark = ActorMark(self.theme)
+        self.addItem(self.actor_mark)
+        self.handle: FacingHandle | None = None
+        if not player:
+            self.handle = FacingHandle()
+            self.handle.setVisible(False)
+            self.addItem(self.handle)
+        self._rear_arcs = False
+        self._placed: dict[str, tuple[Area | None, tuple[Area, ...]]] = {}
+        self._decoy_at: dict[Area, list[tuple[str, int]]] = {}
+        self._actor = self.enc.actor
+        self._selected = "" if player else doc.selected
+        self._connections = [
+            (doc.combatantChanged, self.on_combatant),
+            (doc.rosterChanged, self.on_roster),
+            (doc.zoneChanged, self.on_zone),
+            (doc.turnChanged, self.on_turn),
+            (doc.metaChanged, self._sync_legend),
+        ]
+        if not player:
+            self._connections.append((doc.selectionChanged, self.on_selection))
+        for signal, slot in self._connections:
+            signal.connect(slot)
+        self.on_zone()
+        self.on_roster()
+        self._sync_handle()
+        self._sync_actor_mark()
+
+    @property
+    def enc(self):
+        """The encounter drawn (read only)."""
+        return self.doc.encounter
+
+    def detach(self) -> None:
+        """Stop following the document (before the scene is dropped)."""
+        for signal, slot in self._connections:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+        self._connections = []
+
+    # ------------------------------------------------------------------- visibility
+
+    def shows(self, c: Combatant) -> bool:
+        """Whether this scene draws the character at its true place."""
+        return c.on_map and not (self.player and c.hidden)
+
+    def _decoy_areas(self, c: Combatant) -> tuple[Area, ...]:
+        if c.on_map and c.hidden:
+            return tuple(tuple(d) for d in c.decoys)
+        return ()
+
+    def focus(self) -> str:
+        """The character whose whole rear half-plane is shaded: the selection, else the
+        character whose turn it is."""
+        for cid in (self._selected, self._actor):
+            if cid and cid in self.tokens:
+                return cid
+        return ""
+
+    # ----------------------------------------------------------------------- zone
+
+    def zone_rect(self) -> QRectF:
+        """The zone's areas in scene units."""
+        zone = self.enc.zone
+        if not zone.tiles:
+            return QRectF(0, 0, 0, 0)
+        return QRectF(*mapgeom.bounds_rect(zone.area_bounds()))
+
+    def map_rect(self) -> QRectF:
+        """The zone, its edge bands and the legend: what "fit to zone" shows."""
+        z = self.zone_rect()
+        rect = z.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
+        return rect.united(self.legend.sceneBoundingRect().adjusted(0, 0, 12, 0))
+
+    def on_zone(self) -> None:
+        """Replace the tiles that changed, then the grid, edges and legend."""
+        zone = self.enc.zone
+        new = {(t.col, t.row): t for t in zone.tiles}
+        for key in list(self.tiles):
+            if key not in new or new[key] != self.tiles[key].tile:
+                self.removeItem(self.tiles.pop(key))
+                for skey in [s for s in self.segments if s[:2] == key]:
+                    self.removeItem(self.segments.pop(skey))
+        tagged: dict[Area, int] = {}
+        for seg_key in sorted(self.segments):
+            item = self.segments[seg_key]
+            a = mapgeom.anchor(item.areas)
+            tagged[a] = tagged.get(a, 0) + 1
+        for key, tile in new.items():
+            if key in self.tiles:
+                continue
+            self.tiles[key] = item = TileItem(tile, self.theme)
+            self.addItem(item)
+            for i, seg in enumerate(tile.segments):
+                a = mapgeom.anchor(tile.global_areas(seg))
+                slot = tagged.get(a, 0)
+                tagged[a] = slot + 1
+                self.segments[(*key, i)] = s_item = SegmentItem(tile, i, self.theme, slot)
+                self.addItem(s_item)
+        if self.grid is not None:
+            self.removeItem(self.grid)
+        self.grid = GridItem(zone, self.theme)
+        self.addItem(self.grid)
+        for item in self.edges.values():
+            self.removeItem(item)
+        self.edges = {}
+        if zone.tiles:
+            for edge in Edge:
+                self.edges[edge] = item = EdgeItem(zone, zone.edge_rule(edge), self.theme)
+                self.addItem(item)
+        z = self.zone_rect()
+        self.legend.setPos(z.right() + MARGIN + 6, z.top() - MARGIN + 6)
+        self._sync_legend()
+        self.setSceneRect(self.map_rect().adjusted(-4 * 64, -4 * 64, 4 * 64, 4 * 64))
+        if self._rear_arcs:
+            self._sync_rears()
+
+    # --------------------------------------------------------------------- roster
+
+    def on_roster(self) -> None:
+        """Characters joined or left: add and drop their items."""
+        ids = set(self.enc.combatants)
+        for cid in [c for c in self._placed if c not in ids]:
+            self.on_combatant(cid)
+        for cid in self.enc.order:
+            if cid not in self._placed:
+                self.on_combatant(cid)
+
+    def on_combatant(self, cid: str) -> None:
+        """One character changed: its items, and the layout of the areas it touches."""
+        c = self.enc.combatants.get(cid)
+        old_area, old_decoys = self._placed.get(cid, (None, ()))
+        if c is None:
+            new_area, new_decoys = None, ()
+            self._placed.pop(cid, None)
+        else:
+            new_area = c.area if self.shows(c) else None
+            new_decoys = self._decoy_areas(c)
+            self._placed[cid] = (new_area, new_decoys)
+        token = self.tokens.get(cid)
+        if new_area is None and token is not None:
+            self.removeItem(self.tokens.pop(cid))
+            self.removeItem(self.flanks.pop(cid))
+        elif new_area is not None and token is None:
+            self.tokens[cid] = token = TokenItem(cid, self.theme)
+            self.addItem(token)
+            self.flanks[cid] = flank = FlankItem(cid, self.theme)
+            self.addItem(flank)
+        if token is not None and new_area is not None and not self.player:
+            token.set_tooltip(c)
+        self._sync_decoys(cid, old_decoys, new_decoys)
+        affected = {a for a in (old_area, new_area, *old_decoys, *new_decoys) if a is not None}
+        for area in affected:
+            self._layout(area)
+        self._sync_overlaps(affected)
+        if self._rear_arcs:
+            self._sync_rear(cid)
+        if cid == self._selected:
+            self._sync_handle()
+        if cid == self._actor:
+            self._sync_actor_mark()
+
+    def _sync_decoys(self, cid: str, old: tuple, new: tuple) -> None:
+        for i, area in enumerate(old):
+            spots = self._decoy_at.get(area)
+            if spots and (cid, i) in spots:
+                spots.remove((cid, i))
+                if not spots:
+                    del self._decoy_at[area]
+        for i in range(len(new), len(old)):
+            item = self.decoys.pop((cid, i), None)
+            if item is not None:
+                self.removeItem(item)
+        for i, area in enumerate(new):
+            self._decoy_at.setdefault(area, []).append((cid, i))
+            if (cid, i) not in self.decoys:
+                self.decoys[(cid, i)] = item = DecoyItem(cid, i, self.theme)
+                self.addItem(item)
+
+    def _layout(self, area: Area) -> None:
+        """Put everyone drawn in ``area`` side by side (mapgeom.slots), never on top of
+        each other; decoys take a place like tokens."""
+        enc = self.enc
+        pieces: list[tuple[str, int]] = [
+            (cid, -1)
+            for cid in enc.occupancy.get(area, ())
+            if cid in self.tokens and self._placed.get(cid, (None,))[0] == area
+        ]
+        pieces += self._decoy_at.get(area, [])
+        if not pieces:
+            return
+        offsets, radius = mapgeom.slots(len(pieces))
+        alone = len(pieces) == 1
+        for (cid, index), offset in zip(pieces, offsets, strict=False):
+            c = enc.combatants[cid]
+            if index < 0:
+                actor, selected = cid == self._actor, cid == self._selected
+                self.tokens[cid].sync(
+                    c, offset=offset, radius=radius, actor=actor, selected=selected, flank=alone
+                )
+                # Alone, the token draws its own flank line (one cached item, not two);
+                # sharing the area, the line goes under every token.
+                flank = self.flanks[cid]
+                flank.setVisible(not alone)
+                if not alone:
+                    flank.sync(c, strong=actor or selected)
+            else:
+                self.decoys[(cid, index)].sync(
+                    c, area, offset=offset, radius=radius, link=not self.player
+                )
+
+    def _sync_overlaps(self, areas) -> None:
+        enc = self.enc
+        for area in areas:
+            visible = [c for c in enc.occupants(area) if not c.hidden]
+            contested = any(enc.opponents_in(area, c) for c in visible)
+            item = self.overlaps.get(area)
+            if contested and item is None:
+                self.overlaps[area] = item = OverlapItem(area, self.theme)
+                self.addItem(item)
+            elif not contested and item is not None:
+                self.removeItem(self.overlaps.pop(area))
+
+    # ---------------------------------------------------------- turn and selection
+
+    def on_turn(self) -> None:
+        """The actor's ring moves; the legend says whose turn it is."""
+        actor = self.enc.actor
+        if actor != self._actor:
+            old, self._actor = self._actor, actor
+            self._resync(old, actor)
+        self._sync_actor_mark()
+        self._sync_legend()
+
+    def on_selection(self, cid: str) -> None:
+        """The selection ring and the facing handle follow the GM's selection."""
+        if cid == self._selected:
+            return
+        old, self._selected = self._selected, cid
+        self._resync(old, cid)
+        self._sync_handle()
+
+    def _resync(self, *cids: str | None) -> None:
+        areas = {self._placed[c][0] for c in cids if c and c in self._placed}
+        for area in areas - {None}:
+            self._layout(area)
+        if self._rear_arcs:
+            self._sync_rears()
+
+    def _sync_actor_mark(self) -> None:
+        token = self.tokens.get(self._actor) if self._actor else None
+        self.actor_mark.sync(token.area if token is not None else None)
+
+    def _sync_handle(self) -> None:
+        if self.handle is None:
+            return
+        token = self.tokens.get(self._selected)
+        if token is None:
+            self.handle.setVisible(False)
+            return
+        self.handle.sync(token.cid, token.pos(), token.radius, token.facing)
+        self.handle.setVisible(True)
+
+    def _sync_legend(self) -> None:
+        enc = self.enc
+        t = enc.turn
+        if t.phase is Phase.TURNS:
+            turn = f"Exchange {t.exchange} · Round {t.round}"
+        elif t.phase is Phase.CARDS:
+            turn = f"Exchange {t.exchange} · reflex cards for round {t.round + 1}"
+        else:
+            turn = {
+                Phase.SETUP: "Setup",
+                Phase.EXCHANGE_END: f"End of exchange {t.exchange}",
+                Phase.ENDED: "The encounter is over",
+            }.get(t.phase, t.phase.label)
+        actor = enc.combatants.get(enc.actor) if enc.actor else None
+        self.legend.sync(
+            enc.meta.name,
+            turn,
+            actor.name if actor else "",
+            actor.side if actor else None,
+            self.zone_rect().height() + 2 * MARGIN - 12,
+        )
+
+    # ------------------------------------------------------------------- rear arcs
+
+    def set_rear_arcs(self, on: bool) -> None:
+        """Shade what lies behind each character's flank (E11)."""
+        self._rear_arcs = bool(on)
+        if on:
+            self._sync_rears()
+        else:
+            for item in self.rears.values():
+                self.removeItem(item)
+            self.rears = {}
+
+    def rear_arcs(self) -> bool:
+        return self._rear_arcs
+
+    def _sync_rears(self) -> None:
+        for cid in set(self.rears) | set(self.tokens):
+            self._sync_rear(cid)
+
+    def _sync_rear(self, cid: str) -> None:
+        c = self.enc.combatants.get(cid)
+        item = self.rears.get(cid)
+        if c is None or cid not in self.tokens or c.area is None:
+            if item is not None:
+                self.removeItem(self.rears.pop(cid))
+            return
+        if item is None:
+            self.rears[cid] = item = RearArcItem(cid)
+            self.addItem(item)
+        z = self.zone_rect()
+        rect = (z.x(), z.y(), z.width(), z.height())
+        item.sync(c.area, c.facing, rect, full=cid == self.focus())
+
+    # --------------------------------------------------------------------- preview
+
+    def show_reach(self, cells: dict[Area, ReachCell]) -> None:
+        """Shade the areas a drag can reach (empty: hide)."""
+        self.reach.sync(cells)
+
+    def show_path(self, points, ghost, *, ok: bool, label: str = "", colour=None) -> None:
+        """Preview a drag's path and landing place."""
+        self.path.sync(points, ghost, ok=ok, label=label, colour=colour)
+
+    def clear_preview(self) -> None:
+        """Hide the reach and path of a finished drag."""
+        self.reach.sync({})
+        self.path.sync([], None, ok=True)
+
+    def preview_facing(self, cid: str, facing: float) -> None:
+        """Show ``cid`` turned to ``facing`` while the GM drags the handle (the model
+        is untouched; the next sync shows the model again)."""
+        token = self.tokens.get(cid)
+        if token is None:
+            return
+        token.preview_facing(facing)
+        if self.flanks[cid].isVisible():
+            self.flanks[cid].preview(facing)
+        if self.handle is not None:
+            self.handle.sync(cid, token.pos(), token.radius, facing)
+
+    # -------------------------------------------------------------------- queries
+
+    def character_at(self, pos: QPointF) -> str:
+        """The character under a scene point: a token, or (GM) a decoy's owner."""
+        for item in self.items(pos):
+            if isinstance(item, TokenItem):
+                return item.cid
+            if isinstance(item, DecoyItem) and not self.player:
+                return item.cid
+        return ""
+
+    def token_at(self, pos: QPointF) -> str:
+        """The character whose token (not decoy) is under a scene point."""
+        for item in self.items(pos):
+            if isinstance(item, TokenItem):
+                return item.cid
+        return ""
+
+
+__all__ = ["LEGEND_WIDTH", "MapScene"]

@@ -1,0 +1,179 @@
+"""Map images: render_map for the main window, ``afdesk export-png`` for the command line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+from afdesk.encounter import sample
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.ops.roster import AddState, SetDecoys
+from afdesk.gui import export
+from afdesk.gui.export import main, parse_size, render_map
+
+
+def distinct_colours(image: QImage, step: int = 4) -> int:
+    return len(
+        {
+            image.pixel(x, y)
+            for y in range(0, image.height(), step)
+            for x in range(0, image.width(), step)
+        }
+    )
+
+
+def test_render_map_of_the_sample_has_the_size_and_is_not_blank(qapp):
+    image = render_map(sample.build())
+    assert (image.width(), image.height()) == (1920, 1080)
+    assert distinct_colours(image) > 1000
+    small = render_map(sample.build(), size=(640, 360), player=True)
+    assert (small.width(), small.height()) == (640, 360)
+    assert distinct_colours(small, 2) > 300
+
+
+def test_player_image_leaves_out_the_hidden_true_place(qapp):
+    enc = sample.build()
+    enc.apply(AddState("archer", StateKind.HIDDEN))
+    enc.apply(SetDecoys("archer", ((11, 0), (12, 1))))
+    gm = render_map(enc, size=(960, 540))
+    player = render_map(enc, size=(960, 540), player=True)
+    assert gm != player
+    again = render_map(enc, size=(960, 540), player=True)
+    assert again == player  # deterministic: the same encounter, the same picture
+    assert enc.combatants["archer"].hidden  # rendering changed nothing
+
+
+@pytest.mark.parametrize(
+    ("text", "size"), [("1920x1080", (1920, 1080)), ("800X600", (800, 600)), (" 64x48 ", (64, 48))]
+)
+def test_parse_size(text, size):
+    assert parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["", "big", "1920", "0x10", "10x-4", "99999x10", "1.5x2"])
+def test_parse_size_refuses(text):
+    with pytest.raises(export.ExportError, match="--size"):
+        parse_size(text)
+
+
+def one_line_error(capsys) -> str:
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def test_missing_file_exits_2_with_one_line(tmp_path, capsys):
+    assert main([str(tmp_path / "nope.afenc"), str(tmp_path / "out.png")]) == 2
+    assert "no such file" in one_line_error(capsys)
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_bad_size_exits_2_with_one_line(tmp_path, capsys):
+    f = tmp_path / "x.afenc"
+    f.write_text("{}")
+    assert main([str(f), str(tmp_path / "out.png"), "--size", "huge"]) == 2
+    assert "--size" in one_line_error(capsys)
+
+
+def test_bad_file_exits_2_with_one_line(tmp_path, capsys):
+    f = tmp_path / "broken.afenc"
+    f.write_bytes(b"\x00\x01 this is not an encounter")
+    assert main([str(f), str(tmp_path / "out.png")]) == 2
+    line = one_line_error(capsys)
+    assert "broken.afenc" in line and "cannot read" in line
+
+
+def test_missing_arguments_exit_2_with_one_line(capsys):
+    assert main([]) == 2
+    assert "required" in one_line_error(capsys)
+
+
+def test_missing_output_folder_exits_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(export, "load_encounter", lambda path: sample.build())
+    f = tmp_path / "x.afenc"
+    f.write_text("{}")
+    assert main([str(f), str(tmp_path / "no" / "out.png")]) == 2
+    assert "does not exist" in one_line_error(capsys)
+
+
+def test_export_png_writes_the_image(tmp_path, capsys, monkeypatch, qapp):
+    monkeypatch.setattr(export, "load_encounter", lambda path: sample.build())
+    f = tmp_path / "ford.afenc"
+    f.write_text("{}")
+    out = tmp_path / "ford.png"
+    assert main([str(f), str(out), "--size", "800x450", "--player"]) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (800, 450)
+    assert distinct_colours(image) > 200
+    assert "800x450 player map" in capsys.readouterr().out
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("QT_QPA_PLATFORM", None)  # the command must force offscreen by itself
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    return subprocess.run(
+        [sys.executable, "-m", "afdesk", "export-png", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+
+
+def test_command_line_errors_are_one_line_without_a_display(tmp_path):
+    result = run_cli(str(tmp_path / "missing.afenc"), str(tmp_path / "out.png"))
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "Traceback" not in result.stderr
+    assert "no such file" in result.stderr
+
+
+def test_rendering_forces_offscreen_without_a_display(tmp_path):
+    # A fresh process with no display and no platform set: export must not need either.
+    script = (
+        "import sys\n"
+        "from afdesk.encounter import sample\n"
+        "from afdesk.gui import export\n"
+        "export.load_encounter = lambda path: sample.build()\n"
+        f"sys.exit(export.main([{str(tmp_path / 'x.afenc')!r}, {str(tmp_path / 'x.png')!r},"
+        " '--size', '320x180']))\n"
+    )
+    (tmp_path / "x.afenc").write_text("{}")
+    env = dict(os.environ)
+    for key in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"):
+        env.pop(key, None)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(tmp_path / "x.png"))
+    assert (image.width(), image.height()) == (320, 180)
+
+
+def test_export_png_of_a_saved_encounter(tmp_path, capsys, qapp):
+    from afdesk.storage import save
+
+    enc = sample.build()
+    enc.apply(AddState("archer", StateKind.HIDDEN))
+    enc.apply(SetDecoys("archer", ((11, 0), (12, 1))))
+    f = tmp_path / "ford.afenc"
+    save(f, enc.state())
+    gm_png, player_png = tmp_path / "gm.png", tmp_path / "player.png"
+    assert main([str(f), str(gm_png)]) == 0
+    assert main([str(f), str(player_png), "--player", "--size", "1280x720"]) == 0
+    gm, player = QImage(str(gm_png)), QImage(str(player_png))
+    assert (gm.width(), gm.height()) == (1920, 1080)
+    assert (player.width(), player.height()) == (1280, 720)
+    assert distinct_colours(gm) > 1000
+    rgb = QImage.Format.Format_RGB32
+    expected = render_map(enc, size=(1280, 720), player=True).convertToFormat(rgb)
+    assert player.convertToFormat(rgb) == expected  # exactly the saved encounter's map
