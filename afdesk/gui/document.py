@@ -70,6 +70,8 @@ class EncounterDocument(QObject):
     selectionChanged = Signal(str)
     modifiedChanged = Signal(bool)
     pathChanged = Signal()
+    journalProblem = Signal(str)
+    """The crash journal could not keep up (disk full, ...): the GM should save."""
 
     def __init__(
         self,
@@ -156,7 +158,7 @@ class EncounterDocument(QObject):
         self._forced_modified = False
         self.undo_stack.setClean()
         if self._journal is not None:
-            self._journal.rebase(file=self.path)
+            self._journal_call(lambda j: j.rebase(file=self.path))
         self._update_modified()
         if changed:
             self.pathChanged.emit()
@@ -166,7 +168,7 @@ class EncounterDocument(QObject):
         recovery."""
         self.encounter.unsubscribe(self._on_events)
         if self._journal is not None:
-            self._journal.close(clean=clean)
+            self._journal_call(lambda j: j.close(clean=clean))
             self._journal = None
 
     # ----------------------------------------------------------------------- journal
@@ -177,23 +179,35 @@ class EncounterDocument(QObject):
 
     def _journal_obj(self):
         if self._journal is None:
-            self._journal = self._journal_factory(self)
+            try:
+                self._journal = self._journal_factory(self)
+            except Exception as exc:  # SaveError, OSError: no journal, but say so
+                self._journal_failed(exc)
         return self._journal
 
-    def _journal_do(self, op: Op) -> None:
+    def _journal_call(self, call) -> None:
+        """Run ``call(journal)``; a failure is reported, never raised into the table."""
         j = self._journal_obj()
-        if j is not None:
-            j.record_do(op)
+        if j is None:
+            return
+        try:
+            call(j)
+        except Exception as exc:  # the storage layer's SaveError: disk full, ...
+            self._journal_failed(exc)
+
+    def _journal_failed(self, exc: Exception) -> None:
+        self.journalProblem.emit(
+            _sentence(f"the crash journal could not be written: {exc}. Save to keep the changes")
+        )
+
+    def _journal_do(self, op: Op) -> None:
+        self._journal_call(lambda j: j.record_do(op))
 
     def _journal_undo(self) -> None:
-        j = self._journal_obj()
-        if j is not None:
-            j.record_undo()
+        self._journal_call(lambda j: j.record_undo())
 
     def _journal_redo(self) -> None:
-        j = self._journal_obj()
-        if j is not None:
-            j.record_redo()
+        self._journal_call(lambda j: j.record_redo())
 
     # ------------------------------------------------------------------------ events
 
@@ -239,6 +253,6 @@ def _default_journal(doc: EncounterDocument):
     """A crash journal for ``doc`` in the user's data folder (afdesk.storage)."""
     from afdesk.storage.journal import Journal
 
-    # A recovered or never-saved encounter differs from any file: its base goes inside.
-    base = doc.encounter.state() if (doc.path is None or doc._forced_modified) else None
-    return Journal.start(name=doc.encounter.meta.name, file=doc.path, base=base)
+    # The journal embeds the base only when it differs from the file (never saved,
+    # recovered, or changed on disk since it was opened).
+    return Journal.start(name=doc.encounter.meta.name, file=doc.path, base=doc.encounter.state())

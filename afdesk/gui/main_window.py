@@ -3,6 +3,7 @@ file and encounter menus, and the player view on demand."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from pathlib import Path
 
@@ -43,6 +44,8 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self.doc: EncounterDocument | None = None
         self.player_window = None
+        self.dialog = None
+        """The last dialog opened over the window (tests and scripts drive it)."""
         self.rng = random.SystemRandom()
         self.setAcceptDrops(True)
         self.resize(1500, 950)
@@ -148,8 +151,9 @@ class MainWindow(QMainWindow):
         self.act_persevere = self._action("&Persevere…", self.persevere)
         self.act_add = self._action("&Add character…", self.add_character, "Ctrl+Shift+A")
         self.act_settings = self._action("Encounter &settings…", self.encounter_settings)
-        self.act_undo = None
-        self.act_redo = None
+        self.act_undo = self._action("&Undo", lambda: self.doc.undo_stack.undo(), S.Undo)
+        self.act_redo = self._action("&Redo", lambda: self.doc.undo_stack.redo(), S.Redo)
+        self._stack_links: list = []
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -165,6 +169,10 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_quit)
         self.edit_menu = bar.addMenu("&Edit")
+        self.edit_menu.addAction(self.act_undo)
+        self.edit_menu.addAction(self.act_redo)
+        self.edit_menu.addSeparator()
+        self.edit_menu.addAction(self.history_dock.toggleViewAction())
         v = bar.addMenu("&View")
         v.addAction(self.act_player)
         v.addSeparator()
@@ -222,6 +230,7 @@ class MainWindow(QMainWindow):
         doc.pathChanged.connect(self._update_title)
         doc.metaChanged.connect(self._update_title)
         doc.refused.connect(self.show_message)
+        doc.journalProblem.connect(self._journal_problem)
         doc.turnChanged.connect(self._turn_changed)
         doc.modeChanged.connect(self._update_actions)
         doc.changed.connect(self._update_actions)
@@ -234,21 +243,29 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.map.fit_to_zone)
 
     def _rebuild_edit_menu(self) -> None:
-        self.edit_menu.clear()
+        """Point Undo and Redo at the current document's stack ("Undo Move Huang")."""
         stack = self.doc.undo_stack
-        if self.act_undo is not None:
-            self.removeAction(self.act_undo)
-            self.removeAction(self.act_redo)
-        self.act_undo = stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
-        self.act_redo = stack.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcut(QKeySequence.StandardKey.Redo)
-        self.addAction(self.act_undo)
-        self.addAction(self.act_redo)
-        self.edit_menu.addAction(self.act_undo)
-        self.edit_menu.addAction(self.act_redo)
-        self.edit_menu.addSeparator()
-        self.edit_menu.addAction(self.history_dock.toggleViewAction())
+        for signal, slot in self._stack_links:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+        self._stack_links = [
+            (stack.canUndoChanged, self.act_undo.setEnabled),
+            (stack.canRedoChanged, self.act_redo.setEnabled),
+            (stack.undoTextChanged, self._undo_text),
+            (stack.redoTextChanged, self._redo_text),
+        ]
+        for signal, slot in self._stack_links:
+            signal.connect(slot)
+        self.act_undo.setEnabled(stack.canUndo())
+        self.act_redo.setEnabled(stack.canRedo())
+        self._undo_text(stack.undoText())
+        self._redo_text(stack.redoText())
+
+    def _undo_text(self, text: str) -> None:
+        self.act_undo.setText(f"&Undo {text}" if text else "&Undo")
+
+    def _redo_text(self, text: str) -> None:
+        self.act_redo.setText(f"&Redo {text}" if text else "&Redo")
 
     def _update_title(self, *_args) -> None:
         doc = self.doc
@@ -267,11 +284,13 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str | Path) -> bool:
         """Open an encounter file; a clear message and nothing lost if it cannot be."""
-        from afdesk.storage import LoadError, load
+        from afdesk.storage import LoadError, clean_stale_temps, load
 
         if not self.maybe_save():
             return False
         path = Path(path)
+        with contextlib.suppress(OSError):
+            clean_stale_temps(path)  # left behind by a save that was killed
         try:
             loaded = load(path)
         except LoadError as exc:
@@ -422,6 +441,18 @@ class MainWindow(QMainWindow):
 
     # -------------------------------------------------------------------- the table
 
+    def show_dialog(self, dialog) -> None:
+        """Open a dialog over the window without blocking the event loop."""
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        self.dialog = dialog
+        dialog.open()
+
+    def _journal_problem(self, text: str) -> None:
+        self.show_message(text)
+        self.statusBar().setStyleSheet("color: #b00020; font-weight: bold;")
+        QTimer.singleShot(8000, lambda: self.statusBar().setStyleSheet(""))
+
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
 
@@ -445,8 +476,7 @@ class MainWindow(QMainWindow):
                 "Cards are played at the start of a round: deal first, or finish the turns."
             )
             return
-        dlg = PlayCardsDialog(self.doc, self)
-        dlg.exec()
+        self.show_dialog(PlayCardsDialog(self.doc, self))
 
     def next_turn(self) -> None:
         enc = self.doc.encounter
@@ -502,17 +532,17 @@ class MainWindow(QMainWindow):
     def persevere(self) -> None:
         from afdesk.gui.dialogs.persevere import PersevereDialog
 
-        PersevereDialog(self.doc, self).exec()
+        self.show_dialog(PersevereDialog(self.doc, self))
 
     def add_character(self) -> None:
         from afdesk.gui.dialogs.character import CharacterDialog
 
-        CharacterDialog(self.doc, None, self).exec()
+        self.show_dialog(CharacterDialog(self.doc, None, self))
 
     def encounter_settings(self) -> None:
         from afdesk.gui.dialogs.character import SettingsDialog
 
-        SettingsDialog(self.doc, self).exec()
+        self.show_dialog(SettingsDialog(self.doc, self))
 
     def export_image(self) -> None:
         from afdesk.gui.export import render_map
@@ -613,7 +643,7 @@ class MainWindow(QMainWindow):
         elif key == "edit":
             from afdesk.gui.dialogs.character import CharacterDialog
 
-            CharacterDialog(doc, cid, self).exec()
+            self.show_dialog(CharacterDialog(doc, cid, self))
         elif key == "remove":
             name = doc.encounter.combatants[cid].name
             if (
@@ -624,11 +654,11 @@ class MainWindow(QMainWindow):
         elif key == "add-state":
             from afdesk.gui.dialogs.character import AddStateDialog
 
-            AddStateDialog(doc, cid, self).exec()
+            self.show_dialog(AddStateDialog(doc, cid, self))
         elif key == "momentum":
             from afdesk.gui.dialogs.character import MomentumDialog
 
-            MomentumDialog(doc, cid, self).exec()
+            self.show_dialog(MomentumDialog(doc, cid, self))
 
     def open_check(self, cid: str, key: str, target: str = "") -> None:
         from afdesk.gui.dialogs.contest import ContestDialog
@@ -636,15 +666,15 @@ class MainWindow(QMainWindow):
         if key == "creep":
             from afdesk.gui.dialogs.character import SnapCheckDialog
 
-            SnapCheckDialog(self.doc, cid, "creep", self).exec()
+            self.show_dialog(SnapCheckDialog(self.doc, cid, "creep", self))
             return
         if key == "hustle":
             from afdesk.gui.dialogs.character import SnapCheckDialog
 
-            SnapCheckDialog(self.doc, cid, "hustle", self).exec()
+            self.show_dialog(SnapCheckDialog(self.doc, cid, "hustle", self))
             return
         action = Action.LEAVE_OVERLAP if key == "leave" else gm_actions.CHECKS[key][0]
-        ContestDialog(self.doc, cid, action, target, self).exec()
+        self.show_dialog(ContestDialog(self.doc, cid, action, target, self))
 
     def _keyboard_help(self) -> None:
         QMessageBox.information(

@@ -120,9 +120,7 @@ def test_physical_hand_cards_are_typed_and_checked():
     huang = enc.reflex.hand("huang")
     assert huang.physical and huang.cards == ()
     free = next(c for c in FULL_DECK if c not in enc.reflex.seen())
-    plays = {
-        p.hand: p.card for p in play_cards(enc, {"huang": free}, random.Random(2)).plays
-    }
+    plays = {p.hand: p.card for p in play_cards(enc, {"huang": free}, random.Random(2)).plays}
     held = next(c for c in enc.reflex.hand("chen").cards if c != plays["chen"])
     enc_copy_state = enc.state()
     plays["huang"] = held

@@ -105,3 +105,18 @@ def test_try_op_reports_without_changing(playing_doc):
     c = doc.encounter.combatants[actor]
     reason = doc.try_op(MoveCombatant(actor, (c.area, (99, 99)), 0, maneuver=True))
     assert reason and doc.encounter.state() == start
+
+
+def test_a_failing_journal_warns_but_keeps_the_change(playing_doc, qtbot):
+    from afdesk.gui.document import EncounterDocument
+    from afdesk.storage import SaveError
+
+    class FullDisk:
+        def record_do(self, op):
+            raise SaveError("journal", "No space left on device")
+
+    doc = EncounterDocument(playing_doc.encounter, journal_factory=lambda d: FullDisk())
+    with qtbot.waitSignal(doc.journalProblem) as blocker:
+        assert doc.push(NextTurn())
+    assert "No space left" in blocker.args[0] and "Save" in blocker.args[0]
+    assert doc.undo_stack.count() == 1

@@ -227,6 +227,7 @@ class ExitCombatant(Op, frozen=True):
         if not at_edge:
             raise IllegalOp(f"{c.name} is not at the {self.edge.value} edge: move there first")
         note = self.note or rule.note or f"left {self.edge.value}"
+        c = c.without_state(StateKind.HESITATING)  # a kept action leaves with them
         enc.put(c.replace(area=None, exited=note, decoys=()))
 
     def describe(self, enc: Encounter) -> str:

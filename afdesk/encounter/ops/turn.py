@@ -285,6 +285,8 @@ class ActHesitated(Op, frozen=True):
         require_phase(enc, Phase.TURNS, doing="take a hesitated action")
         c = enc.combatant(self.id)
         t = enc.turn
+        if c.exited:
+            raise IllegalOp(f"{c.name} has left the encounter: the kept action is gone")
         if not c.has(StateKind.HESITATING) or not c.economy.action:
             raise IllegalOp(f"{c.name} is not hesitating with an action to take (E6)")
         if t.interjection:

@@ -1,0 +1,41 @@
+"""``afdesk check FILE...``: load each file the way the app does and say what is wrong."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+
+from afdesk.storage.errors import LoadError
+from afdesk.storage.files import load
+
+
+def check_file(path: str) -> str:
+    """'' if ``path`` loads (migrations included), else the problem in words."""
+    try:
+        load(path)
+    except LoadError as exc:
+        return exc.detail
+    except Exception as exc:  # load promises a LoadError; a check never shows a traceback
+        return f"unexpected error: {type(exc).__name__}: {exc}"
+    return ""
+
+
+def _print(out: TextIO, text: str) -> None:
+    try:
+        out.write(text + "\n")
+    except UnicodeEncodeError:  # a console that cannot show every character of a name
+        out.write(text.encode("ascii", "backslashreplace").decode("ascii") + "\n")
+
+
+def check_files(paths: Iterable[str], out: TextIO | None = None) -> int:
+    """Print ``FILE: ok`` or ``FILE: problem`` for each file; 0 if all are fine, else 2."""
+    out = sys.stdout if out is None else out
+    status = 0
+    for path in paths:
+        problem = check_file(path)
+        if problem:
+            status = 2
+        _print(out, f"{path}: {problem or 'ok'}")
+    out.flush()
+    return status

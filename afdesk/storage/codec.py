@@ -1,0 +1,325 @@
+"""The encounter file format: bytes <-> EncounterState, with every limit and check.
+
+The layout is JSON that a GM can read and a diff can follow, without the bulk of full
+indentation::
+
+    {"format":"afdesk-encounter","schema_version":1,
+    "meta":{"name":"Ambush at the river ford","ruleset":"af-2.5.4",...},
+    "zone":{"tileset":"wilderness","tiles":[
+     {"col":0,"row":0,"kind":"forest",...},
+     ...
+    ],"edges":[...]},
+    "combatants":[
+     {"id":"huang","name":"Green-Jade Huang",...},
+     ...
+    ],
+    ...
+    "log":[
+     {"op":{"op":"AddCombatant",...},"text":"Green-Jade Huang (band) joins the encounter"},
+     ...
+    ]}
+
+One field of the encounter per line, and one character, tile, hand or log entry per line.
+The encounter-wide records (meta, settings, turn, ...) spell out every field, defaults
+included, so the ruleset and the pursuit-die colour are always in the file; deeper records
+leave out fields at their default (``omit_defaults`` in the model) to stay compact. The
+bytes depend only on the state, so saving an unchanged encounter writes identical bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+
+from afdesk.encounter.history import EncounterState
+from afdesk.rules import RULESETS
+from afdesk.storage import messages, migrations, scan
+from afdesk.storage.errors import LoadError
+
+MAX_BYTES = 64 * 1024 * 1024
+"""Files larger than this are refused before they are read (and never written)."""
+
+_BOM = b"\xef\xbb\xbf"
+
+_encoder = msgspec.json.Encoder()
+_state_decoder = msgspec.json.Decoder(EncounterState)
+
+
+class _Probe(msgspec.Struct):
+    """The header, read on its own before anything else is trusted."""
+
+    format: Any = None
+    schema_version: Any = None
+
+
+_probe_decoder = msgspec.json.Decoder(_Probe)
+
+# ---------------------------------------------------------------------------- encoding
+
+
+def _items(items: tuple | list) -> bytes:
+    """A list with one element per line. msgspec never writes a raw newline inside a
+    value, so the newlines of ``encode_lines`` are exactly the element boundaries."""
+    if not items:
+        return b"[]"
+    return b"[\n " + _encoder.encode_lines(items)[:-1].replace(b"\n", b",\n ") + b"\n]"
+
+
+def _is_records(value: Any) -> bool:
+    return isinstance(value, (tuple, list)) and bool(value) and isinstance(value[0], msgspec.Struct)
+
+
+def _record(value: msgspec.Struct) -> bytes:
+    """An encounter-wide record with every field written out (its lists of records one
+    element per line)."""
+    cls = type(value)
+    config = cls.__struct_config__
+    if config.array_like:
+        return _encoder.encode(value)
+    parts = []
+    if config.tag is not None:
+        parts.append(_encoder.encode(config.tag_field) + b":" + _encoder.encode(config.tag))
+    for attr, name in zip(cls.__struct_fields__, cls.__struct_encode_fields__, strict=True):
+        item = getattr(value, attr)
+        body = _items(item) if _is_records(item) else _encoder.encode(item)
+        parts.append(_encoder.encode(name) + b":" + body)
+    return b"{" + b",".join(parts) + b"}"
+
+
+def encode(state: EncounterState) -> bytes:
+    """The exact bytes :func:`afdesk.storage.save` writes for ``state``."""
+    version = migrations.CURRENT_VERSION
+    out = [b'{"format":%s,"schema_version":%d' % (_encoder.encode(migrations.FORMAT), version)]
+    cls = type(state)
+    for attr, name in zip(cls.__struct_fields__, cls.__struct_encode_fields__, strict=True):
+        value = getattr(state, attr)
+        if _is_records(value):
+            body = _items(value)
+        elif isinstance(value, msgspec.Struct):
+            body = _record(value)
+        else:
+            body = _encoder.encode(value)
+        out.append(b',\n"' + name.encode() + b'":' + body)
+    out.append(b"}\n")
+    return b"".join(out)
+
+
+def encode_compact(state: EncounterState) -> bytes:
+    """The same document on a single line (for the crash journal)."""
+    return encode(state).replace(b"\n", b"")
+
+
+def digest(data: bytes) -> str:
+    """The hash that identifies a file's bytes (crash journals record it)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---------------------------------------------------------------------------- decoding
+
+
+def decode(data: bytes, *, source: str = "<memory>") -> EncounterState:
+    """An encounter from the bytes of a file: limits, migrations, validation.
+
+    Raises :class:`LoadError` naming ``source``, the place and the problem; no other
+    exception escapes.
+    """
+    return decode_versioned(data, source=source)[0]
+
+
+def decode_versioned(data: bytes, *, source: str = "<memory>") -> tuple[EncounterState, int]:
+    """Like :func:`decode`, and the schema version the document had."""
+    try:
+        with _gc_paused():
+            return _decode(data, source)
+    except LoadError:
+        raise
+    except RecursionError:
+        raise LoadError(source, "the data nests too deeply to read") from None
+    except MemoryError:
+        raise LoadError(source, "there is not enough memory to read it") from None
+    except Exception as exc:  # the promise is a LoadError, whatever the bytes hold
+        raise LoadError(
+            source, f"it could not be read ({type(exc).__name__}: {str(exc)[:200]})"
+        ) from None
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Decoding a long log allocates hundreds of thousands of immutable records, none of
+    them in a reference cycle; a cycle collection in the middle (traversing every object
+    the GUI already holds) can double the load time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _decode(data: Any, source: str) -> tuple[EncounterState, int]:
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    elif not isinstance(data, bytes):
+        data = bytes(data)
+    if len(data) > MAX_BYTES:
+        raise LoadError(source, f"it is {size_text(len(data))}; encounter files are at most 64 MiB")
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]  # Notepad and friends may add one
+    if not data.strip():
+        raise LoadError(source, "the file is empty")
+
+    depth = scan.depth_check(data)
+    if depth is scan.Depth.TOO_DEEP:
+        raise LoadError(source, f"the data nests more than {scan.MAX_DEPTH} levels deep")
+    try:
+        probe = _probe_decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        raise LoadError(source, _top_level_problem(str(exc), data)) from None
+    except msgspec.DecodeError as exc:
+        raise LoadError(source, messages.syntax_text(str(exc), data)) from None
+    except UnicodeDecodeError:
+        raise LoadError(source, _not_utf8(data)) from None
+    if depth is not scan.Depth.OK and scan.slow_depth(msgspec.json.decode(data)) > scan.MAX_DEPTH:
+        # Not reached unless the byte-level count and msgspec disagree: trust the parse.
+        raise LoadError(source, f"the data nests more than {scan.MAX_DEPTH} levels deep")
+    version = _check_header(probe, source)
+
+    if version == migrations.CURRENT_VERSION:
+        try:
+            state = _state_decoder.decode(data)
+        except msgspec.ValidationError as exc:
+            raise LoadError(source, _explain(str(exc), _raw(data))) from None
+        except UnicodeDecodeError:
+            raise LoadError(source, _not_utf8(data)) from None
+        if encode(state) != data:
+            # Not byte for byte what afdesk writes (edited by hand?): look for repeated
+            # keys the slow way; the usual file never gets here.
+            _refuse_duplicates(data, source)
+    else:
+        try:
+            doc = msgspec.json.decode(data)
+        except msgspec.ValidationError as exc:  # a number out of range
+            raise LoadError(source, _explain(str(exc), None)) from None
+        except UnicodeDecodeError:
+            raise LoadError(source, _not_utf8(data)) from None
+        _refuse_duplicates(data, source)
+        del doc["format"], doc["schema_version"]
+        try:
+            doc = migrations.migrate(doc, version)
+        except migrations.MigrationError as exc:
+            raise LoadError(source, f"version {version} file: {exc}") from None
+        try:
+            state = msgspec.convert(doc, EncounterState)
+        except msgspec.ValidationError as exc:
+            raise LoadError(
+                source, f"{_explain(str(exc), doc)} (after upgrading from version {version})"
+            ) from None
+    _check_meaning(state, source)
+    return state, version
+
+
+def _raw(data: bytes) -> Any:
+    """The parsed document, to show the value an error is about (None if unparsable)."""
+    try:
+        return msgspec.json.decode(data)
+    except Exception:
+        return None
+
+
+def _not_utf8(data: bytes) -> str:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = messages.line_column(data, exc.start)
+        return f"line {line}, column {column}: this is not UTF-8 text (byte {exc.start})"
+    return "it holds text that is not UTF-8"
+
+
+def size_text(size: int) -> str:
+    """A file size the way a GM reads it: ``64.0 MiB``."""
+    return f"{size / (1024 * 1024):.1f} MiB"
+
+
+def read_header(data: bytes) -> tuple[Any, Any]:
+    """``(format, schema_version)`` of a document (None where absent); msgspec errors if
+    it is not a JSON object."""
+    probe = _probe_decoder.decode(data.removeprefix(_BOM))
+    return probe.format, probe.schema_version
+
+
+def _top_level_problem(message: str, data: bytes) -> str:
+    if "Expected `object`" in message:
+        try:
+            got = messages.value_text(msgspec.json.decode(data))
+        except msgspec.DecodeError as exc:  # not JSON either: that is the problem to name
+            return messages.syntax_text(str(exc), data)
+        except Exception:
+            got = "something else"
+        return f"this is not an afdesk encounter: expected an object {{...}}, got {got}"
+    return messages.syntax_text(message, data)
+
+
+def _check_header(probe: _Probe, source: str) -> int:
+    fmt, version = probe.format, probe.schema_version
+    if fmt is None:
+        raise LoadError(source, 'this is not an afdesk encounter (it has no "format" field)')
+    if fmt != migrations.FORMAT:
+        raise LoadError(
+            source,
+            f'format: unknown format {messages.value_text(fmt)}, expected "{migrations.FORMAT}"',
+        )
+    if version is None:
+        raise LoadError(source, 'schema_version: the field "schema_version" is missing')
+    current = migrations.CURRENT_VERSION
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise LoadError(
+            source,
+            "schema_version: expected a version number (a whole number, 1 or more), "
+            f"got {messages.value_text(version)}",
+        )
+    if version > current:
+        raise LoadError(
+            source,
+            f"it was saved by a newer afdesk (file format version {version}); this afdesk "
+            f"reads versions up to {current}: update afdesk to open it",
+        )
+    return version
+
+
+def _explain(message: str, doc: Any) -> str:
+    try:
+        return messages.validation_text(message, doc, EncounterState)
+    except Exception:  # the wording is a courtesy: msgspec's own words will do
+        return message
+
+
+def _refuse_duplicates(data: bytes, source: str) -> None:
+    hit = scan.find_duplicate_key(data)
+    if hit:
+        place, key = hit
+        raise LoadError(source, messages.at(place, f'the key "{key}" appears twice'))
+
+
+def _check_meaning(state: EncounterState, source: str) -> None:
+    """What the types cannot say but the encounter needs."""
+    seen: dict[str, int] = {}
+    for i, c in enumerate(state.combatants):
+        if c.id in seen:
+            raise LoadError(
+                source,
+                f"combatants[{i}].id: {messages.value_text(c.id)} is also the id of "
+                f"combatants[{seen[c.id]}]; every character needs its own",
+            )
+        seen[c.id] = i
+    if state.meta.ruleset not in RULESETS:
+        raise LoadError(
+            source,
+            f"meta.ruleset: unknown ruleset {messages.value_text(state.meta.ruleset)}, "
+            f"expected one of {', '.join(RULESETS)}",
+        )

@@ -1,0 +1,148 @@
+"""Loading and saving encounter files (``.afenc``)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from afdesk.encounter.history import EncounterState
+from afdesk.storage import atomic, codec, migrations
+from afdesk.storage.errors import LoadError, SaveError
+
+EXTENSION = ".afenc"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """An encounter read from a file."""
+
+    state: EncounterState
+    path: Path
+    schema_version: int
+    """The version on disk (older files are upgraded in ``state``, not on disk)."""
+    digest: str
+    """SHA-256 of the bytes read (the crash journal uses it to spot a changed file)."""
+
+
+def read_bytes(path: Path, source: str) -> bytes:
+    """A file's bytes, refusing folders, devices and anything over the size limit before
+    reading it; :class:`LoadError` otherwise."""
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise LoadError(source, f"there is no such file ({path})") from None
+    except IsADirectoryError:
+        raise LoadError(source, "this is a folder, not an encounter file") from None
+    except PermissionError:
+        raise LoadError(source, "no permission to read it") from None
+    except (OSError, ValueError) as exc:
+        raise LoadError(source, f"it cannot be opened: {_strerror(exc)}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise LoadError(source, "this is a folder, not an encounter file")
+        if not stat.S_ISREG(st.st_mode):
+            raise LoadError(source, "this is not a regular file")
+        if st.st_size > codec.MAX_BYTES:
+            raise LoadError(
+                source, f"it is {codec.size_text(st.st_size)}; encounter files are at most 64 MiB"
+            )
+        chunks = []
+        total = 0
+        while total <= codec.MAX_BYTES:  # the file may grow while it is read
+            chunk = os.read(fd, min(1 << 20, codec.MAX_BYTES + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > codec.MAX_BYTES:
+            raise LoadError(source, "it is larger than 64 MiB, the limit for encounter files")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise LoadError(source, f"it cannot be read: {_strerror(exc)}") from None
+    finally:
+        os.close(fd)
+
+
+def _strerror(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+
+
+def _source(path: Path) -> str:
+    return path.name or str(path)
+
+
+def load(path: str | os.PathLike) -> Loaded:
+    """Read an encounter file (older versions are upgraded in memory).
+
+    Raises :class:`LoadError` with the file name, the place and the problem, whatever is
+    wrong (missing, a folder, too big, not JSON, wrong types, a newer version, ...).
+    """
+    try:
+        path = Path(path)
+    except TypeError as exc:
+        raise LoadError(str(path), f"this is not a file path: {exc}") from None
+    source = _source(path)
+    data = read_bytes(path, source)
+    state, version = codec.decode_versioned(data, source=source)
+    return Loaded(state=state, path=path, schema_version=version, digest=codec.digest(data))
+
+
+def backup_path(path: Path, version: int) -> Path:
+    """Where the copy of a version-``version`` file goes before it is overwritten."""
+    return path.with_name(f"{path.name}.v{version}.bak")
+
+
+def peek_version(path: Path) -> int | None:
+    """The schema version of an existing encounter file (None: absent or unreadable)."""
+    try:
+        fmt, version = codec.read_header(read_bytes(path, _source(path)))
+    except Exception:
+        return None
+    if fmt != migrations.FORMAT or not isinstance(version, int) or isinstance(version, bool):
+        return None
+    return version
+
+
+def save(
+    path: str | os.PathLike, state: EncounterState, *, on_disk_version: int | None = None
+) -> None:
+    """Save atomically: afterwards the file holds ``state``, or, if this raises
+    :class:`SaveError`, exactly what it held before (and no temporary file remains).
+
+    Before the first save over a file of another schema version (an older file that was
+    upgraded on load, or a newer one), its bytes are kept as ``NAME.vN.bak``. The version
+    on disk is read from the file itself; ``on_disk_version`` (``Loaded.schema_version``)
+    is used when the file's own header cannot be read.
+    """
+    path = Path(path)
+    try:
+        data = codec.encode(state)
+    except Exception as exc:
+        raise SaveError(path.name, f"the encounter could not be encoded: {exc}") from exc
+    if len(data) > codec.MAX_BYTES:
+        raise SaveError(
+            path.name,
+            f"the encounter takes {codec.size_text(len(data))}, more than the 64 MiB a file may "
+            "hold; the file on disk is unchanged",
+        )
+    try:
+        if path.is_symlink():
+            path = path.resolve()  # replace the file the link points to, not the link
+        exists = path.exists()
+    except OSError as exc:  # a folder that cannot even be looked into
+        raise SaveError(path.name, atomic.reason(exc, path)) from exc
+    atomic.clean_stale_temps(path)
+    version = peek_version(path) if exists else None
+    if version is None and exists:
+        version = on_disk_version
+    if version is not None and version != migrations.CURRENT_VERSION:
+        try:
+            old = read_bytes(path, path.name)
+        except LoadError as exc:
+            raise SaveError(path.name, f"the old version could not be kept: {exc.detail}") from exc
+        atomic.replace(backup_path(path, version), old)
+    atomic.replace(path, data)

@@ -1,0 +1,130 @@
+"""The crash journal's file: where journals live, what their lines hold, and the lock
+that marks a journal as in use (see :mod:`afdesk.storage.journal`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+import msgspec
+
+from afdesk.encounter.history import AnyOp, EncounterState
+from afdesk.storage import codec, files, migrations
+from afdesk.storage.errors import LoadError
+
+JOURNAL_FORMAT = "afdesk-journal"
+JOURNAL_VERSION = 1
+SUFFIX = ".afjournal"
+NEW_SUFFIX = ".afjournal-new"
+"""A journal being created; renamed to ``SUFFIX`` once it is locked and complete."""
+
+TARGET = "the crash journal"
+
+
+def data_dir() -> Path:
+    """afdesk's data folder: ``$AFDESK_DATA_DIR``, or the platform's user data folder."""
+    override = os.environ.get("AFDESK_DATA_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("afdesk", appauthor=False))
+
+
+def journal_dir() -> Path:
+    """Where the crash journals live."""
+    return data_dir() / "journal"
+
+
+class Header(msgspec.Struct, kw_only=True):
+    """The first line: what the changes apply to."""
+
+    journal: str
+    version: int
+    schema_version: int
+    name: str
+    file: str | None = None
+    file_sha256: str = ""
+    file_size: int = -1
+    created: str = ""
+    base: msgspec.Raw = msgspec.Raw(b"null")
+    """The encounter the changes start from, as a whole document; null: the file's."""
+
+
+class Line(msgspec.Struct, omit_defaults=True):
+    """One change: ``do`` an Op, or an undo or a redo (with the Ops when the replay's
+    stacks cannot hold them, see :mod:`afdesk.storage.journal`)."""
+
+    n: int
+    """1, 2, 3, ... since the header: a missing or repeated line shows."""
+    do: AnyOp | None = None
+    undo: bool = False
+    redo: bool = False
+    op: AnyOp | None = None
+    inverse: AnyOp | None = None
+
+
+encoder = msgspec.json.Encoder()
+header_decoder = msgspec.json.Decoder(Header)
+line_decoder = msgspec.json.Decoder(Line)
+
+# ------------------------------------------------------------------------------- locks
+
+
+def lock(fd: int) -> bool:
+    """Take the exclusive lock on an open journal; False if another process holds it.
+    The system drops the lock when the process ends, however it ends."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        # Lock one byte far beyond the end, so that readers are not blocked.
+        here = os.lseek(fd, 0, os.SEEK_CUR)
+        try:
+            os.lseek(fd, 1 << 30, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+        finally:
+            os.lseek(fd, here, os.SEEK_SET)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+# ------------------------------------------------------------------------- the header
+
+
+def now() -> str:
+    """The local time, as the header records it."""
+    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def header_line(name: str, file: Path | None, state: EncounterState) -> bytes:
+    """The header line (with its newline): the file's hash, or the whole ``state``."""
+    data = None
+    if file is not None:
+        try:
+            data = files.read_bytes(file, file.name)
+        except LoadError:
+            data = None
+    base = msgspec.Raw(b"null")
+    if data is None or codec.encode(state) != data:
+        base = msgspec.Raw(codec.encode_compact(state))
+    header = Header(
+        journal=JOURNAL_FORMAT,
+        version=JOURNAL_VERSION,
+        schema_version=migrations.CURRENT_VERSION,
+        name=name,
+        file=None if file is None else str(file),
+        file_sha256="" if data is None else codec.digest(data),
+        file_size=-1 if data is None else len(data),
+        created=now(),
+        base=base,
+    )
+    return encoder.encode(header) + b"\n"

@@ -1,0 +1,254 @@
+"""msgspec's error messages in words a GM understands, with the place and the bad value.
+
+``Expected `float`, got `str` - at `$.combatants[3].facing``` becomes
+``combatants[3].facing: expected a number, got "north"`` (the value is looked up in the
+parsed document), and ``JSON is malformed: invalid character (byte 1234)`` names the line
+and column.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+
+_TYPE_WORDS = {
+    "float": "a number",
+    "int": "a whole number",
+    "str": "text",
+    "bool": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+    "bytes": "text",
+}
+
+_AT = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
+_SEGMENT = re.compile(r"\.([^.\[]+)|\[(-?\d+)\]")
+_TICKED = re.compile(r"`([^`]*)`")
+_BYTE = re.compile(r"\(byte (\d+)\)")
+_EXPECTED = re.compile(
+    r"Expected `([^`]*)`(?: of length (.+?))?(?:, got `([^`]*)`)?(?:, got (\d+))?$"
+)
+
+
+def type_words(expr: str) -> str:
+    """``array | null`` -> ``a list or null``."""
+    return " or ".join(_TYPE_WORDS.get(t.strip(), t.strip()) for t in expr.split("|"))
+
+
+def path_text(path: str) -> str:
+    """``$.combatants[3].facing`` -> ``combatants[3].facing``; the root is "the file"."""
+    text = path[1:] if path.startswith("$") else path
+    text = text[1:] if text.startswith(".") else text
+    return text or "the file"
+
+
+def at(place: str, problem: str) -> str:
+    """``place: problem``, or only the problem when it is about the whole file."""
+    return problem if place in ("", "the file") else f"{place}: {problem}"
+
+
+def path_segments(path: str) -> list[str | int]:
+    """``$.log[3].op`` -> ``["log", 3, "op"]``."""
+    out: list[str | int] = []
+    for key, index in _SEGMENT.findall(path[1:] if path.startswith("$") else path):
+        out.append(int(index) if index else key)
+    return out
+
+
+_MISSING = object()
+
+
+def lookup(doc: Any, segments: list[str | int]) -> Any:
+    """The value at ``segments`` in a parsed document, or ``_MISSING``."""
+    value = doc
+    for seg in segments:
+        if isinstance(seg, int) and isinstance(value, list):
+            if not -len(value) <= seg < len(value):
+                return _MISSING
+        elif not (isinstance(seg, str) and isinstance(value, dict) and seg in value):
+            return _MISSING
+        value = value[seg]
+    return value
+
+
+def value_text(value: Any, limit: int = 40) -> str:
+    """A value as the GM would see it in the file: ``"north"``, ``1.5``, ``a list``."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        n = len(value)
+        return f"a list of {n} item{'' if n == 1 else 's'}" if value else "an empty list"
+    try:
+        text = msgspec.json.encode(value).decode("utf-8", "replace")
+    except Exception:  # a value msgspec cannot show: fall back to Python's view
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@cache
+def _root_info(root: type) -> mi.Type:
+    return mi.type_info(root)
+
+
+def _type_at(root: type, doc: Any, segments: list[str | int]) -> mi.Type | None:
+    """The declared type at ``segments`` (following tagged unions by the document's tag)."""
+    t: mi.Type | None = _root_info(root)
+    value = doc
+    for seg in segments:
+        t = _resolve(t, value)
+        if t is None:
+            return None
+        if isinstance(t, mi.StructType) and isinstance(seg, str):
+            field = next((f for f in t.fields if f.encode_name == seg), None)
+            if field is None:
+                return None
+            t = field.type
+        elif isinstance(t, (mi.ListType, mi.VarTupleType)) and isinstance(seg, int):
+            t = t.item_type
+        elif isinstance(t, mi.TupleType) and isinstance(seg, int):
+            t = t.item_types[seg] if seg < len(t.item_types) else None
+        elif isinstance(t, mi.StructType) and t.array_like and isinstance(seg, int):
+            t = t.fields[seg].type if seg < len(t.fields) else None
+        else:
+            return None
+        value = lookup(value, [seg]) if value is not _MISSING else _MISSING
+    return _resolve(t, value)
+
+
+def _resolve(t: mi.Type | None, value: Any) -> mi.Type | None:
+    """Pick the member of a union that the value is meant to be."""
+    if not isinstance(t, mi.UnionType):
+        return t
+    structs = [m for m in t.types if isinstance(m, mi.StructType)]
+    if structs and isinstance(value, dict):
+        tag_field = structs[0].tag_field
+        if tag_field is not None and tag_field in value:
+            for m in structs:
+                if m.tag == value[tag_field]:
+                    return m
+        return structs[0] if len(structs) == 1 else None
+    others = [m for m in t.types if not isinstance(m, mi.NoneType)]
+    return others[0] if len(others) == 1 else None
+
+
+def _choices(root: type, doc: Any, segments: list[str | int]) -> str:
+    """The allowed values of an enum, or of a union's tag, at ``segments`` ("" if many)."""
+    try:
+        t = _type_at(root, doc, segments)
+        if isinstance(t, mi.EnumType):
+            values = [str(m.value) for m in t.cls]
+        elif isinstance(t, mi.LiteralType):
+            values = [str(v) for v in t.values]
+        else:
+            union = _type_at_union(root, doc, segments[:-1])
+            if union is None:
+                return ""
+            values = [str(m.tag) for m in union.types if isinstance(m, mi.StructType)]
+    except Exception:  # the wording is a courtesy: never fail while explaining a failure
+        return ""
+    if len(values) > 12:
+        return f"{len(values)} kinds, such as " + ", ".join(values[:3])
+    return ", ".join(values)
+
+
+def _type_at_union(root: type, doc: Any, segments: list[str | int]) -> mi.UnionType | None:
+    if not segments:
+        return None
+    parent = _type_at(root, doc, segments[:-1])
+    if isinstance(parent, mi.StructType) and isinstance(segments[-1], str):
+        field = next((f for f in parent.fields if f.encode_name == segments[-1]), None)
+        if field is not None and isinstance(field.type, mi.UnionType):
+            return field.type
+    if isinstance(parent, (mi.ListType, mi.VarTupleType)) and isinstance(
+        parent.item_type, mi.UnionType
+    ):
+        return parent.item_type
+    return None
+
+
+def validation_text(message: str, doc: Any, root: type) -> str:
+    """A msgspec ValidationError message as ``place: problem``."""
+    m = _AT.match(message.strip())
+    msg, path = (m.group("msg"), m.group("path") or "$") if m else (message, "$")
+    segments = path_segments(path)
+    place = path_text(path)
+    value = lookup(doc, segments)
+
+    got = _EXPECTED.match(msg)
+    if got:
+        expected = type_words(got.group(1))
+        if got.group(2):
+            size = got.group(2).replace("<=", "at most").replace(">=", "at least")
+            expected = f"{expected} of {size} items"
+        if value is not _MISSING:
+            shown = value_text(value)
+        elif got.group(3):
+            shown = type_words(got.group(3))
+        else:
+            shown = f"{got.group(4)} items" if got.group(4) else ""
+        return at(place, f"expected {expected}" + (f", got {shown}" if shown else ""))
+    missing = re.match(r"Object missing required field `([^`]*)`", msg)
+    if missing:
+        return at(place, f'the field "{missing.group(1)}" is missing')
+    unknown = re.match(r"Object contains unknown field `([^`]*)`", msg)
+    if unknown:
+        return at(place, f'unknown field "{unknown.group(1)}"')
+    invalid = re.match(r"Invalid (?:enum )?value (.*)$", msg)
+    if invalid:
+        shown = value_text(value) if value is not _MISSING else invalid.group(1)
+        choices = _choices(root, doc, segments)
+        text = f"{shown} is not one of the allowed values"
+        return at(place, f"{text}: {choices}" if choices else text)
+    if msg.startswith("Number out of range"):
+        return at(place, "the number is too large (or too small) to hold")
+    # Anything else: msgspec's own words, with its type names translated.
+    text = _TICKED.sub(lambda t: type_words(t.group(1)), msg)
+    return at(place, f"{text[:1].lower()}{text[1:]}")
+
+
+def line_column(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of a byte offset."""
+    offset = max(0, min(offset, len(data)))
+    line = data.count(b"\n", 0, offset) + 1
+    start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[start:offset].decode("utf-8", "replace")) + 1
+    return line, column
+
+
+def _near(data: bytes, offset: int) -> str:
+    """The text around a byte offset on its line, for pointing at a syntax error."""
+    start = max(data.rfind(b"\n", 0, offset) + 1, offset - 12)
+    end = data.find(b"\n", offset)
+    end = min(len(data) if end < 0 else end, offset + 12)
+    text = data[start:end].decode("utf-8", "replace")
+    if not text.strip() or not text.isprintable():
+        return ""
+    return text.strip()
+
+
+def syntax_text(message: str, data: bytes) -> str:
+    """A msgspec DecodeError message as a place in the file and the problem."""
+    if "truncated" in message:
+        return "the file ends before its JSON is complete (was it cut off?)"
+    found = _BYTE.search(message)
+    what = _BYTE.sub("", message.replace("JSON is malformed: ", "")).strip()
+    if not found:
+        return f"this is not valid JSON: {what}"
+    offset = int(found.group(1))
+    line, column = line_column(data, offset)
+    ahead = data[offset : offset + 9]
+    behind = data[max(0, offset - 1) : offset + 9]
+    if ahead.lstrip(b"-").startswith((b"NaN", b"Infinity")) or behind.startswith(b"-Infinity"):
+        return f"line {line}, column {column}: NaN and Infinity are not numbers a file may hold"
+    near = _near(data, offset)
+    if what == "invalid character" and ahead[:1] >= b"\x80":
+        what, near = "a byte that is not text", ""
+    elif what == "invalid character" and ahead[:1] < b" ":
+        what, near = "a control character", ""
+    place = f"line {line}, column {column}: this is not valid JSON ({what})"
+    return f"{place} near: {near}" if near else place

@@ -1,0 +1,32 @@
+"""The bundled sample encounters, written from the code that builds them.
+
+``python -m afdesk.storage.samples`` rewrites ``resources/encounters/river-ford.afenc``
+from :func:`afdesk.encounter.sample.build`; a test fails while the shipped file is stale.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from afdesk.encounter import sample
+from afdesk.paths import sample_encounter
+from afdesk.storage.files import save
+
+
+def write_river_ford(path: Path | None = None) -> Path:
+    """Save the river-ford sample (to the bundled file by default); returns its path."""
+    path = sample_encounter() if path is None else path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save(path, sample.build().state())
+    return path
+
+
+def main() -> int:
+    """``python -m afdesk.storage.samples``: rewrite the bundled samples."""
+    print(f"wrote {write_river_ford()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

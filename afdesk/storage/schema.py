@@ -1,0 +1,71 @@
+"""The published JSON Schema of the encounter file (``resources/schema/``).
+
+Regenerate it after a change to the model with ``python -m afdesk.storage.schema``; a test
+fails while the published file is stale.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import msgspec
+
+from afdesk.encounter.history import EncounterState
+from afdesk.storage import migrations
+
+
+def schema() -> dict:
+    """The JSON Schema of a file of the current version."""
+    generated = msgspec.json.schema(EncounterState)
+    defs = generated["$defs"]
+    state = defs.pop("EncounterState")
+    version = migrations.CURRENT_VERSION
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"afdesk encounter file, version {version}",
+        "description": (
+            f"{state.get('description', '')} Beyond this schema, afdesk refuses files over "
+            "64 MiB, nesting deeper than 64, NaN or Infinity, and keys given twice."
+        ).strip(),
+        "type": "object",
+        "properties": {
+            "format": {"const": migrations.FORMAT},
+            "schema_version": {"const": version},
+            **state["properties"],
+        },
+        "required": ["format", "schema_version", *state.get("required", [])],
+        "$defs": defs,
+    }
+
+
+def schema_text() -> str:
+    """The schema as the published file holds it."""
+    return json.dumps(schema(), indent=1, ensure_ascii=False) + "\n"
+
+
+def schema_path() -> Path:
+    """The published schema file of the current version."""
+    from afdesk.paths import resource_dir
+
+    version = migrations.CURRENT_VERSION
+    return resource_dir() / "schema" / f"afdesk-encounter.v{version}.schema.json"
+
+
+def write_schema(path: Path | None = None) -> Path:
+    """Write the schema file (the published one by default); returns its path."""
+    path = schema_path() if path is None else path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(schema_text(), encoding="utf-8", newline="\n")
+    return path
+
+
+def main() -> int:
+    """``python -m afdesk.storage.schema``: rewrite the published schema."""
+    print(f"wrote {write_schema()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,310 @@
+"""Saving is atomic: a killed process, a full disk or a folder it may not write leaves the
+previous file byte-identical and no temporary file behind, and says why (SaveError)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from afdesk.encounter.sample import build
+from afdesk.storage import SaveError, atomic, clean_stale_temps, encode, load, save
+from tests.storage.builders import big_state, random_encounter
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _temps(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(atomic.TEMP_SUFFIX))
+
+
+def _saved(tmp_path: Path):
+    """A saved encounter and its bytes; the state to try to save over it."""
+    path = tmp_path / "fight.afenc"
+    save(path, build().state())
+    return path, path.read_bytes(), random_encounter(3, 60).state()
+
+
+# ------------------------------------------------------------------- killed mid-save
+
+
+def test_killed_saves_leave_the_old_or_the_new_file(tmp_path):
+    """200 times: a child process saves a large encounter over and over, alternating two
+    versions, and is killed with SIGKILL at a random moment. The file is always exactly
+    one of them, and the next save cleans up the temporary file a kill left behind."""
+    old = big_state(combatants=60, entries=2500, seed=1)
+    new = big_state(combatants=60, entries=2600, seed=2)
+    encoded = {encode(old): old, encode(new): new}
+    path = tmp_path / "fight.afenc"
+    start = time.perf_counter()
+    save(path, old)
+    # Kill within about three saves, however fast this disk is.
+    window = min(3 * (time.perf_counter() - start), 0.1)
+    rng = random.Random(20240601)
+    killed_mid_save = 0
+    seen = set()
+    for _ in range(200):
+        pid = os.fork()
+        if pid == 0:  # the child: save until killed
+            try:
+                for i in range(10**9):
+                    save(path, new if i % 2 == 0 else old)
+            finally:
+                os._exit(1)
+        time.sleep(rng.uniform(0.0, window))
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+        data = path.read_bytes()
+        assert data in encoded, "the file is neither the old nor the new encounter"
+        seen.add(data)
+        killed_mid_save += bool(_temps(tmp_path))
+    assert load(path).state in (old, new)
+    save(path, old)
+    assert _temps(tmp_path) == [], "the next save did not clean up after the killed one"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fight.afenc"]
+    assert len(seen) == 2, "the kills never landed after a complete save"
+    assert killed_mid_save >= 20, f"only {killed_mid_save} kills landed mid-save"
+
+
+def test_stale_temps_of_dead_processes_are_cleaned(tmp_path):
+    path, _, _ = _saved(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    dead = int(proc.stdout)
+    stale = tmp_path / f".fight.afenc.{dead}.deadbeef{atomic.TEMP_SUFFIX}"
+    stale.write_bytes(b"half a save")
+    mine = tmp_path / f".fight.afenc.{os.getpid()}.cafe0000{atomic.TEMP_SUFFIX}"
+    mine.write_bytes(b"a save in progress in this process")
+    old = tmp_path / f".fight.afenc.{os.getpid()}.0000cafe{atomic.TEMP_SUFFIX}"
+    old.write_bytes(b"ancient")
+    ancient = time.time() - atomic.STALE_AFTER - 60
+    os.utime(old, (ancient, ancient))
+    other = tmp_path / f".other.afenc.{dead}.deadbeef{atomic.TEMP_SUFFIX}"
+    other.write_bytes(b"another file's")
+    assert sorted(clean_stale_temps(path)) == sorted([stale, old])
+    assert _temps(tmp_path) == sorted([mine.name, other.name])
+
+
+# ------------------------------------------------------------------------ disk full
+
+
+def test_disk_full_in_the_middle_of_the_write(tmp_path, monkeypatch):
+    path, before, state = _saved(tmp_path)
+
+    def full(fd, data):
+        os.write(fd, data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic, "write_all", full)
+    with pytest.raises(SaveError) as info:
+        save(path, state)
+    assert str(info.value) == (
+        "could not save fight.afenc: the disk is full; the file on disk is unchanged"
+    )
+    assert path.read_bytes() == before
+    assert _temps(tmp_path) == []
+
+
+def test_fsync_failure(tmp_path, monkeypatch):
+    path, before, state = _saved(tmp_path)
+
+    def broken(fd):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", broken)
+    with pytest.raises(SaveError, match="Input/output error"):
+        save(path, state)
+    assert path.read_bytes() == before
+    assert _temps(tmp_path) == []
+
+
+def test_file_size_limit_in_a_child_process(tmp_path):
+    """RLIMIT_FSIZE (which binds root too): the write fails with EFBIG part way."""
+    path, before, _ = _saved(tmp_path)
+    script = textwrap.dedent(
+        f"""
+        import resource, signal, sys
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # fail the write instead of dying
+        from afdesk.storage import SaveError, save
+        from tests.storage.builders import big_state
+        state = big_state(combatants=40, entries=800)
+        resource.setrlimit(resource.RLIMIT_FSIZE, ({len(before) + 5000}, -1))
+        try:
+            save(sys.argv[1], state)
+        except SaveError as exc:
+            print("SaveError:", exc)
+            sys.exit(3)
+        print("saved")
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "SaveError: could not save fight.afenc: the file is larger than" in proc.stdout
+    assert "Traceback" not in proc.stderr
+    assert path.read_bytes() == before
+    assert _temps(tmp_path) == []
+
+
+# ----------------------------------------------------------------- no permission
+
+
+def test_folder_refuses_new_files(tmp_path, monkeypatch):
+    """The temporary file cannot be created (a read-only folder, as root sees it too)."""
+    path, before, state = _saved(tmp_path)
+    real_open = os.open
+
+    def refusing(file, flags, *args, **kw):
+        if flags & os.O_CREAT and Path(file).parent == tmp_path:
+            raise PermissionError(errno.EACCES, "Permission denied", str(file))
+        return real_open(file, flags, *args, **kw)
+
+    monkeypatch.setattr(os, "open", refusing)
+    with pytest.raises(SaveError) as info:
+        save(path, state)
+    assert f"no permission to write in the folder {tmp_path}" in str(info.value)
+    assert path.read_bytes() == before
+    assert _temps(tmp_path) == []
+
+
+def test_rename_refused(tmp_path, monkeypatch):
+    """The temporary file was written but cannot replace the target: it is removed."""
+    path, before, state = _saved(tmp_path)
+
+    def refusing(src, dst, *args, **kw):
+        raise PermissionError(errno.EPERM, "Operation not permitted", str(dst))
+
+    monkeypatch.setattr(os, "replace", refusing)
+    with pytest.raises(SaveError, match="no permission"):
+        save(path, state)
+    assert path.read_bytes() == before
+    assert _temps(tmp_path) == []
+
+
+def test_really_read_only_folder():
+    """A folder without write permission, for a user that permissions bind: as root the
+    test drops to 'nobody' in a child process, since root ignores folder permissions."""
+    folder = Path(tempfile.mkdtemp(prefix="afdesk-ro-"))
+    try:
+        folder.chmod(0o755)
+        path = folder / "fight.afenc"
+        save(path, build().state())
+        before = path.read_bytes()
+        folder.chmod(0o555)
+        state = random_encounter(3, 30).state()
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                os.close(read)
+                if os.geteuid() == 0:
+                    os.setgid(65534)
+                    os.setuid(65534)
+                try:
+                    save(path, state)
+                    message = "saved"
+                except SaveError as exc:
+                    message = f"SaveError: {exc}"
+                os.write(write, message.encode())
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        with os.fdopen(read, "rb") as pipe:
+            message = pipe.read().decode()
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, message
+        assert message.startswith("SaveError: could not save fight.afenc: no permission")
+        assert path.read_bytes() == before
+        assert _temps(folder) == []
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+# --------------------------------------------------------------------- the rest
+
+
+def test_missing_folder(tmp_path):
+    with pytest.raises(SaveError, match="does not exist"):
+        save(tmp_path / "nowhere" / "fight.afenc", build().state())
+
+
+def test_target_is_a_folder(tmp_path):
+    (tmp_path / "fight.afenc").mkdir()
+    with pytest.raises(SaveError, match="is a folder"):
+        save(tmp_path / "fight.afenc", build().state())
+    assert _temps(tmp_path) == []
+
+
+def test_permissions_of_the_file_are_kept(tmp_path):
+    path, _, state = _saved(tmp_path)
+    path.chmod(0o640)
+    save(path, state)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_a_symlink_keeps_pointing_at_the_saved_file(tmp_path):
+    real = tmp_path / "real.afenc"
+    save(real, build().state())
+    link = tmp_path / "link.afenc"
+    link.symlink_to(real)
+    state = random_encounter(5, 20).state()
+    save(link, state)
+    assert link.is_symlink()
+    assert load(real).state == state
+
+
+def test_an_interrupt_mid_save_cleans_up_and_propagates(tmp_path, monkeypatch):
+    path, before, state = _saved(tmp_path)
+
+    def interrupted(fd, data):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(atomic, "write_all", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        save(path, state)
+    assert path.read_bytes() == before
+    assert _temps(tmp_path) == []
+
+
+def test_an_encounter_too_big_to_load_is_not_saved(tmp_path, monkeypatch):
+    from afdesk.storage import codec
+
+    path, before, state = _saved(tmp_path)
+    monkeypatch.setattr(codec, "MAX_BYTES", 5000)
+    with pytest.raises(SaveError, match="more than the 64 MiB a file may hold"):
+        save(path, state)
+    assert path.read_bytes() == before
+
+
+def test_a_folder_that_cannot_be_looked_into(tmp_path, monkeypatch):
+    def refusing(self):
+        raise PermissionError(errno.EACCES, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "is_symlink", refusing)
+    with pytest.raises(SaveError, match="no permission"):
+        save(tmp_path / "fight.afenc", build().state())
+    assert _temps(tmp_path) == []

@@ -1,0 +1,177 @@
+"""Schema versions: every version's fixture loads; a migration chain upgrades old files
+(tested with a migration injected here); the first save over an older file keeps it as
+``NAME.vN.bak``; newer files are refused untouched."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from afdesk.encounter.state import Mode
+from afdesk.storage import LoadError, decode, encode, load, save
+from afdesk.storage import migrations as mig
+from afdesk.storage.files import backup_path, peek_version
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_every_version_has_a_fixture():
+    names = sorted(p.name for p in FIXTURES.glob("v*.afenc"))
+    assert names == [f"v{n}.afenc" for n in range(1, mig.CURRENT_VERSION + 1)]
+
+
+def test_v1_fixture_loads():
+    """Saved by afdesk at schema version 1 (a played session: contests with dice, a deal,
+    cards, moves, states). It must load, through whatever migrations exist, forever."""
+    loaded = load(FIXTURES / "v1.afenc")
+    s = loaded.state
+    assert loaded.schema_version == 1
+    assert s.meta.name == "Ambush at the river ford"
+    assert s.meta.ruleset == "af-classic"
+    assert s.mode is Mode.INFILTRATION
+    assert [c.id for c in s.combatants][:4] == ["huang", "chen", "lan", "bao"]
+    assert len(s.combatants) == 10
+    assert len(s.log) == 274
+    assert (s.turn.exchange, s.turn.round) == (2, 2)
+    kinds = {type(e.op).__name__ for e in s.log}
+    assert {"ResolveContest", "DealHands", "PlayCards", "NextTurn", "MoveCombatant"} <= kinds
+    contest = next(e.op for e in s.log if type(e.op).__name__ == "ResolveContest")
+    assert contest.record.attack is not None and contest.record.attack.dice
+
+
+def _migrate_1_to_2(doc: dict) -> dict:
+    """A stand-in for a real migration, with a visible effect: version 2 of this test
+    marks the GM's notes as migrated."""
+    doc = dict(doc)
+    doc["meta"] = {**doc["meta"], "notes": "[migrated] " + doc["meta"].get("notes", "")}
+    return doc
+
+
+@pytest.fixture
+def version_2(monkeypatch):
+    """afdesk as if version 2 were current, with one migration from version 1."""
+    monkeypatch.setattr(mig, "CURRENT_VERSION", 2)
+    monkeypatch.setattr(mig, "MIGRATIONS", {1: _migrate_1_to_2})
+
+
+def test_old_file_is_migrated_on_load(tmp_path, version_2):
+    path = tmp_path / "old.afenc"
+    shutil.copy(FIXTURES / "v1.afenc", path)
+    loaded = load(path)
+    assert loaded.schema_version == 1
+    assert loaded.state.meta.notes.startswith("[migrated] ")
+    assert path.read_bytes() == (FIXTURES / "v1.afenc").read_bytes(), "loading wrote to disk"
+    assert encode(loaded.state).startswith(b'{"format":"afdesk-encounter","schema_version":2,')
+
+
+def test_first_save_over_an_older_file_keeps_a_backup(tmp_path, version_2):
+    path = tmp_path / "old.afenc"
+    shutil.copy(FIXTURES / "v1.afenc", path)
+    original = path.read_bytes()
+    loaded = load(path)
+    save(path, loaded.state, on_disk_version=loaded.schema_version)
+    bak = tmp_path / "old.afenc.v1.bak"
+    assert backup_path(path, 1) == bak
+    assert bak.read_bytes() == original
+    assert peek_version(path) == 2
+    again = load(path)
+    assert again.schema_version == 2
+    assert again.state == loaded.state
+    # Later saves leave the backup alone, even if the GUI still says version 1.
+    bak.write_bytes(b"kept")
+    save(path, again.state, on_disk_version=1)
+    save(path, again.state)
+    assert bak.read_bytes() == b"kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.afenc", "old.afenc.v1.bak"]
+
+
+def test_backup_without_the_hint(tmp_path, version_2):
+    """The version on disk is read from the file when the GUI does not say it."""
+    path = tmp_path / "old.afenc"
+    shutil.copy(FIXTURES / "v1.afenc", path)
+    save(path, load(path).state)
+    assert (tmp_path / "old.afenc.v1.bak").read_bytes() == (FIXTURES / "v1.afenc").read_bytes()
+
+
+def test_no_backup_when_saving_a_current_file(tmp_path):
+    path = tmp_path / "new.afenc"
+    shutil.copy(FIXTURES / "v1.afenc", path)
+    save(path, load(path).state, on_disk_version=1)
+    assert [p.name for p in tmp_path.iterdir()] == ["new.afenc"]
+
+
+def test_migrations_chain_in_order(version_2, monkeypatch):
+    seen = []
+
+    def step(n):
+        def migrate(doc):
+            seen.append(n)
+            return {**doc, "meta": {**doc["meta"], "name": doc["meta"]["name"] + f" v{n + 1}"}}
+
+        return migrate
+
+    monkeypatch.setattr(mig, "CURRENT_VERSION", 4)
+    monkeypatch.setattr(mig, "MIGRATIONS", {1: step(1), 2: step(2), 3: step(3)})
+    doc = json.loads((FIXTURES / "v1.afenc").read_bytes())
+    doc["schema_version"] = 2
+    state = decode(json.dumps(doc).encode())
+    assert seen == [2, 3]
+    assert state.meta.name == "Ambush at the river ford v3 v4"
+
+
+def test_a_missing_migration_is_a_load_error(monkeypatch):
+    monkeypatch.setattr(mig, "CURRENT_VERSION", 3)
+    monkeypatch.setattr(mig, "MIGRATIONS", {1: _migrate_1_to_2})
+    with pytest.raises(LoadError, match="cannot upgrade files from version 2 to 3"):
+        decode((FIXTURES / "v1.afenc").read_bytes())
+
+
+def test_a_failing_migration_is_a_load_error(monkeypatch):
+    def broken(doc):
+        return doc["no such field"]
+
+    monkeypatch.setattr(mig, "CURRENT_VERSION", 2)
+    monkeypatch.setattr(mig, "MIGRATIONS", {1: broken})
+    with pytest.raises(LoadError) as info:
+        decode((FIXTURES / "v1.afenc").read_bytes(), source="old.afenc")
+    assert str(info.value).startswith("old.afenc: version 1 file: upgrading from version 1 to 2")
+    assert "KeyError" in str(info.value)
+
+
+def test_a_migration_result_is_validated(monkeypatch):
+    def wrong(doc):
+        return {**doc, "mode": 3}
+
+    monkeypatch.setattr(mig, "CURRENT_VERSION", 2)
+    monkeypatch.setattr(mig, "MIGRATIONS", {1: wrong})
+    with pytest.raises(LoadError, match=r"mode: expected text, got 3 \(after upgrading"):
+        decode((FIXTURES / "v1.afenc").read_bytes())
+
+
+def test_duplicate_keys_are_refused_in_old_files_too(version_2):
+    data = (FIXTURES / "v1.afenc").read_bytes()
+    data = data.replace(b'"mode":', b'"mode":"battle","mode":', 1)
+    with pytest.raises(LoadError, match='the key "mode" appears twice'):
+        decode(data)
+
+
+def test_a_newer_file_is_never_overwritten_without_a_backup(tmp_path):
+    """Saving over a file from a newer afdesk (an explicit save-as) keeps it aside."""
+    doc = json.loads((FIXTURES / "v1.afenc").read_bytes())
+    doc["schema_version"] = 5
+    path = tmp_path / "future.afenc"
+    path.write_bytes(json.dumps(doc).encode())
+    newer = path.read_bytes()
+    save(path, load(FIXTURES / "v1.afenc").state)
+    assert (tmp_path / "future.afenc.v5.bak").read_bytes() == newer
+
+
+def test_format_names_follow_the_current_version(version_2):
+    from afdesk.storage import format as fmt
+
+    assert fmt.SCHEMA_VERSION == 2
+    assert fmt.FORMAT == "afdesk-encounter"
+    assert fmt.EXTENSION == ".afenc"
