@@ -154,6 +154,13 @@ class ContestFlow:
             options = (other, guard)  # the defense leads; the guard cooperates (E4)
         self.defense = tuple(options)
         self.defense_modifiers = {}
+        if len(options) == 2:
+            # Prepared and Momentum markers count on the character's next check once
+            # (E5, R12): the leading defense uses them, not the guard that helps it.
+            self.defense_modifiers[1] = [
+                msgspec.structs.replace(m, enabled=False) if _one_shot(m) else m
+                for m in options[1].modifiers
+            ]
 
     def defense_spec(self) -> odds.PoolSpec | odds.Cooperation | None:
         if not self.defense:
@@ -470,6 +477,10 @@ class ContestFlow:
         if not self.rolled:
             raise IllegalOp("roll the check first")
         return ResolveContest(self.record(), override=override)
+
+
+def _one_shot(m: Modifier) -> bool:
+    return m.key == "prepared" or m.key.startswith("momentum-")
 
 
 def leave_overlap_flow(enc: Encounter, mover: str, opponent: str) -> ContestFlow:

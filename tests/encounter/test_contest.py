@@ -319,3 +319,22 @@ def test_distract_gives_the_target_interference():
     assert gao.momentum[-1].dice == -1
     assert enc.combatants["huang"].economy.snaps == 0  # a snap (E5)
     enc.apply(PlaceCombatant("huang", (5, 6)))
+
+
+def test_one_shot_markers_count_once_on_a_guard_helped_defense():
+    """Prepared and a Momentum marker help the leading defense, not also the guard (E5, R12)."""
+    enc = make(band("huang", (5, 5)), foe("gao", (5, 4)))
+    start_round(enc, ["opponent:Foes", "huang"])
+    enc.apply(UseSnap("gao", SnapKind.PREPARE))
+    enc.apply(TakeAction("gao", ActionKind.DEFEND))
+    enc.apply(AddMomentum("gao", 2, "a shout"))
+    enc.apply(NextTurn())
+    plan = assemble(enc, "huang", Action.HACK, "gao")
+    flow = ContestFlow(enc, plan)
+    flow.roll_attack(ScriptedSource([5, 4]))
+    flow.choose_defense(
+        option(plan, DefenseKind.DODGE, Via.GUARD), option(plan, DefenseKind.PARRY, Via.DEFENSE)
+    )
+    lead, helper = flow.defense_pools(0), flow.defense_pools(1)
+    assert lead == (2 + 2 + 2, 0)  # fight 2, Prepared +2, Momentum +2
+    assert helper == (2, 0)  # move 2 only

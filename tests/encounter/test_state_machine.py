@@ -1273,11 +1273,11 @@ class GameMaster(RuleBasedStateMachine):
         op = persevere.roll(enc, RandomSource(seed))
         before = {c.id: c for c in enc.roster()}
         played = len(self.exchanges_begun)
-        legal = played > 1
+        legal = played > 1 and bool(op.results)  # nobody left to check: nothing to roll
         strenuous = any(m.key == "strenuous" for m in persevere.modifiers(enc))
         assert strenuous == (played > 2), "E15: strenuous after more than two exchanges"
         self.expect(op, legal)
-        self.persevered = True
+        self.persevered = self.persevered or legal
         if not legal:
             return
         self.refused(persevere.roll(enc, RandomSource(seed + 1)))  # once per encounter

@@ -257,6 +257,8 @@ class Persevere(Op, frozen=True):
             raise IllegalOp("persevere follows encounters longer than one exchange (E15)")
         if enc.turn.persevered:
             raise IllegalOp("everyone has already persevered for this encounter (E15)")
+        if not self.results:
+            raise IllegalOp("persevere needs every character's strength check (E15)")
         seen = set()
         for res in self.results:
             if res.id in seen:
