@@ -216,9 +216,6 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
                 return f.score
         return 0
 
-    def has_facet(self, name: str) -> bool:
-        return any(f.name.lower() == name.lower() for f in self.facets)
-
     def state(self, kind: StateKind) -> State | None:
         for s in self.states:
             if s.kind is kind:
@@ -258,6 +255,16 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
         return msgspec.structs.replace(
             self, states=tuple(s for s in self.states if s.kind is not kind)
         )
+
+    def without_decoy(self, area: Area) -> Combatant:
+        """Without the decoy at ``area`` (eliminated or lost, E5)."""
+        if area not in self.decoys:
+            from afdesk.encounter.errors import IllegalOp
+
+            raise IllegalOp(f"{self.name} has no decoy at ({area[0]}, {area[1]})")
+        decoys = list(self.decoys)
+        decoys.remove(area)
+        return msgspec.structs.replace(self, decoys=tuple(decoys))
 
     def replace(self, **changes) -> Combatant:
         return msgspec.structs.replace(self, **changes)

@@ -16,6 +16,7 @@ import msgspec
 from afdesk.encounter.combatant import Combatant, StateKind, opposed
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
+from afdesk.encounter.ops.base import spend_refusal
 from afdesk.encounter.turn import has_defenses
 from afdesk.rules.contest import Side, Verdict, verdict
 from afdesk.rules.d20 import D20Check
@@ -37,6 +38,7 @@ class Action(enum.StrEnum):
     LEAVE_OVERLAP = "leave-overlap"
     HIDE = "hide"
     HUSTLE = "hustle"
+    CREEP = "creep"
     CHECK = "check"
 
     @property
@@ -164,6 +166,7 @@ ACTIONS = {
     ),
     Action.HIDE: ActionSpec("Hide", "hides", "sneak", "action"),
     Action.HUSTLE: ActionSpec("Hustle", "hustles", "move", "snap"),
+    Action.CREEP: ActionSpec("Creep", "creeps", "sneak", "snap"),
     Action.CHECK: ActionSpec("Check", "checks", "", "free"),
 }
 
@@ -179,6 +182,9 @@ class Modifier(msgspec.Struct, frozen=True, omit_defaults=True):
     enabled: bool = True
     gm: bool = False
     """Added by the GM rather than derived."""
+    marker: int | None = None
+    """A one-shot bonus the check uses up: -1 for Prepared (E5), else the index of the
+    Momentum marker (R12). Only the check that uses it counts it."""
 
     def text(self) -> str:
         rule = f" ({self.rule})" if self.rule else ""
@@ -278,9 +284,11 @@ class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     spends: tuple[ShiftSpend, ...] = ()
     momentum_uses: tuple[MomentumUse, ...] = ()
     decoy: Area | None = None
-    """Look: the decoy checked; Hide: not used."""
+    """Look: the decoy checked; Creep: the decoy lost on a failure."""
     decoys: tuple[Area, ...] = ()
     """Hide: where the two decoys go (E6)."""
+    hits: int = 0
+    """Damage the GM rolled for a landed attack (E6: "roll damage if you succeed")."""
     note: str = ""
 
     def verdict(self, ruleset: str) -> Verdict:
@@ -304,17 +312,26 @@ def _state_mods(c: Combatant, enc: Encounter, role: str) -> list[Modifier]:
     mods = []
     if c.has(StateKind.PREPARED):
         mods.append(
-            Modifier("prepared", "Prepared", 2, f"{c.name} prepared: +2 on the next check", "E5")
+            Modifier(
+                "prepared",
+                "Prepared",
+                2,
+                f"{c.name} prepared: +2 on the next check",
+                "E5",
+                marker=-1,
+            )
         )
     for i, m in enumerate(c.momentum):
         src = f" from {m.source}" if m.source else ""
+        distracted = m.dice == -1  # Distract gives one Interference (E5), not Momentum
         mods.append(
             Modifier(
                 f"momentum-{i}",
-                "Momentum" if m.dice > 0 else "Interference",
+                "Distracted" if distracted else "Momentum" if m.dice > 0 else "Interference",
                 m.dice,
                 f"marker on {c.name}{src}, used by this check",
-                "R12",
+                "E5" if distracted else "R12",
+                marker=i,
             )
         )
     if c.has(StateKind.DOWN):
@@ -342,13 +359,22 @@ def assemble(
     facet = facet or spec.facet
     if not facet:
         raise IllegalOp("a plain check needs a facet")
+    spend = spend_refusal(enc, attacker.id, spec.uses, spec.label.lower())
     mods = _state_mods(attacker, enc, "attack")
     notes: list[str] = []
     target = enc.combatant(target_id) if target_id else None
     if target is None:
         if spec.defenses and action not in (Action.LEAVE_OVERLAP,):
             raise IllegalOp(f"{spec.label} needs a target")
-        return Plan(attacker.id, action, facet, attacker.facet(facet), modifiers=tuple(mods))
+        return Plan(
+            attacker.id,
+            action,
+            facet,
+            attacker.facet(facet),
+            modifiers=tuple(mods),
+            allowed=not spend,
+            reason=spend,
+        )
     if target.id == attacker.id:
         raise IllegalOp(f"{attacker.name} cannot {spec.label.lower()} themselves")
     allowed, reason = True, ""
@@ -418,6 +444,8 @@ def assemble(
             reason = f"{target.name} is not an opponent in {attacker.name}'s overlap (E14)"
     elif action is Action.LOOK and not target.hidden:
         allowed, reason = False, f"{target.name} is not hidden: there is nothing to look for"
+    if spend and allowed:
+        allowed, reason = False, spend
     if surprise:
         notes.append(f"{attacker.name} is hidden: a surprise attack cannot be dodged (E8)")
     if behind:
@@ -439,6 +467,27 @@ def assemble(
         surprise=surprise,
         notes=tuple(notes),
     )
+
+
+def candidates(enc: Encounter, attacker_id: str, action: Action | str) -> list[Combatant]:
+    """Who ``attacker`` could do ``action`` to, opponents first, nearest first: an opponent
+    in its overlap to leave (E14), a hidden character to look for (E5), anyone else on the
+    map for the rest. Whether a particular one is allowed is :func:`assemble`'s to say."""
+    action = Action(action)
+    a = enc.combatant(attacker_id)
+    if a.area is None:
+        return []
+    out = []
+    for c in enc.roster():
+        if c.id == a.id or not c.on_map:
+            continue
+        if action is Action.LEAVE_OVERLAP and (c.area != a.area or not opposed(a.side, c.side)):
+            continue
+        if action is Action.LOOK and not c.hidden:
+            continue
+        out.append(c)
+    out.sort(key=lambda c: (not opposed(a.side, c.side), distance(a.area, c.area), c.name))
+    return out
 
 
 def _defenses(

@@ -29,6 +29,7 @@ from afdesk.encounter.contest import (
 from afdesk.encounter.errors import IllegalOp
 from afdesk.rules import af254, classic, d20, odds
 from afdesk.rules.contest import ShiftExchange, Side, Verdict, verdict
+from afdesk.rules.contest import roll as rules_roll
 from afdesk.rules.dice import DiceSource, Pool, Roll
 from afdesk.rules.errors import RulesError
 
@@ -62,6 +63,8 @@ class ContestFlow:
         self.momentum_uses: list[MomentumUse] = []
         self.decoy = None
         self.decoys: tuple = ()
+        self.hits = 0
+        """Damage the GM rolled, dealt if the attack lands (E6)."""
         self.note = ""
 
     # ------------------------------------------------------------------ configuration
@@ -92,10 +95,6 @@ class ContestFlow:
             Modifier(key, label or "GM", dice, reason or "GM's call", "", True, True)
         )
 
-    def remove_gm_modifier(self, key: str) -> None:
-        self._before_roll("modifiers")
-        self.modifiers = [m for m in self.modifiers if not (m.gm and m.key == key)]
-
     def set_ventures(self, n: int) -> None:
         self._before_roll("Ventures")
         _dice, intf = self.attack_pools()
@@ -107,6 +106,26 @@ class ContestFlow:
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
         self.ventures = n
+
+    def max_ventures(self) -> int:
+        """The most Ventures the rules allow on this check now (R8, C3)."""
+        if self.ruleset == d20.NAME:
+            return 0
+        if self.ruleset == classic.NAME:
+            return classic.MAX_VENTURES
+        _dice, intf = self.attack_pools()
+        n = 0
+        while True:
+            try:
+                af254.check_venture_allowed(intf, n + 1)
+            except RulesError:
+                return n
+            n += 1
+
+    def interference_total(self) -> int:
+        """Interference dice the check rolls: penalties plus those of its Ventures."""
+        _dice, intf = self.attack_pools()
+        return intf + (1 if self.ruleset == classic.NAME else 2) * self.ventures
 
     def set_advantage(self, advantage: bool, disadvantage: bool) -> None:
         self._before_roll("Advantage")
@@ -219,24 +238,15 @@ class ContestFlow:
                 self.d20 = d20.roll_d20(bonus, tn, f, keywords=self.keywords, source=source)
                 return
             dice, intf = self.attack_pools()
-            if self.ruleset == classic.NAME:
-                self.attack = classic.roll_check(
-                    dice,
-                    intf,
-                    ventures=self.ventures,
-                    advantage=self.advantage,
-                    disadvantage=self.disadvantage,
-                    source=source,
-                )
-            else:
-                self.attack = af254.roll_check(
-                    dice,
-                    intf,
-                    ventures=self.ventures,
-                    advantage=self.advantage,
-                    disadvantage=self.disadvantage,
-                    source=source,
-                )
+            self.attack = rules_roll(
+                self.ruleset,
+                dice,
+                intf,
+                ventures=self.ventures,
+                advantage=self.advantage,
+                disadvantage=self.disadvantage,
+                source=source,
+            )
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
         self.exchange = ShiftExchange(turn=Side.ATTACKER)
@@ -285,9 +295,7 @@ class ContestFlow:
                     )
                     extra, retries = af254.leader_adjustment([af254.outcome_of(self.helper_roll)])
                 roll = af254.roll_check(dice, intf + extra, pool=Pool.OPPOSITION, source=source)
-                fails = [
-                    i for i, d in enumerate(roll.dice) if not d.is_interference and d.face <= 3
-                ][:retries]
+                fails = roll.fail_indices()[:retries]
                 if fails:
                     roll = af254.retry_fails(roll, fails, retries, "cooperation", source)
         except RulesError as exc:
@@ -329,9 +337,7 @@ class ContestFlow:
             return {}
         own = self.attack if side is Side.ATTACKER else self.defense_roll
         state = odds.CheckState.from_roll(own)
-        fails = [
-            d.face for d in own.dice if not d.is_interference and d.face <= 3 and not d.retried
-        ]
+        fails = [own.dice[i].face for i in own.fail_indices()]
         options = {"add": state.with_added_dice(2)}
         if self.ruleset == classic.NAME:
             options = {"will": state.with_added_dice(2)}
@@ -349,6 +355,32 @@ class ContestFlow:
                 out[kind] = odds.contest_odds(a, d)
         return out
 
+    def spend_refusal(self, side: Side, kind: str = "") -> str:
+        """Why ``side`` cannot spend now, or "" (R10, C4)."""
+        side = Side(side)
+        if self.ruleset == d20.NAME:
+            return "d20-degrees has no Shifts"
+        if self.shifts_left(side) < 1:
+            what = "Will" if self.ruleset == classic.NAME else "Shifts"
+            return f"no {what} left for the {side.value} (R10)"
+        if self.exchange.done:
+            return "both sides are satisfied: the Shifts are over for this check"
+        if side is not self.exchange.turn:
+            return f"it is the {self.exchange.turn.value}'s turn to spend Shifts or pass (R10)"
+        roll = self.attack if side is Side.ATTACKER else self.defense_roll
+        if roll is None:
+            return f"the {side.value} has not rolled"
+        if self.ruleset == classic.NAME:
+            if kind and kind != "will":
+                return "af-classic spends Will for 2 dice (C4)"
+            if self.defense_roll is not None and side is Side.ATTACKER:
+                return "Will is spent before the opposition is rolled (C4)"
+        elif kind and kind not in ("add", "retry"):
+            return f"unknown Shift {kind!r}: add or retry (R10)"
+        elif kind == "retry" and not roll.fail_indices():
+            return "there is no Fail left to retry"
+        return ""
+
     def spend(
         self,
         side: Side,
@@ -356,41 +388,25 @@ class ContestFlow:
         indices: tuple[int, ...] = (),
         source: DiceSource | None = None,
     ) -> None:
-        """Spend a Shift (or Will in af-classic) for ``side`` on its own roll."""
-        if self.ruleset == d20.NAME:
-            raise IllegalOp("d20-degrees has no Shifts")
-        if self.shifts_left(side) < 1:
-            what = "Will" if self.ruleset == classic.NAME else "Shifts"
-            raise IllegalOp(f"no {what} left for the {side.value} (R10)")
-        try:
-            self.exchange = self.exchange.spend(side)
-        except RulesError as exc:
-            raise IllegalOp(str(exc)) from None
+        """Spend a Shift (or Will in af-classic) for ``side`` on its own roll. A refused
+        spend changes nothing."""
+        side = Side(side)
+        why = self.spend_refusal(side, kind)
+        if why:
+            raise IllegalOp(why)
         target = "attack" if side is Side.ATTACKER else "0"
         roll = self.attack if side is Side.ATTACKER else self.defense_roll
-        if roll is None:
-            raise IllegalOp(f"the {side.value} has not rolled")
         if self.ruleset == classic.NAME:
-            if kind != "will":
-                raise IllegalOp("af-classic spends Will for 2 dice (C4)")
-            if self.defense_roll is not None and side is Side.ATTACKER:
-                raise IllegalOp("Will is spent before the opposition is rolled (C4)")
             new = classic.spend_will(roll, source)
         elif kind == "add":
             new = af254.shift_add(roll, source)
-        elif kind == "retry":
-            if not indices:
-                indices = tuple(
-                    i
-                    for i, d in enumerate(roll.dice)
-                    if not d.is_interference and d.face <= 3 and not d.retried
-                )
+        else:
+            indices = tuple(indices) or roll.fail_indices()
             try:
                 new = af254.shift_retry(roll, indices, source)
             except RulesError as exc:
                 raise IllegalOp(str(exc)) from None
-        else:
-            raise IllegalOp(f"unknown Shift {kind!r}: add or retry (R10)")
+        self.exchange = self.exchange.spend(side)
         if side is Side.ATTACKER:
             self.attack = new
         else:
@@ -398,6 +414,7 @@ class ContestFlow:
         self.spends.append(ShiftSpend(side, self.payer(side), kind, target, tuple(indices)))
 
     def pass_turn(self, side: Side) -> None:
+        side = Side(side)
         try:
             self.exchange = self.exchange.pass_turn(side)
         except RulesError as exc:
@@ -417,7 +434,18 @@ class ContestFlow:
         o = v.attack if side is Side.ATTACKER else v.defense
         return o.momentum if o else 0
 
+    def momentum_left(self, side: Side) -> int:
+        side = Side(side)
+        return self.momentum(side) - sum(1 for u in self.momentum_uses if u.side is side)
+
     def use_momentum(self, side: Side, kind: str, target: str = "", dice: int = 0, note=""):
+        """Spend one Momentum (R12): a +2/-2 marker on someone's next check, +1/-1 damage on
+        the attack, or a stunt."""
+        side = Side(side)
+        if kind not in ("marker", "damage", "stunt"):
+            raise IllegalOp(f"Momentum is spent on a marker, damage or a stunt, not {kind!r}")
+        if kind == "damage" and dice not in (1, -1):
+            raise IllegalOp("Momentum changes damage by +1 or -1 (R12)")
         used = sum(1 for u in self.momentum_uses if u.side is side)
         if used >= self.momentum(side):
             raise IllegalOp(f"the {side.value} has no Momentum left to spend (R12)")
@@ -468,6 +496,7 @@ class ContestFlow:
             momentum_uses=tuple(self.momentum_uses),
             decoy=self.decoy,
             decoys=self.decoys,
+            hits=self.hits,
             note=self.note,
         )
 
@@ -480,7 +509,7 @@ class ContestFlow:
 
 
 def _one_shot(m: Modifier) -> bool:
-    return m.key == "prepared" or m.key.startswith("momentum-")
+    return m.marker is not None
 
 
 def leave_overlap_flow(enc: Encounter, mover: str, opponent: str) -> ContestFlow:

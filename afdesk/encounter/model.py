@@ -11,6 +11,8 @@ import enum
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
+import msgspec
+
 from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
@@ -44,6 +46,16 @@ class Event(NamedTuple):
 
 
 _MISSING = object()
+
+
+def canonical(op: Op) -> Op:
+    """``op`` with every field of the type it declares (an enum, not its string; a tuple,
+    not a list), or :class:`IllegalOp` naming the bad field. Ops built from widgets get
+    plain strings back from their combo boxes; the model only ever holds the real types."""
+    try:
+        return msgspec.convert(msgspec.to_builtins(op), type(op))
+    except (msgspec.ValidationError, TypeError, ValueError) as exc:
+        raise IllegalOp(f"{type(op).__name__} is malformed: {exc}") from None
 
 
 class Encounter:
@@ -166,6 +178,13 @@ class Encounter:
     def occupants(self, area: Area) -> list[Combatant]:
         return [self.combatants[cid] for cid in self.occupancy.get(area, ())]
 
+    def trim_proposal(self) -> list:
+        """Edges to trim at the end of an exchange, back to 3 x 3 tiles: the lines nobody
+        (and no decoy) stands in (E9)."""
+        held = [c.area for c in self.roster() if c.on_map]
+        held += [d for c in self.roster() for d in c.decoys]
+        return self.zone.trim_proposal(held)
+
     def opponents_in(self, area: Area, of: Combatant, *, visible_only: bool = True) -> list:
         """The opponents of ``of`` standing in ``area`` (hidden ones left out by default)."""
         return [
@@ -182,6 +201,7 @@ class Encounter:
 
         if self._rec is not None:
             raise RuntimeError("an Op is already running: Ops do not nest")
+        op = canonical(op)
         self._rec = {"combatants": {}}
         self._events = []
         try:
@@ -238,6 +258,10 @@ class Encounter:
         for part in ("meta", "zone", "reflex", "turn", "mode", "settings", "order"):
             if part in rec:
                 setattr(self, part, rec[part])
+        if "log_cut" in rec:
+            length, removed = rec["log_cut"]
+            del self.log[length:]
+            self.log.extend(removed)
         if "log" in rec:
             del self.log[rec["log"] :]
         self._terrain = None

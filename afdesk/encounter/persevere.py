@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from afdesk.encounter.combatant import Combatant, Side, StateKind
+from afdesk.encounter.combatant import Combatant, StateKind
 from afdesk.encounter.contest import Modifier, pools
-from afdesk.encounter.ops.check import Persevere, PersevereResult
+from afdesk.encounter.ops.check import (
+    Persevere,
+    PersevereResult,
+    d20_margin,
+    persevere_party,
+)
 from afdesk.encounter.state import Mode, exchanges_lasted
-from afdesk.rules import af254, classic, d20, odds
+from afdesk.rules import classic, d20, odds
+from afdesk.rules.contest import roll as rules_roll
 from afdesk.rules.dice import DiceSource
 
 if TYPE_CHECKING:
@@ -30,7 +36,7 @@ class PersevereCheck(NamedTuple):
 
 def due(enc: Encounter) -> bool:
     """Persevere follows an encounter longer than one exchange (E15)."""
-    return exchanges_lasted(enc.turn) > 1 and not enc.turn.persevered
+    return exchanges_lasted(enc.turn) > 1 and not enc.turn.persevered and bool(who(enc))
 
 
 def modifiers(enc: Encounter) -> tuple[Modifier, ...]:
@@ -48,7 +54,7 @@ def modifiers(enc: Encounter) -> tuple[Modifier, ...]:
 
 def who(enc: Encounter) -> list[Combatant]:
     """Everyone who took part and did not leave: the band and their opponents alike."""
-    return [c for c in enc.roster() if not c.exited and c.side is not Side.DENIZEN]
+    return persevere_party(enc)
 
 
 def plan(enc: Encounter) -> list[PersevereCheck]:
@@ -60,7 +66,7 @@ def plan(enc: Encounter) -> list[PersevereCheck]:
         if enc.ruleset == d20.NAME:
             bonus = c.facet("strength") + sum(m.dice for m in mods)
             dist = odds.degree_odds(bonus, 10, 0)
-            p = float(sum(v for k, v in dist.items() if k >= d20.Degree.PASS))
+            p = float(sum(v for k, v in dist.items() if d20_margin(k) > days))
         elif enc.ruleset == classic.NAME:
             p = _classic_pass(dice, intf, days)
         else:
@@ -97,11 +103,10 @@ def roll(enc: Encounter, source: DiceSource | None = None) -> Persevere:
                 )
             )
             continue
-        roller = classic.roll_check if enc.ruleset == classic.NAME else af254.roll_check
         results.append(
             PersevereResult(
                 check.id,
-                roll=roller(check.dice, check.interference, source=source),
+                roll=rules_roll(enc.ruleset, check.dice, check.interference, source=source),
                 days=check.days,
             )
         )

@@ -59,10 +59,6 @@ class ActionKind(enum.StrEnum):
         return {"second-snap": "Second snap"}.get(self.value, self.value.capitalize())
 
 
-def until_next_turn(c: Combatant) -> int:
-    return c.economy.turns + 1
-
-
 def start_turn(c: Combatant, exchange: int, round_no: int) -> Combatant:
     """E3: the guard resets, a snap and an action arrive; effects "until your next turn"
     end. A Screen took this turn's action (E7); Down takes it for Recover (E17)."""
@@ -128,6 +124,26 @@ def require_snap(c: Combatant) -> None:
 def use_snap(c: Combatant) -> Combatant:
     require_snap(c)
     return c.with_economy(snaps=c.economy.snaps - 1)
+
+
+def hustled(c: Combatant, succeeded: bool) -> Combatant:
+    """Hustle: on a successful move check, extra areas of half the speed, at least 1 after
+    a Maneuver (E5)."""
+    if not succeeded:
+        return c
+    from afdesk.encounter import movement
+
+    maneuvered = c.economy.action_used == str(ActionKind.MANEUVER)
+    return c.with_economy(movement=c.economy.movement + movement.hustle_ticks(c, maneuvered))
+
+
+def crept(c: Combatant, succeeded: bool, decoy=None) -> Combatant:
+    """Creep: while hidden, a sneak check or lose a decoy (E5)."""
+    if not c.hidden:
+        raise IllegalOp(f"{c.name} is not hidden: Creep is for hidden characters (E5)")
+    if succeeded or not c.decoys:
+        return c
+    return c.without_decoy(tuple(decoy) if decoy else c.decoys[0])
 
 
 def require_guard(c: Combatant) -> None:

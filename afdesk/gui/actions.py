@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.contest import Action, assemble
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.base import Op, spend_refusal
 from afdesk.encounter.ops.roster import RemoveState, TickBleeding
-from afdesk.encounter.ops.turn import ActHesitated, Screen, TakeAction, UseSnap
-from afdesk.encounter.state import Phase
+from afdesk.encounter.ops.turn import ActHesitated, Screen, TakeAction, UseSnap, deal_hands
 from afdesk.encounter.turn import ActionKind, SnapKind
+from afdesk.gui.text import sentence
 
 if TYPE_CHECKING:
     from afdesk.gui.document import EncounterDocument
@@ -41,7 +43,7 @@ CHECKS = {
     "distract": (Action.DISTRACT, "snap"),
     "look": (Action.LOOK, "snap"),
     "hustle": (Action.HUSTLE, "snap"),
-    "creep": (None, "snap"),
+    "creep": (Action.CREEP, "snap"),
     "check": (Action.CHECK, "free"),
 }
 """Entries that need dice: the contest dialog opens for them."""
@@ -66,22 +68,17 @@ SIMPLE_SNAPS = (
 
 
 def _spend_reason(doc: EncounterDocument, cid: str, what: str) -> str:
-    enc = doc.encounter
-    c = enc.combatant(cid)
-    if enc.turn.phase is not Phase.TURNS:
-        return "Only during turns."
-    if enc.actor != cid:
-        who = enc.combatants[enc.actor].name if enc.actor in enc.combatants else "nobody"
-        return f"It is {who}'s turn."
-    e = c.economy
-    if what == "action":
-        if not e.action:
-            return "The action of this turn is used." if e.action_used else "No action now."
-        if c.has(StateKind.DOWN):
-            return "Down: the action can only Recover (E17)."
-    if what == "snap" and e.snaps < 1:
-        return "No snap left this turn (E5)."
-    return ""
+    reason = spend_refusal(doc.encounter, cid, what)
+    return sentence(reason) if reason else ""
+
+
+def _target_reason(doc: EncounterDocument, actor: str, action: Action, target: str) -> str:
+    """Why ``actor`` cannot do ``action`` to ``target`` now ("" if it can), from the model."""
+    try:
+        plan = assemble(doc.encounter, actor, action, target)
+    except IllegalOp as exc:
+        return sentence(str(exc))
+    return "" if plan.allowed else sentence(plan.reason)
 
 
 def entries(doc: EncounterDocument, cid: str) -> list[Entry]:
@@ -91,8 +88,23 @@ def entries(doc: EncounterDocument, cid: str) -> list[Entry]:
         return []
     c = enc.combatants[cid]
     out: list[Entry] = []
+    actor = enc.actor
+    if actor and actor != cid and actor in enc.combatants and c.on_map:
+        who = enc.combatants[actor].name
+        for key in ("hack", "aim", "taunt"):
+            action = CHECKS[key][0]
+            plan_reason = _target_reason(doc, actor, action, cid)
+            out.append(
+                Entry(
+                    f"target:{key}",
+                    f"{who}: {action.label} {c.name}…",
+                    "Target",
+                    not plan_reason,
+                    plan_reason,
+                )
+            )
     for key, (action, spends) in CHECKS.items():
-        label = action.label if action else "Creep"
+        label = action.label
         if key == "creep" and not c.hidden:
             continue
         if key == "check":
@@ -135,3 +147,50 @@ def entries(doc: EncounterDocument, cid: str) -> list[Entry]:
     out.append(Entry("edit", "Edit character…", "GM", True))
     out.append(Entry("remove", "Remove from the encounter", "GM", True))
     return out
+
+
+def fill_menu(menu, doc: EncounterDocument, cid: str, on_entry, keep=None) -> None:
+    """Add ``cid``'s entries (those ``keep(entry)`` accepts) to a QMenu, grouped, disabled
+    ones with the model's reason; choosing one calls ``on_entry(entry)``."""
+    menu.setToolTipsVisible(True)
+    c = doc.encounter.combatants.get(cid)
+    if c is not None:
+        menu.addSection(c.name)
+    group = None
+    for entry in entries(doc, cid):
+        if keep is not None and not keep(entry):
+            continue
+        if entry.group != group:
+            menu.addSection(entry.group)
+            group = entry.group
+        act = menu.addAction(entry.label)
+        act.setData(entry.key)
+        act.setEnabled(entry.enabled)
+        if entry.reason:
+            act.setToolTip(entry.reason)
+            act.setStatusTip(entry.reason)
+        act.triggered.connect(lambda _checked=False, e=entry: on_entry(e))
+
+
+def deal_refusal(doc: EncounterDocument, physical: tuple[str, ...] = ()) -> str:
+    """Why reflex cannot be dealt now ("" if it can): asked of the model (E2)."""
+    op = deal_hands(doc.encounter, None, physical)
+    return doc.try_op(op) if op.hands else "Add characters first: nobody holds a hand."
+
+
+def trim_words(enc: Encounter) -> str:
+    """What the end of the exchange means for the zone (E9), in a sentence."""
+    cols, rows = enc.zone.size()
+    edges = enc.trim_proposal()
+    if (cols, rows) == (3, 3):
+        return "The zone is 3 x 3 tiles: nothing to trim."
+    if edges:
+        return (
+            f"The zone is {cols} x {rows} tiles; afdesk proposes removing the "
+            + ", ".join(e.value for e in edges)
+            + " tiles, which hold nobody (E9)."
+        )
+    return (
+        f"The zone is {cols} x {rows} tiles, and every extra line holds somebody or a "
+        "decoy: move them or let them exit first (E9)."
+    )

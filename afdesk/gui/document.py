@@ -8,6 +8,7 @@ Model events become Qt signals, so views never poll.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -17,6 +18,25 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.ops.base import Op
+from afdesk.gui.text import sentence
+
+
+class Links:
+    """Signal connections a view made to one document, undone together when it shows
+    another (so an old document never drives the new one's views)."""
+
+    def __init__(self) -> None:
+        self._links: list[tuple[object, object]] = []
+
+    def connect(self, signal, slot) -> None:
+        signal.connect(slot)
+        self._links.append((signal, slot))
+
+    def clear(self) -> None:
+        for signal, slot in self._links:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+        self._links = []
 
 
 class OpCommand(QUndoCommand):
@@ -116,17 +136,27 @@ class EncounterDocument(QObject):
         except IllegalOp as exc:
             for _op, inverse in reversed(steps):
                 self.encounter.apply(inverse)
-            self.refused.emit(_sentence(str(exc)))
+            self.refused.emit(sentence(str(exc)))
             return False
         for op, _ in steps:
             self._journal_do(op)
         self.undo_stack.push(OpCommand(self, steps, title or "Change"))
         return True
 
+    def push_or_reason(self, ops: Op | Sequence[Op], text: str | None = None) -> str:
+        """Apply ``ops`` as one undo step; "" if done, else the reason it was refused."""
+        reasons: list[str] = []
+        self.refused.connect(reasons.append)
+        try:
+            ok = self.push_many([ops] if isinstance(ops, Op) else list(ops), text)
+        finally:
+            self.refused.disconnect(reasons.append)
+        return "" if ok else (reasons[-1] if reasons else "Refused.")
+
     def try_op(self, op: Op) -> str:
         """Why ``op`` would be refused now ("" if it would be applied); changes nothing."""
         reason = self.encounter.refusal(op)
-        return _sentence(reason) if reason else ""
+        return sentence(reason) if reason else ""
 
     # --------------------------------------------------------------------- selection
 
@@ -197,7 +227,7 @@ class EncounterDocument(QObject):
 
     def _journal_failed(self, exc: Exception) -> None:
         self.journalProblem.emit(
-            _sentence(f"the crash journal could not be written: {exc}. Save to keep the changes")
+            sentence(f"the crash journal could not be written: {exc}. Save to keep the changes")
         )
 
     def _journal_do(self, op: Op) -> None:
@@ -239,14 +269,6 @@ class EncounterDocument(QObject):
         if self.selected and self.selected not in self.encounter.combatants:
             self.select("")
         self.changed.emit()
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return "That is not allowed now."
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", ")")) else text + "."
 
 
 def _default_journal(doc: EncounterDocument):

@@ -28,7 +28,8 @@ from afdesk.encounter.ops.roster import RemoveCombatant
 from afdesk.encounter.ops.turn import EndEncounter, NextTurn, deal_hands
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui import actions as gm_actions
-from afdesk.gui.document import EncounterDocument
+from afdesk.gui.actions import deal_refusal, trim_words
+from afdesk.gui.document import EncounterDocument, Links
 
 FILE_FILTER = "afdesk encounters (*.afenc);;All files (*)"
 MAX_RECENT = 8
@@ -44,6 +45,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self.doc: EncounterDocument | None = None
         self.player_window = None
+        self._links = Links()
         self.dialog = None
         """The last dialog opened over the window (tests and scripts drive it)."""
         self.rng = random.SystemRandom()
@@ -124,7 +126,10 @@ class MainWindow(QMainWindow):
         self.act_export = self._action("&Export map image…", self.export_image, "Ctrl+E")
         self.act_quit = self._action("&Quit", self.close, S.Quit)
         self.act_player = self._action(
-            "&Player view", self.show_player_view, "F11", "A second window for the projector"
+            "&Player view", self.toggle_player_view, "F11", "A second window for the projector"
+        )
+        self.act_focus_map = self._action(
+            "Focus the &map", self._focus_map, "M", "Keys then move and turn the selection"
         )
         self.act_fit = self._action("&Fit to zone", lambda: self.map.fit_to_zone(), "F")
         self.act_zoom_in = self._action("Zoom &in", lambda: self.map.zoom_in(), S.ZoomIn)
@@ -226,14 +231,17 @@ class MainWindow(QMainWindow):
         if self.player_window is not None:
             self.player_window.set_document(doc)
         self._rebuild_edit_menu()
-        doc.modifiedChanged.connect(self._update_title)
-        doc.pathChanged.connect(self._update_title)
-        doc.metaChanged.connect(self._update_title)
-        doc.refused.connect(self.show_message)
-        doc.journalProblem.connect(self._journal_problem)
-        doc.turnChanged.connect(self._turn_changed)
-        doc.modeChanged.connect(self._update_actions)
-        doc.changed.connect(self._update_actions)
+        self._links.clear()
+        for signal, slot in (
+            (doc.modifiedChanged, self._update_title),
+            (doc.pathChanged, self._update_title),
+            (doc.metaChanged, self._update_title),
+            (doc.refused, self.show_message),
+            (doc.journalProblem, self._journal_problem),
+            (doc.turnChanged, self._turn_changed),
+            (doc.changed, self._update_actions),
+        ):
+            self._links.connect(signal, slot)
         self._update_title()
         self._turn_changed()
         if old is not None and old is not doc:
@@ -271,7 +279,8 @@ class MainWindow(QMainWindow):
         doc = self.doc
         if doc is None:
             return
-        self.setWindowTitle(f"{doc.encounter.meta.name} — {doc.title}[*] — afdesk")
+        where = doc.path.name if doc.path else "not saved yet"
+        self.setWindowTitle(f"{doc.encounter.meta.name} ({where})[*] — afdesk")
         self.setWindowModified(doc.is_modified())
 
     def open_sample(self) -> None:
@@ -488,28 +497,21 @@ class MainWindow(QMainWindow):
             self.push(NextTurn())
 
     def trim_zone(self) -> None:
-        enc = self.doc.encounter
-        occupied = [c.area for c in enc.roster() if c.on_map]
-        edges = enc.zone.trim_proposal(occupied)
-        cols, rows = enc.zone.size()
-        if not edges:
-            if cols > 3 or rows > 3:
-                self.show_message(
-                    "Every extra row or column holds somebody: move them or "
-                    "let them exit first (E9)."
-                )
-            else:
-                self.show_message("The zone is already 3 x 3 tiles.")
-            return
         from afdesk.encounter.ops.zone import TrimZone
 
+        edges = self.doc.encounter.trim_proposal()
+        if not edges:
+            self.show_message(trim_words(self.doc.encounter))
+            return
         self.doc.push_many([TrimZone(e) for e in edges], "Trim the zone")
 
     def change_mode(self, mode: Mode) -> None:
+        """Change the mode (E16): at once when the rules allow it, otherwise only after the
+        GM confirms an override."""
         enc = self.doc.encounter
         if mode is enc.mode:
             return
-        override = enc.turn.phase not in (Phase.SETUP, Phase.EXCHANGE_END)
+        override = bool(self.doc.try_op(ChangeMode(mode)))
         if override:
             answer = QMessageBox.question(
                 self,
@@ -564,6 +566,18 @@ class MainWindow(QMainWindow):
         else:
             QMessageBox.warning(self, "Export failed", f"Could not write {name}.")
 
+    def toggle_player_view(self) -> None:
+        """F11: show the player view, or hide it if it is showing."""
+        if self.player_window is not None and self.player_window.isVisible():
+            self.player_window.hide()
+        else:
+            self.show_player_view()
+
+    def _focus_map(self) -> None:
+        self.map.setFocus()
+        if self.doc is not None and self.doc.encounter.actor:
+            self.doc.select(self.doc.encounter.actor)
+
     def show_player_view(self) -> None:
         from afdesk.gui.player_view import PlayerWindow
 
@@ -594,13 +608,12 @@ class MainWindow(QMainWindow):
             return
         enc = self.doc.encounter
         phase = enc.turn.phase
-        self.act_deal.setEnabled(
-            phase in (Phase.SETUP, Phase.EXCHANGE_END)
-            or (phase is Phase.CARDS and enc.turn.round == 0)
-        )
+        why = deal_refusal(self.doc, self.reflex_panel.physical_hands())
+        self.act_deal.setEnabled(not why)
+        self.act_deal.setStatusTip(why or "Shuffle and deal 5 cards to every hand (E2)")
         self.act_cards.setEnabled(phase is Phase.CARDS)
         self.act_next.setEnabled(phase is not Phase.ENDED)
-        self.act_trim.setEnabled(enc.zone.size() != (3, 3))
+        self.act_trim.setEnabled(bool(enc.trim_proposal()))
         self.act_end.setEnabled(phase not in (Phase.SETUP, Phase.ENDED))
         self.act_persevere.setEnabled(phase is Phase.ENDED)
         for act in self.mode_menu.actions():
@@ -615,19 +628,7 @@ class MainWindow(QMainWindow):
         if not cid:
             menu.addAction("(select a character on the map)").setEnabled(False)
             return
-        menu.addSection(self.doc.encounter.combatants[cid].name)
-        group = None
-        for entry in gm_actions.entries(self.doc, cid):
-            if entry.group != group:
-                menu.addSeparator()
-                group = entry.group
-            act = menu.addAction(entry.label)
-            act.setEnabled(entry.enabled)
-            if entry.reason:
-                act.setStatusTip(entry.reason)
-                act.setToolTip(entry.reason)
-            act.triggered.connect(lambda _c=False, k=entry.key: self.perform(cid, k))
-        menu.setToolTipsVisible(True)
+        gm_actions.fill_menu(menu, self.doc, cid, lambda e: self.perform(cid, e.key))
 
     def perform(self, cid: str, key: str) -> None:
         """Do what a menu entry, a button or the map asked for character ``cid``."""
@@ -638,7 +639,11 @@ class MainWindow(QMainWindow):
             if entry.key == key and entry.op is not None:
                 doc.push(entry.op)
                 return
-        if key in gm_actions.CHECKS or key == "leave":
+        if key.startswith("target:"):
+            actor = doc.encounter.actor
+            if actor:
+                self.open_check(actor, key.split(":", 1)[1], target=cid)
+        elif key in gm_actions.CHECKS or key == "leave":
             self.open_check(cid, key)
         elif key == "edit":
             from afdesk.gui.dialogs.character import CharacterDialog
@@ -663,16 +668,6 @@ class MainWindow(QMainWindow):
     def open_check(self, cid: str, key: str, target: str = "") -> None:
         from afdesk.gui.dialogs.contest import ContestDialog
 
-        if key == "creep":
-            from afdesk.gui.dialogs.character import SnapCheckDialog
-
-            self.show_dialog(SnapCheckDialog(self.doc, cid, "creep", self))
-            return
-        if key == "hustle":
-            from afdesk.gui.dialogs.character import SnapCheckDialog
-
-            self.show_dialog(SnapCheckDialog(self.doc, cid, "hustle", self))
-            return
         action = Action.LEAVE_OVERLAP if key == "leave" else gm_actions.CHECKS[key][0]
         self.show_dialog(ContestDialog(self.doc, cid, action, target, self))
 

@@ -28,6 +28,16 @@ def outcome(ruleset: str, roll: Roll) -> Outcome:
     raise RulesError(f"ruleset {ruleset!r} has no dice pools (expected af-2.5.4 or af-classic)")
 
 
+def roll(ruleset: str, dice: int, interference: int = 0, **kw) -> Roll:
+    """Roll a check under an AF ruleset (``kw`` as for ``af254.roll_check`` /
+    ``classic.roll_check``)."""
+    if ruleset == af254.NAME:
+        return af254.roll_check(dice, interference, **kw)
+    if ruleset == classic.NAME:
+        return classic.roll_check(dice, interference, **kw)
+    raise RulesError(f"ruleset {ruleset!r} has no dice pools (expected af-2.5.4 or af-classic)")
+
+
 class Verdict(msgspec.Struct, frozen=True):
     """What a contest came to.
 

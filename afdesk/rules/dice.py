@@ -143,10 +143,6 @@ class Die(msgspec.Struct, frozen=True, omit_defaults=True):
     """Index of the current face in the dice source's stream (-1: unknown)."""
 
     @property
-    def is_win(self) -> bool:
-        return self.face >= 4
-
-    @property
     def retried(self) -> bool:
         return self.retried_from is not None
 
@@ -238,6 +234,14 @@ class Roll(msgspec.Struct, frozen=True, omit_defaults=True):
     @property
     def interference_faces(self) -> tuple[int, ...]:
         return tuple(d.face for d in self.dice if d.pool is Pool.INTERFERENCE)
+
+    def fail_indices(self) -> tuple[int, ...]:
+        """The check's Fails that may still be retried (R3)."""
+        return tuple(
+            i
+            for i, d in enumerate(self.dice)
+            if d.pool is not Pool.INTERFERENCE and d.face <= 3 and d.retried_from is None
+        )
 
     def retry(
         self,

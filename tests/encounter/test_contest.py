@@ -221,13 +221,25 @@ def test_gm_switches_a_modifier_off_and_adds_one():
 
 def test_no_action_left_refuses_the_attack_and_changes_nothing():
     enc = duel()
-    enc.apply(TakeAction("huang", ActionKind.DEFEND))
     flow = ContestFlow(enc, assemble(enc, "huang", Action.HACK, "gao"))
     flow.roll_attack(ScriptedSource([5, 4]))
+    enc.apply(TakeAction("huang", ActionKind.DEFEND))  # the action goes elsewhere meanwhile
     before = enc.state()
     with pytest.raises(IllegalOp, match="already used the action"):
         enc.apply(flow.op())
     assert enc.state() == before
+    # Planned now, the check is refused before any die is rolled.
+    plan = assemble(enc, "huang", Action.HACK, "gao")
+    assert not plan.allowed and "already used the action" in plan.reason
+    with pytest.raises(IllegalOp, match="already used the action"):
+        ContestFlow(enc, plan)
+
+
+def test_out_of_turn_checks_are_refused_before_rolling():
+    enc = duel()
+    plan = assemble(enc, "gao", Action.HACK, "huang")
+    assert not plan.allowed and "it is Huang's turn" in plan.reason
+    assert assemble(enc, "gao", Action.CHECK, facet="strength").allowed  # free
 
 
 def test_defense_not_rolled_against_a_failed_attack():

@@ -227,7 +227,8 @@ def test_extend_out_of_reach_is_refused(turn_view):
     view, doc = turn_view
     before = doc.encounter.state()
     drag(view, token_at(view, "gao"), [(8, 2), (8, 1), (8, -1)])
-    next(a for a in view.edge_menu().actions() if a.data() == "extend").trigger()
+    # Neither extending nor exiting is within reach: refused at once, no question asked.
+    assert view.edge_menu() is None
     assert doc.encounter.state() == before and doc.undo_stack.count() == 0
     assert "more" in view.status.last
 
@@ -235,18 +236,25 @@ def test_extend_out_of_reach_is_refused(turn_view):
 # --------------------------------------------------------------------------- facing
 
 
-def test_keyboard_facing_turns_the_actor(turn_view):
+def test_keyboard_facing_turns_the_actor(turn_view, qtbot):
     view, doc = turn_view
     doc.select("gao")
     view.setFocus()
     QTest.keyClick(view, Qt.Key.Key_E)
+    assert view.map_scene.tokens["gao"].facing == 195.0  # previewed at once
+    assert doc.undo_stack.count() == 0
+    qtbot.waitUntil(lambda: doc.undo_stack.count() == 1, timeout=3000)
     assert ops(doc) == [SetFacing("gao", 195.0)]
+    # A quick burst of presses is one facing change: one log line, one undo step.
     QTest.keyClick(view, Qt.Key.Key_Q)
     QTest.keyClick(view, Qt.Key.Key_Q)
-    assert doc.encounter.combatants["gao"].facing == 165.0
+    QTest.keyClick(view, Qt.Key.Key_Q)
+    view.flush_turn()
+    assert doc.encounter.combatants["gao"].facing == 150.0
+    assert doc.undo_stack.count() == 2
     QTest.keyClick(view, Qt.Key.Key_6)
     assert doc.encounter.combatants["gao"].facing == 90.0
-    assert doc.undo_stack.count() == 4
+    assert doc.undo_stack.count() == 3
     assert view.map_scene.tokens["gao"].facing == 90.0
 
 
@@ -255,9 +263,11 @@ def test_keyboard_facing_of_someone_else_needs_the_gm_override(turn_view):
     doc.select("huang")
     before = doc.encounter.state()
     QTest.keyClick(view, Qt.Key.Key_E)
+    view.flush_turn()
     assert doc.encounter.state() == before and doc.undo_stack.count() == 0
     assert "Gao's turn" in view.status.last and "Hold Shift" in view.status.last
     QTest.keyClick(view, Qt.Key.Key_E, SHIFT)
+    view.flush_turn()
     assert ops(doc) == [SetFacing("huang", 15.0, override=True)]
     assert doc.encounter.log[-1].text.endswith("(GM override)")
     QTest.keyClick(view, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)

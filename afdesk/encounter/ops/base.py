@@ -62,6 +62,28 @@ def require_actor(enc: Encounter, cid: str, doing: str) -> Combatant:
     return c
 
 
+def spend_refusal(enc: Encounter, cid: str, uses: str, doing: str = "do that") -> str:
+    """Why ``cid`` cannot spend its action or snap (``uses``) now, or "" if it can (E3-E6).
+
+    "free" checks (a plain check, the move check to leave an overlap) need nothing.
+    """
+    from afdesk.encounter import turn
+
+    if uses not in ("action", "snap"):
+        return ""
+    if enc.turn.phase is not Phase.TURNS:
+        return f"{enc.combatant(cid).name} can only {doing} on a turn"
+    try:
+        c = require_actor(enc, cid, doing)
+        if uses == "action":
+            turn.require_action(c, doing, enc.turn.exchange, enc.turn.round)
+        else:
+            turn.require_snap(c)
+    except IllegalOp as exc:
+        return str(exc)
+    return ""
+
+
 def require_on_map(c: Combatant, doing: str) -> None:
     if c.exited:
         raise IllegalOp(f"{c.name} cannot {doing}: {c.name} has left the encounter")

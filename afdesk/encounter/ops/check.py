@@ -25,10 +25,10 @@ if TYPE_CHECKING:
 
 def _consume(c: Combatant, modifiers) -> Combatant:
     """Prepared and Momentum markers that this check used are gone (E5, R12)."""
-    used = {m.key for m in modifiers if m.enabled and not m.gm}
-    if "prepared" in used:
+    used = {m.marker for m in modifiers if m.enabled and m.marker is not None}
+    if -1 in used:
         c = c.without_state(StateKind.PREPARED)
-    keep = tuple(m for i, m in enumerate(c.momentum) if f"momentum-{i}" not in used)
+    keep = tuple(m for i, m in enumerate(c.momentum) if i not in used)
     if len(keep) != len(c.momentum):
         c = c.replace(momentum=keep)
     return c
@@ -136,6 +136,8 @@ class ResolveContest(Op, frozen=True):
                 )
         source = f"{name(enc, r.attacker)}'s {r.action.label.lower()}"
         for u in r.momentum_uses:
+            if u.kind == "damage" and u.dice not in (1, -1):
+                raise IllegalOp("Momentum changes damage by +1 or -1 (R12)")
             if u.kind == "marker":
                 if u.dice not in (2, -2):
                     raise IllegalOp("a Momentum marker is +2 or -2 (R12)")
@@ -147,6 +149,12 @@ class ResolveContest(Op, frozen=True):
     def _effects(self, enc: Encounter, v, people) -> None:
         r = self.record
         a = people[r.attacker]
+        if r.hits < 0:
+            raise IllegalOp("damage cannot be negative")
+        damage = r.hits + sum(u.dice for u in r.momentum_uses if u.kind == "damage")
+        if v.lands and r.target and r.action.spec.attack and damage > 0:
+            target = people.get(r.target) or enc.combatant(r.target)
+            people[target.id] = target.replace(hits=target.hits + damage)
         if r.action is Action.LEAVE_OVERLAP:
             winners = []
             for d in r.defenses:
@@ -164,12 +172,11 @@ class ResolveContest(Op, frozen=True):
         elif r.action is Action.LOOK and v.lands and r.target:
             target = people.get(r.target) or enc.combatant(r.target)
             if r.decoy is not None:
-                decoy = tuple(r.decoy)
-                if decoy not in target.decoys:
-                    raise IllegalOp(f"{target.name} has no decoy at {decoy}")
-                decoys = list(target.decoys)
-                decoys.remove(decoy)
-                people[target.id] = target.replace(decoys=tuple(decoys))
+                people[target.id] = target.without_decoy(tuple(r.decoy))
+        elif r.action is Action.HUSTLE:
+            people[a.id] = turn.hustled(a, v.lands)
+        elif r.action is Action.CREEP:
+            people[a.id] = turn.crept(a, v.lands, r.decoy)
         elif r.action is Action.DISTRACT and v.lands and r.target:
             target = people.get(r.target) or enc.combatant(r.target)
             source = f"{a.name}'s distraction"
@@ -195,20 +202,32 @@ class ResolveContest(Op, frozen=True):
             return f"{who} {spec.verb}{target}: {r.d20.describe()}"
         dice = _dice_text(r.attack)
         head = f"{who} {spec.verb}{target} ({r.facet}): {dice}"
+        tail = ""
+        damage = r.hits + sum(u.dice for u in r.momentum_uses if u.kind == "damage")
+        if v.lands and r.target and r.action.spec.attack and damage > 0:
+            tail = f" — {name(enc, r.target)} takes {damage} hit" + ("s" if damage > 1 else "")
+        spent = [
+            f"{'the referee' if s.payer == 'referee' else name(enc, s.payer)} "
+            + {"add": "+2 dice", "retry": "a retry", "will": "Will"}.get(s.kind, s.kind)
+            for s in r.spends
+        ]
+        if spent:
+            tail += " (Shifts: " + ", ".join(spent) + ")"
         if not r.defenses or not v.succeeds:
-            return f"{head} — {v.explain()}"
+            return f"{head} — {v.explain()}{tail}"
         d = r.defenses[0]
         defender = name(enc, d.defender)
         via = "" if d.via is Via.GUARD else f" ({d.via.value})"
         helper = f" with the guard's {d.helper.kind.value}" if d.helper else ""
         return (
-            f"{head} — {defender} {d.kind.verb}{via}{helper}: {_dice_text(d.roll)} — {v.explain()}"
+            f"{head} — {defender} {d.kind.verb}{via}{helper}: {_dice_text(d.roll)} — "
+            f"{v.explain()}{tail}"
         )
 
     def title(self, enc: Encounter) -> str:
         r = self.record
         target = f" {name(enc, r.target)}" if r.target else ""
-        return f"{r.action.label} {name(enc, r.attacker)}{target}".strip()
+        return f"{name(enc, r.attacker)} {r.action.spec.verb}{target}"
 
 
 def _stops(enc: Encounter, attack: Roll, defense: Roll) -> bool:
@@ -258,7 +277,18 @@ class Persevere(Op, frozen=True):
         if enc.turn.persevered:
             raise IllegalOp("everyone has already persevered for this encounter (E15)")
         if not self.results:
-            raise IllegalOp("persevere needs every character's strength check (E15)")
+            raise IllegalOp("nobody is left in the encounter to persevere (E15)")
+        party = {c.id for c in persevere_party(enc)}
+        given = {res.id for res in self.results}
+        if given != party:
+            missing = ", ".join(name(enc, cid) for cid in sorted(party - given))
+            extra = ", ".join(name(enc, cid) for cid in sorted(given - party))
+            raise IllegalOp(
+                "persevere is one strength check for every character still in the encounter "
+                "(E15)"
+                + (f"; missing: {missing}" if missing else "")
+                + (f"; not taking part: {extra}" if extra else "")
+            )
         seen = set()
         for res in self.results:
             if res.id in seen:
@@ -291,12 +321,23 @@ class Persevere(Op, frozen=True):
         return "Persevere: " + ("; ".join(parts) or "nobody")
 
 
+def persevere_party(enc: Encounter) -> list[Combatant]:
+    """Who perseveres: every character still in the encounter, denizens aside (E15)."""
+    return [c for c in enc.roster() if not c.exited and c.side.value != "denizen"]
+
+
+def d20_margin(deg: Degree) -> int:
+    """A d20-degrees margin (afdesk's reading of R13 there): Pass 0, Success 1, Triumph 2;
+    negative for a Failure (-1) or a Disaster (-2)."""
+    return int(deg) - int(Degree.PASS)
+
+
 def persevere_passed(enc: Encounter, res: PersevereResult) -> tuple[bool, int]:
-    """(passed, failure margin) of a persevere check (E15, R13)."""
+    """(passed, failure margin) of a persevere check: the success margin must exceed the
+    days since rest (E15, R13)."""
     if res.d20 is not None:
-        deg = res.d20.degree
-        margin = max(0, int(deg) - int(Degree.PASS))
-        return deg >= Degree.PASS and margin > res.days, 0 if deg >= Degree.PASS else 1
+        margin = d20_margin(res.d20.degree)
+        return margin >= 0 and margin > res.days, max(-margin, 0)
     if res.roll is None:
         raise IllegalOp(f"{name(enc, res.id)}'s persevere check has no dice")
     o = outcome(enc.ruleset, res.roll)

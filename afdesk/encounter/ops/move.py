@@ -22,6 +22,19 @@ def _areas(value: Fraction) -> str:
     return f"{float(value):.1f} areas"
 
 
+def _terrain_words(enc: Encounter, areas) -> str:
+    """What on these areas made them dear, for a refusal: "Rough costs 2, " ..."""
+    words = []
+    terrain = [enc.terrain_at(a) for a in areas]
+    if any(t.rough for t in terrain):
+        words.append("Rough costs 2")
+    if any(t.steep for t in terrain):
+        words.append("Steep needs the climb speed")
+    if any(t.water for t in terrain):
+        words.append("Water needs the swim speed")
+    return "".join(f"{w}, " for w in words)
+
+
 class MoveCombatant(Op, frozen=True):
     """The character whose turn it is moves along ``path`` and then picks a facing (E11,
     E14). ``maneuver`` spends the action on a Maneuver first (a drag does it when no
@@ -55,7 +68,7 @@ class MoveCombatant(Op, frozen=True):
             need = movement.as_areas(c, cost)
             raise IllegalOp(
                 f"{c.name} can move {_areas(have)} more; that path costs {_areas(need)} "
-                "(Rough costs 2, climb on Steep, swim in Water, E14)"
+                f"({_terrain_words(enc, path[1:])}E14)"
             )
         end = path[-1]
         left = budget - cost

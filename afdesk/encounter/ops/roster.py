@@ -25,7 +25,6 @@ from afdesk.encounter.ops.base import (
     require_area_in_zone,
     require_on_map,
 )
-from afdesk.encounter.reflex import Hand
 from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import Edge
 
@@ -134,6 +133,8 @@ class EditCombatant(Op, frozen=True):
     def execute(self, enc: Encounter) -> None:
         old = enc.combatant(self.combatant.id)
         c = self.combatant
+        if c.grit > c.grit_max:
+            c = c.replace(grit=c.grit_max)  # a lower maximum lowers what is left
         _check_profile(c)
         if c.area is not None and c.area != old.area:
             require_area_in_zone(enc, c.area, f"{c.name}'s area")
@@ -401,8 +402,8 @@ class AddMomentum(Op, frozen=True):
 
     def execute(self, enc: Encounter) -> None:
         c = enc.combatant(self.id)
-        if self.dice == 0:
-            raise IllegalOp("a Momentum marker is +2 or -2 (R12), not 0")
+        if self.dice not in (2, -2):
+            raise IllegalOp(f"a Momentum marker is +2 or -2 (R12), not {self.dice:+d}")
         enc.put(c.replace(momentum=(*c.momentum, MomentumMarker(self.dice, self.source))))
 
     def describe(self, enc: Encounter) -> str:
@@ -451,6 +452,8 @@ class SetDecoys(Op, frozen=True):
 def check_decoys(enc: Encounter, c: Combatant, decoys) -> None:
     if len(decoys) > 2:
         raise IllegalOp("a hidden character has at most 2 decoys (E6)")
+    if len({tuple(d) for d in decoys}) != len(decoys):
+        raise IllegalOp("the two decoys go in two different areas (E6)")
     for d in decoys:
         require_area_in_zone(enc, d, "a decoy")
         if not adjacent(c.area, tuple(d)):
@@ -466,18 +469,7 @@ class RemoveDecoy(Op, frozen=True):
 
     def execute(self, enc: Encounter) -> None:
         c = enc.combatant(self.id)
-        area = tuple(self.area)
-        if area not in c.decoys:
-            raise IllegalOp(f"{c.name} has no decoy at {area_text(area)}")
-        decoys = list(c.decoys)
-        decoys.remove(area)
-        enc.put(c.replace(decoys=tuple(decoys)))
+        enc.put(c.without_decoy(tuple(self.area)))
 
     def describe(self, enc: Encounter) -> str:
         return f"{name(enc, self.id)} loses the decoy at {area_text(self.area)}"
-
-
-def hands_without(hands: tuple[Hand, ...], cid: str) -> tuple[Hand, ...]:
-    return tuple(
-        msgspec.structs.replace(h, members=tuple(m for m in h.members if m != cid)) for h in hands
-    )

@@ -225,12 +225,7 @@ class NextTurn(Op, frozen=True):
             if t.interjection:
                 c = c.without_state(StateKind.HESITATING).with_economy(action=False)
             enc.put(c)
-        index = t.index + 1
-        while index < len(t.order):
-            nxt = enc.combatants.get(t.order[index])
-            if nxt is not None and not nxt.exited:
-                break
-            index += 1
+        index = _next_index(enc, t)
         if index < len(t.order):
             nxt = enc.combatants[t.order[index]]
             enc.put(turn.start_turn(nxt, t.exchange, t.round))
@@ -262,16 +257,29 @@ class NextTurn(Op, frozen=True):
     def describe(self, enc: Encounter) -> str:
         t = enc.turn
         current = name(enc, t.actor) if t.actor else "nobody"
-        index = t.index + 1
-        while index < len(t.order) and (
-            t.order[index] not in enc.combatants or enc.combatants[t.order[index]].exited
-        ):
-            index += 1
+        index = _next_index(enc, t)
         if index < len(t.order):
             return f"{current}'s turn ends; {name(enc, t.order[index])}'s turn"
         if t.round >= ROUNDS:
             return f"{current}'s turn ends; exchange {t.exchange} is over"
         return f"{current}'s turn ends; round {t.round} is over"
+
+    def title(self, enc: Encounter) -> str:
+        t = enc.turn
+        index = _next_index(enc, t)
+        nxt = name(enc, t.order[index]) if index < len(t.order) else "end of the round"
+        return f"Next turn: {name(enc, t.actor) if t.actor else 'nobody'} → {nxt}"
+
+
+def _next_index(enc: Encounter, t: TurnState) -> int:
+    """The position of the next character in the round who is still there."""
+    index = t.index + 1
+    while index < len(t.order):
+        nxt = enc.combatants.get(t.order[index])
+        if nxt is not None and not nxt.exited:
+            break
+        index += 1
+    return index
 
 
 class ActHesitated(Op, frozen=True):
@@ -343,20 +351,9 @@ class UseSnap(Op, frozen=True):
             if c.economy.action:
                 c = c.with_economy(action=False, action_used="down")
         elif k is SnapKind.HUSTLE:
-            if check_succeeded(enc, self.roll, self.d20):
-                maneuvered = c.economy.action_used == str(ActionKind.MANEUVER)
-                ticks = movement.hustle_ticks(c, maneuvered)
-                c = c.with_economy(movement=c.economy.movement + ticks)
+            c = turn.hustled(c, check_succeeded(enc, self.roll, self.d20))
         elif k is SnapKind.CREEP:
-            if not c.hidden:
-                raise IllegalOp(f"{c.name} is not hidden: Creep is for hidden characters (E5)")
-            if not check_succeeded(enc, self.roll, self.d20) and c.decoys:
-                lost = tuple(self.decoy) if self.decoy else c.decoys[0]
-                if lost not in c.decoys:
-                    raise IllegalOp(f"{c.name} has no decoy at {lost}")
-                decoys = list(c.decoys)
-                decoys.remove(lost)
-                c = c.replace(decoys=tuple(decoys))
+            c = turn.crept(c, check_succeeded(enc, self.roll, self.d20), self.decoy)
         enc.put(c)
 
     def describe(self, enc: Encounter) -> str:

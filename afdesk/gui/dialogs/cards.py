@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.turn import Play, PlayCards, active_hands
 from afdesk.encounter.reflex import Card
-from afdesk.gui.document import EncounterDocument, _sentence
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.text import sentence
 
 
 class PlayCardsDialog(QDialog):
@@ -91,15 +92,10 @@ class PlayCardsDialog(QDialog):
         try:
             plays = self.plays()
         except IllegalOp as exc:
-            self.error.setText(_sentence(str(exc)))
+            self.error.setText(sentence(str(exc)))
             return
-        messages: list[str] = []
-        self.doc.refused.connect(messages.append)
-        try:
-            ok = self.doc.push(PlayCards(plays))
-        finally:
-            self.doc.refused.disconnect(messages.append)
-        if ok:
-            self.accept()
+        reason = self.doc.push_or_reason(PlayCards(plays))
+        if reason:
+            self.error.setText(reason)
         else:
-            self.error.setText(messages[-1] if messages else "Refused.")
+            self.accept()

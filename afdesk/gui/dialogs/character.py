@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QSpinBox,
     QVBoxLayout,
 )
@@ -34,13 +33,10 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetRuleset, SetSettings
 from afdesk.encounter.ops.roster import AddCombatant, AddMomentum, AddState, EditCombatant, new_id
-from afdesk.encounter.ops.turn import UseSnap
-from afdesk.encounter.turn import SnapKind
 from afdesk.encounter.zone import grid_zone, tilesets
-from afdesk.gui.dialogs.contest import pct
-from afdesk.gui.dice_view import DiceView
-from afdesk.gui.document import EncounterDocument, _sentence
-from afdesk.rules import RULESETS, af254, classic, d20, odds
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.text import sentence
+from afdesk.rules import RULESETS
 
 
 class _Form(QDialog):
@@ -67,21 +63,15 @@ class _Form(QDialog):
         self.layout_.addWidget(self.buttons)
 
     def push(self, *ops) -> bool:
-        messages: list[str] = []
-        self.doc.refused.connect(messages.append)
-        try:
-            ok = self.doc.push_many(list(ops)) if len(ops) > 1 else self.doc.push(ops[0])
-        finally:
-            self.doc.refused.disconnect(messages.append)
-        if not ok:
-            self.error.setText(messages[-1] if messages else "Refused.")
-        return ok
+        reason = self.doc.push_or_reason(list(ops))
+        self.error.setText(reason)
+        return not reason
 
     def _ok(self) -> None:
         try:
             ops = self.ops()
         except (IllegalOp, ValueError) as exc:
-            self.error.setText(_sentence(str(exc)))
+            self.error.setText(sentence(str(exc)))
             return
         if not ops or self.push(*ops):
             self.accept()
@@ -316,69 +306,3 @@ class NewEncounterDialog(QDialog):
         if self.ruleset.currentData() != enc.ruleset:
             enc.apply(SetRuleset(self.ruleset.currentData()))
         return enc
-
-
-class SnapCheckDialog(_Form):
-    """Hustle (a move check for extra areas) or Creep (a sneak check or lose a decoy), E5."""
-
-    def __init__(self, doc: EncounterDocument, cid: str, kind: str, parent=None) -> None:
-        c = doc.encounter.combatants[cid]
-        self.kind = SnapKind(kind)
-        super().__init__(doc, f"{self.kind.label}: {c.name}", parent)
-        self.cid = cid
-        self.facet = "move" if self.kind is SnapKind.HUSTLE else "sneak"
-        self.dice = c.facet(self.facet)
-        self.roll = None
-        self.d20 = None
-        enc = doc.encounter
-        if enc.ruleset == d20.NAME:
-            p = sum(
-                v for k, v in odds.degree_odds(self.dice, 10, 0).items() if k >= d20.Degree.PASS
-            )
-        elif enc.ruleset == classic.NAME:
-            p = odds.classic_check_odds(odds.PoolSpec(self.dice)).p_success
-        else:
-            p = odds.check_odds(odds.PoolSpec(self.dice)).p_success
-        what = (
-            "on a success, extra areas: half the speed (E5)"
-            if self.kind is SnapKind.HUSTLE
-            else "on a failure, a decoy is lost (E5)"
-        )
-        self.form.addRow(
-            QLabel(f"{self.facet} check, {self.dice} dice: succeeds {pct(float(p))}; {what}.")
-        )
-        self.dice_view = DiceView()
-        self.form.addRow(self.dice_view)
-        self.result = QLabel()
-        self.form.addRow(self.result)
-        self.decoy = None
-        if self.kind is SnapKind.CREEP and c.decoys:
-            self.decoy = QComboBox()
-            for area in c.decoys:
-                self.decoy.addItem(f"({area[0]}, {area[1]})", area)
-            self.form.addRow("Decoy lost on a failure", self.decoy)
-        self.roll_button = QPushButton("&Roll")
-        self.roll_button.clicked.connect(self._roll)
-        self.form.addRow(self.roll_button)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
-        self.finish()
-
-    def _roll(self, source=None) -> None:
-        enc = self.doc.encounter
-        if enc.ruleset == d20.NAME:
-            self.d20 = d20.roll_d20(self.dice, 10, 0, source=source)
-            self.result.setText(self.d20.describe())
-        else:
-            roller = classic.roll_check if enc.ruleset == classic.NAME else af254.roll_check
-            self.roll = roller(self.dice, source=source)
-            self.dice_view.set_roll(self.roll)
-            out = (classic.outcome_of if enc.ruleset == classic.NAME else af254.outcome_of)(
-                self.roll
-            )
-            self.result.setText("Success: " + out.describe() if out.success else "Failed.")
-        self.roll_button.setEnabled(False)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)
-
-    def ops(self) -> list:
-        decoy = self.decoy.currentData() if self.decoy is not None else None
-        return [UseSnap(self.cid, self.kind, roll=self.roll, d20=self.d20, decoy=decoy)]

@@ -1,8 +1,8 @@
 """The contested check: assembled from the model, exact odds live, dice, Shifts, one Op.
 
 Everything rules-related comes from ``afdesk.encounter.contest`` (what modifiers apply and
-why, which defenses are open) and ``ContestFlow`` (rolling, Shifts, Momentum); the dialog
-only shows it and lets the GM choose.
+why, which defenses are open, who can be targeted) and ``ContestFlow`` (rolling, Shifts,
+Momentum, what may be spent now); the dialog only shows it and lets the GM choose.
 """
 
 from __future__ import annotations
@@ -26,27 +26,47 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.combatant import opposed
-from afdesk.encounter.contest import Action, DefenseOption, Via, assemble
+from afdesk.encounter.contest import (
+    Action,
+    DefenseOption,
+    Modifier,
+    Via,
+    assemble,
+    candidates,
+)
 from afdesk.encounter.contest_flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import distance, neighbours
 from afdesk.gui.dice_view import DiceView
-from afdesk.gui.document import EncounterDocument, _sentence
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.text import pct, sentence
 from afdesk.rules import classic, d20
 from afdesk.rules.contest import Side
 from afdesk.rules.d20 import KEYWORDS
 
-ATTACKS = (Action.HACK, Action.AIM, Action.TAUNT)
+MOMENTUM_CHOICES = (
+    ("+2 on a character's next check", "marker", 2),
+    ("-2 on a character's next check", "marker", -2),
+    ("+1 damage", "damage", 1),
+    ("-1 damage", "damage", -1),
+    ("a stunt", "stunt", 0),
+)
+VIA_WORDS = {
+    Via.GUARD: "guard",
+    Via.DEFENSE: "defense",
+    Via.FEND: "Fend",
+    Via.QUIP: "Quip",
+    Via.CONTEST: "contest",
+}
 
 
-def pct(p: float) -> str:
-    p = min(max(p, 0.0), 1.0)
-    if 0 < p < 0.001:
-        return "<0.1%"
-    if 0.999 < p < 1:
-        return ">99.9%"
-    return f"{100 * p:.1f}%"
+def _clear(layout) -> None:
+    while layout.count():
+        item = layout.takeAt(0)
+        if item.widget() is not None:
+            item.widget().deleteLater()
+        elif item.layout() is not None:
+            _clear(item.layout())
 
 
 class ContestDialog(QDialog):
@@ -65,11 +85,17 @@ class ContestDialog(QDialog):
         self.enc = doc.encounter
         self.attacker = attacker
         self.action = Action(action)
+        self.plan = None
         self.flow: ContestFlow | None = None
         self.source = None
         """The dice source for every roll here; None: a fresh seeded RandomSource."""
+        self._def_radios: list[tuple[QRadioButton, DefenseOption | None]] = []
+        self._guard_helper: tuple[QCheckBox, DefenseOption] | None = None
+        self._defenses_built_for = None
+        self.decoy_boxes: list[QComboBox] = []
+        self.look_box: QComboBox | None = None
         self.setWindowTitle(f"{self.action.label} — {self.enc.combatant(attacker).name}")
-        self.setMinimumWidth(760)
+        self.setMinimumWidth(780)
         self._build()
         self._fill_targets(target)
         self._replan()
@@ -82,19 +108,16 @@ class ContestDialog(QDialog):
         self.attacker_label = QLabel(f"<b>{self.enc.combatant(self.attacker).name}</b>")
         self.action_box = QComboBox()
         for a in Action:
-            if a in (Action.HUSTLE,):
-                continue
-            self.action_box.addItem(a.label, a)
-        self.action_box.setCurrentIndex(self.action_box.findData(self.action))
+            self.action_box.addItem(a.label, a.value)
+        self.action_box.setCurrentIndex(self.action_box.findData(self.action.value))
         self.target_box = QComboBox()
         self.facet_box = QComboBox()
-        c = self.enc.combatant(self.attacker)
-        for f in c.facets:
+        for f in self.enc.combatant(self.attacker).facets:
             self.facet_box.addItem(f"{f.name} {f.score}", f.name)
         head.addWidget(QLabel("Who"), 0, 0)
         head.addWidget(self.attacker_label, 0, 1)
         for col, (text, widget) in enumerate(
-            (("&Does", self.action_box), ("&To", self.target_box), ("&Facet", self.facet_box))
+            (("D&oes", self.action_box), ("&To", self.target_box), ("&Facet", self.facet_box))
         ):
             label = QLabel(text)
             label.setBuddy(widget)
@@ -104,7 +127,6 @@ class ContestDialog(QDialog):
         root.addLayout(head)
         self.reason = QLabel()
         self.reason.setWordWrap(True)
-        self.reason.setStyleSheet("color: #b00020; font-weight: bold;")
         root.addWidget(self.reason)
 
         self.mod_box = QGroupBox(
@@ -118,7 +140,7 @@ class ContestDialog(QDialog):
         self.gm_dice = QSpinBox()
         self.gm_dice.setRange(-6, 6)
         self.gm_dice.setValue(-2)
-        self.gm_add = QPushButton("&Add modifier")
+        self.gm_add = QPushButton("Add &modifier")
         gm.addWidget(self.gm_label, 1)
         gm.addWidget(QLabel("dice"))
         gm.addWidget(self.gm_dice)
@@ -127,7 +149,6 @@ class ContestDialog(QDialog):
 
         opts = QHBoxLayout()
         self.ventures = QSpinBox()
-        self.ventures.setRange(0, 3)
         self.advantage = QCheckBox("Ad&vantage")
         self.disadvantage = QCheckBox("Disadvanta&ge")
         ventures_label = QLabel("V&entures")
@@ -153,6 +174,9 @@ class ContestDialog(QDialog):
         self.def_box = QGroupBox("Defense (the target chooses after seeing the result, E4)")
         self.def_layout = QVBoxLayout(self.def_box)
         root.addWidget(self.def_box)
+        self.def_mod_box = QGroupBox("Defense modifiers (untick to switch one off)")
+        self.def_mod_layout = QVBoxLayout(self.def_mod_box)
+        root.addWidget(self.def_mod_box)
 
         self.odds = QLabel()
         self.odds.setTextFormat(Qt.TextFormat.RichText)
@@ -166,6 +190,7 @@ class ContestDialog(QDialog):
         self.roll_defense = QPushButton("Roll the &defense")
         self.defense_dice = DiceView()
         self.helper_dice = DiceView(size=26)
+        self.helper_label = QLabel("the guard helping:")
         self.defense_text = QLabel()
         dice.addWidget(self.roll_attack, 0, 0)
         dice.addWidget(self.attack_dice, 0, 1)
@@ -173,7 +198,6 @@ class ContestDialog(QDialog):
         dice.addWidget(self.roll_defense, 1, 0)
         dice.addWidget(self.defense_dice, 1, 1)
         dice.addWidget(self.defense_text, 1, 2)
-        self.helper_label = QLabel("the guard helping:")
         dice.addWidget(self.helper_label, 2, 0, Qt.AlignmentFlag.AlignRight)
         dice.addWidget(self.helper_dice, 2, 1)
         dice.setColumnStretch(1, 1)
@@ -182,41 +206,55 @@ class ContestDialog(QDialog):
         self.verdict.setStyleSheet("font-size: 18px; font-weight: bold; padding: 4px;")
         root.addWidget(self.verdict)
 
-        self.shift_box = QGroupBox("Shifts (R10): the side on turn spends or passes")
+        self.shift_box = QGroupBox("Shifts (R10): the side on turn spends, or passes")
         outer = QVBoxLayout(self.shift_box)
         self.shift_turn = QLabel()
+        self.shift_turn.setWordWrap(True)
         outer.addWidget(self.shift_turn)
         sl = QHBoxLayout()
         outer.addLayout(sl)
         self.shift_add = QPushButton("&+2 dice")
         self.shift_retry = QPushButton("Re&try Fails")
-        self.shift_pass = QPushButton("&Pass")
+        self.shift_pass = QPushButton("&Pass (satisfied)")
         sl.addStretch(1)
-        sl.addWidget(self.shift_add)
-        sl.addWidget(self.shift_retry)
-        sl.addWidget(self.shift_pass)
+        for b in (self.shift_add, self.shift_retry, self.shift_pass):
+            sl.addWidget(b)
         root.addWidget(self.shift_box)
 
-        self.mom_box = QGroupBox("Momentum (R12)")
-        ml = QHBoxLayout(self.mom_box)
+        self.mom_box = QGroupBox("Momentum (R12) and damage")
+        ml = QGridLayout(self.mom_box)
         self.mom_text = QLabel()
+        self.mom_text.setWordWrap(True)
         self.mom_side = QComboBox()
-        self.mom_target = QComboBox()
+        self.mom_side.addItem("the attacker's", Side.ATTACKER.value)
+        self.mom_side.addItem("the defender's", Side.DEFENDER.value)
         self.mom_kind = QComboBox()
-        self.mom_kind.addItem("+2 on the next check", 2)
-        self.mom_kind.addItem("-2 on the next check", -2)
-        self.mom_kind.addItem("+1/-1 damage", 0)
-        self.mom_kind.addItem("stunt", 1)
+        for label, _kind, _dice in MOMENTUM_CHOICES:
+            self.mom_kind.addItem(label)
+        self.mom_target = QComboBox()
+        for c in self.enc.roster():
+            if c.on_map:
+                self.mom_target.addItem(c.name, c.id)
         self.mom_use = QPushButton("&Spend")
-        for w in (self.mom_text, self.mom_side, self.mom_kind, self.mom_target, self.mom_use):
-            ml.addWidget(w)
+        self.hits = QSpinBox()
+        self.hits.setRange(0, 50)
+        self.hits.setToolTip("Damage the GM rolled; it is dealt if the attack lands (E6)")
+        hits_label = QLabel("&Hits if it lands")
+        hits_label.setBuddy(self.hits)
+        ml.addWidget(self.mom_text, 0, 0, 1, 5)
+        ml.addWidget(self.mom_side, 1, 0)
+        ml.addWidget(self.mom_kind, 1, 1)
+        ml.addWidget(self.mom_target, 1, 2)
+        ml.addWidget(self.mom_use, 1, 3)
+        ml.addWidget(hits_label, 2, 0)
+        ml.addWidget(self.hits, 2, 1)
         root.addWidget(self.mom_box)
 
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Apply | QDialogButtonBox.StandardButton.Cancel
         )
         self.apply_button = self.buttons.button(QDialogButtonBox.StandardButton.Apply)
-        self.apply_button.setText("A&pply to the encounter")
+        self.apply_button.setText("&Apply to the encounter")
         root.addWidget(self.buttons)
 
         self.action_box.currentIndexChanged.connect(self._action_changed)
@@ -234,6 +272,7 @@ class ContestDialog(QDialog):
         self.shift_retry.clicked.connect(lambda: self._spend("retry"))
         self.shift_pass.clicked.connect(self._pass)
         self.mom_use.clicked.connect(self._use_momentum)
+        self.hits.valueChanged.connect(self._hits_changed)
         self.apply_button.clicked.connect(self._apply)
         self.buttons.rejected.connect(self.reject)
 
@@ -243,30 +282,22 @@ class ContestDialog(QDialog):
         self.target_box.blockSignals(True)
         self.target_box.clear()
         a = self.enc.combatant(self.attacker)
-        action = self.action
-        if action in (Action.HIDE, Action.CHECK):
+        if self.action in (Action.HIDE, Action.CHECK, Action.HUSTLE, Action.CREEP):
             self.target_box.addItem("(no target)", "")
-        candidates = []
-        for c in self.enc.roster():
-            if c.id == a.id or not c.on_map:
-                continue
-            if action is Action.LEAVE_OVERLAP and (c.area != a.area or not opposed(a.side, c.side)):
-                continue
-            if action is Action.LOOK and not c.hidden:
-                continue
-            d = distance(a.area, c.area) if a.area else 99
-            candidates.append((not opposed(a.side, c.side), d, c.name, c.id))
-        for _foe, d, name, cid in sorted(candidates):
-            self.target_box.addItem(f"{name} ({d} away)", cid)
+        if self.action.spec.defenses:
+            for c in candidates(self.enc, self.attacker, self.action):
+                d = distance(a.area, c.area)
+                self.target_box.addItem(f"{c.name} ({d} away)", c.id)
         if preferred:
             i = self.target_box.findData(preferred)
             if i >= 0:
                 self.target_box.setCurrentIndex(i)
-        self.target_box.setEnabled(action not in (Action.HIDE,))
+        self.target_box.setEnabled(bool(self.action.spec.defenses))
         self.target_box.blockSignals(False)
 
     def _action_changed(self) -> None:
-        self.action = self.action_box.currentData()
+        self.action = Action(self.action_box.currentData())
+        self.setWindowTitle(f"{self.action.label} — {self.enc.combatant(self.attacker).name}")
         self._fill_targets(self.target_box.currentData() or "")
         self.facet_box.blockSignals(True)
         self.facet_box.setCurrentIndex(-1)
@@ -279,12 +310,14 @@ class ContestDialog(QDialog):
         if self.action is Action.CHECK and not facet:
             facet = self.facet_box.currentData() or self.facet_box.itemData(0) or ""
         self.flow = None
+        self.plan = None
         try:
             plan = assemble(self.enc, self.attacker, self.action, target, facet or "")
         except IllegalOp as exc:
             self._show_reason(str(exc))
             self._refresh()
             return
+        self.plan = plan
         if not keep_facet:
             i = self.facet_box.findData(plan.facet)
             self.facet_box.blockSignals(True)
@@ -292,25 +325,24 @@ class ContestDialog(QDialog):
             self.facet_box.blockSignals(False)
         if not plan.allowed:
             self._show_reason(plan.reason)
-            self.plan = plan
             self._refresh()
             return
-        self._show_reason(" ".join(plan.notes))
-        self.reason.setStyleSheet("color: #7a4b00;")
-        self.plan = plan
+        self._show_reason(" ".join(plan.notes), note=True)
         self.flow = ContestFlow(self.enc, plan)
+        self.hits.setValue(0)
         self._extra_fields()
         self._options_changed()
 
-    def _show_reason(self, text: str) -> None:
-        self.reason.setStyleSheet("color: #b00020; font-weight: bold;")
-        self.reason.setText(_sentence(text) if text else "")
+    def _show_reason(self, text: str, note: bool = False) -> None:
+        colour = "#7a4b00" if note else "#b00020"
+        self.reason.setStyleSheet(f"color: {colour};" + ("" if note else " font-weight: bold;"))
+        self.reason.setText(sentence(text) if text else "")
 
     def _extra_fields(self) -> None:
         while self.extra_layout.rowCount():
             self.extra_layout.removeRow(0)
         a = self.enc.combatant(self.attacker)
-        self.decoy_boxes: list[QComboBox] = []
+        self.decoy_boxes = []
         self.look_box = None
         if self.action is Action.HIDE and a.area is not None:
             free = [n for n in neighbours(a.area) if self.enc.zone.contains(n)]
@@ -323,26 +355,33 @@ class ContestDialog(QDialog):
                 self.extra_layout.addRow(f"Decoy {k + 1}", box)
                 self.decoy_boxes.append(box)
             self._decoys_changed()
-        if self.action is Action.LOOK and self.plan.target:
-            t = self.enc.combatant(self.plan.target)
+        if self.action in (Action.LOOK, Action.CREEP):
+            owner = self.enc.combatant(self.plan.target if self.action is Action.LOOK else a.id)
             self.look_box = QComboBox()
-            self.look_box.addItem("discover details (no decoy)", None)
-            for area in t.decoys:
+            if self.action is Action.LOOK:
+                self.look_box.addItem("discover details (no decoy)", None)
+            for area in owner.decoys:
                 self.look_box.addItem(f"decoy at ({area[0]}, {area[1]})", area)
-            if t.decoys:
-                self.look_box.setCurrentIndex(1)
+            if owner.decoys:
+                self.look_box.setCurrentIndex(self.look_box.count() - len(owner.decoys))
             self.look_box.currentIndexChanged.connect(self._look_changed)
-            self.extra_layout.addRow("Look at", self.look_box)
+            label = "Look at" if self.action is Action.LOOK else "Decoy lost on a failure"
+            self.extra_layout.addRow(label, self.look_box)
             self._look_changed()
         self.extra_box.setVisible(self.extra_layout.rowCount() > 0)
 
     def _decoys_changed(self) -> None:
         if self.flow is not None:
-            self.flow.decoys = tuple(b.currentData() for b in self.decoy_boxes)
+            self.flow.decoys = tuple(tuple(b.currentData()) for b in self.decoy_boxes)
 
     def _look_changed(self) -> None:
         if self.flow is not None and self.look_box is not None:
-            self.flow.decoy = self.look_box.currentData()
+            area = self.look_box.currentData()
+            self.flow.decoy = tuple(area) if area is not None else None
+
+    def _hits_changed(self, value: int) -> None:
+        if self.flow is not None:
+            self.flow.hits = value
 
     # ---------------------------------------------------------------------- options
 
@@ -376,16 +415,20 @@ class ContestDialog(QDialog):
     def _toggle_mod(self, key: str, on: bool) -> None:
         if self.flow is not None and not self.flow.rolled:
             self.flow.set_enabled(key, on)
+            self.ventures.setMaximum(max(self.flow.max_ventures(), self.flow.ventures))
+            self._refresh()
+
+    def _toggle_defense_mod(self, index: int, key: str, on: bool) -> None:
+        f = self.flow
+        if f is not None and f.defense_roll is None and index < len(f.defense):
+            f.set_defense_enabled(index, key, on)
             self._refresh()
 
     # ----------------------------------------------------------------------- defense
 
     def _defense_choice(self) -> tuple[DefenseOption, ...]:
-        chosen = []
-        for button, option in getattr(self, "_def_radios", []):
-            if button.isChecked() and option is not None:
-                chosen.append(option)
-        helper = getattr(self, "_guard_helper", None)
+        chosen = [o for b, o in self._def_radios if b.isChecked() and o is not None]
+        helper = self._guard_helper
         if helper is not None and helper[0].isChecked() and helper[0].isEnabled():
             chosen.append(helper[1])
         return tuple(chosen)
@@ -402,13 +445,10 @@ class ContestDialog(QDialog):
         self._refresh()
 
     def _build_defenses(self) -> None:
-        while self.def_layout.count():
-            item = self.def_layout.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+        _clear(self.def_layout)
         self._def_radios = []
         self._guard_helper = None
-        plan = getattr(self, "plan", None)
+        plan = self.plan
         if plan is None or not plan.defenses or self.enc.ruleset == d20.NAME:
             note = (
                 "d20-degrees: the target's TN and F are its defense."
@@ -421,33 +461,31 @@ class ContestDialog(QDialog):
         none.setChecked(True)
         self._def_radios.append((none, None))
         self.def_layout.addWidget(none)
+        none.toggled.connect(lambda _on: self._choose())
         for option in plan.defenses:
-            text = self._option_text(option)
-            button = QRadioButton(text)
+            button = QRadioButton(self._option_text(option))
             button.setEnabled(option.allowed)
             if not option.allowed:
                 button.setToolTip(option.reason)
             self._def_radios.append((button, option))
             self.def_layout.addWidget(button)
             button.toggled.connect(lambda _on: self._choose())
-        none.toggled.connect(lambda _on: self._choose())
         guards = [o for o in plan.defenses if o.via is Via.GUARD and o.allowed]
         if guards and any(o.via is not Via.GUARD and o.allowed for o in plan.defenses):
             row = QHBoxLayout()
             box = QCheckBox("…and the guard cooperates (E4, R11):")
             combo = QComboBox()
-            for g in guards:
-                combo.addItem(self._option_text(g), g)
+            for i, g in enumerate(guards):
+                combo.addItem(self._option_text(g), i)
             row.addWidget(box)
             row.addWidget(combo, 1)
             holder = QWidget()
             holder.setLayout(row)
             self.def_layout.addWidget(holder)
-
             self._guard_helper = (box, guards[0])
 
             def changed():
-                self._guard_helper = (box, combo.currentData())
+                self._guard_helper = (box, guards[combo.currentData()])
                 self._choose()
 
             combo.currentIndexChanged.connect(lambda _i: changed())
@@ -456,19 +494,34 @@ class ContestDialog(QDialog):
     def _option_text(self, o: DefenseOption) -> str:
         d = self.enc.combatant(o.defender)
         mods = ", ".join(m.text() for m in o.modifiers)
-        via = {
-            Via.GUARD: "guard",
-            Via.DEFENSE: "defense",
-            Via.FEND: "Fend",
-            Via.QUIP: "Quip",
-            Via.CONTEST: "contest",
-        }[o.via]
-        text = f"{d.name}: {o.kind.label} ({via}) — {o.facet} {o.dice}"
+        text = f"{d.name}: {o.kind.label} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
         if mods:
             text += f"; {mods}"
         if not o.allowed:
             text += f" — {o.reason}"
         return text
+
+    def _fill_defense_mods(self) -> None:
+        _clear(self.def_mod_layout)
+        f = self.flow
+        shown = False
+        if f is not None:
+            for index, option in enumerate(f.defense):
+                for m in f.defense_mods(index, option):
+                    box = self._mod_box(m)
+                    box.setEnabled(f.defense_roll is None)
+                    box.toggled.connect(
+                        lambda on, i=index, k=m.key: self._toggle_defense_mod(i, k, on)
+                    )
+                    self.def_mod_layout.addWidget(box)
+                    shown = True
+        self.def_mod_box.setVisible(shown)
+
+    @staticmethod
+    def _mod_box(m: Modifier) -> QCheckBox:
+        box = QCheckBox(f"{m.text()} — {m.reason}")
+        box.setChecked(m.enabled)
+        return box
 
     # ---------------------------------------------------------------------- rolling
 
@@ -501,11 +554,10 @@ class ContestDialog(QDialog):
         f = self.flow
         if f is None:
             return
-        side = f.exchange.turn
         if self.enc.ruleset == classic.NAME:
             kind = "will"
         try:
-            f.spend(side, kind, source=self.source)
+            f.spend(f.exchange.turn, kind, source=self.source)
         except IllegalOp as exc:
             self._show_reason(str(exc))
         self._refresh()
@@ -524,12 +576,10 @@ class ContestDialog(QDialog):
         f = self.flow
         if f is None:
             return
-        side = self.mom_side.currentData()
-        value = self.mom_kind.currentData()
-        kind = {2: "marker", -2: "marker", 0: "damage", 1: "stunt"}[value]
-        dice = value if kind == "marker" else 0
+        _label, kind, dice = MOMENTUM_CHOICES[self.mom_kind.currentIndex()]
+        target = self.mom_target.currentData() or "" if kind == "marker" else ""
         try:
-            f.use_momentum(side, kind, self.mom_target.currentData() or "", dice)
+            f.use_momentum(Side(self.mom_side.currentData()), kind, target, dice)
         except IllegalOp as exc:
             self._show_reason(str(exc))
         self._refresh()
@@ -544,16 +594,11 @@ class ContestDialog(QDialog):
         except IllegalOp as exc:
             self._show_reason(str(exc))
             return
-        messages: list[str] = []
-        self.doc.refused.connect(messages.append)
-        try:
-            ok = self.doc.push(op)
-        finally:
-            self.doc.refused.disconnect(messages.append)
-        if ok:
-            self.accept()
+        reason = self.doc.push_or_reason(op)
+        if reason:
+            self._show_reason(reason)
         else:
-            self._show_reason(messages[-1] if messages else "refused")
+            self.accept()
 
     # ---------------------------------------------------------------------- refresh
 
@@ -564,6 +609,7 @@ class ContestDialog(QDialog):
         # current choice is not allowed (so the GM can pick another).
         for w in (self.target_box, self.action_box):
             w.setEnabled(not rolled)
+        self.target_box.setEnabled(not rolled and bool(self.action.spec.defenses))
         for w in (
             self.facet_box,
             self.ventures,
@@ -580,7 +626,8 @@ class ContestDialog(QDialog):
             box.setEnabled(not rolled)
         for w in (self.ventures, self.advantage, self.disadvantage):
             w.setVisible(ruleset != d20.NAME)
-        self.ventures.setMaximum(3 if ruleset == classic.NAME else 2)
+        if f is not None and not rolled:
+            self.ventures.setMaximum(max(f.max_ventures(), f.ventures))
         self._fill_modifiers()
         if f is None:
             self.odds.setText("")
@@ -595,18 +642,20 @@ class ContestDialog(QDialog):
             self.pool_label.setText("")
             self._build_defenses()
             self._defenses_built_for = None
+            self._fill_defense_mods()
             return
-        if not rolled and getattr(self, "_defenses_built_for", None) is not self.plan:
+        if not rolled and self._defenses_built_for is not self.plan:
             self._build_defenses()
             self._defenses_built_for = self.plan
-        dice, intf = f.attack_pools()
+        self._fill_defense_mods()
+        dice, _intf = f.attack_pools()
         if ruleset == d20.NAME:
             bonus, tn, fort = f.d20_numbers()
             self.pool_label.setText(f"d20 + {bonus} against TN {tn}, F {fort}")
         else:
-            extra = (2 if ruleset != classic.NAME else 1) * f.ventures
+            extra = f.interference_total() - f.attack_pools()[1]
             self.pool_label.setText(
-                f"<b>{dice}</b> dice, <b>{intf + extra}</b> Interference"
+                f"<b>{dice}</b> dice, <b>{f.interference_total()}</b> Interference"
                 + (f" ({extra} from Ventures)" if extra else "")
             )
         self._show_odds()
@@ -619,9 +668,8 @@ class ContestDialog(QDialog):
                 riders.append("the actor may use a Rider")
             if target:
                 riders.append("the target may use a Rider as a Reaction")
-            self.attack_text.setText(
-                f"{f.d20.describe()}" + (f" — {'; '.join(riders)}" if riders else "")
-            )
+            tail = f" — {'; '.join(riders)}" if riders else ""
+            self.attack_text.setText(f.d20.describe() + tail)
         elif f.attack is not None:
             self.attack_text.setText(f.verdict_now().attack.describe())
         else:
@@ -634,20 +682,17 @@ class ContestDialog(QDialog):
             and f.attack_succeeded()
         )
         self.roll_defense.setEnabled(can_defend)
-        for button, _o in getattr(self, "_def_radios", []):
-            button.setEnabled(f.defense_roll is None and (_o is None or _o.allowed))
+        for button, option in self._def_radios:
+            button.setEnabled(f.defense_roll is None and (option is None or option.allowed))
         self.defense_dice.set_roll(f.defense_roll)
         self.helper_dice.set_roll(f.helper_roll)
         self.helper_dice.setVisible(f.helper_roll is not None)
         self.helper_label.setVisible(f.helper_roll is not None)
         v = f.verdict_now() if rolled else None
-        if v is not None and v.defense is not None:
-            self.defense_text.setText(v.defense.describe())
-        else:
-            self.defense_text.setText("")
+        self.defense_text.setText(v.defense.describe() if v and v.defense else "")
         if v is not None:
             colour = "#1a7f37" if v.lands else "#b00020"
-            self.verdict.setText(f"<span style='color:{colour}'>{v.explain().capitalize()}</span>")
+            self.verdict.setText(f"<span style='color:{colour}'>{sentence(v.explain())}</span>")
         else:
             self.verdict.setText("")
         self._refresh_shifts(rolled)
@@ -655,19 +700,14 @@ class ContestDialog(QDialog):
         self.apply_button.setEnabled(rolled)
 
     def _fill_modifiers(self) -> None:
-        while self.mod_layout.count():
-            item = self.mod_layout.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+        _clear(self.mod_layout)
         f = self.flow
-        plan = getattr(self, "plan", None)
-        mods = f.modifiers if f is not None else list(plan.modifiers if plan else [])
+        mods = f.modifiers if f is not None else list(self.plan.modifiers if self.plan else [])
         if not mods:
             self.mod_layout.addWidget(QLabel("None apply."))
             return
         for m in mods:
-            box = QCheckBox(f"{m.text()} — {m.reason}")
-            box.setChecked(m.enabled)
+            box = self._mod_box(m)
             box.setEnabled(f is not None and not f.rolled)
             box.toggled.connect(lambda on, key=m.key: self._toggle_mod(key, on))
             self.mod_layout.addWidget(box)
@@ -707,65 +747,67 @@ class ContestDialog(QDialog):
             return
         self.shift_box.setEnabled(True)
         side = f.exchange.turn
-        who = (
-            self.enc.combatant(self.attacker).name
-            if side is Side.ATTACKER
-            else self.enc.combatant(f.defense[0].defender).name
-            if f.defense
-            else "the defender"
-        )
+        if side is Side.ATTACKER:
+            who = self.enc.combatant(self.attacker).name
+        elif f.defense:
+            who = self.enc.combatant(f.defense[0].defender).name
+        else:
+            who = "the defender"
         left = f.shifts_left(side)
-        payer = f.payer(side)
         unit = "Will" if ruleset == classic.NAME else "Shifts"
-        pool = "the referee's pool" if payer == "referee" else who
-        self.shift_turn.setText(f"<b>{who}</b> ({side.value}) — {left} {unit} left in {pool}")
+        pool = "in the referee's pool" if f.payer(side) == "referee" else ""
+        self.shift_turn.setText(
+            f"<b>{who}</b> ({side.value}) may spend — {left} {unit} left {pool}. "
+            "Spend as often as you like, then Pass when satisfied; the other side then "
+            "answers."
+        )
         choices = f.shift_choices(side)
-        lands = "lands" if side is Side.ATTACKER else "stopped"
+        goal = "lands" if side is Side.ATTACKER else "stopped"
 
         def label(kind: str, title: str) -> str:
             o = choices.get(kind)
             if o is None:
                 return title
             p = o.p_attack_lands if side is Side.ATTACKER else o.p_stopped
-            return f"{title} ({lands} {pct(p)})"
+            return f"{title} ({goal} {pct(p)})"
 
         if ruleset == classic.NAME:
             self.shift_add.setText(label("will", "&Will: +2 dice"))
             self.shift_retry.setVisible(False)
+            add_why = f.spend_refusal(side, "will")
         else:
             self.shift_add.setText(label("add", "&+2 dice"))
             self.shift_retry.setText(label("retry", "Re&try Fails"))
             self.shift_retry.setVisible(True)
-        can_spend = left > 0 and (side is Side.ATTACKER or f.defense_roll is not None)
-        self.shift_add.setEnabled(can_spend and bool(choices))
-        self.shift_retry.setEnabled(can_spend and "retry" in choices)
+            add_why = f.spend_refusal(side, "add")
+            retry_why = f.spend_refusal(side, "retry")
+            self.shift_retry.setEnabled(not retry_why)
+            self.shift_retry.setToolTip(sentence(retry_why) if retry_why else "")
+        self.shift_add.setEnabled(not add_why)
+        self.shift_add.setToolTip(sentence(add_why) if add_why else "")
 
     def _refresh_momentum(self, v) -> None:
         f = self.flow
+        attack = self.action.spec.attack
+        self.hits.setEnabled(attack and f is not None)
         if v is None or f is None or self.enc.ruleset == d20.NAME:
-            self.mom_box.setEnabled(False)
-            self.mom_text.setText("")
+            self.mom_box.setEnabled(attack and f is not None)
+            self.mom_use.setEnabled(False)
+            self.mom_text.setText("Roll first; Momentum is spent after the result.")
             return
-        a = f.momentum(Side.ATTACKER)
-        d = f.momentum(Side.DEFENDER)
-        used_a = sum(1 for u in f.momentum_uses if u.side is Side.ATTACKER)
-        used_d = sum(1 for u in f.momentum_uses if u.side is Side.DEFENDER)
-        self.mom_text.setText(f"Attacker {a - used_a} left · defender {d - used_d} left")
-        self.mom_box.setEnabled(a - used_a > 0 or d - used_d > 0)
-        if self.mom_side.count() == 0:
-            self.mom_side.addItem("attacker's", Side.ATTACKER)
-            self.mom_side.addItem("defender's", Side.DEFENDER)
-            for c in self.enc.roster():
-                if c.on_map:
-                    self.mom_target.addItem(c.name, c.id)
+        self.mom_box.setEnabled(True)
+        a, d = f.momentum_left(Side.ATTACKER), f.momentum_left(Side.DEFENDER)
+        text = f"Momentum left: attacker {a}, defender {d}."
         if f.momentum_uses:
-            self.mom_text.setText(
-                self.mom_text.text()
-                + " · spent: "
-                + ", ".join(
-                    f"{u.kind} {u.dice:+d} on {self.enc.combatant(u.target).name}"
-                    if u.kind == "marker"
-                    else u.kind
-                    for u in f.momentum_uses
-                )
-            )
+            spent = []
+            for u in f.momentum_uses:
+                who = "attacker" if u.side is Side.ATTACKER else "defender"
+                if u.kind == "marker":
+                    spent.append(f"{who}: {u.dice:+d} on {self.enc.combatant(u.target).name}")
+                elif u.kind == "damage":
+                    spent.append(f"{who}: {u.dice:+d} damage")
+                else:
+                    spent.append(f"{who}: a stunt")
+            text += " Spent: " + "; ".join(spent) + "."
+        self.mom_text.setText(text)
+        self.mom_use.setEnabled(a > 0 or d > 0)

@@ -16,8 +16,8 @@ from afdesk.encounter import persevere
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import persevere_passed
 from afdesk.encounter.state import exchanges_lasted
-from afdesk.gui.dialogs.contest import pct
-from afdesk.gui.document import EncounterDocument, _sentence
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.text import pct
 
 
 class PersevereDialog(QDialog):
@@ -106,13 +106,8 @@ class PersevereDialog(QDialog):
     def apply(self) -> None:
         if self.op is None:
             return
-        messages: list[str] = []
-        self.doc.refused.connect(messages.append)
-        try:
-            ok = self.doc.push(self.op)
-        finally:
-            self.doc.refused.disconnect(messages.append)
-        if ok:
-            self.accept()
+        reason = self.doc.push_or_reason(self.op)
+        if reason:
+            self.error.setText(reason)
         else:
-            self.error.setText(_sentence(messages[-1]) if messages else "Refused.")
+            self.accept()

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.combatant import ECONOMY_STATES, MARKED_STATES, StateKind
+from afdesk.encounter.combatant import ECONOMY_STATES, MARKED_STATES, Side, StateKind
 from afdesk.encounter.ops.roster import (
     AdjustCounter,
     RemoveMomentum,
@@ -29,7 +29,7 @@ from afdesk.encounter.ops.roster import (
 from afdesk.encounter.ops.turn import ActHesitated, Screen, SetEconomy, TakeAction
 from afdesk.encounter.turn import ActionKind, turn_prompts
 from afdesk.gui import actions as gm_actions
-from afdesk.gui.document import EncounterDocument
+from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.style import side_colour
 
 
@@ -57,6 +57,7 @@ class CombatantPanel(QWidget):
         super().__init__()
         self.window = window
         self.doc: EncounterDocument | None = None
+        self._links = Links()
         self.cid = ""
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -162,10 +163,12 @@ class CombatantPanel(QWidget):
 
     def set_document(self, doc: EncounterDocument) -> None:
         self.doc = doc
-        doc.selectionChanged.connect(self.show_character)
-        doc.combatantChanged.connect(self._combatant_changed)
-        doc.turnChanged.connect(self.refresh)
-        doc.refused.connect(self._refused)
+        self._links.clear()
+        self._links.connect(doc.selectionChanged, self.show_character)
+        self._links.connect(doc.combatantChanged, self._combatant_changed)
+        self._links.connect(doc.turnChanged, self.refresh)
+        self._links.connect(doc.metaChanged, self.refresh)
+        self._links.connect(doc.refused, self._refused)
         self.show_character(doc.selected)
 
     def show_character(self, cid: str) -> None:
@@ -233,8 +236,10 @@ class CombatantPanel(QWidget):
         self.snap.setChecked(e.snaps > 0)
         self.snap.setText(f"Snap ×{e.snaps}" if e.snaps > 1 else "Snap")
         self.action.setChecked(e.action)
-        self.action.setText(
-            "Action" if e.action or not e.action_used else f"Action: {e.action_used}"
+        used = "" if e.action or not e.action_used else e.action_used
+        self.action.setText(f"Action\n({used})" if used else "Action")
+        self.action.setToolTip(
+            f"This turn's action went to: {used}" if used else self.action.toolTip()
         )
         self.defend.setChecked(c.has(StateKind.DEFENDING))
         self.screen.setChecked(c.has(StateKind.SCREENING))
@@ -244,7 +249,11 @@ class CombatantPanel(QWidget):
         self.prompts.setVisible(bool(prompts))
         self.counter_labels["grit"].setText(f"{c.grit} / {c.grit_max}")
         self.counter_labels["hits"].setText(str(c.hits))
-        self.counter_labels["shifts"].setText(str(c.shifts))
+        if c.side in (Side.BAND, Side.FOLLOWER):
+            self.counter_labels["shifts"].setText(str(c.shifts))
+        else:
+            # Opponents and denizens spend from the referee's pool (R10).
+            self.counter_labels["shifts"].setText(f"referee's pool: {enc.meta.referee_shifts}")
         self.counter_labels["will"].setText(str(c.will))
         self._refresh_states(c)
         facets = " · ".join(f"{f.name} <b>{f.score}</b>" for f in c.facets)

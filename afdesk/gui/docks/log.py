@@ -3,6 +3,7 @@ exportable as text or HTML."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.history import LogEntry
 from afdesk.encounter.ops.check import ResolveContest
-from afdesk.gui.document import EncounterDocument
+from afdesk.gui.document import EncounterDocument, Links
 
 ROLE_ENTRY = Qt.ItemDataRole.UserRole + 1
 
@@ -57,6 +58,11 @@ class LogModel(QAbstractListModel):
         self.doc = doc
         self._count = len(doc.encounter.log)
         doc.logChanged.connect(self._sync)
+
+    def detach(self) -> None:
+        """Stop following the document (the panel shows another one)."""
+        with contextlib.suppress(RuntimeError, TypeError):
+            self.doc.logChanged.disconnect(self._sync)
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's default argument
         return 0 if parent.isValid() else self._count
@@ -114,6 +120,7 @@ class LogPanel(QWidget):
         super().__init__()
         self.window = window
         self.doc: EncounterDocument | None = None
+        self._links = Links()
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
         self.search = QLineEdit()
@@ -142,10 +149,16 @@ class LogPanel(QWidget):
 
     def set_document(self, doc: EncounterDocument) -> None:
         self.doc = doc
+        self._links.clear()
+        old = getattr(self, "model", None)
         self.model = LogModel(doc)
         self.filter.setSourceModel(self.model)
-        self.model.rowsInserted.connect(lambda *_a: self.view.scrollToBottom())
-        doc.rosterChanged.connect(self._fill_people)
+        if old is not None:
+            old.detach()
+            old.deleteLater()
+        self._links.connect(self.model.rowsInserted, self._scroll_to_end)
+        self._links.connect(self.model.rowsRemoved, self._scroll_to_end)
+        self._links.connect(doc.rosterChanged, self._fill_people)
         self._fill_people()
         self.view.scrollToBottom()
 
@@ -165,6 +178,11 @@ class LogPanel(QWidget):
         self.filter.person = self.person.currentData() or ""
         self.filter.checks_only = self.kind.currentIndex() == 1
         self.filter.refilter()
+        self._scroll_to_end()
+
+    def _scroll_to_end(self, *_args) -> None:
+        """The newest entries are what the table cares about: keep them in view."""
+        self.view.scrollToBottom()
 
     def visible_entries(self) -> list[LogEntry]:
         return [

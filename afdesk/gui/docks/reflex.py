@@ -3,8 +3,6 @@ at the end of an exchange (E1, E2, E9, E16)."""
 
 from __future__ import annotations
 
-import contextlib
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -23,11 +21,11 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.combatant import Side, StateKind
-from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.turn import ActHesitated
 from afdesk.encounter.reflex import ROUNDS, hand_specs
 from afdesk.encounter.state import Mode, Phase
-from afdesk.gui.document import EncounterDocument
+from afdesk.gui.actions import deal_refusal, trim_words
+from afdesk.gui.document import EncounterDocument, Links
 
 
 class ReflexPanel(QWidget):
@@ -39,6 +37,7 @@ class ReflexPanel(QWidget):
         super().__init__()
         self.window = window
         self.doc: EncounterDocument | None = None
+        self._links = Links()
         self._physical: set[str] = set()
         layout = QVBoxLayout(self)
         self.header = QLabel()
@@ -92,22 +91,15 @@ class ReflexPanel(QWidget):
         self.next_button.clicked.connect(lambda: self.window.next_turn())
         self.trim_button.clicked.connect(lambda: self.window.trim_zone())
         self.next_exchange.clicked.connect(lambda: self.window.deal())
-        self.end_button.clicked.connect(lambda: self.window.end_encounter())
+        self.end_button.clicked.connect(self._end_clicked)
         self.mode_box.activated.connect(self._mode_chosen)
         self.hesitated.clicked.connect(self._act_hesitated)
 
     def set_document(self, doc: EncounterDocument) -> None:
         self.doc = doc
         self._physical = set()
-        for signal in (
-            doc.turnChanged,
-            doc.reflexChanged,
-            doc.rosterChanged,
-            doc.modeChanged,
-            doc.zoneChanged,
-        ):
-            signal.connect(self.refresh)
-        doc.combatantChanged.connect(lambda _cid: self._refresh_order())
+        self._links.clear()
+        self._links.connect(doc.changed, self.refresh)
         self.refresh()
 
     def physical_hands(self) -> tuple[str, ...]:
@@ -134,12 +126,12 @@ class ReflexPanel(QWidget):
             Phase.ENDED: "The encounter is over.",
         }[t.phase]
         self.header.setText(
-            f"{head}  <span style='font-weight:normal'>Mode: {enc.mode.label}</span>"
+            f"{head}  <span style='font-weight:normal'>Mode: {enc.mode.label} · "
+            f"the referee's Shifts: {enc.meta.referee_shifts}</span>"
         )
-        self.deal_button.setEnabled(
-            t.phase in (Phase.SETUP, Phase.EXCHANGE_END)
-            or (t.phase is Phase.CARDS and t.round == 0)
-        )
+        why = deal_refusal(doc, self.physical_hands())
+        self.deal_button.setEnabled(not why)
+        self.deal_button.setToolTip(why)
         self.cards_button.setEnabled(t.phase is Phase.CARDS)
         self.next_button.setEnabled(t.phase is Phase.TURNS)
         self._refresh_hands()
@@ -233,25 +225,12 @@ class ReflexPanel(QWidget):
         t = enc.turn
         over = t.phase is Phase.EXCHANGE_END
         self.end_box.setVisible(over or t.phase is Phase.ENDED)
-        occupied = [c.area for c in enc.roster() if c.on_map]
-        edges = enc.zone.trim_proposal(occupied)
-        cols, rows = enc.zone.size()
+        edges = enc.trim_proposal()
         lines = []
         if over:
             lines.append("Cards are reshuffled and dealt again for the next exchange (E2).")
-            if (cols, rows) != (3, 3):
-                if edges:
-                    lines.append(
-                        "The zone is "
-                        f"{cols} x {rows} tiles; afdesk proposes removing the "
-                        + ", ".join(e.value for e in edges)
-                        + " tiles, which hold nobody (E9)."
-                    )
-                else:
-                    lines.append(
-                        f"The zone is {cols} x {rows} tiles, and every extra line "
-                        "holds somebody: move them or let them exit (E9)."
-                    )
+            if enc.zone.size() != (3, 3):
+                lines.append(trim_words(enc))
             lines.append(
                 "The mode may change now (E16). Reinforcements arrive at the edges "
                 "now: see the GM notes."
@@ -266,17 +245,17 @@ class ReflexPanel(QWidget):
         self.mode_box.setEnabled(over)
         self.mode_box.setCurrentIndex(self.mode_box.findData(enc.mode))
         self.end_button.setText("&End the encounter" if over else "&Persevere…")
-        with contextlib.suppress(RuntimeError, TypeError):
-            self.end_button.clicked.disconnect()
-        if over:
-            self.end_button.clicked.connect(lambda: self.window.end_encounter())
+
+    def _end_clicked(self) -> None:
+        if self.doc.encounter.turn.phase is Phase.EXCHANGE_END:
+            self.window.end_encounter()
         else:
-            self.end_button.clicked.connect(lambda: self.window.persevere())
+            self.window.persevere()
 
     def _mode_chosen(self, _index: int) -> None:
         mode = self.mode_box.currentData()
-        if mode is not None and mode is not self.doc.encounter.mode:
-            self.doc.push(ChangeMode(mode))
+        if mode is not None:
+            self.window.change_mode(Mode(mode))
 
     def _act_hesitated(self) -> None:
         if self._hesitating:

@@ -19,6 +19,7 @@ from afdesk.encounter.ops.zone import draw_extension
 from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import TILE, Edge
 from afdesk.gui import mapgeom
+from afdesk.gui.text import sentence
 
 OVERRIDE_KEYS = "Shift"
 """The modifier that turns a drag or a turn into an explicit GM override (Ctrl works too)."""
@@ -56,15 +57,6 @@ class Outcome:
     text: str = ""
     reason: str = ""
     edge: Edge | None = None
-
-
-def sentence(text: str) -> str:
-    """A model message as a sentence for the status bar."""
-    text = text.strip()
-    if not text:
-        return ""
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", ")")) else text + "."
 
 
 def override_hint(name: str) -> str:

@@ -232,7 +232,9 @@ def _fill_area(p: QPainter, rect: QRectF, props) -> None:
     """Property textures inside one area, drawn in scene units so they scale with zoom."""
     x, y, h = rect.x(), rect.y(), rect.height()
     if props.water:
-        p.fillRect(rect, QColor(30, 100, 200, 110))
+        # Opaque: water must read as water whatever the tile underneath (a river's bank
+        # is land, its bed is not).
+        p.fillRect(rect, QColor(46, 112, 196))
         p.setPen(_pen(QColor(255, 255, 255, 150), 1.6))
         for i in range(3):
             yy = y + 14 + i * 18

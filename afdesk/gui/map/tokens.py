@@ -447,7 +447,8 @@ class OverlapItem(MapItem):
         self.setToolTip("Overlap with opponents: leaving needs a move check (E14)")
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        rect = self._area_rect.adjusted(2, 2, -2, -2)
+        # Inside the area's edge, so the actor's frame (drawn on the edge) stays visible.
+        rect = self._area_rect.adjusted(6, 6, -6, -6)
         fill = QColor(style.OVERLAP)
         fill.setAlpha(70)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -464,7 +465,7 @@ class ActorMark(MapItem):
         super().__init__()
         self.theme = theme
         self.area: Area | None = None
-        self.setZValue(Z_OVERLAP + 0.5)
+        self.setZValue(Z_OVERLAP - 0.5)
         self.set_bounds(QRectF(-AREA / 2 - 8, -AREA / 2 - 8, AREA + 16, AREA + 16))
         self.setVisible(False)
 

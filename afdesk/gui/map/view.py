@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 from functools import partial
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 
@@ -88,6 +88,10 @@ class _Press:
     override: bool
 
 
+KEY_TURN_REST_MS = 700
+"""Quiet time after Q / E before a burst of turns becomes one facing change."""
+
+
 class MapView(QGraphicsView):
     """A view of an encounter's map. The GM's view edits through Ops; the player's
     (``player=True``) is read-only and leaves out GM-only things."""
@@ -127,8 +131,11 @@ class MapView(QGraphicsView):
         self._pick = ""
         self._menu: QMenu | None = None
         self._edge_menu: QMenu | None = None
-        self._capturing = False
-        self._refusal = ""
+        self._key_turn: tuple[str, float, bool] | None = None
+        self._key_timer = QTimer(self)
+        self._key_timer.setSingleShot(True)
+        self._key_timer.setInterval(KEY_TURN_REST_MS)
+        self._key_timer.timeout.connect(self.flush_turn)
         self.set_document(doc)
 
     # ------------------------------------------------------------------- document
@@ -137,7 +144,6 @@ class MapView(QGraphicsView):
         """Show another document (the old scene stops following its document)."""
         old = self.map_scene
         if self.doc is not None:
-            self.doc.refused.disconnect(self._on_refused)
             self.doc.zoneChanged.disconnect(self._on_zone)
         self._end_drag()
         self.doc = doc
@@ -145,7 +151,6 @@ class MapView(QGraphicsView):
         self.map_scene.set_rear_arcs(self._rear)
         self.setScene(self.map_scene)
         self.setBackgroundBrush(self.map_scene.theme.background)
-        doc.refused.connect(self._on_refused)
         doc.zoneChanged.connect(self._on_zone)
         if old is not None:
             old.detach()
@@ -238,26 +243,22 @@ class MapView(QGraphicsView):
     def _push(self, ops, text: str | None = None, hint: str = "") -> bool:
         """Push Ops as one undo step; a refusal goes to the status bar with ``hint``
         (after every other listener of ``refused`` has had its turn)."""
-        self._refusal = ""
-        self._capturing = True
-        try:
-            ok = self.doc.push_many(list(ops), text)
-        finally:
-            self._capturing = False
-        if not ok:
-            self._refuse(self._refusal or "That is not allowed now.", hint)
-        return ok
-
-    def _on_refused(self, reason: str) -> None:
-        if self._capturing:
-            self._refusal = reason
+        reason = self.doc.push_or_reason(list(ops), text)
+        if reason:
+            self._refuse(reason, hint)
+        return not reason
 
     def _refuse(self, reason: str, hint: str = "") -> None:
         self.statusMessage.emit(f"{reason} {hint}".strip())
 
     # ---------------------------------------------------------------------- mouse
 
+    def focusOutEvent(self, event) -> None:
+        self.flush_turn()
+        super().focusOutEvent(event)
+
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.flush_turn()
         pos = event.position().toPoint()
         button = event.button()
         if button == Qt.MouseButton.LeftButton:
@@ -404,14 +405,33 @@ class MapView(QGraphicsView):
             self.map_scene.clear_preview()
 
     def _offer_edge(self, plan: ia.DragPlan, area, edge: Edge, where: QPoint) -> None:
+        """Past an edge: offer only what would work (extend the zone, exit), each worked
+        out now; if neither would, say why at once."""
         if self._edge_menu is not None:
             self._edge_menu.deleteLater()
+            self._edge_menu = None
+        name = self.doc.encounter.combatants[plan.cid].name
+        choices = []
+        for key, words in ia.edge_choices(self.doc.encounter, edge):
+            outcome = ia.edge_drop(self.doc, plan, area, edge, key, self.rng)
+            choices.append((key, words, outcome))
+        possible = [(k, w, o) for k, w, o in choices if not o.reason and o.ops]
+        if not possible:
+            reasons = [o.reason for _k, _w, o in choices if o.reason]
+            self._refuse(
+                reasons[0] if reasons else "That is not allowed now.", ia.override_hint(name)
+            )
+            return
         menu = QMenu(self)
         menu.setToolTipsVisible(True)
-        for key, words in ia.edge_choices(self.doc.encounter, edge):
+        for key, words, outcome in choices:
             act = menu.addAction(words)
             act.setData(key)
-            act.triggered.connect(partial(self._edge_chosen, plan, area, edge, key))
+            act.setEnabled(not outcome.reason)
+            if outcome.reason:
+                act.setToolTip(outcome.reason)
+                act.setStatusTip(outcome.reason)
+            act.triggered.connect(partial(self._edge_chosen, outcome, name))
         self._edge_menu = menu
         self.statusMessage.emit(f"Past the {edge.value} edge: extend the zone or exit?")
         menu.popup(self.viewport().mapToGlobal(where))
@@ -420,14 +440,10 @@ class MapView(QGraphicsView):
         """The last "extend the zone or exit" menu (for tests and automation)."""
         return self._edge_menu
 
-    def _edge_chosen(self, plan: ia.DragPlan, area, edge: Edge, choice: str) -> None:
+    def _edge_chosen(self, outcome: ia.Outcome, name: str) -> None:
         if self._edge_menu is not None:
             self._edge_menu.hide()
-        name = self.doc.encounter.combatants[plan.cid].name
-        outcome = ia.edge_drop(self.doc, plan, area, edge, choice, self.rng)
-        if outcome.reason:
-            self._refuse(outcome.reason, ia.override_hint(name))
-        elif outcome.ops and self._push(outcome.ops, outcome.text, ia.override_hint(name)):
+        if outcome.ops and self._push(outcome.ops, outcome.text, ia.override_hint(name)):
             self.statusMessage.emit("")
 
     # -------------------------------------------------------------------- facing
@@ -446,6 +462,41 @@ class MapView(QGraphicsView):
     def _turn_finish(self, scene_pos: QPointF, override: bool) -> None:
         cid, facing = self._facing
         self._facing = None
+        c = self.doc.encounter.combatants.get(cid)
+        if c is None:
+            return
+        if facing != c.facing:
+            self.turn_to(cid, facing, override)
+        self.map_scene.on_combatant(cid)
+
+    def turn_by_key(self, cid: str, step: float, override: bool = False) -> None:
+        """Q / E: turn by ``step`` degrees. Presses in a quick burst become one facing
+        change (one log line, one undo step) when the keys rest for a moment."""
+        pending = self._key_turn
+        if pending is not None and pending[0] != cid:
+            self.flush_turn()
+            pending = None
+        c = self.doc.encounter.combatants[cid]
+        start = pending[1] if pending is not None else c.facing
+        facing = normalise_facing(start + step)
+        why = self.doc.try_op(
+            SetFacing(cid, facing, override=override or bool(pending and pending[2]))
+        )
+        if why:
+            hint = "" if override else f"Hold Shift to turn {c.name} anyway (GM override)."
+            self._refuse(why, hint)
+            return
+        self._key_turn = (cid, facing, override)
+        self.map_scene.preview_facing(cid, facing)
+        self._key_timer.start()
+
+    def flush_turn(self) -> None:
+        """Commit a pending keyboard turn now."""
+        self._key_timer.stop()
+        pending, self._key_turn = self._key_turn, None
+        if pending is None:
+            return
+        cid, facing, override = pending
         c = self.doc.encounter.combatants.get(cid)
         if c is None:
             return
@@ -499,6 +550,8 @@ class MapView(QGraphicsView):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = Qt.Key(event.key())
+        if key not in TURN_KEYS:
+            self.flush_turn()
         if key == Qt.Key.Key_Escape:
             if self._pick:
                 self.cancel_pick()
@@ -515,7 +568,7 @@ class MapView(QGraphicsView):
         if not self.player and c is not None and c.on_map:
             override = is_override(event.modifiers())
             if key in TURN_KEYS:
-                self.turn_to(cid, c.facing + TURN_KEYS[key], override)
+                self.turn_by_key(cid, TURN_KEYS[key], override)
                 event.accept()
                 return
             if key in FACE_KEYS:
@@ -558,23 +611,10 @@ class MapView(QGraphicsView):
         """The character's common actions, from :func:`afdesk.gui.actions.entries`;
         disabled entries carry the model's reason as tooltip and status tip."""
         menu = QMenu(self)
-        menu.setToolTipsVisible(True)
-        c = self.doc.encounter.combatants.get(cid)
-        if c is not None:
-            menu.addSection(c.name)
-        group = None
-        for entry in actions.entries(self.doc, cid):
-            if entry.group != group:
-                menu.addSection(entry.group)
-                group = entry.group
-            act = menu.addAction(entry.label)
-            act.setData(entry.key)
-            act.setEnabled(entry.enabled)
-            if entry.reason:
-                act.setToolTip(entry.reason)
-                act.setStatusTip(entry.reason)
-            act.triggered.connect(partial(self._run_entry, cid, entry))
-            act.hovered.connect(partial(self.statusMessage.emit, entry.reason))
+        actions.fill_menu(menu, self.doc, cid, partial(self._run_entry, cid))
+        for act in menu.actions():
+            reason = act.statusTip()
+            act.hovered.connect(partial(self.statusMessage.emit, reason))
         return menu
 
     def _run_entry(self, cid: str, entry: actions.Entry) -> None:

@@ -1,0 +1,26 @@
+"""Words and numbers as the GM reads them."""
+
+from __future__ import annotations
+
+
+def sentence(text: str) -> str:
+    """A model message as a sentence: capitalised, with a full stop."""
+    text = text.strip()
+    if not text:
+        return "That is not allowed now."
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ")")) else text + "."
+
+
+def pct(p: float) -> str:
+    """A probability as a percentage; 0 and 1 only when exact (to rounding error)."""
+    p = min(max(float(p), 0.0), 1.0)
+    if p < 1e-9:
+        return "0%"
+    if p > 1 - 1e-9:
+        return "100%"
+    if p < 0.001:
+        return "<0.1%"
+    if p > 0.999:
+        return ">99.9%"
+    return f"{100 * p:.1f}%"
