@@ -203,7 +203,7 @@ def path_cost(enc: Encounter, c: Combatant, path: list[Area]) -> int:
                 f"{c.name} lost the move check to leave the overlap: only an adjacent area in "
                 "front of the winning opponent's flank is open, and the move ends there (E14)"
             )
-        if i > 1 and (limits is not None and i == 2):
+        if i == 2 and limits is not None:
             raise IllegalOp(
                 f"{c.name} lost the move check to leave the overlap: the move ends after one "
                 "step (E14)"

@@ -68,26 +68,13 @@ def plan(enc: Encounter) -> list[PersevereCheck]:
             dist = odds.degree_odds(bonus, 10, 0)
             p = float(sum(v for k, v in dist.items() if d20_margin(k) > days))
         elif enc.ruleset == classic.NAME:
-            p = _classic_pass(dice, intf, days)
+            p = odds.classic_p_gain_above(odds.PoolSpec(dice, intf), days)
         else:
             p = odds.distribution(odds.PoolSpec(dice, intf)).p_gain_above(days)
         out.append(
             PersevereCheck(c.id, c.name, dice, intf, mods, days, p, c.has(StateKind.EXHAUSTED))
         )
     return out
-
-
-def _classic_pass(dice: int, intf: int, days: int) -> float:
-    # The success margin is the Gain (R13); af-classic's remaining successes give it.
-    state = odds._classic_state(odds.PoolSpec(dice, intf))
-    rem = odds._classic_remaining(state)
-    total = 0.0
-    for counts, p in rem.items():
-        if sum(counts):
-            top = max(i for i in range(3) if counts[i])
-            if counts[top] > days:
-                total += p
-    return total
 
 
 def roll(enc: Encounter, source: DiceSource | None = None) -> Persevere:

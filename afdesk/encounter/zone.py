@@ -8,7 +8,6 @@ groups of a tile's areas (in the tile's local 0-4 coordinates) and carry propert
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -357,8 +356,3 @@ def tileset(tileset_id: str) -> TileSet:
             f"no tile set {tileset_id!r}; the bundled ones are " + ", ".join(sorted(sets))
         )
     return sets[tileset_id]
-
-
-def tileset_json(ts: TileSet) -> str:
-    """A tile set as readable JSON (for writing resource files)."""
-    return json.dumps(msgspec.to_builtins(ts), indent=1) + "\n"

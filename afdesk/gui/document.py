@@ -9,6 +9,7 @@ Model events become Qt signals, so views never poll.
 from __future__ import annotations
 
 import contextlib
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.model import Encounter, Event, EventKind
+from afdesk.encounter.model import Encounter, Event, EventKind, canonical
 from afdesk.encounter.ops.base import Op
 from afdesk.gui.text import sentence
 
@@ -130,18 +131,29 @@ class EncounterDocument(QObject):
         self._journal_obj()  # its base is the state before this change
         try:
             for op in ops:
+                op = canonical(op)  # widgets hand enums back as strings
                 if title is None:
                     title = op.title(self.encounter)
                 steps.append((op, self.encounter.apply(op)))
         except IllegalOp as exc:
-            for _op, inverse in reversed(steps):
-                self.encounter.apply(inverse)
+            self._undo_steps(steps)
             self.refused.emit(sentence(str(exc)))
+            return False
+        except Exception as exc:  # a bug must not reach the table as a traceback
+            traceback.print_exc()
+            self._undo_steps(steps)
+            self.refused.emit(
+                f"afdesk could not do that ({type(exc).__name__}: {exc}). Nothing was changed."
+            )
             return False
         for op, _ in steps:
             self._journal_do(op)
         self.undo_stack.push(OpCommand(self, steps, title or "Change"))
         return True
+
+    def _undo_steps(self, steps: list[tuple[Op, Op]]) -> None:
+        for _op, inverse in reversed(steps):
+            self.encounter.apply(inverse)
 
     def push_or_reason(self, ops: Op | Sequence[Op], text: str | None = None) -> str:
         """Apply ``ops`` as one undo step; "" if done, else the reason it was refused."""

@@ -351,7 +351,7 @@ class MainWindow(QMainWindow):
 
         doc = self.doc
         try:
-            save(
+            version = save(
                 path,
                 doc.encounter.state(),
                 on_disk_version=doc.on_disk_version if path == doc.path else None,
@@ -370,9 +370,7 @@ class MainWindow(QMainWindow):
             if box.clickedButton() is save_as:
                 return self.save_as()
             return False
-        from afdesk.storage.format import SCHEMA_VERSION
-
-        doc.mark_saved(path, SCHEMA_VERSION)
+        doc.mark_saved(path, version)
         self._add_recent(path)
         self.show_message(f"Saved {path.name}.")
         return True

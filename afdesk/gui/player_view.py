@@ -53,6 +53,10 @@ class PlayerWindow(QWidget):
         self.rear_box.toggled.connect(self.view.set_rear_arcs)
         bar.addWidget(self.rear_box)
         bar.addStretch(1)
+        close = QPushButton("Close", self.bar)
+        close.setToolTip("Close the player view (the GM window stays open)")
+        close.clicked.connect(self.close)
+        bar.addWidget(close)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -65,6 +69,21 @@ class PlayerWindow(QWidget):
             app.screenRemoved.connect(self._refresh_screens)
         QShortcut(QKeySequence(Qt.Key.Key_F11), self, self.toggle_fullscreen)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.leave_fullscreen)
+
+    def showEvent(self, event) -> None:
+        """Open away from the GM's window: on another screen if there is one, else beside
+        the GM's menus rather than over them."""
+        if not getattr(self, "_placed", False):
+            self._placed = True
+            screens = QGuiApplication.screens()
+            here = self.screen()
+            others = [s for s in screens if s is not here]
+            if others:
+                self.setGeometry(others[0].availableGeometry())
+            elif here is not None:
+                area = here.availableGeometry()
+                self.move(area.x() + area.width() // 3, area.y() + area.height() // 6)
+        super().showEvent(event)
 
     @property
     def doc(self):

@@ -330,10 +330,6 @@ class Distribution(NamedTuple):
     expected_momentum: float
     scores: dict[tuple[int, int], float]
 
-    @property
-    def p_failure(self) -> float:
-        return max(0.0, 1.0 - self.p_success)
-
     def p_gain_above(self, n: int) -> float:
         """P(success with a Gain above ``n``): the success margin exceeds ``n`` (R13)."""
         return sum(p for (_, g), p in self.scores.items() if g > n)
@@ -530,10 +526,6 @@ class CheckOdds(NamedTuple):
     p_fumble: float
     expected_momentum: float
 
-    @property
-    def p_failure(self) -> float:
-        return max(0.0, 1.0 - self.p_success)
-
 
 class ContestOdds(NamedTuple):
     """Odds of a contested check (R9).
@@ -680,6 +672,19 @@ def _lowest(counts: tuple[int, int, int]) -> int:
 def _highest(counts: tuple[int, int, int]) -> int:
     _, r5, r6 = counts
     return 6 if r6 else 5 if r5 else 4
+
+
+def classic_p_gain_above(spec: PoolSpec, n: int) -> float:
+    """P(an af-classic check succeeds with a Gain above ``n``): its success margin (R13)
+    exceeds ``n``."""
+    rem = _classic_remaining(_classic_state(spec))
+    total = 0.0
+    for counts, p in rem.items():
+        if sum(counts):
+            top = max(i for i in range(3) if counts[i])  # the Result's face: 4, 5 or 6
+            if counts[top] > n:
+                total += p
+    return total
 
 
 def classic_check_odds(spec: PoolSpec | CheckState) -> CheckOdds:

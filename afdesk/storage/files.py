@@ -109,9 +109,10 @@ def peek_version(path: Path) -> int | None:
 
 def save(
     path: str | os.PathLike, state: EncounterState, *, on_disk_version: int | None = None
-) -> None:
+) -> int:
     """Save atomically: afterwards the file holds ``state``, or, if this raises
     :class:`SaveError`, exactly what it held before (and no temporary file remains).
+    Returns the schema version written.
 
     Before the first save over a file of another schema version (an older file that was
     upgraded on load, or a newer one), its bytes are kept as ``NAME.vN.bak``. The version
@@ -146,3 +147,4 @@ def save(
             raise SaveError(path.name, f"the old version could not be kept: {exc.detail}") from exc
         atomic.replace(backup_path(path, version), old)
     atomic.replace(path, data)
+    return migrations.CURRENT_VERSION

@@ -120,3 +120,20 @@ def test_a_failing_journal_warns_but_keeps_the_change(playing_doc, qtbot):
         assert doc.push(NextTurn())
     assert "No space left" in blocker.args[0] and "Save" in blocker.args[0]
     assert doc.undo_stack.count() == 1
+
+
+def test_a_bug_in_an_op_is_reported_and_rolled_back(playing_doc, qtbot):
+    from afdesk.encounter.ops.roster import AdjustCounter
+
+    doc = playing_doc
+    start = doc.encounter.state()
+
+    class Broken(AdjustCounter, frozen=True):
+        def execute(self, enc):
+            super().execute(enc)
+            raise ZeroDivisionError("a bug")
+
+    with qtbot.waitSignal(doc.refused) as blocker:
+        assert not doc.push_many([AdjustCounter("huang", "hits", 1), Broken("chen", "hits", 1)])
+    assert "Nothing was changed" in blocker.args[0]
+    assert doc.encounter.state() == start and doc.undo_stack.count() == 0

@@ -169,9 +169,6 @@ def test_a_newer_file_is_never_overwritten_without_a_backup(tmp_path):
     assert (tmp_path / "future.afenc.v5.bak").read_bytes() == newer
 
 
-def test_format_names_follow_the_current_version(version_2):
-    from afdesk.storage import format as fmt
-
-    assert fmt.SCHEMA_VERSION == 2
-    assert fmt.FORMAT == "afdesk-encounter"
-    assert fmt.EXTENSION == ".afenc"
+def test_save_returns_the_version_it_wrote(tmp_path, version_2):
+    path = tmp_path / "x.afenc"
+    assert save(path, load(FIXTURES / "v1.afenc").state) == 2

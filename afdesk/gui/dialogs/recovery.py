@@ -20,8 +20,9 @@ def ask(pending, parent: QWidget | None = None) -> str:
     when = pending.modified.strftime("%a %d %b %Y at %H:%M")
     where = f"its file {pending.file}" if pending.file else "it was never saved"
     text = (
-        f"<b>{pending.name}</b> was not closed properly: {pending.ops} change(s) made until "
-        f"{when} are not in a saved file ({where})."
+        f"<b>{pending.name}</b> was not closed properly: its crash journal holds "
+        f"{pending.ops} recorded step(s) (changes, undos and redos) up to {when} that are "
+        f"not in a saved file ({where})."
     )
     if pending.problem:
         text += f"<br><br>It cannot be recovered: {pending.problem}"

@@ -325,14 +325,11 @@ class CombatantPanel(QWidget):
 
     # ----------------------------------------------------------------------- toggles
 
-    def _reset_toggles(self) -> None:
-        self.refresh()
-
     def _guard_clicked(self) -> None:
         c = self.doc.encounter.combatants[self.cid]
         guards = c.economy.guards - 1 if c.economy.guards > 0 else 1
         self._push(SetEconomy(self.cid, msgspec.structs.replace(c.economy, guards=guards)))
-        self._reset_toggles()
+        self.refresh()
 
     def _defend_clicked(self) -> None:
         c = self.doc.encounter.combatants[self.cid]
@@ -340,7 +337,7 @@ class CombatantPanel(QWidget):
             self._push(RemoveState(self.cid, StateKind.DEFENDING))
         else:
             self._push(TakeAction(self.cid, ActionKind.DEFEND))
-        self._reset_toggles()
+        self.refresh()
 
     def _screen_clicked(self) -> None:
         c = self.doc.encounter.combatants[self.cid]
@@ -348,7 +345,7 @@ class CombatantPanel(QWidget):
             self._push(RemoveState(self.cid, StateKind.SCREENING))
         else:
             self._push(Screen(self.cid))
-        self._reset_toggles()
+        self.refresh()
 
     def _hesitate_clicked(self) -> None:
         enc = self.doc.encounter
@@ -360,10 +357,10 @@ class CombatantPanel(QWidget):
                 self._push(RemoveState(self.cid, StateKind.HESITATING))
         else:
             self._push(TakeAction(self.cid, ActionKind.HESITATE))
-        self._reset_toggles()
+        self.refresh()
 
     def _menu(self, button: QToolButton, group: str) -> None:
-        self._reset_toggles()
+        self.refresh()
         menu = QMenu(self)
         menu.setToolTipsVisible(True)
         snap_checks = ("distract", "look", "hustle", "creep")

@@ -150,8 +150,7 @@ class ReflexPanel(QWidget):
                 played = "waiting"
             holds = "held by the player" if h.physical else " ".join(c.label for c in h.cards)
             item = QTreeWidgetItem([h.label, played, holds])
-            if any(c.suit.red for c in h.cards) and not h.physical:
-                item.setToolTip(2, "Cards left in the hand")
+            item.setToolTip(2, "Cards left in the hand" if not h.physical else "Held by the player")
             self.hands.addTopLevelItem(item)
         for col in range(3):
             self.hands.resizeColumnToContents(col)

@@ -21,9 +21,6 @@ from afdesk.encounter.zone import TILE, Edge
 from afdesk.gui import mapgeom
 from afdesk.gui.text import sentence
 
-OVERRIDE_KEYS = "Shift"
-"""The modifier that turns a drag or a turn into an explicit GM override (Ctrl works too)."""
-
 
 class DragKind(enum.StrEnum):
     MOVE = "move"
