@@ -673,11 +673,12 @@ class MainWindow(QMainWindow):
         QMessageBox.information(
             self,
             "Keyboard",
-            "Space: next turn (or play cards / deal when a round or exchange starts)\n"
+            "Space: next turn (or play the cards / deal when a round or exchange starts)\n"
             "Ctrl+D: deal reflex · Ctrl+K: play cards\n"
-            "Tab on the map: select the next character · arrows: move the selected "
-            "character one area · Q / E: turn 15° · 1-9 (numpad): face a direction\n"
-            "Alt+C: the Character menu (attack, defend, screen, snaps...)\n"
+            "M: keyboard to the map · Tab: the next character · arrows: step one area\n"
+            "Q / E: turn 15° · 1-9 (as on a keypad): face a direction\n"
+            "Hold Shift (Ctrl with the digits) to move or turn anyone: a GM override\n"
+            "Alt+C: the Character menu (attacks, Defend, Screen, snaps, states)\n"
             "F: fit the map · R: shade rear arcs · F11: player view\n"
             "Ctrl+Z / Ctrl+Shift+Z: undo / redo",
         )
