@@ -221,7 +221,7 @@ class ContestFlow:
         if self.plan.target:
             target = self.enc.combatant(self.plan.target)
             return bonus, target.d20.tn, target.d20.fortification
-        return bonus, 10, 0
+        return bonus, d20.PLAIN_TN, 0
 
     def degree_odds(self) -> dict[d20.Degree, float]:
         bonus, tn, f = self.d20_numbers()

@@ -65,7 +65,7 @@ def plan(enc: Encounter) -> list[PersevereCheck]:
         dice, intf = pools(c.facet("strength"), mods)
         if enc.ruleset == d20.NAME:
             bonus = c.facet("strength") + sum(m.dice for m in mods)
-            dist = odds.degree_odds(bonus, 10, 0)
+            dist = odds.degree_odds(bonus, d20.PLAIN_TN, 0)
             p = float(sum(v for k, v in dist.items() if d20_margin(k) > days))
         elif enc.ruleset == classic.NAME:
             p = odds.classic_p_gain_above(odds.PoolSpec(dice, intf), days)
@@ -86,7 +86,9 @@ def roll(enc: Encounter, source: DiceSource | None = None) -> Persevere:
             bonus = c.facet("strength") + sum(m.dice for m in check.modifiers)
             results.append(
                 PersevereResult(
-                    check.id, d20=d20.roll_d20(bonus, 10, 0, source=source), days=check.days
+                    check.id,
+                    d20=d20.roll_d20(bonus, d20.PLAIN_TN, 0, source=source),
+                    days=check.days,
                 )
             )
             continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from afdesk.encounter.geometry import Area, normalise_facing
+from afdesk.encounter.geometry import Area, facing_vector, normalise_facing
 
 AREA = 64.0
 
@@ -39,12 +39,6 @@ def facing_to(x0: float, y0: float, x1: float, y1: float) -> float:
     if dx == 0 and dy == 0:
         return 0.0
     return normalise_facing(math.degrees(math.atan2(dx, -dy)))
-
-
-def facing_vector(facing: float) -> tuple[float, float]:
-    """Unit vector of a facing in scene coordinates (y grows down)."""
-    rad = math.radians(facing)
-    return math.sin(rad), -math.cos(rad)
 
 
 def slots(n: int) -> tuple[list[tuple[float, float]], float]:

@@ -33,6 +33,9 @@ class Degree(enum.IntEnum):
         return self.name.capitalize()
 
 
+PLAIN_TN = 10
+"""A d20-degrees check with no defender: TN 10 (the base of every TN, D1), no F."""
+
 KEYWORDS = frozenset({"risk", "assurance", "ease", "difficulty", "determination"})
 
 

@@ -96,3 +96,22 @@ def test_hustle_from_the_dialog(duel, qtbot):
     dlg.roll_attack.click()
     dlg.apply_button.click()
     assert duel.encounter.combatants["huang"].economy.movement > 0
+
+
+def test_the_docks_attack_button_follows_the_model(duel, qtbot):
+    from afdesk.encounter.ops.turn import TakeAction
+    from afdesk.encounter.turn import ActionKind
+    from afdesk.gui.docks.combatant import CombatantPanel
+
+    panel = CombatantPanel()
+    qtbot.addWidget(panel)
+    panel.set_document(duel)
+    duel.select("huang")  # her turn, action ready
+    assert panel.attack_button.isEnabled()
+    duel.select("gao")
+    assert not panel.attack_button.isEnabled()
+    assert "Huang's turn" in panel.attack_button.toolTip()
+    duel.select("huang")
+    duel.push(TakeAction("huang", ActionKind.DEFEND))
+    assert not panel.attack_button.isEnabled()
+    assert "already used the action" in panel.attack_button.toolTip()

@@ -264,7 +264,9 @@ class CombatantPanel(QWidget):
         ranged = f" · weapon range {c.weapon_range}" if c.weapon_range else ""
         self.facets.setText(f"{facets}<br>Speeds: {speeds} · reach {c.reach}{ranged}")
         self.notes.setText(f"GM notes: {c.notes}" if c.notes else "")
-        self.attack_button.setEnabled(enc.actor == c.id and e.action)
+        hack = next((en for en in gm_actions.entries(self.doc, c.id) if en.key == "hack"), None)
+        self.attack_button.setEnabled(hack is not None and hack.enabled)
+        self.attack_button.setToolTip(hack.reason if hack is not None else "")
 
     def _refresh_states(self, c) -> None:
         while self.states_layout.count():
