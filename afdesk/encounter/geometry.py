@@ -135,8 +135,14 @@ def centre(area: Area) -> tuple[float, float]:
     return area[0] + 0.5, area[1] + 0.5
 
 
-def facing_towards(a: Area, b: Area) -> float:
-    """The facing from the centre of ``a`` towards the centre of ``b`` (0 if the same)."""
+Point = tuple[float, float]
+"""A point in (column, row) coordinates, or in any frame whose rows grow down the map
+(the GUI's scene units)."""
+
+
+def facing_towards(a: Area | Point, b: Area | Point) -> float:
+    """The facing from ``a`` towards ``b`` (0 if the same): from the centre of one area to
+    another's, or between two points of one frame (a pointer dragged round a token)."""
     dc, dr = b[0] - a[0], b[1] - a[1]
     if dc == 0 and dr == 0:
         return 0.0
@@ -152,3 +158,57 @@ def direction_name(facing: float) -> str:
     """The nearest of the eight compass directions."""
     f = snap_facing(facing)
     return next(name for name, deg in DIRECTIONS.items() if deg == f)
+
+
+def straight_path(a: Area, b: Area) -> list[Area]:
+    """Areas from ``a`` to ``b`` in single steps along the straight line (start included).
+    Used only to ask the model why a move out of reach is refused."""
+    steps = max(abs(b[0] - a[0]), abs(b[1] - a[1]))
+    if steps == 0:
+        return [(a[0], a[1])]
+    return [
+        (round(a[0] + (b[0] - a[0]) * i / steps), round(a[1] + (b[1] - a[1]) * i / steps))
+        for i in range(steps + 1)
+    ]
+
+
+def nearest(areas: Iterable[Area], target: Area) -> Area | None:
+    """The area of ``areas`` closest to ``target`` (straight-line distance; ties: first)."""
+    best: Area | None = None
+    best_d: int | None = None
+    for a in areas:
+        d = (a[0] - target[0]) ** 2 + (a[1] - target[1]) ** 2
+        if best_d is None or d < best_d:
+            best, best_d = (a[0], a[1]), d
+    return best
+
+
+Bounds = tuple[int, int, int, int]
+"""Inclusive area bounds: (min column, min row, max column, max row)."""
+
+
+def edge_areas(bounds: Bounds, edge: str) -> list[Area]:
+    """The areas along one edge ("north", "east", "south", "west") of ``bounds``."""
+    c0, r0, c1, r1 = bounds
+    if edge == "north":
+        return [(c, r0) for c in range(c0, c1 + 1)]
+    if edge == "south":
+        return [(c, r1) for c in range(c0, c1 + 1)]
+    if edge == "west":
+        return [(c0, r) for r in range(r0, r1 + 1)]
+    return [(c1, r) for r in range(r0, r1 + 1)]
+
+
+def beyond_band(bounds: Bounds, edge: str, area: Area, depth: int = 5) -> Area:
+    """An area dropped beyond ``edge`` of ``bounds``, brought into the ``depth`` areas a
+    new row or column of tiles would add there (E9)."""
+    c0, r0, c1, r1 = bounds
+    c = min(max(area[0], c0), c1)
+    r = min(max(area[1], r0), r1)
+    if edge == "north":
+        return c, max(area[1], r0 - depth)
+    if edge == "south":
+        return c, min(area[1], r1 + depth)
+    if edge == "west":
+        return max(area[0], c0 - depth), r
+    return min(area[0], c1 + depth), r

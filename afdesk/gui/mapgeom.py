@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from afdesk.encounter.geometry import Area, facing_vector, normalise_facing
+from afdesk.encounter.geometry import Area, facing_vector
 
 AREA = 64.0
 
@@ -31,14 +31,6 @@ def bounds_rect(bounds: tuple[int, int, int, int]) -> tuple[float, float, float,
     """(x, y, w, h) of inclusive area bounds (min col, min row, max col, max row)."""
     c0, r0, c1, r1 = bounds
     return c0 * AREA, r0 * AREA, (c1 - c0 + 1) * AREA, (r1 - r0 + 1) * AREA
-
-
-def facing_to(x0: float, y0: float, x1: float, y1: float) -> float:
-    """Compass facing from scene point 0 towards point 1 (0 = up, 90 = right)."""
-    dx, dy = x1 - x0, y1 - y0
-    if dx == 0 and dy == 0:
-        return 0.0
-    return normalise_facing(math.degrees(math.atan2(dx, -dy)))
 
 
 def slots(n: int) -> tuple[list[tuple[float, float]], float]:
@@ -86,18 +78,6 @@ def outline(areas) -> list[tuple[tuple[float, float], tuple[float, float]]]:
 def anchor(areas) -> Area:
     """Where a group of areas is labelled: its top-most, then left-most area."""
     return min((tuple(a) for a in areas), key=lambda a: (a[1], a[0]))
-
-
-def straight_path(a: Area, b: Area) -> list[Area]:
-    """Areas from ``a`` to ``b`` in single steps along the straight line (start included).
-    Used only to ask the model why a drop out of reach is refused."""
-    steps = max(abs(b[0] - a[0]), abs(b[1] - a[1]))
-    if steps == 0:
-        return [tuple(a)]
-    return [
-        (round(a[0] + (b[0] - a[0]) * i / steps), round(a[1] + (b[1] - a[1]) * i / steps))
-        for i in range(steps + 1)
-    ]
 
 
 def half_plane(
@@ -154,49 +134,3 @@ def flank_line(
         cx + px * half_length,
         cy + py * half_length,
     )
-
-
-# ------------------------------------------------------------------------ zone edges
-
-
-def beyond_band(bounds: tuple[int, int, int, int], edge: str, area: Area, depth: int = 5) -> Area:
-    """An area dropped beyond ``edge`` (north/east/south/west), brought into the ``depth``
-    areas a new row or column of tiles would add there."""
-    c0, r0, c1, r1 = bounds
-    c = min(max(area[0], c0), c1)
-    r = min(max(area[1], r0), r1)
-    if edge == "north":
-        return c, max(area[1], r0 - depth)
-    if edge == "south":
-        return c, min(area[1], r1 + depth)
-    if edge == "west":
-        return max(area[0], c0 - depth), r
-    return min(area[0], c1 + depth), r
-
-
-def edge_areas(bounds: tuple[int, int, int, int], edge: str) -> list[Area]:
-    """The areas along one edge of the zone's bounds."""
-    c0, r0, c1, r1 = bounds
-    if edge == "north":
-        return [(c, r0) for c in range(c0, c1 + 1)]
-    if edge == "south":
-        return [(c, r1) for c in range(c0, c1 + 1)]
-    if edge == "west":
-        return [(c0, r) for r in range(r0, r1 + 1)]
-    return [(c1, r) for r in range(r0, r1 + 1)]
-
-
-def nearest(areas, target: Area) -> Area | None:
-    """The area of ``areas`` closest to ``target`` (straight-line distance; ties: first)."""
-    best, best_d = None, None
-    for a in areas:
-        d = (a[0] - target[0]) ** 2 + (a[1] - target[1]) ** 2
-        if best_d is None or d < best_d:
-            best, best_d = tuple(a), d
-    return best
-
-
-def areas_text(value) -> str:
-    """A movement cost in areas for a label: 1, 1.5, 2 (a Fraction or a number)."""
-    f = float(value)
-    return str(int(f)) if f == int(f) else f"{f:.1f}".rstrip("0").rstrip(".")

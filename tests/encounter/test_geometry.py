@@ -5,12 +5,16 @@ from __future__ import annotations
 import pytest
 
 from afdesk.encounter.geometry import (
+    beyond_band,
     direction_name,
     distance,
+    edge_areas,
     facing_towards,
     in_front,
     line_crosses,
+    nearest,
     normalise_facing,
+    straight_path,
 )
 
 C = (5, 5)
@@ -133,3 +137,27 @@ def test_facing_helpers():
     assert facing_towards((5, 5), (6, 6)) == pytest.approx(135)
     assert normalise_facing(-45) == 315 and normalise_facing(720) == 0
     assert direction_name(100) == "E" and direction_name(200) == "S"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "path"),
+    [((0, 0), (3, 1), [(0, 0), (1, 0), (2, 1), (3, 1)]), ((2, 2), (2, 2), [(2, 2)])],
+)
+def test_straight_path(a, b, path):
+    assert straight_path(a, b) == path
+
+
+def test_beyond_band_edge_areas_and_nearest():
+    bounds = (0, 0, 14, 14)
+    assert beyond_band(bounds, "north", (3, -9)) == (3, -5)
+    assert beyond_band(bounds, "east", (16, 20)) == (16, 14)
+    assert edge_areas(bounds, "west")[:2] == [(0, 0), (0, 1)]
+    assert nearest([(0, 0), (5, 5)], (4, 4)) == (5, 5)
+    assert nearest([], (4, 4)) is None
+
+
+def test_facing_towards_points_of_a_frame():
+    """Scene points (rows grow down) give the same compass facing as areas."""
+    assert facing_towards((10.5, 10.5), (10.5, 0.0)) == 0
+    assert facing_towards((0.0, 0.0), (3.0, 0.0)) == 90
+    assert facing_towards((0.0, 0.0), (0.0, 0.0)) == 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import random
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import QPointF, QRectF
@@ -14,6 +13,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
 from afdesk.encounter.combatant import Combatant, Side, State, StateKind
+from afdesk.encounter.geometry import facing_vector
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.roster import (
     AddCombatant,
@@ -284,7 +284,7 @@ def test_slots_never_overlap_and_stay_inside(n):
 )
 def test_half_plane_is_behind_the_flank(facing, cx, cy):
     pts = mapgeom.half_plane((cx, cy), facing, (0.0, 0.0, 320.0, 320.0))
-    fx, fy = mapgeom.facing_vector(facing)
+    fx, fy = facing_vector(facing)
     for x, y in pts:
         assert (x - cx) * fx + (y - cy) * fy <= 1e-6
         assert -1e-6 <= x <= 320 + 1e-6 and -1e-6 <= y <= 320 + 1e-6
@@ -292,7 +292,7 @@ def test_half_plane_is_behind_the_flank(facing, cx, cy):
 
 def test_half_disc_lies_behind():
     for facing in (0.0, 45.0, 200.0):
-        fx, fy = mapgeom.facing_vector(facing)
+        fx, fy = facing_vector(facing)
         for x, y in mapgeom.half_disc((0.0, 0.0), facing, 10.0):
             assert x * fx + y * fy <= 1e-9
 
@@ -303,20 +303,3 @@ def test_outline_of_an_l_shape():
     a = mapgeom.AREA
     assert ((a, a), (2 * a, a)) in pieces
     assert ((0, a), (a, a)) not in pieces
-
-
-@pytest.mark.parametrize(
-    ("a", "b", "path"),
-    [((0, 0), (3, 1), [(0, 0), (1, 0), (2, 1), (3, 1)]), ((2, 2), (2, 2), [(2, 2)])],
-)
-def test_straight_path(a, b, path):
-    assert mapgeom.straight_path(a, b) == path
-
-
-def test_beyond_band_and_edge_areas():
-    bounds = (0, 0, 14, 14)
-    assert mapgeom.beyond_band(bounds, "north", (3, -9)) == (3, -5)
-    assert mapgeom.beyond_band(bounds, "east", (16, 20)) == (16, 14)
-    assert mapgeom.edge_areas(bounds, "west")[:2] == [(0, 0), (0, 1)]
-    assert mapgeom.nearest([(0, 0), (5, 5)], (4, 4)) == (5, 5)
-    assert mapgeom.areas_text(1.5) == "1.5" and mapgeom.areas_text(2) == "2"

@@ -12,6 +12,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from afdesk.encounter import sample
+from afdesk.encounter.geometry import straight_path
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import ExitCombatant, PlaceCombatant, SetFacing
 from afdesk.encounter.ops.turn import TakeAction, deal_hands, play_cards
@@ -127,7 +128,7 @@ def test_drop_out_of_reach_changes_nothing_and_says_why(turn_view):
     drag(view, token_at(view, "gao"), [(8, 4), (8, 5), (8, 6), (8, 7)])
     assert enc.state() == before
     assert doc.undo_stack.count() == 0
-    path = tuple(mapgeom.straight_path((8, 3), (8, 7)))
+    path = tuple(straight_path((8, 3), (8, 7)))
     reason = doc.try_op(MoveCombatant("gao", path, 180.0, maneuver=True))
     assert reason and view.status.last.startswith(reason)
     assert "more" in view.status.last  # "can move 2 areas more; that path costs ..."

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 
 from afdesk.encounter.combatant import Combatant, Side, StateKind
-from afdesk.encounter.geometry import Area
+from afdesk.encounter.geometry import Area, facing_vector
 from afdesk.gui import mapgeom, style
 from afdesk.gui.map.base import MapItem
 from afdesk.gui.map.theme import Badge, MapTheme, badges, font
@@ -223,7 +223,7 @@ class TokenItem(MapItem):
 
     def _paint_pointer(self, painter: QPainter, colour: QColor) -> None:
         r = self.radius
-        fx, fy = mapgeom.facing_vector(self.facing)
+        fx, fy = facing_vector(self.facing)
         px, py = -fy, fx
         tip = QPointF(fx * r * 1.75, fy * r * 1.75)
         half = r * 0.58
@@ -508,7 +508,7 @@ class FacingHandle(MapItem):
     def sync(self, cid: str, centre: QPointF, radius: float, facing: float) -> None:
         """Put the knob ``radius`` scene units from ``centre`` along ``facing``."""
         self.cid = cid
-        fx, fy = mapgeom.facing_vector(facing)
+        fx, fy = facing_vector(facing)
         distance = max(radius * 2.0, 30.0)
         self.setPos(centre.x() + fx * distance, centre.y() + fy * distance)
 

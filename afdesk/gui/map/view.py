@@ -26,13 +26,14 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 
-from afdesk.encounter.geometry import DIRECTIONS, normalise_facing
+from afdesk.encounter import drag as ia
+from afdesk.encounter.geometry import DIRECTIONS, facing_towards, normalise_facing
 from afdesk.encounter.ops.roster import SetFacing
 from afdesk.encounter.zone import Edge
 from afdesk.gui import actions, mapgeom, style
-from afdesk.gui.map import interaction as ia
 from afdesk.gui.map.overlays import ReachCell
 from afdesk.gui.map.scene import MapScene
+from afdesk.gui.text import sentence
 
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.05, 12.0
@@ -249,7 +250,7 @@ class MapView(QGraphicsView):
         return not reason
 
     def _refuse(self, reason: str, hint: str = "") -> None:
-        self.statusMessage.emit(f"{reason} {hint}".strip())
+        self.statusMessage.emit(f"{sentence(reason)} {hint}".strip())
 
     # ---------------------------------------------------------------------- mouse
 
@@ -344,7 +345,7 @@ class MapView(QGraphicsView):
 
     def _begin_drag(self) -> None:
         press = self._press
-        self._plan = plan = ia.plan_drag(self.doc, press.cid, press.override)
+        self._plan = plan = ia.plan_drag(self.doc.encounter, press.cid, press.override)
         self._last_area = None
         cells = {
             area: ReachCell(label, stops)
@@ -378,14 +379,14 @@ class MapView(QGraphicsView):
         plan = self._plan
         area = mapgeom.area_at(scene_pos.x(), scene_pos.y())
         if override and not plan.override:
-            plan = ia.plan_drag(self.doc, plan.cid, override=True)
+            plan = ia.plan_drag(self.doc.encounter, plan.cid, override=True)
         self._end_drag()
         self._finish(plan, area, self.mapFromScene(scene_pos))
 
     def _finish(self, plan: ia.DragPlan, area, where: QPoint) -> bool:
         """Turn a drop (or an arrow key) into Ops, a refusal, or the edge question."""
         name = self.doc.encounter.combatants[plan.cid].name
-        outcome = ia.drop(self.doc, plan, area)
+        outcome = ia.drop(self.doc.encounter, plan, area)
         if outcome.edge is not None:
             self._offer_edge(plan, area, outcome.edge, where)
             return False
@@ -413,7 +414,7 @@ class MapView(QGraphicsView):
         name = self.doc.encounter.combatants[plan.cid].name
         choices = []
         for key, words in ia.edge_choices(self.doc.encounter, edge):
-            outcome = ia.edge_drop(self.doc, plan, area, edge, key, self.rng)
+            outcome = ia.edge_drop(self.doc.encounter, plan, area, edge, key, self.rng)
             choices.append((key, words, outcome))
         possible = [(k, w, o) for k, w, o in choices if not o.reason and o.ops]
         if not possible:
@@ -429,8 +430,8 @@ class MapView(QGraphicsView):
             act.setData(key)
             act.setEnabled(not outcome.reason)
             if outcome.reason:
-                act.setToolTip(outcome.reason)
-                act.setStatusTip(outcome.reason)
+                act.setToolTip(sentence(outcome.reason))
+                act.setStatusTip(sentence(outcome.reason))
             act.triggered.connect(partial(self._edge_chosen, outcome, name))
         self._edge_menu = menu
         self.statusMessage.emit(f"Past the {edge.value} edge: extend the zone or exit?")
@@ -455,7 +456,7 @@ class MapView(QGraphicsView):
             return
         centre = token.pos()
         x, y = scene_pos.x(), scene_pos.y()
-        facing = normalise_facing(float(round(mapgeom.facing_to(centre.x(), centre.y(), x, y))))
+        facing = normalise_facing(float(round(facing_towards((centre.x(), centre.y()), (x, y)))))
         self._facing = (cid, facing)
         self.map_scene.preview_facing(cid, facing)
 
@@ -544,7 +545,7 @@ class MapView(QGraphicsView):
         c = self.doc.encounter.combatants[cid]
         if not c.on_map:
             return False
-        plan = ia.plan_drag(self.doc, cid, override)
+        plan = ia.plan_drag(self.doc.encounter, cid, override)
         target = (c.area[0] + delta[0], c.area[1] + delta[1])
         return self._finish(plan, target, self.mapFromScene(*mapgeom.area_centre(c.area)))
 

@@ -1,16 +1,35 @@
-"""What a drag on the map means, asked of the model: where a character may go this action
-(E14), which Ops a drop becomes, and why a drop is refused. No Qt widgets here and no
-rule of its own: reach comes from :func:`movement.reachable`, reasons from the Ops."""
+"""What moving a character to an area means now, in Ops: the GM drags a token (or steps it
+with a key) and the model says which Ops that becomes, or why not (E9, E14).
+
+- During turns the character whose turn it is moves within reach (:func:`movement.reachable`),
+  with the movement it has left, otherwise by spending its action on a Maneuver (E5, E6).
+- In setup, and as a GM override (Shift), a drop places the character (PlaceCombatant; the
+  log marks the override).
+- Past the zone's edge the GM chooses: extend the zone and go there, or exit (E9).
+
+No rule of its own: reach comes from :mod:`movement`, reasons from the Ops themselves (asked
+with :meth:`Encounter.refusal`, a dry run). Reasons are the model's words; the GUI makes them
+sentences.
+"""
 
 from __future__ import annotations
 
 import enum
 import random
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from afdesk.encounter import movement
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.geometry import Area, facing_towards, neighbours
+from afdesk.encounter.geometry import (
+    Area,
+    beyond_band,
+    edge_areas,
+    facing_towards,
+    nearest,
+    neighbours,
+    straight_path,
+)
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.ops.move import MoveCombatant
@@ -18,8 +37,6 @@ from afdesk.encounter.ops.roster import ExitCombatant, PlaceCombatant
 from afdesk.encounter.ops.zone import draw_extension
 from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import TILE, Edge
-from afdesk.gui import mapgeom
-from afdesk.gui.text import sentence
 
 
 class DragKind(enum.StrEnum):
@@ -33,10 +50,11 @@ class DragKind(enum.StrEnum):
 
 @dataclass
 class DragPlan:
-    """What dragging one character can do, decided when the drag starts."""
+    """What moving one character can do, decided when the drag starts (so the reach is
+    worked out once, not at every mouse move)."""
 
     cid: str
-    start: Area
+    start: Area | None
     kind: DragKind
     reason: str = ""
     reach: dict[Area, movement.Step] = field(default_factory=dict)
@@ -56,38 +74,53 @@ class Outcome:
     edge: Edge | None = None
 
 
+class EdgeChoice(enum.StrEnum):
+    """What a drop past the zone's edge means (E9)."""
+
+    EXTEND = "extend"
+    EXIT = "exit"
+
+
 def override_hint(name: str) -> str:
+    """How the GM places a character anyway."""
     return f"Shift-drag to place {name} anyway (GM override)."
 
 
-def plan_drag(doc, cid: str, override: bool = False) -> DragPlan:
-    """How a drag of ``cid`` works now: a move within reach, a placement, or a refusal
-    with the model's reason."""
-    enc: Encounter = doc.encounter
+def areas_text(value: Fraction | float) -> str:
+    """A movement cost in areas for a label: 1, 1.5, 2."""
+    f = float(value)
+    return str(int(f)) if f == int(f) else f"{f:.1f}".rstrip("0").rstrip(".")
+
+
+def plan_drag(enc: Encounter, cid: str, override: bool = False) -> DragPlan:
+    """How a move of ``cid`` works now: within reach, a placement, or a refusal with the
+    model's reason."""
     c = enc.combatant(cid)
     start = c.area
     if override:
         return DragPlan(cid, start, DragKind.PLACE, override=True)
     if enc.turn.phase is Phase.SETUP:
         return DragPlan(cid, start, DragKind.PLACE)
-    if enc.actor == cid:
+    if start is not None and enc.actor == cid:
         budget, maneuver = movement.available(c)
         try:
             reach = movement.reachable(enc, cid, budget)
         except IllegalOp as exc:
-            return DragPlan(cid, start, DragKind.REFUSED, sentence(str(exc)))
+            return DragPlan(cid, start, DragKind.REFUSED, str(exc))
         # One step, asked of the model: an action already spent, or nowhere to go.
         probe = MoveCombatant(cid, (start, _probe_step(enc, start, reach)), c.facing, maneuver)
-        reason = doc.try_op(probe)
+        reason = enc.refusal(probe)
         if reason and (maneuver or len(reach) <= 1):
             return DragPlan(cid, start, DragKind.REFUSED, reason)
         return DragPlan(cid, start, DragKind.MOVE, reach=reach, budget=budget, maneuver=maneuver)
-    probe = MoveCombatant(cid, (start, _probe_step(enc, start, {})), c.facing)
-    reason = doc.try_op(probe) or f"{c.name} cannot move now."
-    return DragPlan(cid, start, DragKind.REFUSED, reason)
+    reason = ""
+    if start is not None:
+        reason = enc.refusal(MoveCombatant(cid, (start, _probe_step(enc, start, {})), c.facing))
+    return DragPlan(cid, start, DragKind.REFUSED, reason or f"{c.name} cannot move now.")
 
 
-def _probe_step(enc: Encounter, start: Area, reach: dict) -> Area:
+def _probe_step(enc: Encounter, start: Area, reach: dict[Area, movement.Step]) -> Area:
+    """A neighbour to try a one-step move to: in reach if any, else in the zone."""
     for area in neighbours(start):
         if area in reach:
             return area
@@ -104,7 +137,7 @@ def reach_labels(enc: Encounter, plan: DragPlan) -> dict[Area, tuple[str, bool]]
         return {}
     c = enc.combatant(plan.cid)
     return {
-        area: (mapgeom.areas_text(movement.as_areas(c, step.cost)), step.stops)
+        area: (areas_text(movement.as_areas(c, step.cost)), step.stops)
         for area, step in plan.reach.items()
         if area != plan.start
     }
@@ -121,21 +154,22 @@ class Preview:
 
 def preview(enc: Encounter, plan: DragPlan, area: Area) -> Preview:
     """What dropping at ``area`` would do, for the live preview."""
+    start = [plan.start] if plan.start is not None else []
     if not enc.zone.contains(area):
         edge = enc.zone.edge_beyond(area)
         ok = plan.kind is not DragKind.REFUSED
-        return Preview([plan.start, area], ok, f"past the {edge.value} edge" if edge else "")
+        return Preview([*start, area], ok, f"past the {edge.value} edge" if edge else "")
     if plan.kind is DragKind.PLACE:
-        return Preview([plan.start, area], True, "GM override" if plan.override else "place")
+        return Preview([*start, area], True, "GM override" if plan.override else "place")
     if plan.kind is DragKind.REFUSED:
-        return Preview([plan.start, area], False, "not now")
+        return Preview([*start, area], False, "not now")
     if area in plan.reach:
         path = movement.path_to(plan.reach, area)
         c = enc.combatant(plan.cid)
-        cost = mapgeom.areas_text(movement.as_areas(c, plan.reach[area].cost))
+        cost = areas_text(movement.as_areas(c, plan.reach[area].cost))
         stop = ", stops" if plan.reach[area].stops else ""
         return Preview(path, True, f"{cost}{stop}")
-    return Preview([plan.start, area], False, "out of reach")
+    return Preview([*start, area], False, "out of reach")
 
 
 def move_facing(path: list[Area], current: float) -> float:
@@ -145,10 +179,13 @@ def move_facing(path: list[Area], current: float) -> float:
     return facing_towards(path[0], path[-1])
 
 
-def drop(doc, plan: DragPlan, area: Area) -> Outcome:
-    """The Ops for dropping the dragged character at ``area`` inside the zone, the reason
-    it is refused, or (outside the zone) the edge it went past."""
-    enc: Encounter = doc.encounter
+def _move(plan: DragPlan, path: list[Area], facing: float) -> MoveCombatant:
+    return MoveCombatant(plan.cid, tuple(path), move_facing(path, facing), plan.maneuver)
+
+
+def drop(enc: Encounter, plan: DragPlan, area: Area) -> Outcome:
+    """The Ops for dropping the character at ``area`` inside the zone, the reason it is
+    refused, or (outside the zone) the edge it went past."""
     c = enc.combatant(plan.cid)
     if area == plan.start:
         return Outcome()
@@ -156,7 +193,7 @@ def drop(doc, plan: DragPlan, area: Area) -> Outcome:
         edge = enc.zone.edge_beyond(area)
         if edge is None:  # a hole inside the zone's bounds: nothing to extend or exit
             return Outcome(reason=f"({area[0]}, {area[1]}) is not part of the zone.")
-        on_edge = plan.start in mapgeom.edge_areas(enc.zone.area_bounds(), edge.value)
+        on_edge = plan.start in edge_areas(enc.zone.area_bounds(), edge.value)
         if plan.kind is DragKind.REFUSED and not on_edge:
             return Outcome(reason=plan.reason)
         return Outcome(edge=edge)
@@ -165,71 +202,74 @@ def drop(doc, plan: DragPlan, area: Area) -> Outcome:
     if plan.kind is DragKind.PLACE:
         return Outcome([PlaceCombatant(plan.cid, area)], f"Place {c.name}")
     if area in plan.reach:
-        path = movement.path_to(plan.reach, area)
-        op = MoveCombatant(plan.cid, tuple(path), move_facing(path, c.facing), plan.maneuver)
-        return Outcome([op], f"Move {c.name}")
-    return Outcome(reason=_refusal(doc, enc, plan, area))
+        return Outcome(
+            [_move(plan, movement.path_to(plan.reach, area), c.facing)], f"Move {c.name}"
+        )
+    return Outcome(reason=_refusal(enc, plan, area))
 
 
-def _refusal(doc, enc: Encounter, plan: DragPlan, area: Area) -> str:
+def _refusal(enc: Encounter, plan: DragPlan, area: Area) -> str:
     """The model's reason a move to ``area`` is refused (a straight path, asked)."""
     c = enc.combatant(plan.cid)
-    path = tuple(mapgeom.straight_path(plan.start, area))
-    op = MoveCombatant(plan.cid, path, move_facing(list(path), c.facing), plan.maneuver)
-    reason = doc.try_op(op) if doc is not None else _trial_reason(enc, op)
+    start = plan.start if plan.start is not None else area
+    reason = enc.refusal(_move(plan, straight_path(start, area), c.facing))
     if reason:
         return reason
     return f"{c.name} cannot reach ({area[0]}, {area[1]}) this action (E14)."
 
 
-def _trial_reason(enc: Encounter, op: Op) -> str:
-    try:
-        enc.apply(op)
-    except IllegalOp as exc:
-        return sentence(str(exc))
-    return ""
-
-
-def edge_choices(enc: Encounter, edge: Edge) -> list[tuple[str, str]]:
-    """The two things a drop past ``edge`` can mean, the edge rule's choice first:
-    ("extend", words) and ("exit", words)."""
+def edge_choices(enc: Encounter, edge: Edge) -> list[tuple[EdgeChoice, str]]:
+    """The two things a drop past ``edge`` can mean, with their words; the edge rule's
+    choice first (E9)."""
     rule = enc.zone.edge_rule(edge)
     note = f" ({rule.note})" if rule.note else ""
-    extend = ("extend", f"Extend the zone {edge.value}wards and go there")
+    extend = (EdgeChoice.EXTEND, f"Extend the zone {edge.value}wards and go there")
     override = "" if rule.exits else " (GM override: this edge extends the zone, E9)"
-    leave = ("exit", f"Exit the encounter over the {edge.value} edge{note}{override}")
+    leave = (EdgeChoice.EXIT, f"Exit the encounter over the {edge.value} edge{note}{override}")
     return [leave, extend] if rule.exits else [extend, leave]
 
 
 def edge_drop(
-    doc, plan: DragPlan, area: Area, edge: Edge, choice: str, rng: random.Random | None = None
+    enc: Encounter,
+    plan: DragPlan,
+    area: Area,
+    edge: Edge,
+    choice: EdgeChoice | str,
+    rng: random.Random | None = None,
 ) -> Outcome:
     """The Ops for a drop past ``edge``: "extend" draws a new row or column of tiles and
     moves there; "exit" moves to the edge if needed and leaves the encounter (E9). Either
     is one undo step."""
-    enc: Encounter = doc.encounter
+    if EdgeChoice(choice) is EdgeChoice.EXTEND:
+        return _extend(enc, plan, area, edge, rng)
+    return _exit(enc, plan, area, edge)
+
+
+def _extend(
+    enc: Encounter, plan: DragPlan, area: Area, edge: Edge, rng: random.Random | None
+) -> Outcome:
+    if plan.kind is DragKind.REFUSED:
+        return Outcome(reason=plan.reason)
     c = enc.combatant(plan.cid)
-    bounds = enc.zone.area_bounds()
-    if choice == "extend":
-        if plan.kind is DragKind.REFUSED:
-            return Outcome(reason=plan.reason)
-        extension = draw_extension(enc, edge, rng)
-        target = mapgeom.beyond_band(bounds, edge.value, area, depth=TILE)
-        text = f"Extend the zone {edge.value} and move {c.name}"
-        if plan.kind is DragKind.PLACE:
-            return Outcome([extension, PlaceCombatant(plan.cid, target)], text)
-        trial = Encounter.from_state(enc.state())
-        trial.apply(extension)
-        try:
-            reach = movement.reachable(trial, plan.cid, plan.budget)
-        except IllegalOp as exc:
-            return Outcome(reason=sentence(str(exc)))
-        if target not in reach:
-            return Outcome(reason=_refusal(None, trial, plan, target))
-        path = movement.path_to(reach, target)
-        move = MoveCombatant(plan.cid, tuple(path), move_facing(path, c.facing), plan.maneuver)
-        return Outcome([extension, move], text)
-    line = mapgeom.edge_areas(bounds, edge.value)
+    extension = draw_extension(enc, edge, rng)
+    target = beyond_band(enc.zone.area_bounds(), edge.value, area, depth=TILE)
+    text = f"Extend the zone {edge.value} and move {c.name}"
+    if plan.kind is DragKind.PLACE:
+        return Outcome([extension, PlaceCombatant(plan.cid, target)], text)
+    trial = Encounter.from_state(enc.state())
+    trial.apply(extension)
+    try:
+        reach = movement.reachable(trial, plan.cid, plan.budget)
+    except IllegalOp as exc:
+        return Outcome(reason=str(exc))
+    if target not in reach:
+        return Outcome(reason=_refusal(trial, plan, target))
+    return Outcome([extension, _move(plan, movement.path_to(reach, target), c.facing)], text)
+
+
+def _exit(enc: Encounter, plan: DragPlan, area: Area, edge: Edge) -> Outcome:
+    c = enc.combatant(plan.cid)
+    line = edge_areas(enc.zone.area_bounds(), edge.value)
     leave = ExitCombatant(plan.cid, edge, override=not enc.zone.edge_rule(edge).exits)
     text = f"{c.name} exits {edge.value}"
     if plan.start in line:
@@ -237,13 +277,15 @@ def edge_drop(
     if plan.kind is DragKind.REFUSED:
         return Outcome(reason=plan.reason)
     if plan.kind is DragKind.PLACE:
-        spot = mapgeom.nearest(line, area)
+        spot = nearest(line, area)
+        assert spot is not None  # a zone has at least one tile, so an edge has areas
         return Outcome([PlaceCombatant(plan.cid, spot), leave], text)
     open_spots = [a for a in line if a in plan.reach and not plan.reach[a].stops]
     spots = open_spots or [a for a in line if a in plan.reach]
     if not spots:
-        return Outcome(reason=_refusal(doc, enc, plan, mapgeom.nearest(line, area)))
-    spot = mapgeom.nearest(spots, area)
-    path = movement.path_to(plan.reach, spot)
-    move = MoveCombatant(plan.cid, tuple(path), move_facing(path, c.facing), plan.maneuver)
-    return Outcome([move, leave], text)
+        spot = nearest(line, area)
+        assert spot is not None
+        return Outcome(reason=_refusal(enc, plan, spot))
+    spot = nearest(spots, area)
+    assert spot is not None
+    return Outcome([_move(plan, movement.path_to(plan.reach, spot), c.facing), leave], text)
