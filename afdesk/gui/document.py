@@ -45,11 +45,30 @@ class OpCommand(QUndoCommand):
     and move there"). It arrives already applied; undo applies the inverses, redo the Ops
     again (their dice are inside them, so nothing is re-rolled)."""
 
-    def __init__(self, doc: EncounterDocument, steps: list[tuple[Op, Op]], text: str) -> None:
+    def __init__(
+        self,
+        doc: EncounterDocument,
+        steps: list[tuple[Op, Op]],
+        text: str,
+        merge_key: str | None = None,
+    ) -> None:
         super().__init__(text)
         self._doc = doc
         self._steps = steps
         self._applied = True
+        self.merge_key = merge_key
+
+    def id(self) -> int:
+        """Steps pushed with the same merge key merge (QUndoStack asks); -1: never."""
+        return _merge_id(self.merge_key) if self.merge_key else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        """Take the steps of ``other``, which the document applied in place of ours (see
+        :meth:`EncounterDocument.push_many`)."""
+        if not isinstance(other, OpCommand) or other.merge_key != self.merge_key:
+            return False
+        self._steps = other._steps
+        return True
 
     @property
     def ops(self) -> list[Op]:
@@ -120,15 +139,26 @@ class EncounterDocument(QObject):
 
     # ----------------------------------------------------------------------- changes
 
-    def push(self, op: Op, text: str | None = None) -> bool:
-        """Apply ``op`` as one undo step; False (and :attr:`refused`) if not allowed."""
-        return self.push_many([op], text)
+    def push(self, op: Op, text: str | None = None, *, merge_key: str | None = None) -> bool:
+        """Apply ``op`` as one undo step; False (and :attr:`refused`) if not allowed.
 
-    def push_many(self, ops: Sequence[Op], text: str | None = None) -> bool:
-        """Apply several Ops as one undo step; all or nothing."""
+        Consecutive pushes with the same ``merge_key`` (say ``"facing:gao"`` for a burst
+        of Q / E presses) become one undo step: the new Ops take the place of the last
+        step's, applied to the state before it, so they must not depend on it (absolute
+        Ops such as SetFacing) and the burst leaves one log line."""
+        return self.push_many([op], text, merge_key=merge_key)
+
+    def push_many(
+        self, ops: Sequence[Op], text: str | None = None, *, merge_key: str | None = None
+    ) -> bool:
+        """Apply several Ops as one undo step; all or nothing (``merge_key``: see
+        :meth:`push`)."""
         steps: list[tuple[Op, Op]] = []
         title = text
         self._journal_obj()  # its base is the state before this change
+        merged = self._merge_target(merge_key)
+        if merged is not None:
+            self._undo_steps(merged._steps)
         try:
             for op in ops:
                 op = canonical(op)  # widgets hand enums back as strings
@@ -137,19 +167,41 @@ class EncounterDocument(QObject):
                 steps.append((op, self.encounter.apply(op)))
         except IllegalOp as exc:
             self._undo_steps(steps)
+            self._restore(merged)
             self.refused.emit(sentence(str(exc)))
             return False
         except Exception as exc:  # a bug must not reach the table as a traceback
             traceback.print_exc()
             self._undo_steps(steps)
+            self._restore(merged)
             self.refused.emit(
                 f"afdesk could not do that ({type(exc).__name__}: {exc}). Nothing was changed."
             )
             return False
+        if merged is not None:
+            for _step in merged._steps:
+                self._journal_undo()
         for op, _ in steps:
             self._journal_do(op)
-        self.undo_stack.push(OpCommand(self, steps, title or "Change"))
+        self.undo_stack.push(OpCommand(self, steps, title or "Change", merge_key))
         return True
+
+    def _merge_target(self, merge_key: str | None) -> OpCommand | None:
+        """The step a push with ``merge_key`` merges into: the one just done, if it has the
+        same key and is not the saved state (QUndoStack's own rule for mergeWith)."""
+        stack = self.undo_stack
+        index = stack.index()
+        if not merge_key or index == 0 or index == stack.cleanIndex():
+            return None
+        top = stack.command(index - 1)
+        if isinstance(top, OpCommand) and top.merge_key == merge_key:
+            return top
+        return None
+
+    def _restore(self, merged: OpCommand | None) -> None:
+        """A refused merge: the step it was to replace is applied again."""
+        if merged is not None:
+            merged._steps = [(op, self.encounter.apply(op)) for op, _ in merged._steps]
 
     def _undo_steps(self, steps: list[tuple[Op, Op]]) -> None:
         for _op, inverse in reversed(steps):
@@ -281,6 +333,14 @@ class EncounterDocument(QObject):
         if self.selected and self.selected not in self.encounter.combatants:
             self.select("")
         self.changed.emit()
+
+
+_MERGE_IDS: dict[str, int] = {}
+
+
+def _merge_id(key: str) -> int:
+    """A QUndoCommand id for a merge key (ids are ints; keys are words)."""
+    return _MERGE_IDS.setdefault(key, len(_MERGE_IDS) + 1)
 
 
 def _default_journal(doc: EncounterDocument):

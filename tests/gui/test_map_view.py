@@ -237,26 +237,32 @@ def test_extend_out_of_reach_is_refused(turn_view):
 # --------------------------------------------------------------------------- facing
 
 
-def test_keyboard_facing_turns_the_actor(turn_view, qtbot):
+def test_keyboard_facing_turns_the_actor(turn_view):
     view, doc = turn_view
+    enc = doc.encounter
     doc.select("gao")
     view.setFocus()
+    lines = len(enc.log)
     QTest.keyClick(view, Qt.Key.Key_E)
-    assert view.map_scene.tokens["gao"].facing == 195.0  # previewed at once
-    assert doc.undo_stack.count() == 0
-    qtbot.waitUntil(lambda: doc.undo_stack.count() == 1, timeout=3000)
-    assert ops(doc) == [SetFacing("gao", 195.0)]
-    # A quick burst of presses is one facing change: one log line, one undo step.
+    assert view.map_scene.tokens["gao"].facing == 195.0
+    assert ops(doc) == [SetFacing("gao", 195.0)] and doc.undo_stack.count() == 1
+    # A burst of presses is one facing change: one log line, one undo step.
     QTest.keyClick(view, Qt.Key.Key_Q)
     QTest.keyClick(view, Qt.Key.Key_Q)
     QTest.keyClick(view, Qt.Key.Key_Q)
-    view.flush_turn()
-    assert doc.encounter.combatants["gao"].facing == 150.0
-    assert doc.undo_stack.count() == 2
+    assert enc.combatants["gao"].facing == 150.0
+    assert ops(doc) == [SetFacing("gao", 150.0)] and doc.undo_stack.count() == 1
+    assert len(enc.log) == lines + 1 and "150°" in enc.log[-1].text
     QTest.keyClick(view, Qt.Key.Key_6)
-    assert doc.encounter.combatants["gao"].facing == 90.0
-    assert doc.undo_stack.count() == 3
+    assert enc.combatants["gao"].facing == 90.0
+    assert doc.undo_stack.count() == 2
     assert view.map_scene.tokens["gao"].facing == 90.0
+    QTest.keyClick(view, Qt.Key.Key_E)  # after another step: a new burst
+    assert doc.undo_stack.count() == 3 and enc.combatants["gao"].facing == 105.0
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert enc.combatants["gao"].facing == 180.0 and len(enc.log) == lines
 
 
 def test_keyboard_facing_of_someone_else_needs_the_gm_override(turn_view):
@@ -264,11 +270,9 @@ def test_keyboard_facing_of_someone_else_needs_the_gm_override(turn_view):
     doc.select("huang")
     before = doc.encounter.state()
     QTest.keyClick(view, Qt.Key.Key_E)
-    view.flush_turn()
     assert doc.encounter.state() == before and doc.undo_stack.count() == 0
     assert "Gao's turn" in view.status.last and "Hold Shift" in view.status.last
     QTest.keyClick(view, Qt.Key.Key_E, SHIFT)
-    view.flush_turn()
     assert ops(doc) == [SetFacing("huang", 15.0, override=True)]
     assert doc.encounter.log[-1].text.endswith("(GM override)")
     QTest.keyClick(view, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
@@ -359,21 +363,7 @@ def test_right_click_opens_the_menu_for_that_token(turn_view):
     menu.close()
 
 
-# --------------------------------------------------------------- picking, zoom, arcs
-
-
-def test_pick_a_target(turn_view, qtbot):
-    view, doc = turn_view
-    view.begin_pick_target("Attack: pick a target")
-    assert view.picking() and "Attack: pick a target" in view.status.last
-    QTest.mouseClick(view.viewport(), LEFT, NO, at(view, (2, 2)))
-    assert view.picking()
-    with qtbot.waitSignal(view.targetPicked) as blocker:
-        QTest.mouseClick(view.viewport(), LEFT, NO, token_at(view, "huang"))
-    assert blocker.args == ["huang"] and not view.picking()
-    view.begin_pick_target("Again")
-    QTest.keyClick(view, Qt.Key.Key_Escape)
-    assert not view.picking() and doc.undo_stack.count() == 0
+# ------------------------------------------------------------------------ zoom, arcs
 
 
 def test_zoom_and_fit(turn_view):

@@ -1,0 +1,69 @@
+"""The map tool interface: the view forwards its input to the active tool."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QKeyEvent, QMouseEvent
+
+if TYPE_CHECKING:
+    from afdesk.gui.map.view import MapView
+
+OVERRIDE = Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier
+
+
+def is_override(modifiers) -> bool:
+    """Shift (or Ctrl) held: the GM overrides the rules explicitly."""
+    return bool(modifiers & OVERRIDE)
+
+
+class MapTool:
+    """One way of reading the GM's input on the map. While it is the view's active tool it
+    receives every press, move (with or without a button: hover), release and key the view
+    does not keep for itself (zoom, Tab); a handler returns True when it used the event.
+    A tool may lend one gesture to another (the move tool lends a press on the facing knob
+    to the facing tool) by forwarding that gesture's events."""
+
+    name = ""
+    """How the view's :meth:`MapView.tools` knows it."""
+    cursor: Qt.CursorShape | None = None
+    """The viewport's cursor while the tool is active (None: the default arrow)."""
+
+    def __init__(self, view: MapView) -> None:
+        self.view = view
+
+    @property
+    def doc(self):
+        return self.view.doc
+
+    @property
+    def scene(self):
+        return self.view.map_scene
+
+    def activate(self) -> None:
+        """The tool becomes active."""
+        if self.cursor is not None:
+            self.view.viewport().setCursor(self.cursor)
+
+    def deactivate(self) -> None:
+        """Another tool takes over: drop any gesture under way."""
+        self.cancel()
+        if self.cursor is not None:
+            self.view.viewport().unsetCursor()
+
+    def mouse_pressed(self, event: QMouseEvent, pos: QPointF) -> bool:
+        return False
+
+    def mouse_moved(self, event: QMouseEvent, pos: QPointF) -> bool:
+        return False
+
+    def mouse_released(self, event: QMouseEvent, pos: QPointF) -> bool:
+        return False
+
+    def key_pressed(self, event: QKeyEvent) -> bool:
+        return False
+
+    def cancel(self) -> bool:
+        """Escape: drop the gesture under way; False if there was none."""
+        return False

@@ -1,0 +1,261 @@
+"""The move tool, the GM's default: click a character to select it, drag its token to move
+it this action (reach shaded with costs, E14) or, in setup and with Shift (or Ctrl), to
+place it (the log marks the override); past the zone's edge a menu offers "extend the zone"
+or "exit the encounter" (E9). Arrows (and keypad Home/PgUp/End/PgDn) step the selection
+one area as a drag would. A press on the facing knob is lent to the facing tool, a press on
+empty ground to the pan tool (a click there clears the selection; the view gives
+the middle button to the pan tool whatever the active tool); the facing keys work
+here too. What a drag means is the model's (:mod:`afdesk.encounter.drag`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QApplication, QMenu
+
+from afdesk.encounter import drag
+from afdesk.encounter.geometry import Area
+from afdesk.encounter.zone import Edge
+from afdesk.gui import mapgeom, style
+from afdesk.gui.map import gestures, selection
+from afdesk.gui.map.overlays import ReachCell
+from afdesk.gui.map.tools.base import MapTool, is_override
+from afdesk.gui.text import sentence
+
+MOVE_KEYS = {
+    Qt.Key.Key_Up: (0, -1),
+    Qt.Key.Key_Down: (0, 1),
+    Qt.Key.Key_Left: (-1, 0),
+    Qt.Key.Key_Right: (1, 0),
+    Qt.Key.Key_Home: (-1, -1),
+    Qt.Key.Key_PageUp: (1, -1),
+    Qt.Key.Key_End: (-1, 1),
+    Qt.Key.Key_PageDown: (1, 1),
+}
+"""Move the selected character one area (the keypad's arrows give the diagonals), as if
+dragged there: the same rules, the same one undo step."""
+
+
+@dataclass
+class _Press:
+    cid: str
+    pos: QPoint
+    override: bool
+
+
+class MoveTool(MapTool):
+    name = "move"
+
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        self._press: _Press | None = None
+        self._plan: drag.DragPlan | None = None
+        self._last_area: Area | None = None
+        self._lent: MapTool | None = None
+        """The tool holding the current press (facing knob, empty ground)."""
+        self._edge_menu: QMenu | None = None
+
+    # ------------------------------------------------------------------------ mouse
+
+    def mouse_pressed(self, event: QMouseEvent, pos: QPointF) -> bool:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return False
+        scene = self.scene
+        handle = scene.handle
+        point = event.position().toPoint()
+        on_handle = handle is not None and handle.isVisible() and handle in self.view.items(point)
+        cid = scene.character_at(pos)
+        gesture = gestures.press_gesture(
+            on_handle=on_handle, token=scene.token_at(pos), character=cid
+        )
+        if gesture is gestures.Gesture.TURN:
+            return self._lend(self.view.tool("facing"), event, pos)
+        if gesture is gestures.Gesture.PAN:
+            return self._lend(self.view.tool("pan"), event, pos)
+        if gesture is gestures.Gesture.DRAG:
+            self._press = _Press(cid, point, is_override(event.modifiers()))
+        self.view.select(selection.Character(cid))
+        return True
+
+    def _lend(self, tool: MapTool, event: QMouseEvent, pos: QPointF) -> bool:
+        if tool.mouse_pressed(event, pos):
+            self._lent = tool
+            return True
+        return False
+
+    def mouse_moved(self, event: QMouseEvent, pos: QPointF) -> bool:
+        if self._lent is not None:
+            return self._lent.mouse_moved(event, pos)
+        if self._press is None:
+            return False
+        if self._plan is None:
+            delta = event.position().toPoint() - self._press.pos
+            if gestures.is_drag(delta.x(), delta.y(), QApplication.startDragDistance()):
+                self._begin_drag()
+        if self._plan is not None:
+            self._drag_preview(pos)
+        return True
+
+    def mouse_released(self, event: QMouseEvent, pos: QPointF) -> bool:
+        lent = self._lent
+        if lent is not None:
+            self._lent = None
+            lent.mouse_released(event, pos)
+            pan = self.view.tool("pan")
+            left = event.button() == Qt.MouseButton.LeftButton
+            if lent is pan and left and not pan.moved:
+                self.view.select(selection.NOTHING)
+            return True
+        if self._press is None or event.button() != Qt.MouseButton.LeftButton:
+            return False
+        if self._plan is not None:
+            self._drop(pos, is_override(event.modifiers()))
+        self._press = None
+        return True
+
+    def cancel(self) -> bool:
+        if self._lent is not None:
+            lent, self._lent = self._lent, None
+            return lent.cancel()
+        if self._plan is None:
+            self._press = None
+            return False
+        self._press = None
+        self._end_drag()
+        self.view.statusMessage.emit("Drag cancelled.")
+        return True
+
+    # ------------------------------------------------------------------------- drag
+
+    def _begin_drag(self) -> None:
+        press = self._press
+        enc = self.doc.encounter
+        self._plan = plan = drag.plan_drag(enc, press.cid, press.override)
+        self._last_area = None
+        cells = {
+            area: ReachCell(label, stops)
+            for area, (label, stops) in drag.reach_labels(enc, plan).items()
+        }
+        self.scene.show_reach(cells)
+        c = enc.combatants[press.cid]
+        if plan.kind is drag.DragKind.REFUSED:
+            self.view.refuse(plan.reason, drag.override_hint(c.name))
+        elif plan.override:
+            self.view.statusMessage.emit(f"GM override: place {c.name} anywhere in the zone.")
+        elif plan.kind is drag.DragKind.MOVE:
+            how = "Maneuver (the action)" if plan.maneuver else "the movement left"
+            self.view.statusMessage.emit(f"Moving {c.name} with {how}: shaded areas are in reach.")
+
+    def _drag_preview(self, pos: QPointF) -> None:
+        area = mapgeom.area_at(pos.x(), pos.y())
+        if area == self._last_area:
+            return
+        self._last_area = area
+        plan = self._plan
+        enc = self.doc.encounter
+        pv = drag.preview(enc, plan, area)
+        points = [mapgeom.area_centre(a) for a in pv.path]
+        colour = style.side_colour(enc.combatants[plan.cid].side)
+        self.scene.show_path(
+            points, mapgeom.area_centre(area), ok=pv.ok, label=pv.label, colour=colour
+        )
+
+    def _drop(self, pos: QPointF, override: bool) -> None:
+        plan = self._plan
+        area = mapgeom.area_at(pos.x(), pos.y())
+        if override and not plan.override:
+            plan = drag.plan_drag(self.doc.encounter, plan.cid, override=True)
+        self._end_drag()
+        self.finish(plan, area, self.view.mapFromScene(pos))
+
+    def _end_drag(self) -> None:
+        self._plan = None
+        self._last_area = None
+        if self.scene is not None:
+            self.scene.clear_preview()
+
+    def dragging(self) -> bool:
+        return self._plan is not None
+
+    def finish(self, plan: drag.DragPlan, area: Area, where: QPoint) -> bool:
+        """Turn a drop (or an arrow key) into Ops, a refusal, or the edge question."""
+        enc = self.doc.encounter
+        name = enc.combatants[plan.cid].name
+        outcome = drag.drop(enc, plan, area)
+        if outcome.edge is not None:
+            self._offer_edge(plan, area, outcome.edge, where)
+            return False
+        if outcome.reason:
+            hint = "" if plan.kind is drag.DragKind.PLACE else drag.override_hint(name)
+            self.view.refuse(outcome.reason, hint)
+            return False
+        if outcome.ops and self.view.push(outcome.ops, outcome.text, drag.override_hint(name)):
+            self.view.statusMessage.emit("")
+            return True
+        return False
+
+    # ------------------------------------------------------------------------- keys
+
+    def key_pressed(self, event: QKeyEvent) -> bool:
+        key = Qt.Key(event.key())
+        if key in MOVE_KEYS:
+            c = self.doc.encounter.combatants.get(self.doc.selected)
+            if self.view.player or c is None or not c.on_map:
+                return False
+            self.step(c.id, MOVE_KEYS[key], is_override(event.modifiers()))
+            return True
+        return self.view.tool("facing").key_pressed(event)
+
+    def step(self, cid: str, delta: tuple[int, int], override: bool = False) -> bool:
+        """Move ``cid`` one area by ``delta`` as a drag there would (one undo step)."""
+        c = self.doc.encounter.combatants[cid]
+        if c.area is None:
+            return False
+        plan = drag.plan_drag(self.doc.encounter, cid, override)
+        where = self.view.mapFromScene(*mapgeom.area_centre(c.area))
+        return self.finish(plan, gestures.stepped(c.area, delta), where)
+
+    # ------------------------------------------------------------------- zone edge
+
+    def _offer_edge(self, plan: drag.DragPlan, area: Area, edge: Edge, where: QPoint) -> None:
+        """Past an edge: offer only what would work (extend the zone, exit), each worked
+        out now; if neither would, say why at once."""
+        if self._edge_menu is not None:
+            self._edge_menu.deleteLater()
+            self._edge_menu = None
+        enc = self.doc.encounter
+        name = enc.combatants[plan.cid].name
+        choices = [
+            (key, words, drag.edge_drop(enc, plan, area, edge, key, self.view.rng))
+            for key, words in drag.edge_choices(enc, edge)
+        ]
+        if not any(not o.reason and o.ops for _k, _w, o in choices):
+            reasons = [o.reason for _k, _w, o in choices if o.reason]
+            self.view.refuse(reasons[0] if reasons else "", drag.override_hint(name))
+            return
+        menu = QMenu(self.view)
+        menu.setToolTipsVisible(True)
+        for key, words, outcome in choices:
+            act = menu.addAction(words)
+            act.setData(str(key))
+            act.setEnabled(not outcome.reason)
+            if outcome.reason:
+                act.setToolTip(sentence(outcome.reason))
+                act.setStatusTip(sentence(outcome.reason))
+            act.triggered.connect(partial(self._edge_chosen, outcome, name))
+        self._edge_menu = menu
+        self.view.statusMessage.emit(f"Past the {edge.value} edge: extend the zone or exit?")
+        menu.popup(self.view.viewport().mapToGlobal(where))
+
+    def edge_menu(self) -> QMenu | None:
+        """The last "extend the zone or exit" menu (for tests and automation)."""
+        return self._edge_menu
+
+    def _edge_chosen(self, outcome: drag.Outcome, name: str) -> None:
+        if self._edge_menu is not None:
+            self._edge_menu.hide()
+        if outcome.ops and self.view.push(outcome.ops, outcome.text, drag.override_hint(name)):
+            self.view.statusMessage.emit("")
