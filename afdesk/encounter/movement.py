@@ -138,10 +138,9 @@ def reachable(enc: Encounter, cid: str, budget: int | None = None) -> dict[Area,
             continue
         if out[area].stops:
             continue
+        options: tuple[Area, ...] = NEIGHBOURS
         if area == start and limits is not None:
-            options = [(a[0] - area[0], a[1] - area[1]) for a in limits]
-        else:
-            options = NEIGHBOURS
+            options = tuple((a[0] - area[0], a[1] - area[1]) for a in limits)
         for dc, dr in options:
             nxt = (area[0] + dc, area[1] + dr)
             if area == start and limits is not None and nxt not in limits:
@@ -172,8 +171,10 @@ def reachable(enc: Encounter, cid: str, budget: int | None = None) -> dict[Area,
 def path_to(steps: dict[Area, Step], area: Area) -> list[Area]:
     """The path from the start to ``area`` (start included)."""
     path = [area]
-    while steps[path[-1]].prev is not None:
-        path.append(steps[path[-1]].prev)
+    prev = steps[area].prev
+    while prev is not None:
+        path.append(prev)
+        prev = steps[prev].prev
     return path[::-1]
 
 
@@ -228,9 +229,10 @@ def path_cost(enc: Encounter, c: Combatant, path: list[Area]) -> int:
 
 def front_exits(enc: Encounter, area: Area, winners: list[Combatant]) -> tuple[Area, ...]:
     """Adjacent areas in front of every winning opponent's flank (E14)."""
+    placed = [(w.area, w.facing) for w in winners if w.area is not None]
     out = []
     for dc, dr in NEIGHBOURS:
         nxt = (area[0] + dc, area[1] + dr)
-        if enc.zone.contains(nxt) and all(in_front(w.area, w.facing, nxt) for w in winners):
+        if enc.zone.contains(nxt) and all(in_front(a, f, nxt) for a, f in placed):
             out.append(nxt)
     return tuple(out)

@@ -49,7 +49,7 @@ class MoveCombatant(Op, frozen=True):
     def execute(self, enc: Encounter) -> None:
         c = require_actor(enc, self.id, "move")
         require_on_map(c, "move")
-        path = [tuple(a) for a in self.path]
+        path: list[Area] = [(a[0], a[1]) for a in self.path]  # decoded paths hold lists
         if len(path) < 2:
             raise IllegalOp(f"{c.name} needs a path of at least one step to move")
         t = enc.turn
@@ -87,11 +87,11 @@ class MoveCombatant(Op, frozen=True):
         text = f"{who} moves {area_text(start)} -> {area_text(end)}"
         if c is not None:
             try:
-                ticks = movement.path_cost(enc, c, [tuple(a) for a in self.path])
+                ticks = movement.path_cost(enc, c, [(a[0], a[1]) for a in self.path])
                 text += f" ({_areas(movement.as_areas(c, ticks))})"
             except IllegalOp:
                 pass
-            foes = enc.opponents_in(tuple(end), c)
+            foes = enc.opponents_in((end[0], end[1]), c)
             if foes:
                 text += f" into an overlap with {', '.join(f.name for f in foes)}"
         return text + f", facing {direction_name(self.facing)}"

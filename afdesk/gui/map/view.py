@@ -32,13 +32,12 @@ from afdesk.gui.map import gestures, selection
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.selection import Selection
 from afdesk.gui.map.tools import FacingTool, MapTool, MoveTool, PanTool
-from afdesk.gui.map.tools.base import is_override
 from afdesk.gui.text import sentence
 
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.05, 12.0
 
-__all__ = ["MapView", "is_override"]
+__all__ = ["MapView"]
 
 
 class MapView(QGraphicsView):
@@ -253,6 +252,8 @@ class MapView(QGraphicsView):
         it has the same key); a refusal goes to the status bar with ``hint`` (after every
         other listener of ``refused`` has had its turn)."""
         ops = list(ops)
+        if merge_key is not None and len(ops) != 1:
+            raise ValueError("a merged push is one Op (doc.push(op, merge_key=...))")
         if merge_key is None:
             reason = self.doc.push_or_reason(ops, text)
         else:
