@@ -2,7 +2,7 @@
 
 A change to one character touches only its own items and the areas it left and entered;
 a zone change replaces only the tiles that changed. Nothing here decides a rule: overlaps
-come from :meth:`Encounter.opponents_in`, reach from :func:`movement.reachable` (the view).
+come from :meth:`Encounter.opponents_in`, reach from :mod:`afdesk.encounter.drag` (the move tool).
 """
 
 from __future__ import annotations
