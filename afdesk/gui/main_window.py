@@ -27,6 +27,7 @@ from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.roster import RemoveCombatant
 from afdesk.encounter.ops.turn import EndEncounter, NextTurn, deal_hands
 from afdesk.encounter.state import Mode, Phase
+from afdesk.encounter.summary import whose_turn
 from afdesk.gui import actions as gm_actions
 from afdesk.gui.actions import deal_refusal, trim_words
 from afdesk.gui.document import EncounterDocument, Links
@@ -590,10 +591,8 @@ class MainWindow(QMainWindow):
     def _turn_changed(self) -> None:
         enc = self.doc.encounter
         t = enc.turn
-        if t.phase is Phase.TURNS and enc.actor:
-            self.turn_label.setText(
-                f"Exchange {t.exchange} · Round {t.round} · {enc.combatants[enc.actor].name}'s turn"
-            )
+        if whose_turn(enc):
+            self.turn_label.setText(whose_turn(enc))
             self.doc.select(enc.actor)
         elif t.phase is Phase.SETUP:
             self.turn_label.setText("Setup: place characters, then deal reflex (Ctrl+D)")

@@ -24,7 +24,7 @@ from afdesk.encounter.ops.roster import (
     AdjustCounter,
     RemoveMomentum,
     RemoveState,
-    SetMarkers,
+    step_markers,
 )
 from afdesk.encounter.ops.turn import ActHesitated, Screen, SetEconomy, TakeAction
 from afdesk.encounter.turn import ActionKind, turn_prompts
@@ -290,8 +290,8 @@ class CombatantPanel(QWidget):
                     b = QPushButton(sign)
                     b.setFixedWidth(28)
                     b.clicked.connect(
-                        lambda _c=False, k=st.kind, m=st.markers + d: self._push(
-                            SetMarkers(self.cid, k, max(m, 0))
+                        lambda _c=False, k=st.kind, d=d: self._push(
+                            step_markers(self.doc.encounter.combatant(self.cid), k, d)
                         )
                     )
                     row.addWidget(b)

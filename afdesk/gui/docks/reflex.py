@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.combatant import Side, StateKind
 from afdesk.encounter.ops.turn import ActHesitated
-from afdesk.encounter.reflex import ROUNDS, hand_specs
+from afdesk.encounter.reflex import hand_specs
 from afdesk.encounter.state import Mode, Phase
+from afdesk.encounter.summary import headline
 from afdesk.gui.actions import deal_refusal, trim_words
 from afdesk.gui.document import EncounterDocument, Links
 
@@ -117,16 +118,8 @@ class ReflexPanel(QWidget):
             return
         enc = doc.encounter
         t = enc.turn
-        head = {
-            Phase.SETUP: "Setup: place everyone, then deal reflex.",
-            Phase.CARDS: f"Exchange {t.exchange} · round {t.round + 1} of {ROUNDS}: "
-            "every hand plays a card.",
-            Phase.TURNS: f"Exchange {t.exchange} · round {t.round} of {ROUNDS}",
-            Phase.EXCHANGE_END: f"Exchange {t.exchange} is over.",
-            Phase.ENDED: "The encounter is over.",
-        }[t.phase]
         self.header.setText(
-            f"{head}  <span style='font-weight:normal'>Mode: {enc.mode.label} · "
+            f"{headline(enc)}  <span style='font-weight:normal'>Mode: {enc.mode.label} · "
             f"the referee's Shifts: {enc.meta.referee_shifts}</span>"
         )
         why = deal_refusal(doc, self.physical_hands())
