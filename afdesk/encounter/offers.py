@@ -36,6 +36,16 @@ def spends(action: Action) -> str:
     return action.spec.uses
 
 
+def economy_menu(action: Action) -> str:
+    """Which of the Character dock's economy menus lists ``action``: "action" (what
+    spends the action, and leaving an overlap, which comes with a move), "snap", or ""
+    (a plain check, in neither)."""
+    if action is Action.LEAVE_OVERLAP:
+        return "action"
+    uses = action.spec.uses
+    return uses if uses in ("action", "snap") else ""
+
+
 def is_offered(enc: Encounter, cid: str, action: Action) -> bool:
     """Whether ``cid``'s menu lists ``action`` at all (enabled or not)."""
     c = enc.combatants.get(cid)

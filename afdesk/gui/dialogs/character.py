@@ -43,7 +43,7 @@ from afdesk.encounter.ops.roster import (
 )
 from afdesk.encounter.zone import grid_zone, tilesets
 from afdesk.gui.document import EncounterDocument
-from afdesk.gui.text import sentence
+from afdesk.gui.errors import show_refusal
 from afdesk.rules import RULESETS
 
 
@@ -71,15 +71,15 @@ class _Form(QDialog):
         self.layout_.addWidget(self.buttons)
 
     def push(self, *ops) -> bool:
-        reason = self.doc.push_or_reason(list(ops))
-        self.error.setText(reason)
+        reason = self.doc.push_many(list(ops))
+        show_refusal(self.error, reason)
         return not reason
 
     def _ok(self) -> None:
         try:
             ops = self.ops()
-        except (IllegalOp, ValueError) as exc:
-            self.error.setText(sentence(str(exc)))
+        except IllegalOp as exc:
+            show_refusal(self.error, exc)
             return
         if not ops or self.push(*ops):
             self.accept()
