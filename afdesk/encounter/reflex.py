@@ -197,5 +197,10 @@ def deal(deck: Sequence[Card], specs: Sequence[HandSpec]) -> Reflex:
 
 def round_order(reflex: Reflex, round_no: int) -> list[Hand]:
     """Hands that have played their card for ``round_no``, highest card first (E2)."""
-    playing = [h for h in reflex.hands if len(h.played) >= round_no and h.played[round_no - 1]]
-    return sorted(playing, key=lambda h: h.played[round_no - 1].key, reverse=True)
+    cards = {
+        h.id: card
+        for h in reflex.hands
+        if len(h.played) >= round_no and (card := h.played[round_no - 1]) is not None
+    }
+    playing = [h for h in reflex.hands if h.id in cards]
+    return sorted(playing, key=lambda h: cards[h.id].key, reverse=True)

@@ -228,6 +228,7 @@ class ExitCombatant(Op, frozen=True):
                 "extends the zone (E9); exit anyway only as a GM override"
             )
         c0, r0, c1, r1 = enc.zone.area_bounds()
+        assert c.area is not None  # require_on_map
         col, row = c.area
         at_edge = {
             Edge.NORTH: row == r0,
@@ -488,7 +489,7 @@ def check_decoys(enc: Encounter, c: Combatant, decoys) -> None:
         raise IllegalOp("the two decoys go in two different areas (E6)")
     for d in decoys:
         require_area_in_zone(enc, d, "a decoy")
-        if not adjacent(c.area, tuple(d)):
+        if c.area is None or not adjacent(c.area, (d[0], d[1])):
             raise IllegalOp(f"decoy {area_text(d)} is not next to {c.name} (E6: adjacent areas)")
 
 
@@ -501,7 +502,7 @@ class RemoveDecoy(Op, frozen=True):
 
     def execute(self, enc: Encounter) -> None:
         c = enc.combatant(self.id)
-        enc.put(c.without_decoy(tuple(self.area)))
+        enc.put(c.without_decoy((self.area[0], self.area[1])))
 
     def describe(self, enc: Encounter) -> str:
         return f"{name(enc, self.id)} loses the decoy at {area_text(self.area)}"
