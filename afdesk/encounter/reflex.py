@@ -132,6 +132,12 @@ class Reflex(msgspec.Struct, frozen=True, omit_defaults=True):
         return {c for h in self.hands for c in (*h.cards, *h.played) if c is not None}
 
 
+def hand_key(c: Combatant) -> str:
+    """The id of the hand a character who is not a band member acts on: one per group of
+    each side (E2). Band members hold their own hand, under their own id."""
+    return f"{c.side.value}:{c.group or c.side.value}"
+
+
 class HandSpec(msgspec.Struct, frozen=True, omit_defaults=True):
     id: str
     label: str
@@ -154,8 +160,7 @@ def hand_specs(combatants: Iterable[Combatant], physical: Iterable[str] = ()) ->
         if c.side is Side.BAND:
             specs.append(HandSpec(c.id, c.name, (c.id,), c.id in physical))
         else:
-            key = f"{c.side.value}:{c.group or c.side.value}"
-            groups.setdefault(key, []).append(c)
+            groups.setdefault(hand_key(c), []).append(c)
     for key, members in groups.items():
         label = members[0].group or f"{members[0].side.label}s"
         specs.append(HandSpec(key, label, tuple(m.id for m in members), key in physical))
@@ -192,5 +197,10 @@ def deal(deck: Sequence[Card], specs: Sequence[HandSpec]) -> Reflex:
 
 def round_order(reflex: Reflex, round_no: int) -> list[Hand]:
     """Hands that have played their card for ``round_no``, highest card first (E2)."""
-    playing = [h for h in reflex.hands if len(h.played) >= round_no and h.played[round_no - 1]]
-    return sorted(playing, key=lambda h: h.played[round_no - 1].key, reverse=True)
+    cards = {
+        h.id: card
+        for h in reflex.hands
+        if len(h.played) >= round_no and (card := h.played[round_no - 1]) is not None
+    }
+    playing = [h for h in reflex.hands if h.id in cards]
+    return sorted(playing, key=lambda h: cards[h.id].key, reverse=True)

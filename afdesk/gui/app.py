@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from afdesk import __version__
 from afdesk.paths import resource_dir
@@ -38,22 +38,22 @@ def start(window, file: str | None = None) -> None:
 
     try:
         pending = pending_journals()
-    except Exception as exc:  # a broken journal folder must not stop the app
+    except (OSError, LoadError) as exc:  # a broken journal folder must not stop the app
         pending = []
-        QMessageBox.warning(window, "Crash journals", f"The crash journals cannot be read: {exc}")
+        window.reporter.failed("Crash journals", f"The crash journals cannot be read: {exc}")
     for p in pending:
         choice = ask(p, window)
         if choice == RecoveryChoice.RECOVER:
             try:
                 state = recover(p)
             except LoadError as exc:
-                QMessageBox.warning(window, "Recovery failed", f"{exc}\n\nThe journal is kept.")
+                window.reporter.failed("Recovery failed", exc, kept="The journal is kept.")
                 continue
             doc = EncounterDocument(Encounter.from_state(state), p.file, modified=True)
             window.set_document(doc)
             doc.start_journal()  # the recovered state is journaled before the old one goes
             discard(p)
-            window.show_message(f"Recovered {p.name}: {p.ops} change(s). Save it to keep them.")
+            window.reporter.say(f"Recovered {p.name}: {p.ops} change(s). Save it to keep them.")
             return
         if choice == RecoveryChoice.OPEN_SAVED and p.file is not None and window.open_path(p.file):
             return
@@ -64,7 +64,7 @@ def start(window, file: str | None = None) -> None:
     try:
         window.open_sample()
     except LoadError as exc:
-        QMessageBox.warning(window, "Sample encounter", str(exc))
+        window.reporter.failed("Sample encounter", exc)
         window.set_document(EncounterDocument(Encounter()))
 
 

@@ -1,7 +1,8 @@
 """One open encounter: the model, its undo stack, its file, its crash journal.
 
 Every user action becomes an Op pushed here (:meth:`EncounterDocument.push`). A refused Op
-changes nothing and its reason goes out on :attr:`refused`; an applied one is journaled
+changes nothing and its reason is returned to the caller, who shows it where the GM is
+looking (:mod:`afdesk.gui.errors`); an applied one is journaled
 (flushed and fsynced) before control returns to the event loop, and becomes one undo step.
 Model events become Qt signals, so views never poll.
 """
@@ -129,6 +130,8 @@ class EncounterDocument(QObject):
         self.on_disk_version = on_disk_version
         self.undo_stack = QUndoStack(self)
         self.selected = ""
+        self.physical_hands: set[str] = set()
+        """Hands whose cards the players hold at the table (typed in each round); not saved."""
         self._forced_modified = modified
         self._journal = None
         self._journal_factory = journal_factory or _default_journal
@@ -139,8 +142,9 @@ class EncounterDocument(QObject):
 
     # ----------------------------------------------------------------------- changes
 
-    def push(self, op: Op, text: str | None = None, *, merge_key: str | None = None) -> bool:
-        """Apply ``op`` as one undo step; False (and :attr:`refused`) if not allowed.
+    def push(self, op: Op, text: str | None = None, *, merge_key: str | None = None) -> str:
+        """Apply ``op`` as one undo step: "" if done, else the reason it was refused (for
+        the caller to show where the GM is looking).
 
         Consecutive pushes with the same ``merge_key`` (say ``"facing:gao"`` for a burst
         of Q / E presses) become one undo step: the new Ops take the place of the last
@@ -150,9 +154,9 @@ class EncounterDocument(QObject):
 
     def push_many(
         self, ops: Sequence[Op], text: str | None = None, *, merge_key: str | None = None
-    ) -> bool:
-        """Apply several Ops as one undo step; all or nothing (``merge_key``: see
-        :meth:`push`)."""
+    ) -> str:
+        """Apply several Ops as one undo step, all or nothing: "" or the refusal
+        (``merge_key``: see :meth:`push`)."""
         steps: list[tuple[Op, Op]] = []
         title = text
         self._journal_obj()  # its base is the state before this change
@@ -168,23 +172,25 @@ class EncounterDocument(QObject):
         except IllegalOp as exc:
             self._undo_steps(steps)
             self._restore(merged)
-            self.refused.emit(sentence(str(exc)))
-            return False
+            return self._refuse(sentence(str(exc)))
         except Exception as exc:  # a bug must not reach the table as a traceback
             traceback.print_exc()
             self._undo_steps(steps)
             self._restore(merged)
-            self.refused.emit(
+            return self._refuse(
                 f"afdesk could not do that ({type(exc).__name__}: {exc}). Nothing was changed."
             )
-            return False
         if merged is not None:
             for _step in merged._steps:
                 self._journal_undo()
         for op, _ in steps:
             self._journal_do(op)
         self.undo_stack.push(OpCommand(self, steps, title or "Change", merge_key))
-        return True
+        return ""
+
+    def _refuse(self, reason: str) -> str:
+        self.refused.emit(reason)
+        return reason
 
     def _merge_target(self, merge_key: str | None) -> OpCommand | None:
         """The step a push with ``merge_key`` merges into: the one just done, if it has the
@@ -208,14 +214,8 @@ class EncounterDocument(QObject):
             self.encounter.apply(inverse)
 
     def push_or_reason(self, ops: Op | Sequence[Op], text: str | None = None) -> str:
-        """Apply ``ops`` as one undo step; "" if done, else the reason it was refused."""
-        reasons: list[str] = []
-        self.refused.connect(reasons.append)
-        try:
-            ok = self.push_many([ops] if isinstance(ops, Op) else list(ops), text)
-        finally:
-            self.refused.disconnect(reasons.append)
-        return "" if ok else (reasons[-1] if reasons else "Refused.")
+        """Apply ``ops`` (one Op or several) as one undo step; "" or the refusal."""
+        return self.push_many([ops] if isinstance(ops, Op) else list(ops), text)
 
     def try_op(self, op: Op) -> str:
         """Why ``op`` would be refused now ("" if it would be applied); changes nothing."""

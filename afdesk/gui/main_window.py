@@ -21,34 +21,37 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk import paths
-from afdesk.encounter.contest import Action
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.meta import ChangeMode
-from afdesk.encounter.ops.roster import RemoveCombatant
-from afdesk.encounter.ops.turn import EndEncounter, NextTurn, deal_hands
 from afdesk.encounter.state import Mode, Phase
+from afdesk.encounter.summary import whose_turn
 from afdesk.gui import actions as gm_actions
-from afdesk.gui.actions import deal_refusal, trim_words
+from afdesk.gui import commands as cmd
+from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.errors import MESSAGE_MS, Reporter
 
 FILE_FILTER = "afdesk encounters (*.afenc);;All files (*)"
 MAX_RECENT = 8
 
 
 class MainWindow(QMainWindow):
-    """One encounter at a time; File > Open replaces it (asking first if it has changes)."""
+    """One encounter at a time; File > Open replaces it (asking first if it has changes).
+
+    GM commands run through one :class:`CommandContext` (the current document, the dice,
+    the error reporter) that the docks share; the window binds its menus and shortcuts to
+    the same commands.
+    """
 
     documentChanged = Signal(object)
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.settings = settings or QSettings()
-        self.doc: EncounterDocument | None = None
+        self.reporter = Reporter(self, self.show_message, self.statusBar().setStyleSheet)
+        self.ctx = CommandContext(self, self.reporter, random.SystemRandom())
         self.player_window = None
         self._links = Links()
-        self.dialog = None
-        """The last dialog opened over the window (tests and scripts drive it)."""
-        self.rng = random.SystemRandom()
+        self._bound: list[tuple[QAction, Command]] = []
         self.setAcceptDrops(True)
         self.resize(1500, 950)
         self._build_map()
@@ -57,6 +60,29 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_status()
         self._restore_layout()
+
+    # The document, the dice and the last dialog live in the commands' context.
+
+    @property
+    def doc(self) -> EncounterDocument | None:
+        return self.ctx.doc
+
+    @doc.setter
+    def doc(self, doc: EncounterDocument | None) -> None:
+        self.ctx.doc = doc
+
+    @property
+    def rng(self) -> random.Random:
+        return self.ctx.rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self.ctx.rng = rng
+
+    @property
+    def dialog(self):
+        """The last dialog opened over the window (tests and scripts drive it)."""
+        return self.ctx.dialog
 
     # ----------------------------------------------------------------------- building
 
@@ -74,9 +100,9 @@ class MainWindow(QMainWindow):
         from afdesk.gui.docks.log import LogPanel
         from afdesk.gui.docks.reflex import ReflexPanel
 
-        self.reflex_panel = ReflexPanel(self)
-        self.combatant_panel = CombatantPanel(self)
-        self.log_panel = LogPanel(self)
+        self.reflex_panel = ReflexPanel(self.ctx)
+        self.combatant_panel = CombatantPanel(self.ctx)
+        self.log_panel = LogPanel(self.ctx)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
         self.reflex_dock = self._dock(
@@ -96,9 +122,6 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.combatant_dock, self.history_dock)
         self.combatant_dock.raise_()
-        self.combatant_panel.actionRequested.connect(self.perform)
-        self.combatant_panel.message.connect(self.show_message)
-        self.reflex_panel.message.connect(self.show_message)
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -116,6 +139,17 @@ class MainWindow(QMainWindow):
         act.triggered.connect(lambda _checked=False: slot())
         self.addAction(act)
         return act
+
+    def _command_action(self, command: Command, shortcut=None) -> QAction:
+        """A menu action and shortcut for an encounter command, kept enabled as the
+        command is available (:meth:`_update_actions`)."""
+        act = self._action(command.label, lambda: self._run(command), shortcut, command.tip)
+        self._bound.append((act, command))
+        return act
+
+    def _run(self, command: Command, who: str = "") -> None:
+        self.ctx.run(command, who)
+        self._update_actions()
 
     def _build_actions(self) -> None:
         S = QKeySequence.StandardKey
@@ -136,26 +170,14 @@ class MainWindow(QMainWindow):
         self.act_zoom_out = self._action("Zoom &out", lambda: self.map.zoom_out(), S.ZoomOut)
         self.act_rear = self._action("Shade &rear arcs", self._toggle_rear, "R")
         self.act_rear.setCheckable(True)
-        self.act_deal = self._action(
-            "&Deal reflex", self.deal, "Ctrl+D", "Shuffle and deal 5 cards to every hand (E2)"
-        )
-        self.act_cards = self._action(
-            "Play &cards…",
-            self.play_cards,
-            "Ctrl+K",
-            "Every hand plays a card for the next round (E2)",
-        )
-        self.act_next = self._action("&Next turn", self.next_turn, "Space")
-        self.act_trim = self._action(
-            "&Trim the zone",
-            self.trim_zone,
-            None,
-            "Back to 3 x 3 tiles at the end of an exchange (E9)",
-        )
-        self.act_end = self._action("&End the encounter", self.end_encounter)
-        self.act_persevere = self._action("&Persevere…", self.persevere)
-        self.act_add = self._action("&Add character…", self.add_character, "Ctrl+Shift+A")
-        self.act_settings = self._action("Encounter &settings…", self.encounter_settings)
+        self.act_deal = self._command_action(cmd.DEAL, "Ctrl+D")
+        self.act_cards = self._command_action(cmd.PLAY_CARDS, "Ctrl+K")
+        self.act_next = self._command_action(cmd.ADVANCE, "Space")
+        self.act_trim = self._command_action(cmd.TRIM)
+        self.act_end = self._command_action(cmd.END)
+        self.act_persevere = self._command_action(cmd.PERSEVERE)
+        self.act_add = self._command_action(cmd.ADD_CHARACTER, "Ctrl+Shift+A")
+        self.act_settings = self._command_action(cmd.SETTINGS)
         self.act_undo = self._action("&Undo", lambda: self.doc.undo_stack.undo(), S.Undo)
         self.act_redo = self._action("&Redo", lambda: self.doc.undo_stack.redo(), S.Redo)
         self._stack_links: list = []
@@ -196,10 +218,11 @@ class MainWindow(QMainWindow):
         e.addAction(self.act_trim)
         self.mode_menu = e.addMenu("&Mode")
         for mode in Mode:
-            act = self.mode_menu.addAction(mode.label)
+            command = cmd.MODES[mode]
+            act = self.mode_menu.addAction(command.label)
             act.setData(mode)
             act.setCheckable(True)
-            act.triggered.connect(lambda _c=False, md=mode: self.change_mode(md))
+            act.triggered.connect(lambda _c=False, c=command: self._run(c))
         e.addAction(self.act_end)
         e.addAction(self.act_persevere)
         e.addSeparator()
@@ -236,8 +259,7 @@ class MainWindow(QMainWindow):
             (doc.modifiedChanged, self._update_title),
             (doc.pathChanged, self._update_title),
             (doc.metaChanged, self._update_title),
-            (doc.refused, self.show_message),
-            (doc.journalProblem, self._journal_problem),
+            (doc.journalProblem, self.reporter.problem),
             (doc.turnChanged, self._turn_changed),
             (doc.changed, self._update_actions),
         ):
@@ -303,7 +325,7 @@ class MainWindow(QMainWindow):
         try:
             loaded = load(path)
         except LoadError as exc:
-            QMessageBox.warning(self, "Cannot open the encounter", str(exc))
+            self.reporter.failed("Cannot open the encounter", exc)
             return False
         doc = EncounterDocument(
             Encounter.from_state(loaded.state), path, on_disk_version=loaded.schema_version
@@ -357,19 +379,14 @@ class MainWindow(QMainWindow):
                 on_disk_version=doc.on_disk_version if path == doc.path else None,
             )
         except SaveError as exc:
-            box = QMessageBox(self)
-            box.setIcon(QMessageBox.Icon.Warning)
-            box.setWindowTitle("The encounter was not saved")
-            box.setText(
-                f"{exc}\n\nNothing was lost: the encounter is still open, with its "
-                "changes, and the crash journal keeps them too."
+            again = self.reporter.failed(
+                "The encounter was not saved",
+                exc,
+                kept="Nothing was lost: the encounter is still open, with its changes, and "
+                "the crash journal keeps them too.",
+                offer="Save &As…",
             )
-            save_as = box.addButton("Save &As…", QMessageBox.ButtonRole.AcceptRole)
-            box.addButton(QMessageBox.StandardButton.Cancel)
-            box.exec()
-            if box.clickedButton() is save_as:
-                return self.save_as()
-            return False
+            return self.save_as() if again else False
         doc.mark_saved(path, version)
         self._add_recent(path)
         self.show_message(f"Saved {path.name}.")
@@ -448,101 +465,8 @@ class MainWindow(QMainWindow):
 
     # -------------------------------------------------------------------- the table
 
-    def show_dialog(self, dialog) -> None:
-        """Open a dialog over the window without blocking the event loop."""
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        self.dialog = dialog
-        dialog.open()
-
-    def _journal_problem(self, text: str) -> None:
-        self.show_message(text)
-        self.statusBar().setStyleSheet("color: #b00020; font-weight: bold;")
-        QTimer.singleShot(8000, lambda: self.statusBar().setStyleSheet(""))
-
     def show_message(self, text: str) -> None:
-        self.statusBar().showMessage(text, 8000)
-
-    def push(self, op) -> bool:
-        return self.doc.push(op) if self.doc is not None else False
-
-    def deal(self) -> None:
-        try:
-            op = deal_hands(self.doc.encounter, self.rng, self.reflex_panel.physical_hands())
-        except Exception as exc:  # IllegalOp: too many hands
-            self.show_message(str(exc))
-            return
-        self.push(op)
-
-    def play_cards(self) -> None:
-        from afdesk.gui.dialogs.cards import PlayCardsDialog
-
-        enc = self.doc.encounter
-        if enc.turn.phase is not Phase.CARDS:
-            self.show_message(
-                "Cards are played at the start of a round: deal first, or finish the turns."
-            )
-            return
-        self.show_dialog(PlayCardsDialog(self.doc, self))
-
-    def next_turn(self) -> None:
-        enc = self.doc.encounter
-        if enc.turn.phase is Phase.CARDS:
-            self.play_cards()
-        elif enc.turn.phase in (Phase.SETUP, Phase.EXCHANGE_END):
-            self.deal()
-        else:
-            self.push(NextTurn())
-
-    def trim_zone(self) -> None:
-        from afdesk.encounter.ops.zone import TrimZone
-
-        edges = self.doc.encounter.trim_proposal()
-        if not edges:
-            self.show_message(trim_words(self.doc.encounter))
-            return
-        self.doc.push_many([TrimZone(e) for e in edges], "Trim the zone")
-
-    def change_mode(self, mode: Mode) -> None:
-        """Change the mode (E16): at once when the rules allow it, otherwise only after the
-        GM confirms an override."""
-        enc = self.doc.encounter
-        if mode is enc.mode:
-            return
-        override = bool(self.doc.try_op(ChangeMode(mode)))
-        if override:
-            answer = QMessageBox.question(
-                self,
-                "Change the mode now?",
-                "The mode normally changes at the end of an exchange (E16). Change it now "
-                "anyway (a GM override the log will show)?",
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                self._update_actions()
-                return
-        self.push(ChangeMode(mode, override=override))
-
-    def end_encounter(self) -> None:
-        if self.push(EndEncounter()):
-            from afdesk.encounter import persevere
-
-            if persevere.due(self.doc.encounter):
-                self.persevere()
-
-    def persevere(self) -> None:
-        from afdesk.gui.dialogs.persevere import PersevereDialog
-
-        self.show_dialog(PersevereDialog(self.doc, self))
-
-    def add_character(self) -> None:
-        from afdesk.gui.dialogs.character import CharacterDialog
-
-        self.show_dialog(CharacterDialog(self.doc, None, self))
-
-    def encounter_settings(self) -> None:
-        from afdesk.gui.dialogs.character import SettingsDialog
-
-        self.show_dialog(SettingsDialog(self.doc, self))
+        self.statusBar().showMessage(text, MESSAGE_MS)
 
     def export_image(self) -> None:
         from afdesk.gui.export import render_map
@@ -562,7 +486,7 @@ class MainWindow(QMainWindow):
         if image.save(name):
             self.show_message(f"Exported {Path(name).name}.")
         else:
-            QMessageBox.warning(self, "Export failed", f"Could not write {name}.")
+            self.reporter.failed("Export failed", f"Could not write {name}.")
 
     def toggle_player_view(self) -> None:
         """F11: show the player view, or hide it if it is showing."""
@@ -590,10 +514,8 @@ class MainWindow(QMainWindow):
     def _turn_changed(self) -> None:
         enc = self.doc.encounter
         t = enc.turn
-        if t.phase is Phase.TURNS and enc.actor:
-            self.turn_label.setText(
-                f"Exchange {t.exchange} · Round {t.round} · {enc.combatants[enc.actor].name}'s turn"
-            )
+        if whose_turn(enc):
+            self.turn_label.setText(whose_turn(enc))
             self.doc.select(enc.actor)
         elif t.phase is Phase.SETUP:
             self.turn_label.setText("Setup: place characters, then deal reflex (Ctrl+D)")
@@ -602,20 +524,16 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _update_actions(self) -> None:
+        """Enable each command's menu action as the model allows it; a disabled one says
+        why in its status tip."""
         if self.doc is None:
             return
-        enc = self.doc.encounter
-        phase = enc.turn.phase
-        why = deal_refusal(self.doc, self.reflex_panel.physical_hands())
-        self.act_deal.setEnabled(not why)
-        self.act_deal.setStatusTip(why or "Shuffle and deal 5 cards to every hand (E2)")
-        self.act_cards.setEnabled(phase is Phase.CARDS)
-        self.act_next.setEnabled(phase is not Phase.ENDED)
-        self.act_trim.setEnabled(bool(enc.trim_proposal()))
-        self.act_end.setEnabled(phase not in (Phase.SETUP, Phase.ENDED))
-        self.act_persevere.setEnabled(phase is Phase.ENDED)
+        for act, command in self._bound:
+            ok, reason = command.available(self.doc, "")
+            act.setEnabled(ok)
+            act.setStatusTip(reason or command.tip)
         for act in self.mode_menu.actions():
-            act.setChecked(act.data() is enc.mode)
+            act.setChecked(act.data() is self.doc.encounter.mode)
 
     # ------------------------------------------------------------ character actions
 
@@ -626,48 +544,14 @@ class MainWindow(QMainWindow):
         if not cid:
             menu.addAction("(select a character on the map)").setEnabled(False)
             return
-        gm_actions.fill_menu(menu, self.doc, cid, lambda e: self.perform(cid, e.key))
+        gm_actions.fill_menu(menu, self.doc, cid, lambda e: self._run(e.command, cid))
 
-    def perform(self, cid: str, key: str) -> None:
-        """Do what a menu entry, a button or the map asked for character ``cid``."""
-        doc = self.doc
-        if doc is None or cid not in doc.encounter.combatants:
-            return
-        for entry in gm_actions.entries(doc, cid):
-            if entry.key == key and entry.op is not None:
-                doc.push(entry.op)
-                return
-        if key.startswith("target:"):
-            actor = doc.encounter.actor
-            if actor:
-                self.open_check(actor, key.split(":", 1)[1], target=cid)
-        elif key in gm_actions.CHECKS or key == "leave":
-            self.open_check(cid, key)
-        elif key == "edit":
-            from afdesk.gui.dialogs.character import CharacterDialog
-
-            self.show_dialog(CharacterDialog(doc, cid, self))
-        elif key == "remove":
-            name = doc.encounter.combatants[cid].name
-            if (
-                QMessageBox.question(self, "Remove character", f"Remove {name} from the encounter?")
-                == QMessageBox.StandardButton.Yes
-            ):
-                doc.push(RemoveCombatant(cid))
-        elif key == "add-state":
-            from afdesk.gui.dialogs.character import AddStateDialog
-
-            self.show_dialog(AddStateDialog(doc, cid, self))
-        elif key == "momentum":
-            from afdesk.gui.dialogs.character import MomentumDialog
-
-            self.show_dialog(MomentumDialog(doc, cid, self))
-
-    def open_check(self, cid: str, key: str, target: str = "") -> None:
-        from afdesk.gui.dialogs.contest import ContestDialog
-
-        action = Action.LEAVE_OVERLAP if key == "leave" else gm_actions.CHECKS[key][0]
-        self.show_dialog(ContestDialog(self.doc, cid, action, target, self))
+    def perform(self, cid: str, command_id: str) -> None:
+        """Run the command ``command_id`` (a menu entry's key, as the map sends it) for
+        character ``cid``; an id no command has raises :class:`UnknownCommand`."""
+        command = cmd.REGISTRY[command_id]
+        if self.doc is not None and cid in self.doc.encounter.combatants:
+            self._run(command, cid)
 
     def _keyboard_help(self) -> None:
         QMessageBox.information(

@@ -182,11 +182,11 @@ def test_merge_key_merges_consecutive_pushes_only(playing_doc):
     enc = doc.encounter
     cid = enc.actor
     key = f"facing:{cid}"
-    assert doc.push(SetFacing(cid, 10.0), merge_key=key)
-    assert doc.push(SetFacing(cid, 20.0), merge_key=key)
+    assert doc.push(SetFacing(cid, 10.0), merge_key=key) == ""
+    assert doc.push(SetFacing(cid, 20.0), merge_key=key) == ""
     assert doc.undo_stack.count() == 1 and enc.combatants[cid].facing == 20.0
-    assert doc.push(SetFacing(cid, 30.0))  # no key: its own step
-    assert doc.push(SetFacing(cid, 40.0), merge_key=key)  # not right after the burst
+    assert doc.push(SetFacing(cid, 30.0)) == ""  # no key: its own step
+    assert doc.push(SetFacing(cid, 40.0), merge_key=key) == ""  # not right after the burst
     assert doc.undo_stack.count() == 3
     doc.undo_stack.undo()
     assert enc.combatants[cid].facing == 30.0
@@ -200,7 +200,7 @@ def test_a_refused_merge_keeps_the_step_before(playing_doc):
     other = next(c for c in enc.order if c != cid and enc.combatants[c].on_map)
     doc.push(SetFacing(cid, 10.0), merge_key=key)
     state = enc.state()
-    assert not doc.push(SetFacing(other, 20.0), merge_key=key)  # not the actor: refused
+    assert doc.push(SetFacing(other, 20.0), merge_key=key) != ""  # not the actor: refused
     assert enc.state() == state and doc.undo_stack.count() == 1
     doc.undo_stack.undo()
     assert enc.combatants[cid].facing != 10.0
@@ -222,7 +222,7 @@ def test_the_journal_follows_a_merged_burst():
     doc = EncounterDocument(enc)  # the real crash journal, in the test's data folder
     doc.start_journal()
     for facing in (15.0, 30.0, 45.0):
-        assert doc.push(SetFacing("gao", facing), merge_key="facing:gao")
+        assert doc.push(SetFacing("gao", facing), merge_key="facing:gao") == ""
     assert doc._journal.state() == enc.state()
     doc.undo_stack.undo()
     assert doc._journal.state() == enc.state()

@@ -11,12 +11,19 @@ from afdesk.encounter.combatant import (
     MARKED_STATES,
     Combatant,
     MomentumMarker,
+    Side,
     State,
     StateKind,
     bleeding_hits,
 )
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.geometry import Area, adjacent, direction_name, normalise_facing
+from afdesk.encounter.geometry import (
+    Area,
+    adjacent,
+    direction_name,
+    neighbours,
+    normalise_facing,
+)
 from afdesk.encounter.ops.base import (
     Op,
     area_text,
@@ -25,6 +32,7 @@ from afdesk.encounter.ops.base import (
     require_area_in_zone,
     require_on_map,
 )
+from afdesk.encounter.reflex import hand_key
 from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import Edge
 
@@ -55,10 +63,6 @@ def _check_profile(c: Combatant) -> None:
         raise IllegalOp(f"{c.name}'s grit, hits, Shifts and Will cannot be negative")
 
 
-def _hand_key(c: Combatant) -> str:
-    return f"{c.side.value}:{c.group or c.side.value}"
-
-
 class AddCombatant(Op, frozen=True):
     """A character joins the encounter. Mid-exchange, a member of a group that already
     holds a hand acts on its card; anyone else waits for the next deal (E1, E2)."""
@@ -74,8 +78,8 @@ class AddCombatant(Op, frozen=True):
         if c.area is not None:
             require_area_in_zone(enc, c.area, f"{c.name}'s area")
         enc.put(c.replace(facing=normalise_facing(c.facing)))
-        if enc.reflex.hands and c.side.value != "band":
-            key = _hand_key(c)
+        if enc.reflex.hands and c.side is not Side.BAND:
+            key = hand_key(c)
             hands = tuple(
                 msgspec.structs.replace(h, members=(*h.members, c.id)) if h.id == key else h
                 for h in enc.reflex.hands
@@ -122,6 +126,12 @@ class RemoveCombatant(Op, frozen=True):
 
     def title(self, enc: Encounter) -> str:
         return f"Remove {name(enc, self.id)}"
+
+
+def grit_after_edit(old: Combatant, grit_max: int) -> int:
+    """The grit left when the GM sets a character's maximum to ``grit_max``: a lower
+    maximum lowers what is left; a character who had no grit track starts full."""
+    return min(old.grit, grit_max) if old.grit_max else grit_max
 
 
 class EditCombatant(Op, frozen=True):
@@ -218,6 +228,7 @@ class ExitCombatant(Op, frozen=True):
                 "extends the zone (E9); exit anyway only as a GM override"
             )
         c0, r0, c1, r1 = enc.zone.area_bounds()
+        assert c.area is not None  # require_on_map
         col, row = c.area
         at_edge = {
             Edge.NORTH: row == r0,
@@ -332,6 +343,14 @@ class SetMarkers(Op, frozen=True):
         return f"{self.kind.label} markers of {name(enc, self.id)}"
 
 
+def step_markers(c: Combatant, kind: StateKind, delta: int) -> SetMarkers:
+    """One marker more or less on ``c``'s state ``kind``: never below none, where a marked
+    state (bleeding, burning) ends (E17)."""
+    st = c.state(kind)
+    markers = st.markers if st is not None else 0
+    return SetMarkers(c.id, kind, max(markers + delta, 0))
+
+
 class TickBleeding(Op, frozen=True):
     """Start of turn: suffer hits equal to half the bleeding markers (rounded up), then
     remove one marker (E17)."""
@@ -392,6 +411,13 @@ class AdjustCounter(Op, frozen=True):
         return f"{self.counter.capitalize()} of {name(enc, self.id)}"
 
 
+MOMENTUM_MARKERS = {
+    2: "two more dice on the next check",
+    -2: "two Interference on the next check",
+}
+"""The Momentum markers a character can carry (R12), with what each does."""
+
+
 class AddMomentum(Op, frozen=True):
     """Place a Momentum marker for a character's next check (R12)."""
 
@@ -402,7 +428,7 @@ class AddMomentum(Op, frozen=True):
 
     def execute(self, enc: Encounter) -> None:
         c = enc.combatant(self.id)
-        if self.dice not in (2, -2):
+        if self.dice not in MOMENTUM_MARKERS:
             raise IllegalOp(f"a Momentum marker is +2 or -2 (R12), not {self.dice:+d}")
         enc.put(c.replace(momentum=(*c.momentum, MomentumMarker(self.dice, self.source))))
 
@@ -449,6 +475,13 @@ class SetDecoys(Op, frozen=True):
         return f"{name(enc, self.id)}'s decoys: {where or 'none'}"
 
 
+def decoy_spots(enc: Encounter, c: Combatant) -> list[Area]:
+    """Where ``c`` hiding may put its decoys: the areas next to it inside the zone (E6)."""
+    if c.area is None:
+        return []
+    return [n for n in neighbours(c.area) if enc.zone.contains(n)]
+
+
 def check_decoys(enc: Encounter, c: Combatant, decoys) -> None:
     if len(decoys) > 2:
         raise IllegalOp("a hidden character has at most 2 decoys (E6)")
@@ -456,7 +489,7 @@ def check_decoys(enc: Encounter, c: Combatant, decoys) -> None:
         raise IllegalOp("the two decoys go in two different areas (E6)")
     for d in decoys:
         require_area_in_zone(enc, d, "a decoy")
-        if not adjacent(c.area, tuple(d)):
+        if c.area is None or not adjacent(c.area, (d[0], d[1])):
             raise IllegalOp(f"decoy {area_text(d)} is not next to {c.name} (E6: adjacent areas)")
 
 
@@ -469,7 +502,7 @@ class RemoveDecoy(Op, frozen=True):
 
     def execute(self, enc: Encounter) -> None:
         c = enc.combatant(self.id)
-        enc.put(c.without_decoy(tuple(self.area)))
+        enc.put(c.without_decoy((self.area[0], self.area[1])))
 
     def describe(self, enc: Encounter) -> str:
         return f"{name(enc, self.id)} loses the decoy at {area_text(self.area)}"

@@ -20,7 +20,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.turn import Play, PlayCards, active_hands
 from afdesk.encounter.reflex import Card
 from afdesk.gui.document import EncounterDocument
-from afdesk.gui.text import sentence
+from afdesk.gui.errors import show_refusal
 
 
 class PlayCardsDialog(QDialog):
@@ -92,10 +92,10 @@ class PlayCardsDialog(QDialog):
         try:
             plays = self.plays()
         except IllegalOp as exc:
-            self.error.setText(sentence(str(exc)))
+            show_refusal(self.error, exc)
             return
-        reason = self.doc.push_or_reason(PlayCards(plays))
+        reason = self.doc.push(PlayCards(plays))
         if reason:
-            self.error.setText(reason)
+            show_refusal(self.error, reason)
         else:
             self.accept()

@@ -32,10 +32,18 @@ from afdesk.encounter.combatant import (
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetRuleset, SetSettings
-from afdesk.encounter.ops.roster import AddCombatant, AddMomentum, AddState, EditCombatant, new_id
+from afdesk.encounter.ops.roster import (
+    MOMENTUM_MARKERS,
+    AddCombatant,
+    AddMomentum,
+    AddState,
+    EditCombatant,
+    grit_after_edit,
+    new_id,
+)
 from afdesk.encounter.zone import grid_zone, tilesets
 from afdesk.gui.document import EncounterDocument
-from afdesk.gui.text import sentence
+from afdesk.gui.errors import show_refusal
 from afdesk.rules import RULESETS
 
 
@@ -63,15 +71,15 @@ class _Form(QDialog):
         self.layout_.addWidget(self.buttons)
 
     def push(self, *ops) -> bool:
-        reason = self.doc.push_or_reason(list(ops))
-        self.error.setText(reason)
+        reason = self.doc.push_many(list(ops))
+        show_refusal(self.error, reason)
         return not reason
 
     def _ok(self) -> None:
         try:
             ops = self.ops()
-        except (IllegalOp, ValueError) as exc:
-            self.error.setText(sentence(str(exc)))
+        except IllegalOp as exc:
+            show_refusal(self.error, exc)
             return
         if not ops or self.push(*ops):
             self.accept()
@@ -173,9 +181,7 @@ class CharacterDialog(_Form):
             "area": self._area(),
         }
         if self.old is not None:
-            grit = (
-                min(self.old.grit, fields["grit_max"]) if self.old.grit_max else fields["grit_max"]
-            )
+            grit = grit_after_edit(self.old, fields["grit_max"])
             return [EditCombatant(msgspec.structs.replace(self.old, grit=grit, **fields))]
         if not name:
             raise IllegalOp("a character needs a name")
@@ -217,8 +223,8 @@ class MomentumDialog(_Form):
         super().__init__(doc, f"Momentum marker on {doc.encounter.combatants[cid].name}", parent)
         self.cid = cid
         self.value = QComboBox()
-        self.value.addItem("+2: two more dice on the next check", 2)
-        self.value.addItem("-2: two Interference on the next check", -2)
+        for dice, meaning in MOMENTUM_MARKERS.items():
+            self.value.addItem(f"{dice:+d}: {meaning}", dice)
         self.source = QLineEdit()
         self.source.setPlaceholderText("whose Momentum, e.g. Chen's kick")
         self.form.addRow("&Marker", self.value)

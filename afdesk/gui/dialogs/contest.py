@@ -36,7 +36,8 @@ from afdesk.encounter.contest import (
 )
 from afdesk.encounter.contest_flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.geometry import distance, neighbours
+from afdesk.encounter.geometry import distance
+from afdesk.encounter.ops.roster import decoy_spots
 from afdesk.gui.dice_view import DiceView
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.text import pct, sentence
@@ -345,7 +346,7 @@ class ContestDialog(QDialog):
         self.decoy_boxes = []
         self.look_box = None
         if self.action is Action.HIDE and a.area is not None:
-            free = [n for n in neighbours(a.area) if self.enc.zone.contains(n)]
+            free = decoy_spots(self.enc, a)
             for k in range(2):
                 box = QComboBox()
                 for area in free:

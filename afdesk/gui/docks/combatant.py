@@ -4,8 +4,7 @@ reflect and change the model (E3-E8, E17, R12)."""
 
 from __future__ import annotations
 
-import msgspec
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
@@ -20,15 +19,17 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.combatant import ECONOMY_STATES, MARKED_STATES, Side, StateKind
+from afdesk.encounter.offers import economy_menu
 from afdesk.encounter.ops.roster import (
     AdjustCounter,
     RemoveMomentum,
     RemoveState,
-    SetMarkers,
+    step_markers,
 )
-from afdesk.encounter.ops.turn import ActHesitated, Screen, SetEconomy, TakeAction
-from afdesk.encounter.turn import ActionKind, turn_prompts
+from afdesk.encounter.turn import turn_prompts
 from afdesk.gui import actions as gm_actions
+from afdesk.gui import commands as cmd
+from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.style import side_colour
 
@@ -48,14 +49,12 @@ def _toggle(text: str, tip: str) -> QToolButton:
 
 
 class CombatantPanel(QWidget):
-    """Everything about the selected character."""
+    """Everything about the selected character. Its buttons run GM commands through
+    ``ctx`` (the window's, shared with the menus); a refusal shows beside the toggles."""
 
-    actionRequested = Signal(str, str)
-    message = Signal(str)
-
-    def __init__(self, window=None) -> None:
+    def __init__(self, ctx: CommandContext | None = None) -> None:
         super().__init__()
-        self.window = window
+        self.ctx = ctx or CommandContext(self)
         self.doc: EncounterDocument | None = None
         self._links = Links()
         self.cid = ""
@@ -87,14 +86,14 @@ class CombatantPanel(QWidget):
             "Defend",
             "Action: an extra guard and a defense against every check until your next turn (E6)",
         )
-        self.screen = _toggle(
+        self.screen_toggle = _toggle(
             "Screen", "Abort your next action for defenses now, until the turn after that (E7)"
         )
         self.hesitate = _toggle(
             "Hesitate", "Keep the action to take after another's turn at -2 (E6)"
         )
         for i, b in enumerate(
-            (self.guard, self.snap, self.action, self.defend, self.screen, self.hesitate)
+            (self.guard, self.snap, self.action, self.defend, self.screen_toggle, self.hesitate)
         ):
             grid.addWidget(b, i // 3, i % 3)
         self.refusal = QLabel()
@@ -148,15 +147,18 @@ class CombatantPanel(QWidget):
         layout.addLayout(buttons)
         layout.addStretch(1)
 
-        self.guard.clicked.connect(self._guard_clicked)
-        self.snap.clicked.connect(lambda: self._menu(self.snap, "Snap"))
-        self.action.clicked.connect(lambda: self._menu(self.action, "Action"))
-        self.defend.clicked.connect(self._defend_clicked)
-        self.screen.clicked.connect(self._screen_clicked)
-        self.hesitate.clicked.connect(self._hesitate_clicked)
-        self.attack_button.clicked.connect(lambda: self._request("hack"))
-        self.check_button.clicked.connect(lambda: self._request("check"))
-        self.edit_button.clicked.connect(lambda: self._request("edit"))
+        for toggle, command in (
+            (self.guard, cmd.TOGGLE_GUARD),
+            (self.defend, cmd.TOGGLE_DEFEND),
+            (self.screen_toggle, cmd.TOGGLE_SCREEN),
+            (self.hesitate, cmd.TOGGLE_HESITATE),
+        ):
+            toggle.clicked.connect(lambda _c=False, c=command: self._toggle(c))
+        self.snap.clicked.connect(lambda: self._menu(self.snap, "snap"))
+        self.action.clicked.connect(lambda: self._menu(self.action, "action"))
+        self.attack_button.clicked.connect(lambda: self.run(cmd.REGISTRY["hack"]))
+        self.check_button.clicked.connect(lambda: self.run(cmd.REGISTRY["check"]))
+        self.edit_button.clicked.connect(lambda: self.run(cmd.EDIT))
         self._set_enabled(False)
 
     # ------------------------------------------------------------------------ wiring
@@ -168,7 +170,6 @@ class CombatantPanel(QWidget):
         self._links.connect(doc.combatantChanged, self._combatant_changed)
         self._links.connect(doc.turnChanged, self.refresh)
         self._links.connect(doc.metaChanged, self.refresh)
-        self._links.connect(doc.refused, self._refused)
         self.show_character(doc.selected)
 
     def show_character(self, cid: str) -> None:
@@ -180,17 +181,26 @@ class CombatantPanel(QWidget):
         if cid == self.cid:
             self.refresh()
 
-    def _refused(self, text: str) -> None:
-        if self.isVisible():
-            self.refusal.setText(text)
-
-    def _request(self, key: str) -> None:
-        if self.cid:
-            self.actionRequested.emit(self.cid, key)
+    def run(self, command: Command) -> None:
+        """Run ``command`` for the character shown (as its menu entry would); an Op's
+        refusal shows beside the toggles too."""
+        if not self.cid:
+            return
+        if isinstance(command, cmd.OpCommand):
+            self._push(command.op(self.doc, self.cid))
+        else:
+            self.ctx.run(command, self.cid)
 
     def _push(self, op) -> None:
-        self.refusal.setText("")
-        self.doc.push(op)
+        """Push a correction the GM made here; a refusal shows beside the toggles."""
+        self.ctx.push(op, beside=self.refusal)
+
+    def _toggle(self, command: Command) -> None:
+        """A toggle pushes its command's Op (the refusal beside it), then shows the model
+        again (a refused click must not leave the toggle flipped)."""
+        if self.cid and isinstance(command, cmd.OpCommand):
+            self._push(command.op(self.doc, self.cid))
+        self.refresh()
 
     def _set_enabled(self, on: bool) -> None:
         for w in (
@@ -198,7 +208,7 @@ class CombatantPanel(QWidget):
             self.snap,
             self.action,
             self.defend,
-            self.screen,
+            self.screen_toggle,
             self.hesitate,
             self.attack_button,
             self.check_button,
@@ -242,7 +252,7 @@ class CombatantPanel(QWidget):
             f"This turn's action went to: {used}" if used else self.action.toolTip()
         )
         self.defend.setChecked(c.has(StateKind.DEFENDING))
-        self.screen.setChecked(c.has(StateKind.SCREENING))
+        self.screen_toggle.setChecked(c.has(StateKind.SCREENING))
         self.hesitate.setChecked(c.has(StateKind.HESITATING))
         prompts = turn_prompts(enc, c) if enc.actor == c.id else []
         self.prompts.setText("\n".join(f"• {p}" for p in prompts))
@@ -264,9 +274,7 @@ class CombatantPanel(QWidget):
         ranged = f" · weapon range {c.weapon_range}" if c.weapon_range else ""
         self.facets.setText(f"{facets}<br>Speeds: {speeds} · reach {c.reach}{ranged}")
         self.notes.setText(f"GM notes: {c.notes}" if c.notes else "")
-        hack = next((en for en in gm_actions.entries(self.doc, c.id) if en.key == "hack"), None)
-        self.attack_button.setEnabled(hack is not None and hack.enabled)
-        self.attack_button.setToolTip(hack.reason if hack is not None else "")
+        cmd.show_availability(self.attack_button, cmd.REGISTRY["hack"], self.doc, c.id)
 
     def _refresh_states(self, c) -> None:
         while self.states_layout.count():
@@ -290,8 +298,8 @@ class CombatantPanel(QWidget):
                     b = QPushButton(sign)
                     b.setFixedWidth(28)
                     b.clicked.connect(
-                        lambda _c=False, k=st.kind, m=st.markers + d: self._push(
-                            SetMarkers(self.cid, k, max(m, 0))
+                        lambda _c=False, k=st.kind, d=d: self._push(
+                            step_markers(self.doc.encounter.combatant(self.cid), k, d)
                         )
                     )
                     row.addWidget(b)
@@ -313,73 +321,40 @@ class CombatantPanel(QWidget):
             self.states_layout.addWidget(QLabel("No states."))
         row = QHBoxLayout()
         add = QPushButton("Add &state…")
-        add.clicked.connect(lambda: self._request("add-state"))
+        add.clicked.connect(lambda: self.run(cmd.ADD_STATE))
         mom = QPushButton("&Momentum marker…")
-        mom.clicked.connect(lambda: self._request("momentum"))
+        mom.clicked.connect(lambda: self.run(cmd.MOMENTUM))
         row.addWidget(add)
         row.addWidget(mom)
         if c.state(StateKind.BLEEDING):
             bleed = QPushButton("&Bleed now")
-            bleed.setToolTip("Suffer half the markers in hits, then remove one (E17)")
-            bleed.clicked.connect(lambda: self._request("bleed"))
+            bleed.setToolTip(cmd.BLEED.tip)
+            bleed.clicked.connect(lambda: self.run(cmd.BLEED))
             row.addWidget(bleed)
         self.states_layout.addLayout(row)
 
-    # ----------------------------------------------------------------------- toggles
+    # ----------------------------------------------------------------------- menus
 
-    def _guard_clicked(self) -> None:
-        c = self.doc.encounter.combatants[self.cid]
-        guards = c.economy.guards - 1 if c.economy.guards > 0 else 1
-        self._push(SetEconomy(self.cid, msgspec.structs.replace(c.economy, guards=guards)))
-        self.refresh()
-
-    def _defend_clicked(self) -> None:
-        c = self.doc.encounter.combatants[self.cid]
-        if c.has(StateKind.DEFENDING):
-            self._push(RemoveState(self.cid, StateKind.DEFENDING))
-        else:
-            self._push(TakeAction(self.cid, ActionKind.DEFEND))
-        self.refresh()
-
-    def _screen_clicked(self) -> None:
-        c = self.doc.encounter.combatants[self.cid]
-        if c.has(StateKind.SCREENING):
-            self._push(RemoveState(self.cid, StateKind.SCREENING))
-        else:
-            self._push(Screen(self.cid))
-        self.refresh()
-
-    def _hesitate_clicked(self) -> None:
-        enc = self.doc.encounter
-        c = enc.combatants[self.cid]
-        if c.has(StateKind.HESITATING):
-            if enc.actor != c.id:
-                self._push(ActHesitated(self.cid))
-            else:
-                self._push(RemoveState(self.cid, StateKind.HESITATING))
-        else:
-            self._push(TakeAction(self.cid, ActionKind.HESITATE))
-        self.refresh()
-
-    def _menu(self, button: QToolButton, group: str) -> None:
-        self.refresh()
+    def economy_menu(self, part: str) -> QMenu:
+        """The Snap or Action button's menu (``part`` "snap" or "action"): the simple
+        snaps or actions, and the checks that spend one (the model says which)."""
         menu = QMenu(self)
         menu.setToolTipsVisible(True)
-        snap_checks = ("distract", "look", "hustle", "creep")
-        action_checks = ("hide", "convince", "leave")
         for entry in gm_actions.entries(self.doc, self.cid):
-            wanted = (
-                entry.group == group
-                or (group == "Snap" and entry.key in snap_checks)
-                or (group == "Action" and (entry.group == "Attack" or entry.key in action_checks))
-            )
-            if not wanted:
+            command = entry.command
+            check = isinstance(command, cmd.CheckCommand) and economy_menu(command.action) == part
+            if not (entry.group == part.capitalize() or check):
                 continue
             act = menu.addAction(entry.label)
+            act.setData(entry.key)
             act.setEnabled(entry.enabled)
             act.setToolTip(entry.reason)
-            act.triggered.connect(lambda _c=False, k=entry.key: self._request(k))
-        menu.exec(button.mapToGlobal(button.rect().bottomLeft()))
+            act.triggered.connect(lambda _c=False, c=command: self.run(c))
+        return menu
+
+    def _menu(self, button: QToolButton, part: str) -> None:
+        self.refresh()
+        self.economy_menu(part).exec(button.mapToGlobal(button.rect().bottomLeft()))
 
     def _adjust(self, key: str, delta: int) -> None:
         self._push(AdjustCounter(self.cid, key, delta))

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QListView,
-    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.history import LogEntry
 from afdesk.encounter.ops.check import ResolveContest
+from afdesk.gui.commands import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 
 ROLE_ENTRY = Qt.ItemDataRole.UserRole + 1
@@ -116,9 +116,12 @@ class LogFilter(QSortFilterProxyModel):
 
 
 class LogPanel(QWidget):
-    def __init__(self, window=None) -> None:
+    """The log, filtered by text, person and kind; an export failure goes to ``ctx``'s
+    reporter."""
+
+    def __init__(self, ctx: CommandContext | None = None) -> None:
         super().__init__()
-        self.window = window
+        self.ctx = ctx or CommandContext(self)
         self.doc: EncounterDocument | None = None
         self._links = Links()
         layout = QVBoxLayout(self)
@@ -202,7 +205,7 @@ class LogPanel(QWidget):
         try:
             export_log(self.doc, Path(name), self.visible_entries())
         except OSError as exc:
-            QMessageBox.warning(self, "Export failed", f"Could not write {name}: {exc}")
+            self.ctx.reporter.failed("Export failed", f"Could not write {name}: {exc}")
 
 
 def export_log(doc: EncounterDocument, path: Path, entries: list[LogEntry]) -> None:

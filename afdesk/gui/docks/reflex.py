@@ -3,7 +3,7 @@ at the end of an exchange (E1, E2, E9, E16)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -21,24 +21,23 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.combatant import Side, StateKind
-from afdesk.encounter.ops.turn import ActHesitated
-from afdesk.encounter.reflex import ROUNDS, hand_specs
+from afdesk.encounter.reflex import hand_specs
 from afdesk.encounter.state import Mode, Phase
-from afdesk.gui.actions import deal_refusal, trim_words
+from afdesk.encounter.summary import headline
+from afdesk.gui import commands as cmd
+from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 
 
 class ReflexPanel(QWidget):
-    """Deal, play cards, next turn; the order with the current actor highlighted."""
+    """Deal, play cards, next turn; the order with the current actor highlighted. Its
+    buttons run the same GM commands as the Encounter menu, through ``ctx``."""
 
-    message = Signal(str)
-
-    def __init__(self, window) -> None:
+    def __init__(self, ctx: CommandContext | None = None) -> None:
         super().__init__()
-        self.window = window
+        self.ctx = ctx or CommandContext(self)
         self.doc: EncounterDocument | None = None
         self._links = Links()
-        self._physical: set[str] = set()
         layout = QVBoxLayout(self)
         self.header = QLabel()
         self.header.setStyleSheet("font-size: 15px; font-weight: bold;")
@@ -86,28 +85,37 @@ class ReflexPanel(QWidget):
         row2.addWidget(self.end_button)
         end.addLayout(row2)
         layout.addWidget(self.end_box)
-        self.deal_button.clicked.connect(lambda: self.window.deal())
-        self.cards_button.clicked.connect(lambda: self.window.play_cards())
-        self.next_button.clicked.connect(lambda: self.window.next_turn())
-        self.trim_button.clicked.connect(lambda: self.window.trim_zone())
-        self.next_exchange.clicked.connect(lambda: self.window.deal())
+        for button, command in (
+            (self.deal_button, cmd.DEAL),
+            (self.cards_button, cmd.PLAY_CARDS),
+            (self.next_button, cmd.NEXT_TURN),
+            (self.trim_button, cmd.TRIM),
+            (self.next_exchange, cmd.DEAL),
+        ):
+            button.clicked.connect(lambda _c=False, c=command: self.run(c))
         self.end_button.clicked.connect(self._end_clicked)
         self.mode_box.activated.connect(self._mode_chosen)
         self.hesitated.clicked.connect(self._act_hesitated)
 
     def set_document(self, doc: EncounterDocument) -> None:
         self.doc = doc
-        self._physical = set()
         self._links.clear()
         self._links.connect(doc.changed, self.refresh)
         self.refresh()
 
+    def run(self, command: Command) -> None:
+        """Run an encounter command, then show the model again (a question the GM
+        declined leaves nothing changed, the mode box included)."""
+        self.ctx.run(command)
+        self.refresh()
+
     def physical_hands(self) -> tuple[str, ...]:
         """Hands whose cards the players hold at the table (typed in each round)."""
-        return tuple(sorted(self._physical))
+        return tuple(sorted(self.doc.physical_hands)) if self.doc is not None else ()
 
     def _toggle_physical(self, hand_id: str, on: bool) -> None:
-        (self._physical.add if on else self._physical.discard)(hand_id)
+        hands = self.doc.physical_hands
+        (hands.add if on else hands.discard)(hand_id)
 
     # --------------------------------------------------------------------- refresh
 
@@ -116,24 +124,13 @@ class ReflexPanel(QWidget):
         if doc is None:
             return
         enc = doc.encounter
-        t = enc.turn
-        head = {
-            Phase.SETUP: "Setup: place everyone, then deal reflex.",
-            Phase.CARDS: f"Exchange {t.exchange} · round {t.round + 1} of {ROUNDS}: "
-            "every hand plays a card.",
-            Phase.TURNS: f"Exchange {t.exchange} · round {t.round} of {ROUNDS}",
-            Phase.EXCHANGE_END: f"Exchange {t.exchange} is over.",
-            Phase.ENDED: "The encounter is over.",
-        }[t.phase]
         self.header.setText(
-            f"{head}  <span style='font-weight:normal'>Mode: {enc.mode.label} · "
+            f"{headline(enc)}  <span style='font-weight:normal'>Mode: {enc.mode.label} · "
             f"the referee's Shifts: {enc.meta.referee_shifts}</span>"
         )
-        why = deal_refusal(doc, self.physical_hands())
-        self.deal_button.setEnabled(not why)
-        self.deal_button.setToolTip(why)
-        self.cards_button.setEnabled(t.phase is Phase.CARDS)
-        self.next_button.setEnabled(t.phase is Phase.TURNS)
+        cmd.show_availability(self.deal_button, cmd.DEAL, doc)
+        cmd.show_availability(self.cards_button, cmd.PLAY_CARDS, doc)
+        cmd.show_availability(self.next_button, cmd.NEXT_TURN, doc)
         self._refresh_hands()
         self._refresh_order()
         self._refresh_physical()
@@ -212,7 +209,7 @@ class ReflexPanel(QWidget):
             if members and members[0].side is not Side.BAND:
                 continue
             box = QCheckBox(spec.label)
-            box.setChecked(spec.id in self._physical)
+            box.setChecked(spec.id in self.doc.physical_hands)
             box.toggled.connect(lambda on, hid=spec.id: self._toggle_physical(hid, on))
             self.physical_layout.addWidget(box)
         self.physical_box.setVisible(
@@ -224,12 +221,11 @@ class ReflexPanel(QWidget):
         t = enc.turn
         over = t.phase is Phase.EXCHANGE_END
         self.end_box.setVisible(over or t.phase is Phase.ENDED)
-        edges = enc.trim_proposal()
         lines = []
         if over:
             lines.append("Cards are reshuffled and dealt again for the next exchange (E2).")
             if enc.zone.size() != (3, 3):
-                lines.append(trim_words(enc))
+                lines.append(cmd.trim_words(self.doc))
             lines.append(
                 "The mode may change now (E16). Reinforcements arrive at the edges "
                 "now: see the GM notes."
@@ -239,23 +235,21 @@ class ReflexPanel(QWidget):
         else:
             lines.append("Persevere follows if it lasted more than one exchange (E15).")
         self.end_text.setText("<br>".join(lines))
-        self.trim_button.setEnabled(over and bool(edges))
+        self.trim_button.setEnabled(over and cmd.TRIM.available(self.doc, "").enabled)
         self.next_exchange.setVisible(over)
         self.mode_box.setEnabled(over)
         self.mode_box.setCurrentIndex(self.mode_box.findData(enc.mode))
         self.end_button.setText("&End the encounter" if over else "&Persevere…")
 
     def _end_clicked(self) -> None:
-        if self.doc.encounter.turn.phase is Phase.EXCHANGE_END:
-            self.window.end_encounter()
-        else:
-            self.window.persevere()
+        over = self.doc.encounter.turn.phase is Phase.EXCHANGE_END
+        self.run(cmd.END if over else cmd.PERSEVERE)
 
     def _mode_chosen(self, _index: int) -> None:
         mode = self.mode_box.currentData()
         if mode is not None:
-            self.window.change_mode(Mode(mode))
+            self.run(cmd.MODES[Mode(mode)])
 
     def _act_hesitated(self) -> None:
         if self._hesitating:
-            self.doc.push(ActHesitated(self._hesitating[0].id))
+            self.ctx.run(cmd.HESITATED, self._hesitating[0].id)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.geometry import Area
-from afdesk.encounter.state import Phase
+from afdesk.encounter.summary import headline
 from afdesk.encounter.zone import Edge
 from afdesk.gui import mapgeom
 from afdesk.gui.map.overlays import LEGEND_WIDTH, LegendItem, PathItem, ReachCell, ReachItem
@@ -332,17 +332,7 @@ class MapScene(QGraphicsScene):
 
     def _sync_legend(self) -> None:
         enc = self.enc
-        t = enc.turn
-        if t.phase is Phase.TURNS:
-            turn = f"Exchange {t.exchange} · Round {t.round}"
-        elif t.phase is Phase.CARDS:
-            turn = f"Exchange {t.exchange} · reflex cards for round {t.round + 1}"
-        else:
-            turn = {
-                Phase.SETUP: "Setup",
-                Phase.EXCHANGE_END: f"End of exchange {t.exchange}",
-                Phase.ENDED: "The encounter is over",
-            }.get(t.phase, t.phase.label)
+        turn = headline(enc, brief=True)
         actor = enc.combatants.get(enc.actor) if enc.actor else None
         self.legend.sync(
             enc.meta.name,

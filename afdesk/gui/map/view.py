@@ -249,21 +249,11 @@ class MapView(QGraphicsView):
 
     def push(self, ops, text: str | None = None, hint: str = "", merge_key: str | None = None):
         """Push Ops as one undo step (``merge_key``: merged with the step just before if
-        it has the same key); a refusal goes to the status bar with ``hint`` (after every
-        other listener of ``refused`` has had its turn)."""
+        it has the same key); a refusal goes to the status bar with ``hint``."""
         ops = list(ops)
         if merge_key is not None and len(ops) != 1:
             raise ValueError("a merged push is one Op (doc.push(op, merge_key=...))")
-        if merge_key is None:
-            reason = self.doc.push_or_reason(ops, text)
-        else:
-            heard: list[str] = []
-            self.doc.refused.connect(heard.append)
-            try:
-                done = self.doc.push(ops[0], text, merge_key=merge_key)
-            finally:
-                self.doc.refused.disconnect(heard.append)
-            reason = "" if done else (heard[-1] if heard else "Refused.")
+        reason = self.doc.push_many(ops, text, merge_key=merge_key)
         if reason:
             self.refuse(reason, hint)
         return not reason

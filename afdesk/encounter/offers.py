@@ -1,0 +1,82 @@
+"""Which checks a character can be offered now, and why one is not available: the facts
+the GM's menus and buttons show, decided here rather than in the widgets (E3-E6, E14).
+
+A check spends what its action spec says (an action, a snap, or nothing); attacks are the
+checks another character's menu offers against it; Creep is only for a hidden character
+(E5); leaving an overlap is a move check offered only inside one (E14).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from afdesk.encounter.contest import Action, assemble
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops.base import spend_refusal
+
+if TYPE_CHECKING:
+    from afdesk.encounter.model import Encounter
+
+_SPENDS_ORDER = {"action": 0, "snap": 1, "free": 2}
+
+MENU_CHECKS: tuple[Action, ...] = tuple(
+    sorted(
+        (a for a in Action if a is not Action.LEAVE_OVERLAP),
+        key=lambda a: _SPENDS_ORDER[a.spec.uses],
+    )
+)
+"""A character's own checks, those that spend an action first, then snaps, then free."""
+
+ATTACKS: tuple[Action, ...] = tuple(a for a in Action if a.spec.attack)
+"""The checks the actor can aim at another character from that character's menu."""
+
+
+def spends(action: Action) -> str:
+    """What ``action`` spends: "action", "snap" or "free" (E5, E6)."""
+    return action.spec.uses
+
+
+def economy_menu(action: Action) -> str:
+    """Which of the Character dock's economy menus lists ``action``: "action" (what
+    spends the action, and leaving an overlap, which comes with a move), "snap", or ""
+    (a plain check, in neither)."""
+    if action is Action.LEAVE_OVERLAP:
+        return "action"
+    uses = action.spec.uses
+    return uses if uses in ("action", "snap") else ""
+
+
+def is_offered(enc: Encounter, cid: str, action: Action) -> bool:
+    """Whether ``cid``'s menu lists ``action`` at all (enabled or not)."""
+    c = enc.combatants.get(cid)
+    if c is None:
+        return False
+    if action is Action.CREEP:
+        return c.hidden  # Creep is how a hidden character moves (E5)
+    if action is Action.LEAVE_OVERLAP:
+        return c.area is not None and bool(enc.opponents_in(c.area, c))
+    return True
+
+
+def check_refusal(enc: Encounter, cid: str, action: Action) -> str:
+    """Why ``cid`` cannot start ``action`` now ("" if it can): the action or snap it
+    would spend. A plain check and the move check to leave an overlap spend nothing."""
+    return spend_refusal(enc, cid, action.spec.uses)
+
+
+def can_target(enc: Encounter, actor: str, target: str) -> bool:
+    """Whether ``target``'s menu offers the actor's attacks against it: someone else,
+    on the map, while ``actor`` acts."""
+    c = enc.combatants.get(target)
+    return (
+        bool(actor) and actor != target and actor in enc.combatants and c is not None and c.on_map
+    )
+
+
+def target_refusal(enc: Encounter, actor: str, action: Action, target: str) -> str:
+    """Why ``actor`` cannot do ``action`` to ``target`` now ("" if it can), as planned."""
+    try:
+        plan = assemble(enc, actor, action, target)
+    except IllegalOp as exc:
+        return str(exc)
+    return "" if plan.allowed else plan.reason

@@ -1,0 +1,359 @@
+"""The commands for one character (``who`` is its id): its checks, the acting
+character's attacks on it, its actions and snaps, the Character dock's toggles, its
+states, and the GM's own (edit, remove). Each is registered once, here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+from PySide6.QtWidgets import QDialog
+
+from afdesk.encounter import offers
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.contest import Action
+from afdesk.encounter.ops.base import Op
+from afdesk.encounter.ops.roster import RemoveCombatant, RemoveState, TickBleeding
+from afdesk.encounter.ops.turn import (
+    ActHesitated,
+    Screen,
+    SetEconomy,
+    TakeAction,
+    UseSnap,
+)
+from afdesk.encounter.turn import ActionKind, SnapKind
+from afdesk.gui.commands.base import (
+    AVAILABLE,
+    REGISTRY,
+    Availability,
+    Command,
+    CommandContext,
+    DialogCommand,
+    OpCommand,
+)
+from afdesk.gui.text import sentence
+
+if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Combatant
+    from afdesk.gui.document import EncounterDocument
+
+
+def _combatant(doc: EncounterDocument, who: str) -> Combatant | None:
+    return doc.encounter.combatants.get(who)
+
+
+# -- checks (the contest dialog)
+
+
+def _open_check(ctx: CommandContext, actor: str, action: Action, target: str = "") -> None:
+    from afdesk.gui.dialogs.contest import ContestDialog
+
+    assert ctx.doc is not None
+    ctx.open_dialog(ContestDialog(ctx.doc, actor, action, target, ctx.parent))
+
+
+class CheckCommand(Command):
+    """A character's own check: the contest dialog opens for it (E5, E6, E14)."""
+
+    def __init__(self, action: Action) -> None:
+        self.action = action
+        self.id = "leave" if action is Action.LEAVE_OVERLAP else action.value
+        if action is Action.CHECK:
+            self.label = "Plain check…"
+        elif action is Action.LEAVE_OVERLAP:
+            self.label = "Leave the overlap (move check)…"
+        else:
+            self.label = f"{action.label}…"
+        self.group = "Attack" if action in offers.ATTACKS else "Check"
+
+    def offered(self, doc: EncounterDocument, who: str) -> bool:
+        return offers.is_offered(doc.encounter, who, self.action)
+
+    def available(self, doc: EncounterDocument, who: str) -> Availability:
+        reason = offers.check_refusal(doc.encounter, who, self.action)
+        return Availability.unless(sentence(reason) if reason else "")
+
+    def trigger(self, ctx: CommandContext, who: str) -> None:
+        _open_check(ctx, who, self.action)
+
+
+class TargetCommand(Command):
+    """The acting character's attack on ``who`` (from ``who``'s menu)."""
+
+    group = "Target"
+
+    def __init__(self, action: Action) -> None:
+        self.action = action
+        self.id = f"target:{action.value}"
+        self.label = f"{action.label} this character…"
+
+    def offered(self, doc: EncounterDocument, who: str) -> bool:
+        return offers.can_target(doc.encounter, doc.encounter.actor or "", who)
+
+    def text(self, doc: EncounterDocument, who: str) -> str:
+        enc = doc.encounter
+        actor = enc.combatants[enc.actor or ""]
+        return f"{actor.name}: {self.action.label} {enc.combatants[who].name}…"
+
+    def available(self, doc: EncounterDocument, who: str) -> Availability:
+        actor = doc.encounter.actor
+        if not actor:
+            return Availability(False, "Nobody is acting now.")
+        reason = offers.target_refusal(doc.encounter, actor, self.action, who)
+        return Availability.unless(sentence(reason) if reason else "")
+
+    def trigger(self, ctx: CommandContext, who: str) -> None:
+        assert ctx.doc is not None
+        actor = ctx.doc.encounter.actor
+        if actor:
+            _open_check(ctx, actor, self.action, target=who)
+
+
+# -- the turn economy (E3-E7)
+
+
+class TakeActionCommand(OpCommand):
+    group = "Action"
+
+    def __init__(self, kind: ActionKind) -> None:
+        self.kind = kind
+        self.id = f"action:{kind.value}"
+        self.label = kind.label
+
+    def op(self, doc: EncounterDocument, who: str) -> Op:
+        return TakeAction(who, self.kind)
+
+
+class UseSnapCommand(OpCommand):
+    group = "Snap"
+
+    def __init__(self, kind: SnapKind) -> None:
+        self.kind = kind
+        self.id = f"snap:{kind.value}"
+        self.label = kind.label
+
+    def op(self, doc: EncounterDocument, who: str) -> Op:
+        return UseSnap(who, self.kind)
+
+
+class ScreenCommand(OpCommand):
+    id = "screen"
+    label = "Screen (lose the next action)"
+    group = "Defense"
+
+    def op(self, doc: EncounterDocument, who: str) -> Op:
+        return Screen(who)
+
+
+class ActHesitatedCommand(OpCommand):
+    id = "hesitated"
+    label = "Act now (hesitated, -2)"
+    group = "Action"
+
+    def offered(self, doc: EncounterDocument, who: str) -> bool:
+        c = _combatant(doc, who)
+        return c is not None and c.has(StateKind.HESITATING)
+
+    def op(self, doc: EncounterDocument, who: str) -> Op:
+        return ActHesitated(who)
+
+
+class ToggleGuard(OpCommand):
+    """The Character dock's Guard toggle: one guard less, or one if none (a GM override
+    of the economy, E4)."""
+
+    id = "toggle:guard"
+    label = "Guard"
+
+    def op(self, doc: EncounterDocument, who: str) -> Op:
+        e = doc.encounter.combatants[who].economy
+        guards = e.guards - 1 if e.guards > 0 else 1
+        return SetEconomy(who, msgspec.structs.replace(e, guards=guards))
+
+    def available(self, doc: EncounterDocument, who: str) -> Availability:
+        return AVAILABLE  # an override: refusals are reported when it is pushed
+
+
+class _StateToggle(OpCommand):
+    """A dock toggle for a state the economy gives (Defend, Screen, Hesitate): on takes
+    it as the rules say, off removes it (a GM correction)."""
+
+    state: StateKind
+
+    def on(self, doc: EncounterDocument, who: str) -> Op:
+        raise NotImplementedError
+
+    def op(self, doc: EncounterDocument, who: str) -> Op:
+        c = doc.encounter.combatants[who]
+        return RemoveState(who, self.state) if c.has(self.state) else self.on(doc, who)
+
+    def available(self, doc: EncounterDocument, who: str) -> Availability:
+        return AVAILABLE  # a refusal is reported beside the toggle when it is pushed
+
+
+class ToggleDefend(_StateToggle):
+    id = "toggle:defend"
+    label = "Defend"
+    state = StateKind.DEFENDING
+
+    def on(self, doc: EncounterDocument, who: str) -> Op:
+        return TakeAction(who, ActionKind.DEFEND)
+
+
+class ToggleScreen(_StateToggle):
+    id = "toggle:screen"
+    label = "Screen"
+    state = StateKind.SCREENING
+
+    def on(self, doc: EncounterDocument, who: str) -> Op:
+        return Screen(who)
+
+
+class ToggleHesitate(_StateToggle):
+    """Hesitate keeps the action (E6); while hesitating, someone else's turn lets the
+    character act now, its own turn gives the hesitation up."""
+
+    id = "toggle:hesitate"
+    label = "Hesitate"
+    state = StateKind.HESITATING
+
+    def on(self, doc: EncounterDocument, who: str) -> Op:
+        return TakeAction(who, ActionKind.HESITATE)
+
+    def op(self, doc: EncounterDocument, who: str) -> Op:
+        c = doc.encounter.combatants[who]
+        if c.has(self.state) and doc.encounter.actor != who:
+            return ActHesitated(who)
+        return super().op(doc, who)
+
+
+# -- states and the GM's own
+
+
+class BleedCommand(OpCommand):
+    id = "bleed"
+    label = "Bleed"
+    group = "State"
+    tip = "Suffer half the markers in hits, then remove one (E17)"
+
+    def offered(self, doc: EncounterDocument, who: str) -> bool:
+        c = _combatant(doc, who)
+        st = c.state(StateKind.BLEEDING) if c is not None else None
+        return st is not None and st.markers > 0
+
+    def text(self, doc: EncounterDocument, who: str) -> str:
+        st = doc.encounter.combatants[who].state(StateKind.BLEEDING)
+        return f"Bleed ({st.label()})" if st is not None else self.label
+
+    def op(self, doc: EncounterDocument, who: str) -> Op:
+        return TickBleeding(who)
+
+
+class RemoveStateCommand(OpCommand):
+    group = "State"
+
+    def __init__(self, kind: StateKind) -> None:
+        self.kind = kind
+        self.id = f"remove-state:{kind.value}"
+        self.label = f"Remove {kind.label}"
+
+    def offered(self, doc: EncounterDocument, who: str) -> bool:
+        c = _combatant(doc, who)
+        return c is not None and c.has(self.kind)
+
+    def text(self, doc: EncounterDocument, who: str) -> str:
+        st = doc.encounter.combatants[who].state(self.kind)
+        return f"Remove {st.label()}" if st is not None else self.label
+
+    def op(self, doc: EncounterDocument, who: str) -> Op:
+        return RemoveState(who, self.kind)
+
+
+class AddStateCommand(DialogCommand):
+    id = "add-state"
+    label = "Add state…"
+    group = "State"
+
+    def make(self, ctx: CommandContext, who: str) -> QDialog:
+        from afdesk.gui.dialogs.character import AddStateDialog
+
+        assert ctx.doc is not None
+        return AddStateDialog(ctx.doc, who, ctx.parent)
+
+
+class MomentumCommand(DialogCommand):
+    id = "momentum"
+    label = "Momentum marker…"
+    group = "State"
+
+    def make(self, ctx: CommandContext, who: str) -> QDialog:
+        from afdesk.gui.dialogs.character import MomentumDialog
+
+        assert ctx.doc is not None
+        return MomentumDialog(ctx.doc, who, ctx.parent)
+
+
+class EditCommand(DialogCommand):
+    id = "edit"
+    label = "Edit character…"
+    group = "GM"
+
+    def make(self, ctx: CommandContext, who: str) -> QDialog:
+        from afdesk.gui.dialogs.character import CharacterDialog
+
+        assert ctx.doc is not None
+        return CharacterDialog(ctx.doc, who, ctx.parent)
+
+
+class RemoveCommand(Command):
+    id = "remove"
+    label = "Remove from the encounter"
+    group = "GM"
+
+    def trigger(self, ctx: CommandContext, who: str) -> None:
+        assert ctx.doc is not None
+        name = ctx.doc.encounter.combatants[who].name
+        if ctx.confirm("Remove character", f"Remove {name} from the encounter?"):
+            ctx.push(RemoveCombatant(who))
+
+
+_r = REGISTRY.register
+
+TARGETS = tuple(_r(TargetCommand(a)) for a in offers.ATTACKS)
+CHECKS = tuple(_r(CheckCommand(a)) for a in offers.MENU_CHECKS)
+LEAVE = _r(CheckCommand(Action.LEAVE_OVERLAP))
+SIMPLE_ACTIONS = tuple(
+    _r(TakeActionCommand(k))
+    for k in (
+        ActionKind.MANEUVER,
+        ActionKind.DEFEND,
+        ActionKind.RECOVER,
+        ActionKind.RECRUIT,
+        ActionKind.HESITATE,
+        ActionKind.SECOND_SNAP,
+    )
+)
+SIMPLE_SNAPS = tuple(
+    _r(UseSnapCommand(k))
+    for k in (
+        SnapKind.PREPARE,
+        SnapKind.FEND,
+        SnapKind.QUIP,
+        SnapKind.CROUCH,
+        SnapKind.EQUIP,
+        SnapKind.ORDER,
+        SnapKind.STAND,
+    )
+)
+SCREEN = _r(ScreenCommand())
+HESITATED = _r(ActHesitatedCommand())
+BLEED = _r(BleedCommand())
+REMOVE_STATE = {k: _r(RemoveStateCommand(k)) for k in StateKind}
+ADD_STATE = _r(AddStateCommand())
+MOMENTUM = _r(MomentumCommand())
+EDIT = _r(EditCommand())
+REMOVE = _r(RemoveCommand())
+TOGGLE_GUARD = _r(ToggleGuard())
+TOGGLE_DEFEND = _r(ToggleDefend())
+TOGGLE_SCREEN = _r(ToggleScreen())
+TOGGLE_HESITATE = _r(ToggleHesitate())
