@@ -39,43 +39,118 @@ def _saved(tmp_path: Path):
 # ------------------------------------------------------------------- killed mid-save
 
 
+# Where a save can be killed, in the order a save reaches them: (the os function the
+# child kills itself in, whether it dies before that call or after it returns).
+KILL_POINTS = (
+    ("open", "before"),  # nothing written yet
+    ("write", "before"),  # the temporary file exists, empty
+    ("write", "after"),  # the temporary file holds the new bytes, not yet fsynced
+    ("fsync", "after"),  # the temporary file is complete and durable
+    ("replace", "before"),  # ... and about to take the target's place
+    ("replace", "after"),  # the target is the new file; the folder not yet fsynced
+)
+
+
+def _save_until_killed(path: Path, versions, pipe_w: int, kill_at=None) -> None:
+    """The child: save the versions in turn, one byte down the pipe after each complete
+    save. With ``kill_at = (saves, function, when)`` it SIGKILLs itself at that point of
+    the save that follows ``saves`` complete ones (fault injection at an exact step)."""
+    write = os.write  # the pipe's byte is no step of a save
+    if kill_at is not None:
+        saves_before, fname, when = kill_at
+        real = getattr(os, fname)
+        state = {"saves": 0}
+
+        def hooked(*args, **kwargs):
+            armed = state["saves"] == saves_before
+            if armed and when == "before":
+                os.kill(os.getpid(), signal.SIGKILL)
+            result = real(*args, **kwargs)
+            if armed and when == "after":
+                os.kill(os.getpid(), signal.SIGKILL)
+            return result
+
+        setattr(os, fname, hooked)
+    try:
+        for i in range(10**9):
+            save(path, versions[i % 2])
+            if kill_at is not None:
+                state["saves"] += 1
+            write(pipe_w, b".")
+    finally:
+        os._exit(1)
+
+
+def _kill_and_check(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+
+
 def test_killed_saves_leave_the_old_or_the_new_file(tmp_path):
-    """200 times: a child process saves a large encounter over and over, alternating two
-    versions, and is killed with SIGKILL at a random moment. The file is always exactly
-    one of them, and the next save cleans up the temporary file a kill left behind."""
+    """200 times a child process saves a large encounter over and over, alternating two
+    versions, and is killed: half the time with SIGKILL from outside at a random moment
+    after its first complete save, half the time by itself at an exact step of a save
+    (every step of ``atomic.replace`` in turn). The file is always exactly one of the two
+    versions, the one the step says, and the next save cleans up the temporary file a
+    kill left behind. Nothing here depends on how fast the machine is."""
     old = big_state(combatants=60, entries=2500, seed=1)
     new = big_state(combatants=60, entries=2600, seed=2)
+    versions = (new, old)
     encoded = {encode(old): old, encode(new): new}
     path = tmp_path / "fight.afenc"
+    save(path, old)
     start = time.perf_counter()
     save(path, old)
-    # Kill within about three saves, however fast this disk is.
-    window = min(3 * (time.perf_counter() - start), 0.1)
+    one_save = time.perf_counter() - start
     rng = random.Random(20240601)
-    killed_mid_save = 0
     seen = set()
-    for _ in range(200):
+    injected_mid_save = left_temps = 0
+    for trial in range(200):
+        save(path, old)
+        clean_stale_temps(path)
+        read_end, write_end = os.pipe()
+        injected = trial % 2 == 1
+        if injected:
+            saves_before = rng.randrange(0, 3)
+            fname, when = KILL_POINTS[(trial // 2) % len(KILL_POINTS)]
+            kill_at = (saves_before, fname, when)
+        else:
+            kill_at = None
         pid = os.fork()
-        if pid == 0:  # the child: save until killed
-            try:
-                for i in range(10**9):
-                    save(path, new if i % 2 == 0 else old)
-            finally:
-                os._exit(1)
-        time.sleep(rng.uniform(0.0, window))
-        os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
-        data = path.read_bytes()
-        assert data in encoded, "the file is neither the old nor the new encounter"
-        seen.add(data)
-        killed_mid_save += bool(_temps(tmp_path))
+        if pid == 0:
+            os.close(read_end)
+            _save_until_killed(path, versions, write_end, kill_at)
+        os.close(write_end)
+        if injected:
+            _, status = os.waitpid(pid, 0)  # it kills itself
+            assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+            completed = len(os.read(read_end, 16))
+            assert completed == saves_before
+            done = saves_before + (fname == "replace" and when == "after")
+            expected = versions[(done - 1) % 2] if done else old
+            assert path.read_bytes() == encode(expected), (kill_at, "wrong file after the kill")
+            mid_save = fname in ("write", "fsync") or (fname, when) == ("replace", "before")
+            assert bool(_temps(tmp_path)) == mid_save, (kill_at, _temps(tmp_path))
+            injected_mid_save += mid_save
+        else:
+            assert os.read(read_end, 1) == b"."  # blocks until one save is complete
+            time.sleep(rng.uniform(0.0, 2 * one_save))
+            _kill_and_check(pid)
+            data = path.read_bytes()
+            assert data in encoded, "the file is neither the old nor the new encounter"
+            seen.add(data)
+            left_temps += bool(_temps(tmp_path))
+        os.close(read_end)
     assert load(path).state in (old, new)
     save(path, old)
     assert _temps(tmp_path) == [], "the next save did not clean up after the killed one"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fight.afenc"]
-    assert len(seen) == 2, "the kills never landed after a complete save"
-    assert killed_mid_save >= 20, f"only {killed_mid_save} kills landed mid-save"
+    points = [KILL_POINTS[(t // 2) % len(KILL_POINTS)] for t in range(1, 200, 2)]
+    assert injected_mid_save == sum(
+        p[0] in ("write", "fsync") or p == ("replace", "before") for p in points
+    )
+    assert injected_mid_save >= 60
 
 
 def test_stale_temps_of_dead_processes_are_cleaned(tmp_path):
