@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
+from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.ops.turn import NextTurn, UseSnap
@@ -36,7 +36,7 @@ def radio_for(dlg, kind, via="guard"):
 
 
 def test_dodge_from_behind_the_flank_and_no_parry(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     button, _option = radio_for(dlg, "dodge")
     assert button.isEnabled() and "-2 Behind the flank (E8)" in button.text()
@@ -47,7 +47,7 @@ def test_dodge_from_behind_the_flank_and_no_parry(duel, qtbot):
 
 def test_odds_update_on_every_change(duel, qtbot):
     duel.encounter.apply(UseSnap("huang", SnapKind.PREPARE))
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     before = dlg.odds.text()
     assert "Succeeds" in before and "%" in before
@@ -68,7 +68,7 @@ def test_odds_update_on_every_change(duel, qtbot):
 
 def test_roll_defend_shift_and_apply_is_one_op(duel, qtbot):
     doc = duel
-    dlg = ContestDialog(doc, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     button, _ = radio_for(dlg, "dodge")
     button.setChecked(True)
@@ -99,7 +99,7 @@ def test_screen_offers_a_defense(duel, qtbot):
 
     doc = duel
     doc.push(Screen("gao"))
-    dlg = ContestDialog(doc, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     button, _option = radio_for(dlg, "dodge", "defense")
     assert button.isEnabled()
@@ -109,7 +109,7 @@ def test_apply_refused_keeps_the_dialog_open_with_the_reason(duel, qtbot):
     from afdesk.encounter.ops.turn import TakeAction
     from afdesk.encounter.turn import ActionKind
 
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     dlg.source = ScriptedSource([5, 4, 2])
     dlg.roll_attack.click()
@@ -121,7 +121,7 @@ def test_apply_refused_keeps_the_dialog_open_with_the_reason(duel, qtbot):
 
 def test_d20_shows_degree_and_riders(duel, qtbot):
     duel.encounter.apply(SetRuleset("d20-degrees"))
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     assert "Success" in dlg.odds.text() or "Triumph" in dlg.odds.text()
     dlg.source = ScriptedSource([20])
@@ -130,7 +130,7 @@ def test_d20_shows_degree_and_riders(duel, qtbot):
 
 
 def test_plain_check_without_opposition(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.CHECK)
+    dlg = ContestDialog(duel, "huang", CheckKind.CHECK)
     qtbot.addWidget(dlg)
     assert "No opposition" in dlg.def_box.findChildren(type(dlg.reason))[0].text()
     dlg.source = ScriptedSource([5, 5, 1])
@@ -141,7 +141,7 @@ def test_plain_check_without_opposition(duel, qtbot):
 
 
 def test_hide_places_decoys(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HIDE)
+    dlg = ContestDialog(duel, "huang", CheckKind.HIDE)
     qtbot.addWidget(dlg)
     assert len(dlg.decoy_boxes) == 2
     dlg.decoy_boxes[1].setCurrentIndex(3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
+from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.ops.turn import NextTurn
 from afdesk.gui.dialogs.character import AddStateDialog, MomentumDialog
@@ -45,7 +45,7 @@ def test_momentum_dialog_adds_a_marker(duel, qtbot):
 
 
 def test_spending_momentum_on_both_sides_then_apply(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     next(b for b, o in dlg._def_radios if o is not None and o.kind.value == "dodge").setChecked(
         True
@@ -65,7 +65,7 @@ def test_spending_momentum_on_both_sides_then_apply(duel, qtbot):
 
 
 def test_the_dialog_refuses_before_rolling_what_apply_would_refuse(duel, qtbot):
-    dlg = ContestDialog(duel, "gao", Action.HACK, "huang")  # not Gao's turn
+    dlg = ContestDialog(duel, "gao", CheckKind.HACK, "huang")  # not Gao's turn
     qtbot.addWidget(dlg)
     assert not dlg.roll_attack.isEnabled()
     assert "Huang's turn" in dlg.reason.text()
@@ -74,7 +74,7 @@ def test_the_dialog_refuses_before_rolling_what_apply_would_refuse(duel, qtbot):
 
 
 def test_venture_limit_in_the_dialog_follows_the_rules(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     assert dlg.ventures.maximum() == 3
     dlg.ventures.setValue(3)
@@ -82,7 +82,7 @@ def test_venture_limit_in_the_dialog_follows_the_rules(duel, qtbot):
 
 
 def test_an_error_does_not_leave_the_old_plan_on_screen(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     dlg.action_box.setCurrentIndex(dlg.action_box.findData("look"))  # nobody is hidden
     assert dlg.plan is None and dlg.flow is None
@@ -90,7 +90,7 @@ def test_an_error_does_not_leave_the_old_plan_on_screen(duel, qtbot):
 
 
 def test_hustle_from_the_dialog(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HUSTLE)
+    dlg = ContestDialog(duel, "huang", CheckKind.HUSTLE)
     qtbot.addWidget(dlg)
     dlg.source = ScriptedSource([5, 1, 1, 1])
     dlg.roll_attack.click()

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from afdesk.encounter import sample
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
+from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.state import Phase
@@ -117,7 +117,7 @@ def test_a_scripted_exchange_through_the_window(window, qtbot):
     # Huang attacks Gao from behind his flank (he faces north, she is south): his dodge
     # is at -2 and he cannot parry. She has no action left (the Maneuver), so first the
     # refusal, then next round she attacks.
-    dlg = ContestDialog(doc, "huang", Action.HACK, "gao", window)
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "gao", window)
     qtbot.addWidget(dlg)
     dlg.source = ScriptedSource([5, 4, 1])
     dlg.roll_attack.click()
@@ -128,7 +128,7 @@ def test_a_scripted_exchange_through_the_window(window, qtbot):
     space_until(qtbot, window, lambda: enc.turn.phase is not Phase.TURNS)
     play_round(window, qtbot, 2)
     space_until(qtbot, window, lambda: enc.actor == "huang")
-    dlg = ContestDialog(doc, "huang", Action.HACK, "gao", window)
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "gao", window)
     qtbot.addWidget(dlg)
     assert dlg.plan.behind
     dodge = next(
@@ -147,7 +147,7 @@ def test_a_scripted_exchange_through_the_window(window, qtbot):
     dlg.roll_defense.click()
     assert "stands" in dlg.verdict.text()
     # The referee spends a Shift for Gao: +2 dice, 5 and 4 -> 5x2 stops her.
-    if dlg.flow.exchange.turn.value == "attacker":
+    if dlg.flow.shift_exchange.turn.value == "attacker":
         dlg.shift_pass.click()
     dlg.source = ScriptedSource([5, 4])
     dlg.shift_add.click()

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.contest import (
-    Action,
+    CheckKind,
     DefenseOption,
     Modifier,
     Via,
@@ -40,9 +40,9 @@ from afdesk.encounter.geometry import distance, neighbours
 from afdesk.gui.dice_view import DiceView
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.text import pct, sentence
-from afdesk.rules import classic, d20
-from afdesk.rules.contest import Side
+from afdesk.rules.contest import Role
 from afdesk.rules.d20 import KEYWORDS
+from afdesk.rules.rulesets import SpendUnit, ruleset_named
 
 MOMENTUM_CHOICES = (
     ("+2 on a character's next check", "marker", 2),
@@ -76,15 +76,16 @@ class ContestDialog(QDialog):
         self,
         doc: EncounterDocument,
         attacker: str,
-        action: Action,
+        action: CheckKind,
         target: str = "",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.doc = doc
         self.enc = doc.encounter
+        self.rules = ruleset_named(self.enc.ruleset)
         self.attacker = attacker
-        self.action = Action(action)
+        self.action = CheckKind(action)
         self.plan = None
         self.flow: ContestFlow | None = None
         self.source = None
@@ -107,7 +108,7 @@ class ContestDialog(QDialog):
         head = QGridLayout()
         self.attacker_label = QLabel(f"<b>{self.enc.combatant(self.attacker).name}</b>")
         self.action_box = QComboBox()
-        for a in Action:
+        for a in CheckKind:
             self.action_box.addItem(a.label, a.value)
         self.action_box.setCurrentIndex(self.action_box.findData(self.action.value))
         self.target_box = QComboBox()
@@ -226,8 +227,8 @@ class ContestDialog(QDialog):
         self.mom_text = QLabel()
         self.mom_text.setWordWrap(True)
         self.mom_side = QComboBox()
-        self.mom_side.addItem("the attacker's", Side.ATTACKER.value)
-        self.mom_side.addItem("the defender's", Side.DEFENDER.value)
+        self.mom_side.addItem("the attacker's", Role.ATTACKER.value)
+        self.mom_side.addItem("the defender's", Role.DEFENDER.value)
         self.mom_kind = QComboBox()
         for label, _kind, _dice in MOMENTUM_CHOICES:
             self.mom_kind.addItem(label)
@@ -282,7 +283,7 @@ class ContestDialog(QDialog):
         self.target_box.blockSignals(True)
         self.target_box.clear()
         a = self.enc.combatant(self.attacker)
-        if self.action in (Action.HIDE, Action.CHECK, Action.HUSTLE, Action.CREEP):
+        if self.action in (CheckKind.HIDE, CheckKind.CHECK, CheckKind.HUSTLE, CheckKind.CREEP):
             self.target_box.addItem("(no target)", "")
         if self.action.spec.defenses:
             for c in candidates(self.enc, self.attacker, self.action):
@@ -296,7 +297,7 @@ class ContestDialog(QDialog):
         self.target_box.blockSignals(False)
 
     def _action_changed(self) -> None:
-        self.action = Action(self.action_box.currentData())
+        self.action = CheckKind(self.action_box.currentData())
         self.setWindowTitle(f"{self.action.label} — {self.enc.combatant(self.attacker).name}")
         self._fill_targets(self.target_box.currentData() or "")
         self.facet_box.blockSignals(True)
@@ -307,7 +308,7 @@ class ContestDialog(QDialog):
     def _replan(self, keep_facet: bool = False) -> None:
         target = self.target_box.currentData() or ""
         facet = self.facet_box.currentData() if keep_facet else ""
-        if self.action is Action.CHECK and not facet:
+        if self.action is CheckKind.CHECK and not facet:
             facet = self.facet_box.currentData() or self.facet_box.itemData(0) or ""
         self.flow = None
         self.plan = None
@@ -344,7 +345,7 @@ class ContestDialog(QDialog):
         a = self.enc.combatant(self.attacker)
         self.decoy_boxes = []
         self.look_box = None
-        if self.action is Action.HIDE and a.area is not None:
+        if self.action is CheckKind.HIDE and a.area is not None:
             free = [n for n in neighbours(a.area) if self.enc.zone.contains(n)]
             for k in range(2):
                 box = QComboBox()
@@ -355,17 +356,17 @@ class ContestDialog(QDialog):
                 self.extra_layout.addRow(f"Decoy {k + 1}", box)
                 self.decoy_boxes.append(box)
             self._decoys_changed()
-        if self.action in (Action.LOOK, Action.CREEP):
-            owner = self.enc.combatant(self.plan.target if self.action is Action.LOOK else a.id)
+        if self.action in (CheckKind.LOOK, CheckKind.CREEP):
+            owner = self.enc.combatant(self.plan.target if self.action is CheckKind.LOOK else a.id)
             self.look_box = QComboBox()
-            if self.action is Action.LOOK:
+            if self.action is CheckKind.LOOK:
                 self.look_box.addItem("discover details (no decoy)", None)
             for area in owner.decoys:
                 self.look_box.addItem(f"decoy at ({area[0]}, {area[1]})", area)
             if owner.decoys:
                 self.look_box.setCurrentIndex(self.look_box.count() - len(owner.decoys))
             self.look_box.currentIndexChanged.connect(self._look_changed)
-            label = "Look at" if self.action is Action.LOOK else "Decoy lost on a failure"
+            label = "Look at" if self.action is CheckKind.LOOK else "Decoy lost on a failure"
             self.extra_layout.addRow(label, self.look_box)
             self._look_changed()
         self.extra_box.setVisible(self.extra_layout.rowCount() > 0)
@@ -449,10 +450,10 @@ class ContestDialog(QDialog):
         self._def_radios = []
         self._guard_helper = None
         plan = self.plan
-        if plan is None or not plan.defenses or self.enc.ruleset == d20.NAME:
+        if plan is None or not plan.defenses or not self.rules.dice_pools:
             note = (
-                "d20-degrees: the target's TN and F are its defense."
-                if self.enc.ruleset == d20.NAME
+                f"{self.rules.name}: the target's TN and F are its defense."
+                if not self.rules.dice_pools
                 else "No opposition: a plain check."
             )
             self.def_layout.addWidget(QLabel(note))
@@ -554,10 +555,10 @@ class ContestDialog(QDialog):
         f = self.flow
         if f is None:
             return
-        if self.enc.ruleset == classic.NAME:
+        if self.rules.spend_unit is SpendUnit.WILL:
             kind = "will"
         try:
-            f.spend(f.exchange.turn, kind, source=self.source)
+            f.spend(f.shift_exchange.turn, kind, source=self.source)
         except IllegalOp as exc:
             self._show_reason(str(exc))
         self._refresh()
@@ -567,7 +568,7 @@ class ContestDialog(QDialog):
         if f is None:
             return
         try:
-            f.pass_turn(f.exchange.turn)
+            f.pass_turn(f.shift_exchange.turn)
         except IllegalOp as exc:
             self._show_reason(str(exc))
         self._refresh()
@@ -579,7 +580,7 @@ class ContestDialog(QDialog):
         _label, kind, dice = MOMENTUM_CHOICES[self.mom_kind.currentIndex()]
         target = self.mom_target.currentData() or "" if kind == "marker" else ""
         try:
-            f.use_momentum(Side(self.mom_side.currentData()), kind, target, dice)
+            f.use_momentum(Role(self.mom_side.currentData()), kind, target, dice)
         except IllegalOp as exc:
             self._show_reason(str(exc))
         self._refresh()
@@ -620,12 +621,12 @@ class ContestDialog(QDialog):
             self.gm_dice,
         ):
             w.setEnabled(f is not None and not rolled)
-        ruleset = self.enc.ruleset
+
         for box in self.keyword_boxes.values():
-            box.setVisible(ruleset == d20.NAME)
+            box.setVisible(not self.rules.dice_pools)
             box.setEnabled(not rolled)
         for w in (self.ventures, self.advantage, self.disadvantage):
-            w.setVisible(ruleset != d20.NAME)
+            w.setVisible(self.rules.dice_pools)
         if f is not None and not rolled:
             self.ventures.setMaximum(max(f.max_ventures(), f.ventures))
         self._fill_modifiers()
@@ -649,7 +650,7 @@ class ContestDialog(QDialog):
             self._defenses_built_for = self.plan
         self._fill_defense_mods()
         dice, _intf = f.attack_pools()
-        if ruleset == d20.NAME:
+        if not self.rules.dice_pools:
             bonus, tn, fort = f.d20_numbers()
             self.pool_label.setText(f"d20 + {bonus} against TN {tn}, F {fort}")
         else:
@@ -676,7 +677,7 @@ class ContestDialog(QDialog):
             self.attack_text.setText("")
         can_defend = (
             rolled
-            and ruleset != d20.NAME
+            and self.rules.dice_pools
             and f.defense_roll is None
             and bool(self._defense_choice())
             and f.attack_succeeded()
@@ -714,7 +715,7 @@ class ContestDialog(QDialog):
 
     def _show_odds(self) -> None:
         f = self.flow
-        if self.enc.ruleset == d20.NAME:
+        if not self.rules.dice_pools:
             dist = f.degree_odds()
             parts = [f"{k.label} <b>{pct(float(v))}</b>" for k, v in dist.items() if v]
             self.odds.setText("Odds: " + " · ".join(parts))
@@ -732,29 +733,29 @@ class ContestDialog(QDialog):
         )
         if f.defense or f.defense_roll is not None:
             text += f" / defense {o.defender_expected_momentum:.2f}"
-        if self.enc.ruleset == classic.NAME and len(f.defense) == 2:
-            text += "<br><i>af-classic: the odds do not count the guard's help.</i>"
+        if self.rules.spend_unit is SpendUnit.WILL and len(f.defense) == 2:
+            text += f"<br><i>{self.rules.name}: the odds do not count the guard's help.</i>"
         self.odds.setText(text)
 
     def _refresh_shifts(self, rolled: bool) -> None:
         f = self.flow
-        ruleset = self.enc.ruleset
-        if not rolled or ruleset == d20.NAME or f.exchange.done:
+
+        if not rolled or not self.rules.dice_pools or f.shift_exchange.done:
             self.shift_box.setEnabled(False)
             self.shift_turn.setText(
-                "Both sides are satisfied." if rolled and f.exchange.done else ""
+                "Both sides are satisfied." if rolled and f.shift_exchange.done else ""
             )
             return
         self.shift_box.setEnabled(True)
-        side = f.exchange.turn
-        if side is Side.ATTACKER:
+        side = f.shift_exchange.turn
+        if side is Role.ATTACKER:
             who = self.enc.combatant(self.attacker).name
         elif f.defense:
             who = self.enc.combatant(f.defense[0].defender).name
         else:
             who = "the defender"
         left = f.shifts_left(side)
-        unit = "Will" if ruleset == classic.NAME else "Shifts"
+        unit = "Will" if self.rules.spend_unit is SpendUnit.WILL else "Shifts"
         pool = "in the referee's pool" if f.payer(side) == "referee" else ""
         self.shift_turn.setText(
             f"<b>{who}</b> ({side.value}) may spend — {left} {unit} left {pool}. "
@@ -762,16 +763,16 @@ class ContestDialog(QDialog):
             "answers."
         )
         choices = f.shift_choices(side)
-        goal = "lands" if side is Side.ATTACKER else "stopped"
+        goal = "lands" if side is Role.ATTACKER else "stopped"
 
         def label(kind: str, title: str) -> str:
             o = choices.get(kind)
             if o is None:
                 return title
-            p = o.p_attack_lands if side is Side.ATTACKER else o.p_stopped
+            p = o.p_attack_lands if side is Role.ATTACKER else o.p_stopped
             return f"{title} ({goal} {pct(p)})"
 
-        if ruleset == classic.NAME:
+        if self.rules.spend_unit is SpendUnit.WILL:
             self.shift_add.setText(label("will", "&Will: +2 dice"))
             self.shift_retry.setVisible(False)
             add_why = f.spend_refusal(side, "will")
@@ -790,18 +791,18 @@ class ContestDialog(QDialog):
         f = self.flow
         attack = self.action.spec.attack
         self.hits.setEnabled(attack and f is not None)
-        if v is None or f is None or self.enc.ruleset == d20.NAME:
+        if v is None or f is None or not self.rules.dice_pools:
             self.mom_box.setEnabled(attack and f is not None)
             self.mom_use.setEnabled(False)
             self.mom_text.setText("Roll first; Momentum is spent after the result.")
             return
         self.mom_box.setEnabled(True)
-        a, d = f.momentum_left(Side.ATTACKER), f.momentum_left(Side.DEFENDER)
+        a, d = f.momentum_left(Role.ATTACKER), f.momentum_left(Role.DEFENDER)
         text = f"Momentum left: attacker {a}, defender {d}."
         if f.momentum_uses:
             spent = []
             for u in f.momentum_uses:
-                who = "attacker" if u.side is Side.ATTACKER else "defender"
+                who = "attacker" if u.side is Role.ATTACKER else "defender"
                 if u.kind == "marker":
                     spent.append(f"{who}: {u.dice:+d} on {self.enc.combatant(u.target).name}")
                 elif u.kind == "damage":
