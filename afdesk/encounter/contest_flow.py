@@ -29,12 +29,12 @@ from afdesk.encounter.contest import (
     pools,
 )
 from afdesk.encounter.errors import IllegalOp
-from afdesk.rules import d20, odds
+from afdesk.rules import d20
 from afdesk.rules.contest import Role, ShiftExchange, Verdict
 from afdesk.rules.dice import DiceSource, Roll
 from afdesk.rules.errors import RulesError
 from afdesk.rules.odds import CheckState, ContestOdds, Cooperation, PoolSpec
-from afdesk.rules.rulesets import D20Degrees, Ruleset, SpendKind, SpendUnit, ruleset_named
+from afdesk.rules.rulesets import Ruleset, SpendKind, SpendUnit, ruleset_named
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
@@ -189,7 +189,7 @@ class ContestFlow:
 
     def odds(self) -> ContestOdds:
         """Exact odds right now: before rolling, or given what is already rolled."""
-        if isinstance(self.rules, D20Degrees):
+        if not self.rules.dice_pools:
             bonus, tn, f = self.d20_numbers()
             p = self.rules.p_success(bonus, tn, f, keywords=self.keywords)
             return ContestOdds(p, 0.0, p)
@@ -212,8 +212,9 @@ class ContestFlow:
         return bonus, d20.PLAIN_TN, 0
 
     def degree_odds(self) -> dict[d20.Degree, Fraction]:
+        """The odds of each degree of a d20 check (D2-D4)."""
         bonus, tn, f = self.d20_numbers()
-        return odds.degree_odds(bonus, tn, f, keywords=self.keywords)
+        return self.rules.degree_odds(bonus, tn, f, keywords=self.keywords)
 
     # ----------------------------------------------------------------------- rolling
 
@@ -221,7 +222,7 @@ class ContestFlow:
         if self.rolled:
             raise IllegalOp("the check is already rolled")
         try:
-            if isinstance(self.rules, D20Degrees):
+            if not self.rules.dice_pools:
                 bonus, tn, f = self.d20_numbers()
                 self.d20 = self.rules.roll_d20(bonus, tn, f, keywords=self.keywords, source=source)
                 return

@@ -350,3 +350,71 @@ def test_one_shot_markers_count_once_on_a_guard_helped_defense():
     lead, helper = flow.defense_pools(0), flow.defense_pools(1)
     assert lead == (2 + 2 + 2, 0)  # fight 2, Prepared +2, Momentum +2
     assert helper == (2, 0)  # move 2 only
+
+
+def test_penalty_states_give_their_penalty_on_every_check():
+    """Down (E17) and Stall (E14): the penalty, its rule and reason come from one table."""
+    from afdesk.encounter.combatant import PENALTY_STATES
+
+    enc = duel()
+    for kind, (dice, rule, why) in PENALTY_STATES.items():
+        enc.apply(AddState("huang", kind))
+        plan = assemble(enc, "huang", CheckKind.HACK, "gao")
+        m = next(m for m in plan.modifiers if m.key == kind.value)
+        assert (m.label, m.dice, m.rule) == (kind.label, dice, rule)
+        assert m.reason == f"{enc.combatant('huang').name} {why}"
+    assert {k.value for k in PENALTY_STATES} == {"down", "stall"}
+    assert all(dice == -2 for dice, _rule, _why in PENALTY_STATES.values())
+
+
+def test_decoy_spots_are_the_zone_areas_next_to_the_hider():
+    from afdesk.encounter.contest import decoy_spots
+    from afdesk.encounter.geometry import adjacent
+
+    enc = duel()
+    spots = decoy_spots(enc, "huang")
+    assert spots and all(adjacent((5, 5), s) and enc.zone.contains(s) for s in spots)
+
+
+def test_momentum_refusals_are_one_rule():
+    from afdesk.encounter.contest import momentum_refusal
+
+    assert momentum_refusal("marker", 2) == "" and momentum_refusal("damage", -1) == ""
+    assert "+2 or -2" in momentum_refusal("marker", 1)
+    assert "+1 or -1" in momentum_refusal("damage", 2)
+    assert "not 'gold'" in momentum_refusal("gold", 0)
+
+
+def test_who_pays_and_what_may_be_spent_come_from_the_flow():
+    enc = duel()
+    flow = ContestFlow(enc, assemble(enc, "huang", CheckKind.HACK, "gao"))
+    assert flow.party(Role.ATTACKER) == "huang" and flow.party(Role.DEFENDER) == "gao"
+    assert flow.payer(Role.ATTACKER) == "huang" and flow.payer(Role.DEFENDER) == "referee"
+    flow.roll_attack(ScriptedSource([5, 4]))
+    options = flow.spend_options(Role.ATTACKER)
+    assert [o.kind.value for o in options] == ["add", "retry"]
+    assert options[0].refusal == "" and options[0].odds is not None
+    assert options[1].refusal == "there is no Fail left to retry"
+    enc.apply(SetRuleset("af-classic"))
+    flow = ContestFlow(enc, assemble(enc, "huang", CheckKind.HACK, "gao"))
+    flow.roll_attack(ScriptedSource([5, 4]))
+    assert [o.kind.value for o in flow.spend_options(Role.ATTACKER)] == ["will"]
+    assert flow.spend_unit.label == "Will"
+
+
+@pytest.mark.parametrize("ruleset, counted", [("af-2.5.4", True), ("af-classic", False)])
+def test_the_odds_count_a_guards_help_where_the_ruleset_can(ruleset, counted):
+    from afdesk.rules import odds
+
+    enc = make(band("huang", (5, 5)), foe("gao", (5, 4)))
+    enc.apply(SetRuleset(ruleset))
+    start_round(enc, ["opponent:Foes", "huang"])
+    enc.apply(TakeAction("gao", ActionKind.DEFEND))
+    enc.apply(NextTurn())
+    plan = assemble(enc, "huang", CheckKind.HACK, "gao")
+    flow = ContestFlow(enc, plan)
+    flow.choose_defense(
+        option(plan, DefenseKind.DODGE, Via.GUARD), option(plan, DefenseKind.PARRY, Via.DEFENSE)
+    )
+    assert isinstance(flow.defense_spec(), odds.Cooperation) is counted
+    assert flow.odds_leave_out_guard_help is not counted

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import abc
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from typing import ClassVar
 
-from afdesk.rules.d20 import D20Check, Degree
+from afdesk.rules.d20 import PLAIN_TN, D20Check, Degree
 from afdesk.rules.dice import DiceSource, Pool, Roll, pool_sizes
 from afdesk.rules.errors import RulesError
 from afdesk.rules.odds import CheckOdds, CheckState, ContestOdds, Cooperation, PoolSpec
@@ -146,6 +147,43 @@ class Ruleset(abc.ABC):
         """What the odds of a defense count: the lead pool, with the guard helping where
         :attr:`odds_count_guard_help`."""
         return lead
+
+    # ------------------------------------------------------- checks against numbers
+
+    def roll_d20(
+        self,
+        bonus: int,
+        tn: int = PLAIN_TN,
+        fortification: int = 0,
+        *,
+        keywords: Iterable[str] = (),
+        source: DiceSource | None = None,
+    ) -> D20Check:
+        """Roll d20 + bonus against TN and F (D1), where the ruleset's checks are d20s
+        (``dice_pools`` is false)."""
+        raise RulesError(f"{self.name} checks roll dice pools, not a d20")
+
+    def degree_odds(
+        self,
+        bonus: int,
+        tn: int = PLAIN_TN,
+        fortification: int = 0,
+        *,
+        keywords: Iterable[str] = (),
+    ) -> dict[Degree, Fraction]:
+        """The exact probability of each degree of a d20 check (D2-D4)."""
+        raise RulesError(f"{self.name} checks roll dice pools, not a d20")
+
+    def p_success(
+        self,
+        bonus: int,
+        tn: int = PLAIN_TN,
+        fortification: int = 0,
+        *,
+        keywords: Iterable[str] = (),
+    ) -> float:
+        """P(a d20 check makes a Pass or better)."""
+        raise RulesError(f"{self.name} checks roll dice pools, not a d20")
 
     # ------------------------------------------------------------------------ spends
 
