@@ -42,8 +42,7 @@ def verdict(ruleset: str, attack: Roll | D20Check, defense: Roll | None = None) 
 
 
 class Role(enum.StrEnum):
-    """The two parties of a contest: who made the check and who opposes it (not a
-    character's side, :class:`afdesk.encounter.combatant.Side`)."""
+    """The two parties of a contest, attacker and defender (a character's side is ``Side``)."""
 
     ATTACKER = "attacker"
     DEFENDER = "defender"
