@@ -95,3 +95,4 @@ def test_capabilities():
     assert af.max_ventures(0) == 3 and af.max_ventures(4) == 1  # R8
     assert classic.max_ventures(9) == 3 and d20.max_ventures(0) == 0  # C3
     assert af.odds_count_guard_help and not classic.odds_count_guard_help
+    assert af.momentum and classic.momentum and not d20.momentum

@@ -79,6 +79,8 @@ class Ruleset(abc.ABC):
     """The ways to spend, in the order the GM is offered them."""
     odds_count_guard_help: ClassVar[bool] = True
     """The exact odds count a guard cooperating with a defense."""
+    momentum: ClassVar[bool] = True
+    """Successes earn Momentum to spend after the check (R7, R12, C3)."""
 
     def __str__(self) -> str:
         return self.name

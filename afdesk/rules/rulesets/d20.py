@@ -23,6 +23,7 @@ class D20Degrees(Ruleset):
     advantage = False
     keywords = d20.KEYWORDS
     odds_count_guard_help = False
+    momentum = False
 
     def verdict(self, attack: Roll | D20Check, defense: Roll | None = None) -> Verdict:
         """A d20 check has no opposing roll: the defense is in its TN and F; it

@@ -198,7 +198,7 @@ class MomentumPanel(Panel):
         f = self.flow
         attack = action.spec.attack
         self.hits.setEnabled(attack and f is not None)
-        if v is None or f is None or not f.rules.dice_pools:
+        if v is None or f is None or not f.rules.momentum:
             self.box.setEnabled(attack and f is not None)
             self.use.setEnabled(False)
             self.text.setText("Roll first; Momentum is spent after the result.")
