@@ -73,8 +73,11 @@ ECONOMY_STATES = frozenset(
 )
 """Effects of guard, snap and action choices, shown with the turn economy, not as states."""
 
-PENALTY_STATES = {StateKind.DOWN: "E17", StateKind.STALL: "E14"}
-"""States that give -2 on every check."""
+PENALTY_STATES: dict[StateKind, tuple[int, str, str]] = {
+    StateKind.DOWN: (-2, "E17", "is down: penalty on all checks"),
+    StateKind.STALL: (-2, "E14", "stalled: -2 until recovered"),
+}
+"""States that give a penalty on every check: (dice, rule, why, after the name)."""
 
 
 class State(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -89,6 +92,13 @@ class State(msgspec.Struct, frozen=True, omit_defaults=True):
     def label(self) -> str:
         text = self.kind.label
         return f"{text} {self.markers}" if self.markers else text
+
+
+MOMENTUM_MARKERS = {
+    2: "two more dice on the next check",
+    -2: "two Interference on the next check",
+}
+"""The Momentum markers a character can carry (R12), with what each does."""
 
 
 class MomentumMarker(msgspec.Struct, frozen=True, omit_defaults=True):

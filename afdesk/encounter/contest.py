@@ -8,167 +8,37 @@ is a :class:`ContestRecord` inside one ``ResolveContest`` Op.
 
 from __future__ import annotations
 
-import enum
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from afdesk.encounter.combatant import Combatant, StateKind, opposed
+from afdesk.encounter.checks import (
+    CHECK_SPECS,
+    DEFENSE_FACET,
+    GUARD_ONLY,
+    CheckKind,
+    CheckSpec,
+    DefenseKind,
+    Via,
+)
+from afdesk.encounter.combatant import (
+    MOMENTUM_MARKERS,
+    PENALTY_STATES,
+    Combatant,
+    StateKind,
+    opposed,
+)
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
 from afdesk.encounter.ops.base import spend_refusal
 from afdesk.encounter.turn import has_defenses
-from afdesk.rules.contest import Side, Verdict, verdict
+from afdesk.rules.contest import Role, Verdict, verdict
 from afdesk.rules.d20 import D20Check
-from afdesk.rules.dice import Roll
+from afdesk.rules.dice import Roll, pool_sizes
+from afdesk.rules.rulesets import Ruleset, ruleset_named
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
-
-
-class Action(enum.StrEnum):
-    """What a contested (or plain) check is for."""
-
-    HACK = "hack"
-    AIM = "aim"
-    TAUNT = "taunt"
-    DISTRACT = "distract"
-    LOOK = "look"
-    CONVINCE = "convince"
-    LEAVE_OVERLAP = "leave-overlap"
-    HIDE = "hide"
-    HUSTLE = "hustle"
-    CREEP = "creep"
-    CHECK = "check"
-
-    @property
-    def spec(self) -> ActionSpec:
-        return ACTIONS[self]
-
-    @property
-    def label(self) -> str:
-        return ACTIONS[self].label
-
-
-class ActionSpec(msgspec.Struct, frozen=True):
-    label: str
-    verb: str
-    facet: str
-    uses: str
-    """"action", "snap" or "free" (part of a move, or a plain check)."""
-    attack: bool = False
-    social: bool = False
-    ranged: bool = False
-    defenses: tuple[str, ...] = ()
-
-
-class DefenseKind(enum.StrEnum):
-    DODGE = "dodge"
-    PARRY = "parry"
-    INSIGHT = "insight"
-    COUNTER = "counter"
-    DIVE = "dive"
-    RETORT = "retort"
-    SNEAK = "sneak"
-
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
-
-    @property
-    def verb(self) -> str:
-        """ "Chen dodges", "Huang parries", "Bao uses insight"."""
-        return {
-            "dodge": "dodges",
-            "parry": "parries",
-            "insight": "uses insight",
-            "counter": "counters",
-            "dive": "dives",
-            "retort": "retorts",
-            "sneak": "sneaks",
-        }[self.value]
-
-    @property
-    def base(self) -> DefenseKind:
-        """The check a guard-only option is (E4): Counter a parry, Dive a dodge, Retort an
-        insight."""
-        return {
-            DefenseKind.COUNTER: DefenseKind.PARRY,
-            DefenseKind.DIVE: DefenseKind.DODGE,
-            DefenseKind.RETORT: DefenseKind.INSIGHT,
-        }.get(self, self)
-
-
-DEFENSE_FACET = {
-    DefenseKind.DODGE: "move",
-    DefenseKind.PARRY: "fight",
-    DefenseKind.INSIGHT: "influence",
-    DefenseKind.SNEAK: "sneak",
-}
-GUARD_ONLY = (DefenseKind.COUNTER, DefenseKind.DIVE, DefenseKind.RETORT)
-
-
-class Via(enum.StrEnum):
-    """Where a defense comes from."""
-
-    GUARD = "guard"
-    DEFENSE = "defense"
-    """Defend (E6) or Screen (E7): a defense against every check."""
-    FEND = "fend"
-    """Fend: an extra parry defense until the next turn (E5)."""
-    QUIP = "quip"
-    """Quip: an extra retort defense until the next turn (E5)."""
-    CONTEST = "contest"
-    """A decoy's owner contesting a Look with sneak (E5), or an opponent contesting a
-    character leaving its overlap (E14)."""
-
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
-
-
-ACTIONS = {
-    Action.HACK: ActionSpec(
-        "Hack", "hacks at", "fight", "action", attack=True, defenses=("dodge", "parry")
-    ),
-    Action.AIM: ActionSpec(
-        "Aim",
-        "aims at",
-        "agility",
-        "action",
-        attack=True,
-        ranged=True,
-        defenses=("dodge", "parry"),
-    ),
-    Action.TAUNT: ActionSpec(
-        "Taunt",
-        "taunts",
-        "perform",
-        "action",
-        attack=True,
-        social=True,
-        defenses=("insight",),
-    ),
-    Action.DISTRACT: ActionSpec(
-        "Distract", "distracts", "perform", "snap", social=True, defenses=("insight",)
-    ),
-    Action.LOOK: ActionSpec("Look", "looks for", "study", "snap", defenses=("sneak",)),
-    Action.CONVINCE: ActionSpec(
-        "Convince",
-        "tries to convince",
-        "influence",
-        "action",
-        social=True,
-        defenses=("insight",),
-    ),
-    Action.LEAVE_OVERLAP: ActionSpec(
-        "Leave overlap", "slips away from", "move", "free", defenses=("dodge", "parry")
-    ),
-    Action.HIDE: ActionSpec("Hide", "hides", "sneak", "action"),
-    Action.HUSTLE: ActionSpec("Hustle", "hustles", "move", "snap"),
-    Action.CREEP: ActionSpec("Creep", "creeps", "sneak", "snap"),
-    Action.CHECK: ActionSpec("Check", "checks", "", "free"),
-}
 
 
 class Modifier(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -208,7 +78,7 @@ class Plan(msgspec.Struct, frozen=True, omit_defaults=True):
     """Everything derived for one contested check, before rolling."""
 
     attacker: str
-    action: Action
+    action: CheckKind
     facet: str
     dice: int
     target: str = ""
@@ -245,7 +115,7 @@ class DefenseUse(msgspec.Struct, frozen=True, omit_defaults=True):
 class ShiftSpend(msgspec.Struct, frozen=True, omit_defaults=True):
     """A Shift (R10) or Will (C4) spent: by whom, on which roll, how."""
 
-    side: Side
+    side: Role
     payer: str
     """A character id, or "referee" for the referee's pool."""
     kind: str
@@ -258,7 +128,7 @@ class ShiftSpend(msgspec.Struct, frozen=True, omit_defaults=True):
 class MomentumUse(msgspec.Struct, frozen=True, omit_defaults=True):
     """Momentum spent after the check (R12): a marker on a character, damage, a stunt."""
 
-    side: Side
+    side: Role
     kind: str
     """"marker", "damage" or "stunt"."""
     target: str = ""
@@ -270,7 +140,7 @@ class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     """A resolved contested or plain check: every choice and every die."""
 
     attacker: str
-    action: Action
+    action: CheckKind
     facet: str
     target: str = ""
     uses: str = "action"
@@ -291,15 +161,16 @@ class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     """Damage the GM rolled for a landed attack (E6: "roll damage if you succeed")."""
     note: str = ""
 
-    def verdict(self, ruleset: str) -> Verdict:
+    def verdict(self, ruleset: Ruleset | str) -> Verdict:
         """What the check came to; stopped if any defense stops it (R9, C2)."""
+        rules = ruleset_named(ruleset) if isinstance(ruleset, str) else ruleset
         if self.d20 is not None:
-            return verdict(ruleset, self.d20)
+            return verdict(rules.name, self.d20)  # a d20 check is its own verdict (D2)
         if self.attack is None:
             raise IllegalOp("the check has not been rolled")
-        results = [verdict(ruleset, self.attack, d.roll) for d in self.defenses if d.roll]
+        results = [rules.verdict(self.attack, d.roll) for d in self.defenses if d.roll]
         if not results:
-            return verdict(ruleset, self.attack)
+            return rules.verdict(self.attack)
         stopping = [v for v in results if v.stopped]
         return stopping[0] if stopping else results[0]
 
@@ -334,10 +205,9 @@ def _state_mods(c: Combatant, enc: Encounter, role: str) -> list[Modifier]:
                 marker=i,
             )
         )
-    if c.has(StateKind.DOWN):
-        mods.append(Modifier("down", "Down", -2, f"{c.name} is down: penalty on all checks", "E17"))
-    if c.has(StateKind.STALL):
-        mods.append(Modifier("stall", "Stall", -2, f"{c.name} stalled: -2 until recovered", "E14"))
+    for kind, (dice, rule, why) in PENALTY_STATES.items():
+        if c.has(kind):
+            mods.append(Modifier(kind.value, kind.label, dice, f"{c.name} {why}", rule))
     if role == "attack" and enc.turn.interjection == c.id:
         mods.append(
             Modifier("hesitate", "Hesitated", -2, f"{c.name} acts on a hesitated action", "E6")
@@ -348,12 +218,12 @@ def _state_mods(c: Combatant, enc: Encounter, role: str) -> list[Modifier]:
 def assemble(
     enc: Encounter,
     attacker_id: str,
-    action: Action | str,
+    action: CheckKind | str,
     target_id: str = "",
     facet: str = "",
 ) -> Plan:
     """Derive the contested check of ``attacker`` doing ``action`` to ``target``."""
-    action = Action(action)
+    action = CheckKind(action)
     spec = action.spec
     attacker = enc.combatant(attacker_id)
     facet = facet or spec.facet
@@ -364,7 +234,7 @@ def assemble(
     notes: list[str] = []
     target = enc.combatant(target_id) if target_id else None
     if target is None:
-        if spec.defenses and action not in (Action.LEAVE_OVERLAP,):
+        if spec.defenses and action not in (CheckKind.LEAVE_OVERLAP,):
             raise IllegalOp(f"{spec.label} needs a target")
         return Plan(
             attacker.id,
@@ -408,7 +278,7 @@ def assemble(
                     "E13",
                 )
             )
-    if action is Action.HACK:
+    if action is CheckKind.HACK:
         if dist > attacker.reach:
             allowed = False
             reason = (
@@ -421,7 +291,7 @@ def assemble(
                 f"a reach weapon only attacks in front of {attacker.name}'s flank, and "
                 f"{target.name} is behind it (E12)"
             )
-    elif action is Action.AIM:
+    elif action is CheckKind.AIM:
         rng = attacker.weapon_range
         if rng <= 0:
             allowed, reason = False, f"{attacker.name} has no ranged weapon (weapon range 0)"
@@ -438,11 +308,11 @@ def assemble(
                     "E12",
                 )
             )
-    elif action is Action.LEAVE_OVERLAP:
+    elif action is CheckKind.LEAVE_OVERLAP:
         if t_area != a_area or not opposed(attacker.side, target.side):
             allowed = False
             reason = f"{target.name} is not an opponent in {attacker.name}'s overlap (E14)"
-    elif action is Action.LOOK and not target.hidden:
+    elif action is CheckKind.LOOK and not target.hidden:
         allowed, reason = False, f"{target.name} is not hidden: there is nothing to look for"
     if spend and allowed:
         allowed, reason = False, spend
@@ -469,11 +339,11 @@ def assemble(
     )
 
 
-def candidates(enc: Encounter, attacker_id: str, action: Action | str) -> list[Combatant]:
+def candidates(enc: Encounter, attacker_id: str, action: CheckKind | str) -> list[Combatant]:
     """Who ``attacker`` could do ``action`` to, opponents first, nearest first: an opponent
     in its overlap to leave (E14), a hidden character to look for (E5), anyone else on the
     map for the rest. Whether a particular one is allowed is :func:`assemble`'s to say."""
-    action = Action(action)
+    action = CheckKind(action)
     a = enc.combatant(attacker_id)
     if a.area is None:
         return []
@@ -481,12 +351,13 @@ def candidates(enc: Encounter, attacker_id: str, action: Action | str) -> list[C
     for c in enc.roster():
         if c.id == a.id or not c.on_map:
             continue
-        if action is Action.LEAVE_OVERLAP and (c.area != a.area or not opposed(a.side, c.side)):
+        if action is CheckKind.LEAVE_OVERLAP and (c.area != a.area or not opposed(a.side, c.side)):
             continue
-        if action is Action.LOOK and not c.hidden:
+        if action is CheckKind.LOOK and not c.hidden:
             continue
         out.append(c)
-    out.sort(key=lambda c: (not opposed(a.side, c.side), distance(a.area, c.area), c.name))
+    here = a.area
+    out.sort(key=lambda c: (not opposed(a.side, c.side), distance(here, c.area or here), c.name))
     return out
 
 
@@ -494,7 +365,7 @@ def _defenses(
     enc: Encounter,
     attacker: Combatant,
     target: Combatant,
-    action: Action,
+    action: CheckKind,
     dist: int,
     behind: bool,
     cover: bool,
@@ -503,7 +374,7 @@ def _defenses(
     spec = action.spec
     if not spec.defenses:
         return []
-    if action in (Action.LOOK, Action.LEAVE_OVERLAP):
+    if action in (CheckKind.LOOK, CheckKind.LEAVE_OVERLAP):
         kinds = [DefenseKind(k) for k in spec.defenses]
     else:
         # Every defense is listed, the ones that cannot answer with the reason (E8).
@@ -542,10 +413,10 @@ def _defenses(
             )
         )
 
-    if action is Action.LOOK:
+    if action is CheckKind.LOOK:
         option(DefenseKind.SNEAK, Via.CONTEST)
         return out
-    if action is Action.LEAVE_OVERLAP:
+    if action is CheckKind.LEAVE_OVERLAP:
         for kind in kinds:
             guard_reason = "" if target.economy.guards >= 1 else _guard_used(target)
             if has_defenses(target):
@@ -576,7 +447,7 @@ def _why_not(
     kind: DefenseKind,
     attacker: Combatant,
     target: Combatant,
-    action: Action,
+    action: CheckKind,
     dist: int,
     behind: bool,
     surprise: bool,
@@ -625,6 +496,42 @@ def combinable(guard: DefenseOption, defense: DefenseOption) -> str:
 
 def pools(dice: int, modifiers: tuple[Modifier, ...] | list[Modifier]) -> tuple[int, int]:
     """(dice, Interference) from a facet score and the enabled modifiers (R1)."""
-    bonus = sum(m.dice for m in modifiers if m.enabled and m.dice > 0)
-    penalty = -sum(m.dice for m in modifiers if m.enabled and m.dice < 0)
-    return max(dice + bonus, 0), penalty
+    return pool_sizes(dice, [m.dice for m in modifiers if m.enabled])
+
+
+MOMENTUM_KINDS = ("marker", "damage", "stunt")
+
+
+def momentum_refusal(kind: str, dice: int) -> str:
+    """Why one Momentum cannot be spent so, or "" (R12): a +2/-2 marker on someone's next
+    check, +1/-1 damage on the attack, or a stunt."""
+    if kind not in MOMENTUM_KINDS:
+        return f"Momentum is spent on a marker, damage or a stunt, not {kind!r}"
+    if kind == "damage" and dice not in (1, -1):
+        return "Momentum changes damage by +1 or -1 (R12)"
+    if kind == "marker" and dice not in MOMENTUM_MARKERS:
+        return "a Momentum marker is +2 or -2 (R12)"
+    return ""
+
+
+__all__ = [
+    "CHECK_SPECS",
+    "DEFENSE_FACET",
+    "GUARD_ONLY",
+    "CheckKind",
+    "CheckSpec",
+    "ContestRecord",
+    "DefenseKind",
+    "DefenseOption",
+    "DefenseUse",
+    "Modifier",
+    "MomentumUse",
+    "Plan",
+    "ShiftSpend",
+    "Via",
+    "assemble",
+    "candidates",
+    "combinable",
+    "momentum_refusal",
+    "pools",
+]

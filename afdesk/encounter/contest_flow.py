@@ -8,13 +8,14 @@ Nothing here changes the encounter.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
 
 from afdesk.encounter.combatant import Side as Team
 from afdesk.encounter.contest import (
-    Action,
+    CheckKind,
     ContestRecord,
     DefenseOption,
     DefenseUse,
@@ -24,14 +25,16 @@ from afdesk.encounter.contest import (
     ShiftSpend,
     Via,
     combinable,
+    momentum_refusal,
     pools,
 )
 from afdesk.encounter.errors import IllegalOp
-from afdesk.rules import af254, classic, d20, odds
-from afdesk.rules.contest import ShiftExchange, Side, Verdict, verdict
-from afdesk.rules.contest import roll as rules_roll
-from afdesk.rules.dice import DiceSource, Pool, Roll
+from afdesk.rules import d20
+from afdesk.rules.contest import Role, ShiftExchange, Verdict
+from afdesk.rules.dice import DiceSource, Roll
 from afdesk.rules.errors import RulesError
+from afdesk.rules.odds import CheckState, ContestOdds, Cooperation, PoolSpec
+from afdesk.rules.rulesets import Ruleset, SpendKind, SpendUnit, ruleset_named
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
@@ -46,7 +49,7 @@ class ContestFlow:
             raise IllegalOp(plan.reason)
         self.enc = enc
         self.plan = plan
-        self.ruleset = enc.ruleset
+        self.rules: Ruleset = ruleset_named(enc.ruleset)
         self.modifiers: list[Modifier] = list(plan.modifiers)
         self.ventures = 0
         self.advantage = False
@@ -58,7 +61,7 @@ class ContestFlow:
         self.d20: d20.D20Check | None = None
         self.defense_roll: Roll | None = None
         self.helper_roll: Roll | None = None
-        self.exchange = ShiftExchange()
+        self.shift_exchange = ShiftExchange()
         self.spends: list[ShiftSpend] = []
         self.momentum_uses: list[MomentumUse] = []
         self.decoy = None
@@ -99,33 +102,20 @@ class ContestFlow:
         self._before_roll("Ventures")
         _dice, intf = self.attack_pools()
         try:
-            if self.ruleset == classic.NAME:
-                classic.check_ventures(n)
-            else:
-                af254.check_venture_allowed(intf, n)
+            self.rules.check_ventures(intf, n)
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
         self.ventures = n
 
     def max_ventures(self) -> int:
         """The most Ventures the rules allow on this check now (R8, C3)."""
-        if self.ruleset == d20.NAME:
-            return 0
-        if self.ruleset == classic.NAME:
-            return classic.MAX_VENTURES
         _dice, intf = self.attack_pools()
-        n = 0
-        while True:
-            try:
-                af254.check_venture_allowed(intf, n + 1)
-            except RulesError:
-                return n
-            n += 1
+        return self.rules.max_ventures(intf)
 
     def interference_total(self) -> int:
         """Interference dice the check rolls: penalties plus those of its Ventures."""
         _dice, intf = self.attack_pools()
-        return intf + (1 if self.ruleset == classic.NAME else 2) * self.ventures
+        return intf + self.rules.venture_interference * self.ventures
 
     def set_advantage(self, advantage: bool, disadvantage: bool) -> None:
         self._before_roll("Advantage")
@@ -137,9 +127,9 @@ class ContestFlow:
         """(dice, Interference) of the check, Ventures not included (R1)."""
         return pools(self.plan.dice, self.modifiers)
 
-    def attack_spec(self) -> odds.PoolSpec:
+    def attack_spec(self) -> PoolSpec:
         dice, intf = self.attack_pools()
-        return odds.PoolSpec(dice, intf, self.ventures, self.advantage, self.disadvantage)
+        return PoolSpec(dice, intf, self.ventures, self.advantage, self.disadvantage)
 
     def defense_mods(self, index: int, option: DefenseOption) -> list[Modifier]:
         return self.defense_modifiers.get(index, list(option.modifiers))
@@ -181,36 +171,34 @@ class ContestFlow:
                 for m in options[1].modifiers
             ]
 
-    def defense_spec(self) -> odds.PoolSpec | odds.Cooperation | None:
+    def defense_spec(self) -> PoolSpec | CheckState | Cooperation | None:
+        """The chosen defense before it is rolled, as the ruleset's odds count it (a guard
+        helping counts where the ruleset's odds can, R11)."""
         if not self.defense:
             return None
-        dice, intf = self.defense_pools(0)
-        if len(self.defense) == 1:
-            return odds.PoolSpec(dice, intf)
-        h_dice, h_intf = self.defense_pools(1)
-        helper = odds.PoolSpec(h_dice, h_intf + af254.helper_interference(2))
-        return odds.Cooperation(odds.PoolSpec(dice, intf), (helper,))
+        lead = PoolSpec(*self.defense_pools(0))
+        helper = PoolSpec(*self.defense_pools(1)) if len(self.defense) == 2 else None
+        return self.rules.opposition_spec(lead, helper)
+
+    @property
+    def odds_leave_out_guard_help(self) -> bool:
+        """The odds shown do not count the guard cooperating with the defense."""
+        return len(self.defense) == 2 and not self.rules.odds_count_guard_help
 
     # -------------------------------------------------------------------------- odds
 
-    def odds(self) -> odds.ContestOdds:
+    def odds(self) -> ContestOdds:
         """Exact odds right now: before rolling, or given what is already rolled."""
-        if self.ruleset == d20.NAME:
-            dist = self.degree_odds()
-            p = float(sum(v for k, v in dist.items() if k >= d20.Degree.PASS))
-            return odds.ContestOdds(p, 0.0, p)
-        attacker = odds.CheckState.from_roll(self.attack) if self.attack else self.attack_spec()
-        defender = self._defender_state()
-        if self.ruleset == classic.NAME:
-            return odds.classic_contest_odds(attacker, defender)
-        return odds.contest_odds(attacker, defender)
+        if not self.rules.dice_pools:
+            bonus, tn, f = self.d20_numbers()
+            p = self.rules.p_success(bonus, tn, f, keywords=self.keywords)
+            return ContestOdds(p, 0.0, p)
+        attacker = CheckState.from_roll(self.attack) if self.attack else self.attack_spec()
+        return self.rules.contest_odds(attacker, self._defender_state())
 
-    def _defender_state(self):
+    def _defender_state(self) -> PoolSpec | CheckState | Cooperation | None:
         if self.defense_roll is not None:
-            return odds.CheckState.from_roll(self.defense_roll)
-        if self.ruleset == classic.NAME and self.defense:
-            dice, intf = self.defense_pools(0)
-            return odds.PoolSpec(dice, intf)
+            return CheckState.from_roll(self.defense_roll)
         return self.defense_spec()
 
     def d20_numbers(self) -> tuple[int, int, int]:
@@ -223,9 +211,10 @@ class ContestFlow:
             return bonus, target.d20.tn, target.d20.fortification
         return bonus, d20.PLAIN_TN, 0
 
-    def degree_odds(self) -> dict[d20.Degree, float]:
+    def degree_odds(self) -> dict[d20.Degree, Fraction]:
+        """The odds of each degree of a d20 check (D2-D4)."""
         bonus, tn, f = self.d20_numbers()
-        return odds.degree_odds(bonus, tn, f, keywords=self.keywords)
+        return self.rules.degree_odds(bonus, tn, f, keywords=self.keywords)
 
     # ----------------------------------------------------------------------- rolling
 
@@ -233,13 +222,12 @@ class ContestFlow:
         if self.rolled:
             raise IllegalOp("the check is already rolled")
         try:
-            if self.ruleset == d20.NAME:
+            if not self.rules.dice_pools:
                 bonus, tn, f = self.d20_numbers()
-                self.d20 = d20.roll_d20(bonus, tn, f, keywords=self.keywords, source=source)
+                self.d20 = self.rules.roll_d20(bonus, tn, f, keywords=self.keywords, source=source)
                 return
             dice, intf = self.attack_pools()
-            self.attack = rules_roll(
-                self.ruleset,
+            self.attack = self.rules.roll_check(
                 dice,
                 intf,
                 ventures=self.ventures,
@@ -249,7 +237,7 @@ class ContestFlow:
             )
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
-        self.exchange = ShiftExchange(turn=Side.ATTACKER)
+        self.shift_exchange = ShiftExchange(turn=Role.ATTACKER)
 
     def attack_succeeded(self) -> bool:
         return self.verdict_now().succeeds
@@ -262,161 +250,150 @@ class ContestFlow:
             raise IllegalOp("choose a defense first")
         if self.defense_roll is not None:
             raise IllegalOp("the defense is already rolled")
-        if self.ruleset == d20.NAME:
-            raise IllegalOp("d20-degrees has no defense roll: the TN and F are the defense")
+        if not self.rules.defense_roll:
+            raise IllegalOp(f"{self.rules.name} has no defense roll: the TN and F are the defense")
         if not self.attack_succeeded():
             raise IllegalOp("the check failed: there is nothing to oppose (R9)")
         dice, intf = self.defense_pools(0)
+        helper = self.defense_pools(1) if len(self.defense) == 2 else None
         try:
-            if self.ruleset == classic.NAME:
-                against = self.advantage and not self.disadvantage
-                roll = classic.roll_check(
-                    dice, intf, pool=Pool.OPPOSITION, against_advantage=against, source=source
-                )
-                if len(self.defense) == 2:
-                    h_dice, h_intf = self.defense_pools(1)
-                    helper = classic.roll_check(
-                        h_dice,
-                        h_intf + classic.helper_interference(dice),
-                        pool=Pool.HELPER,
-                        source=source,
-                    )
-                    self.helper_roll = helper
-                    roll = classic.cooperate(roll, [helper])
-            else:
-                extra = retries = 0
-                if len(self.defense) == 2:
-                    h_dice, h_intf = self.defense_pools(1)
-                    self.helper_roll = af254.roll_check(
-                        h_dice,
-                        h_intf + af254.helper_interference(2),
-                        pool=Pool.HELPER,
-                        source=source,
-                    )
-                    extra, retries = af254.leader_adjustment([af254.outcome_of(self.helper_roll)])
-                roll = af254.roll_check(dice, intf + extra, pool=Pool.OPPOSITION, source=source)
-                fails = roll.fail_indices()[:retries]
-                if fails:
-                    roll = af254.retry_fails(roll, fails, retries, "cooperation", source)
+            roll, self.helper_roll = self.rules.roll_opposition(
+                dice,
+                intf,
+                helper,
+                against_advantage=self.advantage and not self.disadvantage,
+                source=source,
+            )
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
         self.defense_roll = roll
-        self.exchange = ShiftExchange(turn=self._losing_side())
+        self.shift_exchange = ShiftExchange(turn=self._losing_side())
 
-    def _losing_side(self) -> Side:
+    def _losing_side(self) -> Role:
         v = self.verdict_now()
-        return Side.ATTACKER if (not v.succeeds or v.stopped) else Side.DEFENDER
+        return Role.ATTACKER if (not v.succeeds or v.stopped) else Role.DEFENDER
 
     # ------------------------------------------------------------------------ Shifts
 
-    def payer(self, side: Side) -> str:
+    @property
+    def spend_unit(self) -> SpendUnit | None:
+        """What the players spend after the roll under this ruleset (Shifts, Will, none)."""
+        return self.rules.spend_unit
+
+    def payer(self, side: Role) -> str:
         """Who pays a Shift for a side: the character, or the referee's pool for opponents
         and denizens (R10)."""
-        cid = self.plan.attacker if side is Side.ATTACKER else self._defender_id()
-        c = self.enc.combatant(cid)
-        return cid if c.side in (Team.BAND, Team.FOLLOWER) else "referee"
+        c = self.enc.combatant(self.party(side))
+        return c.id if c.side in (Team.BAND, Team.FOLLOWER) else "referee"
 
-    def _defender_id(self) -> str:
+    def party(self, side: Role) -> str:
+        """The character on ``side``: the attacker, or the defender (the leading defense's
+        character once one is chosen, else the target)."""
+        if side is Role.ATTACKER:
+            return self.plan.attacker
         return self.defense[0].defender if self.defense else self.plan.target
 
-    def shifts_left(self, side: Side) -> int:
+    def shifts_left(self, side: Role) -> int:
+        """Shifts (or Will) ``side``'s payer has left, this check's spends counted."""
         payer = self.payer(side)
-        kind = "will" if self.ruleset == classic.NAME else None
-        spent = sum(1 for s in self.spends if s.payer == payer and (s.kind == "will") == bool(kind))
+        will = self.rules.spend_unit is SpendUnit.WILL
+        spent = sum(1 for s in self.spends if s.payer == payer and (s.kind == "will") == will)
         if payer == "referee":
             return self.enc.meta.referee_shifts - spent
         c = self.enc.combatant(payer)
-        return (c.will if kind else c.shifts) - spent
+        return (c.will if will else c.shifts) - spent
 
-    def shift_choices(self, side: Side) -> dict[str, odds.ContestOdds]:
-        """The odds after each Shift choice of ``side``: "add" (2 dice), "retry" (every Fail
-        not yet retried) — R10; af-classic: "will" (2 dice, C4)."""
-        if self.ruleset == d20.NAME or not self.rolled:
+    def shift_choices(self, side: Role) -> dict[str, ContestOdds]:
+        """The odds after each spend ``side`` may choose, by kind: "add" (2 dice), "retry"
+        (every Fail not yet retried) — R10; af-classic: "will" (2 dice, C4)."""
+        if self.rules.spend_unit is None or not self.rolled:
             return {}
-        if side is Side.DEFENDER and self.defense_roll is None:
+        if side is Role.DEFENDER and self.defense_roll is None:
             return {}
-        own = self.attack if side is Side.ATTACKER else self.defense_roll
-        state = odds.CheckState.from_roll(own)
-        fails = [own.dice[i].face for i in own.fail_indices()]
-        options = {"add": state.with_added_dice(2)}
-        if self.ruleset == classic.NAME:
-            options = {"will": state.with_added_dice(2)}
-        elif fails:
-            options["retry"] = state.with_retried(fails)
+        own = self.attack if side is Role.ATTACKER else self.defense_roll
+        assert own is not None and self.attack is not None
+        state = CheckState.from_roll(own)
         out = {}
-        for kind, st in options.items():
-            if side is Side.ATTACKER:
+        for kind in self.rules.spend_kinds:
+            if kind is SpendKind.RETRY and not own.fail_indices():
+                continue
+            st = self.rules.after_spend(state, kind, own)
+            if side is Role.ATTACKER:
                 a, d = st, self._defender_state()
             else:
-                a, d = odds.CheckState.from_roll(self.attack), st
-            if self.ruleset == classic.NAME:
-                out[kind] = odds.classic_contest_odds(a, d)
-            else:
-                out[kind] = odds.contest_odds(a, d)
+                a, d = CheckState.from_roll(self.attack), st
+            out[kind.value] = self.rules.contest_odds(a, d)
         return out
 
-    def spend_refusal(self, side: Side, kind: str = "") -> str:
+    def spend_options(self, side: Role) -> list[SpendOption]:
+        """Every way ``side`` may spend under this ruleset, with the odds after it and why
+        it is refused now ("" if it is not): what the Shifts panel offers."""
+        choices = self.shift_choices(side)
+        return [
+            SpendOption(kind, choices.get(kind.value), self.spend_refusal(side, kind))
+            for kind in self.rules.spend_kinds
+        ]
+
+    def spend_refusal(self, side: Role, kind: str = "") -> str:
         """Why ``side`` cannot spend now, or "" (R10, C4)."""
-        side = Side(side)
-        if self.ruleset == d20.NAME:
-            return "d20-degrees has no Shifts"
+        side = Role(side)
+        unit = self.rules.spend_unit
+        if unit is None:
+            return f"{self.rules.name} has no Shifts"
         if self.shifts_left(side) < 1:
-            what = "Will" if self.ruleset == classic.NAME else "Shifts"
-            return f"no {what} left for the {side.value} (R10)"
-        if self.exchange.done:
+            return f"no {unit.label} left for the {side.value} (R10)"
+        if self.shift_exchange.done:
             return "both sides are satisfied: the Shifts are over for this check"
-        if side is not self.exchange.turn:
-            return f"it is the {self.exchange.turn.value}'s turn to spend Shifts or pass (R10)"
-        roll = self.attack if side is Side.ATTACKER else self.defense_roll
+        if side is not self.shift_exchange.turn:
+            return (
+                f"it is the {self.shift_exchange.turn.value}'s turn to spend Shifts or pass (R10)"
+            )
+        roll = self.attack if side is Role.ATTACKER else self.defense_roll
         if roll is None:
             return f"the {side.value} has not rolled"
-        if self.ruleset == classic.NAME:
-            if kind and kind != "will":
-                return "af-classic spends Will for 2 dice (C4)"
-            if self.defense_roll is not None and side is Side.ATTACKER:
-                return "Will is spent before the opposition is rolled (C4)"
-        elif kind and kind not in ("add", "retry"):
-            return f"unknown Shift {kind!r}: add or retry (R10)"
-        elif kind == "retry" and not roll.fail_indices():
-            return "there is no Fail left to retry"
-        return ""
+        return self.rules.spend_refusal(
+            kind,
+            roll,
+            attacker=side is Role.ATTACKER,
+            opposition_rolled=self.defense_roll is not None,
+        )
 
     def spend(
         self,
-        side: Side,
+        side: Role,
         kind: str,
         indices: tuple[int, ...] = (),
         source: DiceSource | None = None,
     ) -> None:
         """Spend a Shift (or Will in af-classic) for ``side`` on its own roll. A refused
         spend changes nothing."""
-        side = Side(side)
+        side = Role(side)
         why = self.spend_refusal(side, kind)
         if why:
             raise IllegalOp(why)
-        target = "attack" if side is Side.ATTACKER else "0"
-        roll = self.attack if side is Side.ATTACKER else self.defense_roll
-        if self.ruleset == classic.NAME:
-            new = classic.spend_will(roll, source)
-        elif kind == "add":
-            new = af254.shift_add(roll, source)
-        else:
-            indices = tuple(indices) or roll.fail_indices()
-            try:
-                new = af254.shift_retry(roll, indices, source)
-            except RulesError as exc:
-                raise IllegalOp(str(exc)) from None
-        self.exchange = self.exchange.spend(side)
-        if side is Side.ATTACKER:
+        target = "attack" if side is Role.ATTACKER else "0"
+        roll = self.attack if side is Role.ATTACKER else self.defense_roll
+        assert roll is not None
+        try:
+            new, indices = self.rules.spend(roll, kind, indices, source)
+        except RulesError as exc:
+            raise IllegalOp(str(exc)) from None
+        self.shift_exchange = self.shift_exchange.spend(side)
+        if side is Role.ATTACKER:
             self.attack = new
         else:
             self.defense_roll = new
         self.spends.append(ShiftSpend(side, self.payer(side), kind, target, tuple(indices)))
 
-    def pass_turn(self, side: Side) -> None:
-        side = Side(side)
+    def spend_on_turn(self, kind: SpendKind | str, source: DiceSource | None = None) -> None:
+        """The side on turn spends (R10)."""
+        self.spend(self.shift_exchange.turn, kind, source=source)
+
+    def pass_turn(self, side: Role | None = None) -> None:
+        """``side`` (the side on turn if None) is satisfied and passes (R10)."""
+        side = self.shift_exchange.turn if side is None else Role(side)
         try:
-            self.exchange = self.exchange.pass_turn(side)
+            self.shift_exchange = self.shift_exchange.pass_turn(side)
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
 
@@ -424,33 +401,32 @@ class ContestFlow:
 
     def verdict_now(self) -> Verdict:
         if self.d20 is not None:
-            return verdict(self.ruleset, self.d20)
+            return self.rules.verdict(self.d20)
         if self.attack is None:
             raise IllegalOp("the check has not been rolled")
-        return verdict(self.ruleset, self.attack, self.defense_roll)
+        return self.rules.verdict(self.attack, self.defense_roll)
 
-    def momentum(self, side: Side) -> int:
+    def momentum(self, side: Role) -> int:
         v = self.verdict_now()
-        o = v.attack if side is Side.ATTACKER else v.defense
+        o = v.attack if side is Role.ATTACKER else v.defense
         return o.momentum if o else 0
 
-    def momentum_left(self, side: Side) -> int:
-        side = Side(side)
+    def momentum_left(self, side: Role) -> int:
+        side = Role(side)
         return self.momentum(side) - sum(1 for u in self.momentum_uses if u.side is side)
 
-    def use_momentum(self, side: Side, kind: str, target: str = "", dice: int = 0, note=""):
+    def use_momentum(self, side: Role, kind: str, target: str = "", dice: int = 0, note=""):
         """Spend one Momentum (R12): a +2/-2 marker on someone's next check, +1/-1 damage on
         the attack, or a stunt."""
-        side = Side(side)
-        if kind not in ("marker", "damage", "stunt"):
-            raise IllegalOp(f"Momentum is spent on a marker, damage or a stunt, not {kind!r}")
-        if kind == "damage" and dice not in (1, -1):
-            raise IllegalOp("Momentum changes damage by +1 or -1 (R12)")
+        side = Role(side)
+        why = momentum_refusal(kind, dice)
+        if why and kind != "marker":
+            raise IllegalOp(why)
         used = sum(1 for u in self.momentum_uses if u.side is side)
         if used >= self.momentum(side):
             raise IllegalOp(f"the {side.value} has no Momentum left to spend (R12)")
-        if kind == "marker" and dice not in (2, -2):
-            raise IllegalOp("a Momentum marker is +2 or -2 (R12)")
+        if why:
+            raise IllegalOp(why)
         self.momentum_uses.append(MomentumUse(side, kind, target, dice, note))
 
     def record(self) -> ContestRecord:
@@ -508,6 +484,14 @@ class ContestFlow:
         return ResolveContest(self.record(), override=override)
 
 
+class SpendOption(NamedTuple):
+    """One way to spend after the roll: its kind, the odds after it, why it is refused."""
+
+    kind: SpendKind
+    odds: ContestOdds | None
+    refusal: str
+
+
 def _one_shot(m: Modifier) -> bool:
     return m.marker is not None
 
@@ -516,4 +500,4 @@ def leave_overlap_flow(enc: Encounter, mover: str, opponent: str) -> ContestFlow
     """The move check to leave an overlap, contested by one opponent there (E14)."""
     from afdesk.encounter.contest import assemble
 
-    return ContestFlow(enc, assemble(enc, mover, Action.LEAVE_OVERLAP, opponent))
+    return ContestFlow(enc, assemble(enc, mover, CheckKind.LEAVE_OVERLAP, opponent))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from afdesk.encounter.contest import Action, assemble
+from afdesk.encounter.contest import CheckKind, assemble
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import spend_refusal
 
@@ -19,46 +19,46 @@ if TYPE_CHECKING:
 
 _SPENDS_ORDER = {"action": 0, "snap": 1, "free": 2}
 
-MENU_CHECKS: tuple[Action, ...] = tuple(
+MENU_CHECKS: tuple[CheckKind, ...] = tuple(
     sorted(
-        (a for a in Action if a is not Action.LEAVE_OVERLAP),
+        (a for a in CheckKind if a is not CheckKind.LEAVE_OVERLAP),
         key=lambda a: _SPENDS_ORDER[a.spec.uses],
     )
 )
 """A character's own checks, those that spend an action first, then snaps, then free."""
 
-ATTACKS: tuple[Action, ...] = tuple(a for a in Action if a.spec.attack)
+ATTACKS: tuple[CheckKind, ...] = tuple(a for a in CheckKind if a.spec.attack)
 """The checks the actor can aim at another character from that character's menu."""
 
 
-def spends(action: Action) -> str:
+def spends(action: CheckKind) -> str:
     """What ``action`` spends: "action", "snap" or "free" (E5, E6)."""
     return action.spec.uses
 
 
-def economy_menu(action: Action) -> str:
+def economy_menu(action: CheckKind) -> str:
     """Which of the Character dock's economy menus lists ``action``: "action" (what
     spends the action, and leaving an overlap, which comes with a move), "snap", or ""
     (a plain check, in neither)."""
-    if action is Action.LEAVE_OVERLAP:
+    if action is CheckKind.LEAVE_OVERLAP:
         return "action"
     uses = action.spec.uses
     return uses if uses in ("action", "snap") else ""
 
 
-def is_offered(enc: Encounter, cid: str, action: Action) -> bool:
+def is_offered(enc: Encounter, cid: str, action: CheckKind) -> bool:
     """Whether ``cid``'s menu lists ``action`` at all (enabled or not)."""
     c = enc.combatants.get(cid)
     if c is None:
         return False
-    if action is Action.CREEP:
+    if action is CheckKind.CREEP:
         return c.hidden  # Creep is how a hidden character moves (E5)
-    if action is Action.LEAVE_OVERLAP:
+    if action is CheckKind.LEAVE_OVERLAP:
         return c.area is not None and bool(enc.opponents_in(c.area, c))
     return True
 
 
-def check_refusal(enc: Encounter, cid: str, action: Action) -> str:
+def check_refusal(enc: Encounter, cid: str, action: CheckKind) -> str:
     """Why ``cid`` cannot start ``action`` now ("" if it can): the action or snap it
     would spend. A plain check and the move check to leave an overlap spend nothing."""
     return spend_refusal(enc, cid, action.spec.uses)
@@ -73,7 +73,7 @@ def can_target(enc: Encounter, actor: str, target: str) -> bool:
     )
 
 
-def target_refusal(enc: Encounter, actor: str, action: Action, target: str) -> str:
+def target_refusal(enc: Encounter, actor: str, action: CheckKind, target: str) -> str:
     """Why ``actor`` cannot do ``action`` to ``target`` now ("" if it can), as planned."""
     try:
         plan = assemble(enc, actor, action, target)

@@ -6,16 +6,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import Combatant, StateKind
 from afdesk.encounter.contest import Modifier, pools
-from afdesk.encounter.ops.check import (
-    Persevere,
-    PersevereResult,
-    d20_margin,
-    persevere_party,
-)
+from afdesk.encounter.ops.check import Persevere, PersevereResult, persevere_party
 from afdesk.encounter.state import Mode, exchanges_lasted
-from afdesk.rules import classic, d20, odds
-from afdesk.rules.contest import roll as rules_roll
+from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import DiceSource
+from afdesk.rules.rulesets import ruleset_named
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
@@ -58,19 +53,15 @@ def who(enc: Encounter) -> list[Combatant]:
 
 
 def plan(enc: Encounter) -> list[PersevereCheck]:
+    """Everyone's strength check with its odds of a success margin above the days since
+    rest (E15, R13)."""
     mods = modifiers(enc)
     days = enc.settings.days_since_rest
+    rules = ruleset_named(enc.ruleset)
     out = []
     for c in who(enc):
         dice, intf = pools(c.facet("strength"), mods)
-        if enc.ruleset == d20.NAME:
-            bonus = c.facet("strength") + sum(m.dice for m in mods)
-            dist = odds.degree_odds(bonus, d20.PLAIN_TN, 0)
-            p = float(sum(v for k, v in dist.items() if d20_margin(k) > days))
-        elif enc.ruleset == classic.NAME:
-            p = odds.classic_p_gain_above(odds.PoolSpec(dice, intf), days)
-        else:
-            p = odds.distribution(odds.PoolSpec(dice, intf)).p_gain_above(days)
+        p = rules.p_margin_above(c.facet("strength"), [m.dice for m in mods], days)
         out.append(
             PersevereCheck(c.id, c.name, dice, intf, mods, days, p, c.has(StateKind.EXHAUSTED))
         )
@@ -79,24 +70,13 @@ def plan(enc: Encounter) -> list[PersevereCheck]:
 
 def roll(enc: Encounter, source: DiceSource | None = None) -> Persevere:
     """Roll every character's persevere check; the result is one Persevere Op."""
+    rules = ruleset_named(enc.ruleset)
     results = []
     for check in plan(enc):
-        if enc.ruleset == d20.NAME:
-            c = enc.combatant(check.id)
-            bonus = c.facet("strength") + sum(m.dice for m in check.modifiers)
-            results.append(
-                PersevereResult(
-                    check.id,
-                    d20=d20.roll_d20(bonus, d20.PLAIN_TN, 0, source=source),
-                    days=check.days,
-                )
-            )
-            continue
-        results.append(
-            PersevereResult(
-                check.id,
-                roll=rules_roll(enc.ruleset, check.dice, check.interference, source=source),
-                days=check.days,
-            )
-        )
+        strength = enc.combatant(check.id).facet("strength")
+        rolled = rules.roll_plain(strength, [m.dice for m in check.modifiers], source)
+        if isinstance(rolled, D20Check):
+            results.append(PersevereResult(check.id, d20=rolled, days=check.days))
+        else:
+            results.append(PersevereResult(check.id, roll=rolled, days=check.days))
     return Persevere(tuple(results))

@@ -569,10 +569,11 @@ class MainWindow(QMainWindow):
 
     def _about(self) -> None:
         from afdesk import __version__
+        from afdesk.rules.rulesets import DEFAULT, all_rulesets
 
+        rules = ", ".join(r.name + (" (default)" if r is DEFAULT else "") for r in all_rulesets())
         QMessageBox.about(
             self,
             "About afdesk",
-            f"afdesk {__version__}: an encounter manager for Action Frameworks.\n"
-            "Rules: af-2.5.4 (default), af-classic, d20-degrees.",
+            f"afdesk {__version__}: an encounter manager for Action Frameworks.\nRules: {rules}.",
         )

@@ -2,11 +2,14 @@
 
 Pure Python, no Qt. ``af254`` is the default ruleset (R1-R13), ``classic`` the selectable
 af-classic (C1-C6), ``d20`` the five degrees (D1-D5); ``odds`` gives exact probabilities.
+``rulesets`` makes each a :class:`~afdesk.rules.rulesets.Ruleset` object looked up by the
+name files store: callers ask it what it can do instead of comparing names.
 """
 
 from afdesk.rules.errors import RulesError
+from afdesk.rules.rulesets import DEFAULT, Ruleset, ruleset_named, ruleset_names
 
-RULESETS = ("af-2.5.4", "af-classic", "d20-degrees")
-DEFAULT_RULESET = "af-2.5.4"
+RULESETS = ruleset_names()
+DEFAULT_RULESET = DEFAULT.name
 
-__all__ = ["DEFAULT_RULESET", "RULESETS", "RulesError"]
+__all__ = ["DEFAULT_RULESET", "RULESETS", "RulesError", "Ruleset", "ruleset_named"]

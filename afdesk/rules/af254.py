@@ -108,6 +108,8 @@ def stops(original: Outcome | Sequence[int], opposition: Outcome | Sequence[int]
     opposition = _as_outcome(opposition, "opposition")
     if not original.success or not opposition.success:
         return False
+    if opposition.result is None or original.result is None:
+        return False  # unreachable: a success always has a Result
     if opposition.result != original.result:
         return opposition.result > original.result
     return opposition.gain > original.gain
@@ -167,27 +169,25 @@ def roll_check(
     count, added = interference_count(
         interference, ventures, advantage=advantage, disadvantage=disadvantage
     )
-    source = source or RandomSource()
-    rolled = roll_dice(dice, pool, source)
-    rolled += roll_dice(
-        count, Pool.INTERFERENCE, source, added_by="disadvantage" if added else None
-    )
+    src: DiceSource = source or RandomSource()
+    rolled = roll_dice(dice, pool, src)
+    rolled += roll_dice(count, Pool.INTERFERENCE, src, added_by="disadvantage" if added else None)
     roll = Roll(
         dice=annotate(tuple(rolled)),
         ventures=ventures,
         advantage=advantage,
         disadvantage=disadvantage,
-        seed=getattr(source, "seed", None),
-        draws=getattr(source, "index", 0),
+        seed=getattr(src, "seed", None),
+        draws=getattr(src, "index", 0),
     )
     if advantage and not disadvantage:
         sixes = [i for i, d in enumerate(roll.dice) if d.is_interference and d.face == 6]
         if sixes:
-            roll = roll.retry(sixes, "advantage", source)
+            roll = roll.retry(sixes, "advantage", src)
     elif disadvantage and not advantage and not added:
         fails = [i for i, d in enumerate(roll.dice) if d.is_interference and d.face <= 3]
         if fails:
-            roll = roll.retry(fails, "disadvantage", source)
+            roll = roll.retry(fails, "disadvantage", src)
     return roll
 
 

@@ -110,7 +110,7 @@ def oppose(original: Outcome, opposition: Outcome) -> Outcome:
     if not original.success or not opposition.success:
         return original
     lowest = original.wins[0]
-    if lowest > opposition.result:
+    if opposition.result is None or lowest > opposition.result:
         return original
     return _outcome(original.wins[1:], 0, original.ventures)
 
@@ -137,16 +137,16 @@ def roll_check(
     check_ventures(ventures)
     adv = advantage and not disadvantage
     dis = disadvantage and not advantage
-    source = source or RandomSource()
-    rolled = roll_dice(dice, pool, source, explode=not dis and not against_advantage)
-    rolled += roll_dice(interference + ventures, Pool.INTERFERENCE, source, explode=not adv)
+    src: DiceSource = source or RandomSource()
+    rolled = roll_dice(dice, pool, src, explode=not dis and not against_advantage)
+    rolled += roll_dice(interference + ventures, Pool.INTERFERENCE, src, explode=not adv)
     return Roll(
         dice=annotate(tuple(rolled)),
         ventures=ventures,
         advantage=advantage,
         disadvantage=disadvantage,
-        seed=getattr(source, "seed", None),
-        draws=getattr(source, "index", 0),
+        seed=getattr(src, "seed", None),
+        draws=getattr(src, "index", 0),
     )
 
 

@@ -10,70 +10,24 @@ import enum
 
 import msgspec
 
-from afdesk.rules import af254, classic
-from afdesk.rules.d20 import D20Check, Degree
+from afdesk.rules import d20
+from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll
 from afdesk.rules.errors import RulesError
 from afdesk.rules.outcome import Outcome
-
-AF_RULESETS = (af254.NAME, classic.NAME)
+from afdesk.rules.rulesets import ruleset_named
+from afdesk.rules.verdict import Verdict
 
 
 def outcome(ruleset: str, roll: Roll) -> Outcome:
-    """The outcome of ``roll`` under an AF ruleset."""
-    if ruleset == af254.NAME:
-        return af254.outcome_of(roll)
-    if ruleset == classic.NAME:
-        return classic.outcome_of(roll)
-    raise RulesError(f"ruleset {ruleset!r} has no dice pools (expected af-2.5.4 or af-classic)")
+    """The outcome of ``roll`` under the dice-pool ruleset named ``ruleset``."""
+    return ruleset_named(ruleset).outcome(roll)
 
 
 def roll(ruleset: str, dice: int, interference: int = 0, **kw) -> Roll:
-    """Roll a check under an AF ruleset (``kw`` as for ``af254.roll_check`` /
-    ``classic.roll_check``)."""
-    if ruleset == af254.NAME:
-        return af254.roll_check(dice, interference, **kw)
-    if ruleset == classic.NAME:
-        return classic.roll_check(dice, interference, **kw)
-    raise RulesError(f"ruleset {ruleset!r} has no dice pools (expected af-2.5.4 or af-classic)")
-
-
-class Verdict(msgspec.Struct, frozen=True):
-    """What a contest came to.
-
-    ``attack`` is the original's outcome before opposition, ``defense`` the opposition's
-    (None when there was none or it was not rolled). ``lands``: the original succeeded and
-    was not stopped.
-    """
-
-    succeeds: bool
-    stopped: bool
-    attack: Outcome | None = None
-    defense: Outcome | None = None
-    degree: Degree | None = None
-
-    @property
-    def lands(self) -> bool:
-        return self.succeeds and not self.stopped
-
-    def explain(self) -> str:
-        """ "6 beats 5, stopped", "5 stands against 4", "failed", ..."""
-        if self.degree is not None:
-            return self.degree.label
-        a, d = self.attack, self.defense
-        if a is None or not a.success:
-            return "Fumble" if a is not None and a.fumble else "failed"
-        if d is None:
-            return f"{_score(a)}, succeeds"
-        if not d.success:
-            return f"{_score(a)} against a failed defense, lands"
-        if self.stopped:
-            return f"{_score(d)} beats {_score(a)}, stopped"
-        return f"{_score(a)} stands against {_score(d)}"
-
-
-def _score(o: Outcome) -> str:
-    return f"{o.result}" + (f"x{o.gain}" if o.gain > 1 else "")
+    """Roll a check under the dice-pool ruleset named ``ruleset`` (``kw`` as for
+    ``af254.roll_check`` / ``classic.roll_check``)."""
+    return ruleset_named(ruleset).roll_check(dice, interference, **kw)
 
 
 def verdict(ruleset: str, attack: Roll | D20Check, defense: Roll | None = None) -> Verdict:
@@ -83,27 +37,19 @@ def verdict(ruleset: str, attack: Roll | D20Check, defense: Roll | None = None) 
     the defense is in its TN and F; it "succeeds" from a Pass up.
     """
     if isinstance(attack, D20Check):
-        d = attack.degree
-        return Verdict(succeeds=d >= Degree.PASS, stopped=False, degree=d)
-    a = outcome(ruleset, attack)
-    if defense is None or not a.success:
-        return Verdict(succeeds=a.success, stopped=False, attack=a)
-    d = outcome(ruleset, defense)
-    if ruleset == af254.NAME:
-        return Verdict(succeeds=True, stopped=af254.stops(a, d), attack=a, defense=d)
-    after = classic.oppose(a, d)
-    return Verdict(succeeds=True, stopped=not after.success, attack=after, defense=d)
+        return ruleset_named(d20.NAME).verdict(attack)
+    return ruleset_named(ruleset).verdict(attack, defense)
 
 
-class Side(enum.StrEnum):
-    """The two sides of a contest."""
+class Role(enum.StrEnum):
+    """The two parties of a contest, attacker and defender (a character's side is ``Side``)."""
 
     ATTACKER = "attacker"
     DEFENDER = "defender"
 
     @property
-    def other(self) -> Side:
-        return Side.DEFENDER if self is Side.ATTACKER else Side.ATTACKER
+    def other(self) -> Role:
+        return Role.DEFENDER if self is Role.ATTACKER else Role.ATTACKER
 
 
 class ShiftExchange(msgspec.Struct, frozen=True):
@@ -114,22 +60,22 @@ class ShiftExchange(msgspec.Struct, frozen=True):
     after the last pass).
     """
 
-    turn: Side = Side.ATTACKER
+    turn: Role = Role.ATTACKER
     passes: int = 0
 
     @property
     def done(self) -> bool:
         return self.passes >= 2
 
-    def spend(self, side: Side) -> ShiftExchange:
+    def spend(self, side: Role) -> ShiftExchange:
         self._check(side)
         return ShiftExchange(turn=side, passes=0)
 
-    def pass_turn(self, side: Side) -> ShiftExchange:
+    def pass_turn(self, side: Role) -> ShiftExchange:
         self._check(side)
         return ShiftExchange(turn=side.other, passes=self.passes + 1)
 
-    def _check(self, side: Side) -> None:
+    def _check(self, side: Role) -> None:
         if self.done:
             raise RulesError("both sides are satisfied: the Shifts are over for this check")
         if side is not self.turn:

@@ -181,15 +181,15 @@ def roll_d20(
     normalise_keywords(keywords)
     kw = tuple(sorted({k.strip().lower() for k in keywords}))
     degree(10, bonus, tn, fortification)  # validates the numbers before rolling
-    source = source or RandomSource()
-    die, draw = source.d20()
+    src: DiceSource = source or RandomSource()
+    die, draw = src.d20()
     return D20Check(
         die=die,
         bonus=bonus,
         tn=tn,
         fortification=fortification,
         keywords=kw,
-        seed=getattr(source, "seed", None),
+        seed=getattr(src, "seed", None),
         draw=draw,
     )
 

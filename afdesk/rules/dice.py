@@ -39,7 +39,10 @@ MAIN_POOLS = frozenset({Pool.CHECK, Pool.OPPOSITION, Pool.HELPER})
 class DiceSource(Protocol):
     """Where faces come from."""
 
-    seed: int | None
+    @property
+    def seed(self) -> int | None:
+        """The seed that re-derives the faces (None: they cannot be re-derived)."""
+        ...
 
     def d6(self) -> tuple[int, int]:
         """Return ``(face, draw_index)`` of the next d6."""
@@ -254,7 +257,7 @@ class Roll(msgspec.Struct, frozen=True, omit_defaults=True):
         Interference dice may only be retried for Advantage or Disadvantage (R4).
         """
         indices = sorted(set(indices))
-        source = source or RandomSource.continuing(self)
+        src: DiceSource = source or RandomSource.continuing(self)
         dice = list(self.dice)
         for i in indices:
             if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(dice):
@@ -271,11 +274,11 @@ class Roll(msgspec.Struct, frozen=True, omit_defaults=True):
                 )
         for i in indices:
             die = dice[i]
-            face, draw = source.d6()
+            face, draw = src.d6()
             dice[i] = msgspec.structs.replace(
                 die, face=face, retried_from=die.face, retry_reason=reason, draw=draw
             )
-        return self._with(dice, source)
+        return self._with(dice, src)
 
     def add_dice(
         self,
@@ -288,10 +291,10 @@ class Roll(msgspec.Struct, frozen=True, omit_defaults=True):
     ) -> Roll:
         """Add ``count`` dice to the main pool (a Shift: they do not explode, R10)."""
         validate_count(count, "dice to add")
-        source = source or RandomSource.continuing(self)
+        src: DiceSource = source or RandomSource.continuing(self)
         main = pool or next((d.pool for d in self.dice if d.pool in MAIN_POOLS), Pool.CHECK)
-        added = roll_dice(count, main, source, explode=explode, added_by=added_by)
-        return self._with([*self.dice, *added], source)
+        added = roll_dice(count, main, src, explode=explode, added_by=added_by)
+        return self._with([*self.dice, *added], src)
 
     def _with(self, dice: list[Die], source: DiceSource) -> Roll:
         seed = self.seed if self.dice else getattr(source, "seed", None)
@@ -351,3 +354,12 @@ def from_data(data: object) -> Roll:
         return msgspec.convert(data, Roll)
     except msgspec.ValidationError as exc:
         raise RulesError(f"not a roll record: {exc}") from None
+
+
+def pool_sizes(score: int, modifiers: Iterable[int]) -> tuple[int, int]:
+    """``(dice, Interference)`` of a check: bonuses add dice, each penalty die is one
+    Interference die (R1)."""
+    mods = tuple(modifiers)
+    bonus = sum(m for m in mods if m > 0)
+    penalty = -sum(m for m in mods if m < 0)
+    return max(score + bonus, 0), penalty

@@ -4,7 +4,7 @@ The layout is JSON that a GM can read and a diff can follow, without the bulk of
 indentation::
 
     {"format":"afdesk-encounter","schema_version":1,
-    "meta":{"name":"Ambush at the river ford","ruleset":"af-2.5.4",...},
+    "meta":{"name":"Ambush at the river ford","ruleset":...,...},
     "zone":{"tileset":"wilderness","tiles":[
      {"col":0,"row":0,"kind":"forest",...},
      ...
@@ -37,7 +37,8 @@ from typing import Any
 import msgspec
 
 from afdesk.encounter.history import EncounterState
-from afdesk.rules import RULESETS
+from afdesk.rules import RulesError
+from afdesk.rules.rulesets import ruleset_named, ruleset_names
 from afdesk.storage import messages, migrations, scan
 from afdesk.storage.errors import LoadError
 
@@ -317,9 +318,11 @@ def _check_meaning(state: EncounterState, source: str) -> None:
                 f"combatants[{seen[c.id]}]; every character needs its own",
             )
         seen[c.id] = i
-    if state.meta.ruleset not in RULESETS:
+    try:
+        ruleset_named(state.meta.ruleset)
+    except RulesError:
         raise LoadError(
             source,
             f"meta.ruleset: unknown ruleset {messages.value_text(state.meta.ruleset)}, "
-            f"expected one of {', '.join(RULESETS)}",
-        )
+            f"expected one of {', '.join(ruleset_names())}",
+        ) from None

@@ -11,7 +11,7 @@ import pytest
 
 from afdesk.encounter import movement, persevere, sample
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action, DefenseKind, Via, assemble
+from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import EncounterState
@@ -34,7 +34,7 @@ from afdesk.encounter.reflex import FULL_DECK, Card, Suit, hand_specs, shuffled_
 from afdesk.encounter.state import Phase
 from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.encounter.zone import Edge
-from afdesk.rules.contest import Side
+from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
 
 HANDS = ["opponent:Bandits", "huang", "chen", "bao", "lan", "opponent:Archers"]
@@ -85,8 +85,8 @@ class Table:
             flow.choose_defense(*defenses)
             flow.roll_defense(ScriptedSource(defense))
         for side, kind, faces in kw.get("shifts", ()):
-            if flow.exchange.turn is not side:
-                flow.pass_turn(flow.exchange.turn)
+            if flow.shift_exchange.turn is not side:
+                flow.pass_turn(flow.shift_exchange.turn)
             flow.spend(side, kind, source=ScriptedSource(faces))
         return plan, flow
 
@@ -126,13 +126,13 @@ def test_two_exchanges_at_the_river_ford():
     # Gao hacks at Huang. Huang screens (out of turn) to have a defense now: she parries
     # with it and her guard's dodge cooperates (E4, R11).
     t.do(Screen("huang"))
-    plan = assemble(enc, "gao", Action.HACK, "huang")
+    plan = assemble(enc, "gao", CheckKind.HACK, "huang")
     assert not plan.behind
     guard = pick(plan, DefenseKind.DODGE, Via.GUARD)
     parry = pick(plan, DefenseKind.PARRY, Via.DEFENSE)
     plan, flow = t.contest(
         "gao",
-        Action.HACK,
+        CheckKind.HACK,
         "huang",
         attack=[6, 5, 3, 2, 4],
         defenses=(guard, parry),
@@ -143,18 +143,18 @@ def test_two_exchanges_at_the_river_ford():
     assert flow.verdict_now().stopped  # 6x2 beats 6
     # The losing side spends first (R10): the referee buys Gao two dice, 6 and 4 -> 6x2,
     # equal Result and Gain, so the hack stands.
-    assert flow.exchange.turn is Side.ATTACKER
-    assert flow.shift_choices(Side.ATTACKER)["add"].p_attack_lands > 0
-    flow.spend(Side.ATTACKER, "add", source=ScriptedSource([6, 4]))
+    assert flow.shift_exchange.turn is Role.ATTACKER
+    assert flow.shift_choices(Role.ATTACKER)["add"].p_attack_lands > 0
+    flow.spend(Role.ATTACKER, "add", source=ScriptedSource([6, 4]))
     assert not flow.verdict_now().stopped
-    flow.pass_turn(Side.ATTACKER)
-    flow.spend(Side.DEFENDER, "add", source=ScriptedSource([6, 1]))  # Huang: 6x3
+    flow.pass_turn(Role.ATTACKER)
+    flow.spend(Role.DEFENDER, "add", source=ScriptedSource([6, 1]))  # Huang: 6x3
     assert flow.verdict_now().stopped
-    flow.pass_turn(Side.DEFENDER)
-    flow.pass_turn(Side.ATTACKER)
-    assert flow.exchange.done
-    assert flow.momentum(Side.ATTACKER) >= 1
-    flow.use_momentum(Side.ATTACKER, "marker", "bandit-1", 2, "Gao bellows orders")
+    flow.pass_turn(Role.DEFENDER)
+    flow.pass_turn(Role.ATTACKER)
+    assert flow.shift_exchange.done
+    assert flow.momentum(Role.ATTACKER) >= 1
+    flow.use_momentum(Role.ATTACKER, "marker", "bandit-1", 2, "Gao bellows orders")
     text = t.do(flow.op())
     assert "Bandit Chief Gao hacks at Green-Jade Huang" in text and "stopped" in text
     assert enc.meta.referee_shifts == 2 and enc.combatants["huang"].shifts == 2
@@ -185,7 +185,7 @@ def test_two_exchanges_at_the_river_ford():
     # Chen attacks Bandit 1 from behind its flank: it faces west, Chen stands east of it.
     t.do(NextTurn())
     assert enc.actor == "chen"
-    plan = assemble(enc, "chen", Action.HACK, "bandit-1")
+    plan = assemble(enc, "chen", CheckKind.HACK, "bandit-1")
     assert plan.behind
     dodge = pick(plan, DefenseKind.DODGE, Via.GUARD)
     assert any(m.key == "flank" and m.dice == -2 for m in dodge.modifiers)
@@ -194,7 +194,7 @@ def test_two_exchanges_at_the_river_ford():
     assert any(m.key == "momentum-0" for m in dodge.modifiers)
     plan, flow = t.contest(
         "chen",
-        Action.HACK,
+        CheckKind.HACK,
         "bandit-1",
         attack=[5, 5, 2],
         defenses=(dodge,),
@@ -217,7 +217,9 @@ def test_two_exchanges_at_the_river_ford():
 
     # The Archer hides on the crest, two decoys beside it (E6).
     t.do(NextTurn())
-    plan, flow = t.contest("archer", Action.HIDE, "", attack=[5, 4, 2], decoys=((11, 1), (13, 1)))
+    plan, flow = t.contest(
+        "archer", CheckKind.HIDE, "", attack=[5, 4, 2], decoys=((11, 1), (13, 1))
+    )
     t.do(flow.op())
     assert enc.combatants["archer"].hidden
     t.do(NextTurn())

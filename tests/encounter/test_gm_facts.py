@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
+from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.offers import (
     ATTACKS,
@@ -60,28 +60,28 @@ def test_menu_checks_spend_an_action_then_a_snap_then_nothing():
         "check",
     ]
     assert [spends(a) for a in MENU_CHECKS] == ["action"] * 5 + ["snap"] * 4 + ["free"]
-    assert ATTACKS == (Action.HACK, Action.AIM, Action.TAUNT)
+    assert ATTACKS == (CheckKind.HACK, CheckKind.AIM, CheckKind.TAUNT)
 
 
 def test_creep_is_offered_only_while_hidden_and_leaving_only_in_an_overlap():
     enc = three()
-    assert not is_offered(enc, "huang", Action.CREEP)
+    assert not is_offered(enc, "huang", CheckKind.CREEP)
     enc.apply(AddState("huang", StateKind.HIDDEN))
-    assert is_offered(enc, "huang", Action.CREEP)
-    assert not is_offered(enc, "huang", Action.LEAVE_OVERLAP)  # Gao is next to her, not with
+    assert is_offered(enc, "huang", CheckKind.CREEP)
+    assert not is_offered(enc, "huang", CheckKind.LEAVE_OVERLAP)  # Gao is next to her, not with
     overlap = make(band("huang", (5, 5)), foe("gao", (5, 5)))
-    assert is_offered(overlap, "huang", Action.LEAVE_OVERLAP)
-    assert not is_offered(overlap, "nobody", Action.HACK)
+    assert is_offered(overlap, "huang", CheckKind.LEAVE_OVERLAP)
+    assert not is_offered(overlap, "nobody", CheckKind.HACK)
 
 
 def test_a_check_is_refused_for_what_it_would_spend():
     enc = three()  # Huang's turn (E3)
-    assert check_refusal(enc, "huang", Action.HACK) == ""
-    assert "turn" in check_refusal(enc, "chen", Action.HACK)
+    assert check_refusal(enc, "huang", CheckKind.HACK) == ""
+    assert "turn" in check_refusal(enc, "chen", CheckKind.HACK)
     enc.apply(TakeAction("huang", ActionKind.DEFEND))
-    assert "already used the action" in check_refusal(enc, "huang", Action.HACK)
-    assert check_refusal(enc, "huang", Action.DISTRACT) == ""  # the snap is still there
-    assert check_refusal(enc, "chen", Action.CHECK) == ""  # a plain check spends nothing
+    assert "already used the action" in check_refusal(enc, "huang", CheckKind.HACK)
+    assert check_refusal(enc, "huang", CheckKind.DISTRACT) == ""  # the snap is still there
+    assert check_refusal(enc, "chen", CheckKind.CHECK) == ""  # a plain check spends nothing
 
 
 def test_attacks_are_offered_against_others_on_the_map_with_the_planned_reason():
@@ -89,10 +89,10 @@ def test_attacks_are_offered_against_others_on_the_map_with_the_planned_reason()
     assert can_target(enc, "huang", "gao")
     assert not can_target(enc, "huang", "huang")
     assert not can_target(enc, "", "gao")
-    assert target_refusal(enc, "huang", Action.HACK, "gao") == ""
-    assert "themselves" in target_refusal(enc, "huang", Action.HACK, "huang")
+    assert target_refusal(enc, "huang", CheckKind.HACK, "gao") == ""
+    assert "themselves" in target_refusal(enc, "huang", CheckKind.HACK, "huang")
     enc.apply(NextTurn())  # Chen's turn: Huang may not attack now
-    assert target_refusal(enc, "huang", Action.HACK, "gao")
+    assert target_refusal(enc, "huang", CheckKind.HACK, "gao")
 
 
 # ---------------------------------------------------------------------- decoys (E6)

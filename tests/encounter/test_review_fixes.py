@@ -8,7 +8,7 @@ import pytest
 
 from afdesk.encounter import persevere, sample
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action, DefenseKind, Via, assemble
+from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import Persevere, PersevereResult, persevere_passed
@@ -20,7 +20,7 @@ from afdesk.encounter.state import Phase
 from afdesk.encounter.turn import SnapKind
 from afdesk.encounter.zone import Edge
 from afdesk.rules import d20
-from afdesk.rules.contest import Side
+from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
 from tests.encounter.conftest import band, foe, make, start_round
 
@@ -44,13 +44,13 @@ def test_ops_built_from_plain_strings_are_made_whole():
 
 def test_a_landed_attack_deals_its_damage_and_momentum_damage():
     enc = duel()
-    flow = ContestFlow(enc, assemble(enc, "huang", Action.HACK, "gao"))
+    flow = ContestFlow(enc, assemble(enc, "huang", CheckKind.HACK, "gao"))
     flow.set_ventures(1)
     flow.roll_attack(ScriptedSource([5, 4, 1, 1]))  # 5 with a 4 and a Venture: 1 Momentum
     flow.hits = 2
-    flow.use_momentum(Side.ATTACKER, "damage", dice=1)
+    flow.use_momentum(Role.ATTACKER, "damage", dice=1)
     with pytest.raises(IllegalOp, match="no Momentum left"):
-        flow.use_momentum(Side.ATTACKER, "damage", dice=1)
+        flow.use_momentum(Role.ATTACKER, "damage", dice=1)
     enc.apply(flow.op())
     assert enc.combatants["gao"].hits == 3
     assert "Bandit" not in enc.log[-1].text and "takes 3 hits" in enc.log[-1].text
@@ -58,7 +58,7 @@ def test_a_landed_attack_deals_its_damage_and_momentum_damage():
 
 def test_no_damage_when_the_attack_is_stopped():
     enc = duel()
-    plan = assemble(enc, "huang", Action.HACK, "gao")
+    plan = assemble(enc, "huang", CheckKind.HACK, "gao")
     flow = ContestFlow(enc, plan)
     flow.roll_attack(ScriptedSource([5, 1]))
     flow.hits = 4
@@ -73,7 +73,7 @@ def test_hustle_is_a_check_with_its_modifiers():
     """Prepared counts on the Hustle's move check and is used up by it (E5)."""
     enc = duel()
     enc.apply(AddMomentum("huang", 2, "a friend's shout"))
-    plan = assemble(enc, "huang", Action.HUSTLE)
+    plan = assemble(enc, "huang", CheckKind.HUSTLE)
     assert plan.allowed and any(m.key == "momentum-0" for m in plan.modifiers)
     flow = ContestFlow(enc, plan)
     assert flow.attack_pools() == (4, 0)
@@ -88,7 +88,7 @@ def test_creep_is_a_check_that_can_lose_a_decoy():
     enc = duel()
     enc.apply(AddState("huang", StateKind.HIDDEN))
     enc.apply(SetDecoys("huang", ((4, 5), (6, 5))))
-    flow = ContestFlow(enc, assemble(enc, "huang", Action.CREEP))
+    flow = ContestFlow(enc, assemble(enc, "huang", CheckKind.CREEP))
     flow.decoy = (6, 5)
     flow.roll_attack(ScriptedSource([1, 2]))
     enc.apply(flow.op())
@@ -110,11 +110,11 @@ def test_momentum_markers_are_two_either_way():
 
 def test_distract_interference_cites_its_own_rule():
     enc = duel()
-    flow = ContestFlow(enc, assemble(enc, "huang", Action.DISTRACT, "gao"))
+    flow = ContestFlow(enc, assemble(enc, "huang", CheckKind.DISTRACT, "gao"))
     flow.roll_attack(ScriptedSource([5, 4]))
     enc.apply(flow.op())
     enc.apply(NextTurn())
-    plan = assemble(enc, "gao", Action.HACK, "huang")
+    plan = assemble(enc, "gao", CheckKind.HACK, "huang")
     marker = next(m for m in plan.modifiers if m.key == "momentum-0")
     assert marker.label == "Distracted" and marker.rule == "E5" and marker.dice == -1
 
@@ -123,23 +123,23 @@ def test_a_refused_shift_changes_nothing():
     enc = make(band("huang", (5, 5), will=2), foe("gao", (5, 4)))
     start_round(enc, ["huang", "opponent:Foes"])
     enc.apply(SetRuleset("af-classic"))
-    plan = assemble(enc, "huang", Action.HACK, "gao")
+    plan = assemble(enc, "huang", CheckKind.HACK, "gao")
     flow = ContestFlow(enc, plan)
     flow.roll_attack(ScriptedSource([5, 4]))
     dodge = next(d for d in plan.defenses if d.kind is DefenseKind.DODGE and d.via is Via.GUARD)
     flow.choose_defense(dodge)
     flow.roll_defense(ScriptedSource([2, 1]))
-    flow.pass_turn(Side.DEFENDER)  # the losing side had the first say (R10)
-    before = (flow.exchange, flow.attack, list(flow.spends))
-    assert "before the opposition" in flow.spend_refusal(Side.ATTACKER, "will")
+    flow.pass_turn(Role.DEFENDER)  # the losing side had the first say (R10)
+    before = (flow.shift_exchange, flow.attack, list(flow.spends))
+    assert "before the opposition" in flow.spend_refusal(Role.ATTACKER, "will")
     with pytest.raises(IllegalOp):
-        flow.spend(Side.ATTACKER, "will")
-    assert (flow.exchange, flow.attack, list(flow.spends)) == before
+        flow.spend(Role.ATTACKER, "will")
+    assert (flow.shift_exchange, flow.attack, list(flow.spends)) == before
 
 
 def test_venture_limit_comes_from_the_rules():
     enc = duel()
-    flow = ContestFlow(enc, assemble(enc, "huang", Action.HACK, "gao"))
+    flow = ContestFlow(enc, assemble(enc, "huang", CheckKind.HACK, "gao"))
     assert flow.max_ventures() == 3  # 0, 2, 4 Interference when declared (R8)
     flow.add_gm_modifier("Mud", -2)
     assert flow.max_ventures() == 2
@@ -205,5 +205,5 @@ def test_nobody_left_means_no_persevere():
 def test_a_prepared_snap_still_works_after_the_refactor():
     enc = duel()
     enc.apply(UseSnap("huang", SnapKind.PREPARE))
-    plan = assemble(enc, "huang", Action.HACK, "gao")
+    plan = assemble(enc, "huang", CheckKind.HACK, "gao")
     assert next(m for m in plan.modifiers if m.key == "prepared").marker == -1

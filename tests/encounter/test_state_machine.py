@@ -38,7 +38,7 @@ from afdesk.encounter.combatant import (
     bleeding_hits,
     opposed,
 )
-from afdesk.encounter.contest import Action, Via, assemble, combinable
+from afdesk.encounter.contest import CheckKind, Via, assemble, combinable
 from afdesk.encounter.contest_flow import ContestFlow, leave_overlap_flow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, distance, neighbours, normalise_facing
@@ -88,7 +88,7 @@ from afdesk.encounter.state import Mode, Phase, Settings
 from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.encounter.zone import Edge, grid_zone, tileset
 from afdesk.rules import af254, classic, d20
-from afdesk.rules.contest import Side as ContestSide
+from afdesk.rules.contest import Role
 from afdesk.rules.dice import RandomSource
 
 SEEDS = st.integers(0, 2**32 - 1)
@@ -983,10 +983,10 @@ class GameMaster(RuleBasedStateMachine):
                 flow.roll_defense(RandomSource(seed + 1))
         if not plain:
             for i in range(data.draw(st.integers(0, 4), label="shift rounds")):
-                if flow.exchange.done:
+                if flow.shift_exchange.done:
                     break
-                side = flow.exchange.turn
-                own = flow.attack if side is ContestSide.ATTACKER else flow.defense_roll
+                side = flow.shift_exchange.turn
+                own = flow.attack if side is Role.ATTACKER else flow.defense_roll
                 if own is not None and flow.shifts_left(side) > 0 and data.draw(st.booleans()):
                     kind = "will" if enc.ruleset == classic.NAME else None
                     kind = kind or data.draw(st.sampled_from(["add", "retry"]), label="shift")
@@ -998,7 +998,7 @@ class GameMaster(RuleBasedStateMachine):
                 else:
                     flow.pass_turn(side)
         ids = sorted(enc.combatants)
-        for side in (ContestSide.ATTACKER, ContestSide.DEFENDER):
+        for side in (Role.ATTACKER, Role.DEFENDER):
             for _ in range(data.draw(st.integers(0, flow.momentum(side)), label="momentum")):
                 target = data.draw(st.sampled_from(ids), label="marker on")
                 flow.use_momentum(side, "marker", target, data.draw(st.sampled_from([2, -2])))
@@ -1037,15 +1037,15 @@ class GameMaster(RuleBasedStateMachine):
         data=st.data(),
         action=st.sampled_from(
             [
-                Action.HACK,
-                Action.HACK,
-                Action.HACK,
-                Action.AIM,
-                Action.TAUNT,
-                Action.CONVINCE,
-                Action.DISTRACT,
-                Action.LOOK,
-                Action.HIDE,
+                CheckKind.HACK,
+                CheckKind.HACK,
+                CheckKind.HACK,
+                CheckKind.AIM,
+                CheckKind.TAUNT,
+                CheckKind.CONVINCE,
+                CheckKind.DISTRACT,
+                CheckKind.LOOK,
+                CheckKind.HIDE,
             ]
         ),
         near=st.sampled_from([True, True, True, False]),
@@ -1057,7 +1057,7 @@ class GameMaster(RuleBasedStateMachine):
         c = self.actor_on_map()
         t = enc.turn
         target = ""
-        if action is not Action.HIDE:
+        if action is not CheckKind.HIDE:
             others = [o for o in enc.roster() if o.id != c.id and o.on_map]
             close = [
                 o
@@ -1072,7 +1072,7 @@ class GameMaster(RuleBasedStateMachine):
                 self.must(PlaceCombatant(foe, data.draw(st.sampled_from(spots), label="at")))
                 c = enc.combatant(c.id)
                 close = [enc.combatant(foe)]
-            if action is Action.LOOK:
+            if action is CheckKind.LOOK:
                 close = [o for o in others if o.hidden] or close
             pool = close if near and close else others
             target = self.draw_id(data, [o.id for o in pool], "target")
@@ -1086,12 +1086,12 @@ class GameMaster(RuleBasedStateMachine):
             return
         flow = ContestFlow(enc, plan)
         self._run_flow(data, flow, seed)
-        if action is Action.HIDE:
+        if action is CheckKind.HIDE:
             spots = [a for a in neighbours(c.area) if enc.zone.contains(a)]
             flow.decoys = tuple(
                 data.draw(st.lists(st.sampled_from(spots), max_size=2, unique=True), label="decoys")
             )
-        if action is Action.LOOK:
+        if action is CheckKind.LOOK:
             decoys = enc.combatant(target).decoys
             flow.decoy = (
                 data.draw(st.none() | st.sampled_from(decoys), label="decoy") if (decoys) else None
@@ -1106,7 +1106,7 @@ class GameMaster(RuleBasedStateMachine):
         if legal:
             self._check_contest(flow, op, before)
             v = op.record.verdict(enc.ruleset)
-            if action is Action.HIDE and v.lands:
+            if action is CheckKind.HIDE and v.lands:
                 after = enc.combatant(c.id)
                 assert after.hidden and len(after.decoys) == len(flow.decoys)
 
@@ -1353,7 +1353,7 @@ class GameMaster(RuleBasedStateMachine):
         if cid != "nobody":
             plan_op = None
             try:
-                plan = assemble(enc, cid, Action.HACK, data.draw(st.sampled_from(ids)))
+                plan = assemble(enc, cid, CheckKind.HACK, data.draw(st.sampled_from(ids)))
                 flow = ContestFlow(enc, plan)
                 flow.roll_attack(RandomSource(1))
                 plan_op = flow.op()

@@ -122,7 +122,7 @@ def test_screen_twice_is_refused():
 
 
 def test_hesitate_keeps_the_action_for_after_another_turn_at_minus_two():
-    from afdesk.encounter.contest import Action, assemble
+    from afdesk.encounter.contest import CheckKind, assemble
 
     enc = three()
     enc.apply(TakeAction("huang", ActionKind.HESITATE))
@@ -130,7 +130,7 @@ def test_hesitate_keeps_the_action_for_after_another_turn_at_minus_two():
     assert enc.combatants["huang"].economy.action
     enc.apply(ActHesitated("huang"))
     assert enc.actor == "huang" and enc.turn.interjection == "huang"
-    plan = assemble(enc, "huang", Action.HACK, "gao")
+    plan = assemble(enc, "huang", CheckKind.HACK, "gao")
     assert any(m.key == "hesitate" and m.dice == -2 and m.rule == "E6" for m in plan.modifiers)
     enc.apply(TakeAction("huang", ActionKind.RECRUIT))
     assert not enc.combatants["huang"].has(StateKind.HESITATING)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from afdesk.encounter import sample
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
+from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.roster import AddState, PlaceCombatant
 from afdesk.encounter.ops.turn import NextTurn, TakeAction
@@ -120,14 +120,14 @@ def test_check_commands_open_the_contest_dialog_for_the_right_people(table):
     other = other_than(doc.encounter, actor)
     table.ctx.run(cmd.REGISTRY["check"], other)
     dlg = table.dialog(ContestDialog)
-    assert (dlg.attacker, dlg.action) == (other, Action.CHECK)
+    assert (dlg.attacker, dlg.action) == (other, CheckKind.CHECK)
     dlg.reject()
     target = cmd.REGISTRY["target:hack"]
     assert target.offered(doc, other) and not target.offered(doc, actor)
     assert target.text(doc, other).startswith(doc.encounter.combatants[actor].name + ": Hack")
     target.trigger(table.ctx, other)  # out of reach or not, the dialog says why
     dlg = table.dialog(ContestDialog)
-    assert (dlg.attacker, dlg.action, dlg.plan.target) == (actor, Action.HACK, other)
+    assert (dlg.attacker, dlg.action, dlg.plan.target) == (actor, CheckKind.HACK, other)
     dlg.reject()
 
 

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
+from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.ops.turn import NextTurn, UseSnap
@@ -28,63 +28,51 @@ def duel(playing_doc):
     return EncounterDocument(enc, journal_factory=lambda d: None)
 
 
-def radio_for(dlg, kind, via="guard"):
-    for button, option in dlg._def_radios:
-        if option is not None and option.kind.value == kind and option.via.value == via:
-            return button, option
-    raise AssertionError(f"no {kind} via {via}")
-
-
 def test_dodge_from_behind_the_flank_and_no_parry(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
-    button, _option = radio_for(dlg, "dodge")
+    button = dlg.defense.button("dodge")
     assert button.isEnabled() and "-2 Behind the flank (E8)" in button.text()
-    parry, _ = radio_for(dlg, "parry")
+    parry = dlg.defense.button("parry")
     assert not parry.isEnabled() and "no parry (E8)" in parry.text()
     assert "behind" in dlg.reason.text()
 
 
 def test_odds_update_on_every_change(duel, qtbot):
     duel.encounter.apply(UseSnap("huang", SnapKind.PREPARE))
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     before = dlg.odds.text()
     assert "Succeeds" in before and "%" in before
-    box = next(
-        dlg.mod_layout.itemAt(i).widget()
-        for i in range(dlg.mod_layout.count())
-        if "Prepared" in dlg.mod_layout.itemAt(i).widget().text()
-    )
-    box.setChecked(False)
+    assert any("Prepared" in row for row in dlg.modifiers.rows())
+    dlg.modifiers.box_for("Prepared").setChecked(False)
     assert dlg.odds.text() != before
     assert dlg.flow.attack_pools() == (3, 0)
-    dlg.gm_label.setText("Mud")
-    dlg.gm_dice.setValue(-1)
-    dlg.gm_add.click()
+    dlg.modifiers.add_gm("Mud", -1)
     assert dlg.flow.attack_pools() == (3, 1)
-    assert "1</b> Interference" in dlg.pool_label.text()
+    assert "1</b> Interference" in dlg.options.pool_text()
+    assert any("Mud" in row for row in dlg.modifiers.rows())
 
 
 def test_roll_defend_shift_and_apply_is_one_op(duel, qtbot):
     doc = duel
-    dlg = ContestDialog(doc, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
-    button, _ = radio_for(dlg, "dodge")
-    button.setChecked(True)
+    dlg.defense.choose("dodge")
     dlg.source = ScriptedSource([5, 4, 2])
-    qtbot.mouseClick(dlg.roll_attack, Qt.MouseButton.LeftButton)
-    assert dlg.attack_dice.roll() is not None and "5" in dlg.attack_text.text()
-    assert dlg.roll_defense.isEnabled()
+    qtbot.mouseClick(dlg.dice.roll_attack, Qt.MouseButton.LeftButton)
+    assert dlg.dice.attack_dice.roll() is not None and "5" in dlg.dice.attack_text.text()
+    assert dlg.dice.roll_defense.isEnabled()
     # Gao: move 3 dice, 2 Interference (behind his flank): 6 (exploding into a 2), 1, 2 and
     # Interference 1, 3.
     dlg.source = ScriptedSource([6, 2, 1, 2, 1, 3])
-    qtbot.mouseClick(dlg.roll_defense, Qt.MouseButton.LeftButton)
-    assert "stopped" in dlg.verdict.text()
-    assert dlg.shift_box.isEnabled() and "lands" in dlg.shift_add.text()
+    qtbot.mouseClick(dlg.dice.roll_defense, Qt.MouseButton.LeftButton)
+    assert "stopped" in dlg.dice.verdict_text()
+    add = dlg.shifts.button_for("add")
+    assert dlg.shifts.box.isEnabled() and "lands" in add.text()
     dlg.source = ScriptedSource([6, 6])
-    qtbot.mouseClick(dlg.shift_add, Qt.MouseButton.LeftButton)
-    assert "stands" in dlg.verdict.text()
+    qtbot.mouseClick(add, Qt.MouseButton.LeftButton)
+    assert "stands" in dlg.dice.verdict_text()
     n = doc.undo_stack.count()
     qtbot.mouseClick(dlg.apply_button, Qt.MouseButton.LeftButton)
     assert doc.undo_stack.count() == n + 1
@@ -99,20 +87,19 @@ def test_screen_offers_a_defense(duel, qtbot):
 
     doc = duel
     doc.push(Screen("gao"))
-    dlg = ContestDialog(doc, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
-    button, _option = radio_for(dlg, "dodge", "defense")
-    assert button.isEnabled()
+    assert dlg.defense.button("dodge", "defense").isEnabled()
 
 
 def test_apply_refused_keeps_the_dialog_open_with_the_reason(duel, qtbot):
     from afdesk.encounter.ops.turn import TakeAction
     from afdesk.encounter.turn import ActionKind
 
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     dlg.source = ScriptedSource([5, 4, 2])
-    dlg.roll_attack.click()
+    dlg.dice.roll_check()
     duel.push(TakeAction("huang", ActionKind.DEFEND))  # the action goes elsewhere meanwhile
     dlg.apply_button.click()
     assert "already used the action" in dlg.reason.text()
@@ -121,32 +108,34 @@ def test_apply_refused_keeps_the_dialog_open_with_the_reason(duel, qtbot):
 
 def test_d20_shows_degree_and_riders(duel, qtbot):
     duel.encounter.apply(SetRuleset("d20-degrees"))
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     assert "Success" in dlg.odds.text() or "Triumph" in dlg.odds.text()
     dlg.source = ScriptedSource([20])
-    dlg.roll_attack.click()
-    assert "Triumph" in dlg.attack_text.text() and "Rider" in dlg.attack_text.text()
+    dlg.dice.roll_check()
+    text = dlg.dice.attack_text.text()
+    assert "Triumph" in text and "Rider" in text
+    assert not dlg.shifts.box.isEnabled() and "TN and F" in dlg.defense.note()
 
 
 def test_plain_check_without_opposition(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.CHECK)
+    dlg = ContestDialog(duel, "huang", CheckKind.CHECK)
     qtbot.addWidget(dlg)
-    assert "No opposition" in dlg.def_box.findChildren(type(dlg.reason))[0].text()
+    assert "No opposition" in dlg.defense.note()
     dlg.source = ScriptedSource([5, 5, 1])
-    dlg.roll_attack.click()
-    assert "succeeds" in dlg.verdict.text()
+    dlg.dice.roll_check()
+    assert "succeeds" in dlg.dice.verdict_text()
     dlg.apply_button.click()
     assert "checks" in duel.encounter.log[-1].text
 
 
 def test_hide_places_decoys(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HIDE)
+    dlg = ContestDialog(duel, "huang", CheckKind.HIDE)
     qtbot.addWidget(dlg)
-    assert len(dlg.decoy_boxes) == 2
-    dlg.decoy_boxes[1].setCurrentIndex(3)
+    assert len(dlg.extras.decoy_boxes) == 2
+    dlg.extras.decoy_boxes[1].setCurrentIndex(3)
     dlg.source = ScriptedSource([5, 4, 1])
-    dlg.roll_attack.click()
+    dlg.dice.roll_check()
     dlg.apply_button.click()
     huang = duel.encounter.combatants["huang"]
     assert huang.has(StateKind.HIDDEN) and len(huang.decoys) == 2

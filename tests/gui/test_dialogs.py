@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
+from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.ops.turn import NextTurn
 from afdesk.gui.dialogs.character import AddStateDialog, MomentumDialog
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
+from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
 
 
@@ -45,55 +46,51 @@ def test_momentum_dialog_adds_a_marker(duel, qtbot):
 
 
 def test_spending_momentum_on_both_sides_then_apply(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
-    next(b for b, o in dlg._def_radios if o is not None and o.kind.value == "dodge").setChecked(
-        True
-    )
+    dlg.defense.choose("dodge")
     dlg.source = ScriptedSource([5, 4, 4, 2])  # 5 with two 4s: 1 Momentum
-    dlg.roll_attack.click()
+    dlg.dice.roll_check()
     dlg.source = ScriptedSource([5, 5, 2])  # Gao's dodge: 5x2 with nothing else: 0
-    dlg.roll_defense.click()
-    assert "Momentum left: attacker 1, defender 0" in dlg.mom_text.text()
-    dlg.mom_side.setCurrentIndex(0)
-    dlg.mom_kind.setCurrentIndex(2)  # +1 damage
-    dlg.mom_use.click()
-    assert "attacker 0" in dlg.mom_text.text() and "+1 damage" in dlg.mom_text.text()
-    assert not dlg.mom_use.isEnabled()  # nothing left to spend
+    dlg.dice.roll_opposition()
+    assert "Momentum left: attacker 1, defender 0" in dlg.momentum.summary()
+    dlg.momentum.spend(Role.ATTACKER, 2)  # +1 damage
+    assert "attacker 0" in dlg.momentum.summary() and "+1 damage" in dlg.momentum.summary()
+    assert not dlg.momentum.can_spend()  # nothing left to spend
     dlg.apply_button.click()
     assert dlg.result() == dlg.DialogCode.Accepted
 
 
 def test_the_dialog_refuses_before_rolling_what_apply_would_refuse(duel, qtbot):
-    dlg = ContestDialog(duel, "gao", Action.HACK, "huang")  # not Gao's turn
+    dlg = ContestDialog(duel, "gao", CheckKind.HACK, "huang")  # not Gao's turn
     qtbot.addWidget(dlg)
-    assert not dlg.roll_attack.isEnabled()
+    assert not dlg.dice.roll_attack.isEnabled()
     assert "Huang's turn" in dlg.reason.text()
     dlg.action_box.setCurrentIndex(dlg.action_box.findData("check"))
-    assert dlg.roll_attack.isEnabled()  # a plain check is anyone's
+    assert dlg.dice.roll_attack.isEnabled()  # a plain check is anyone's
 
 
 def test_venture_limit_in_the_dialog_follows_the_rules(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
-    assert dlg.ventures.maximum() == 3
-    dlg.ventures.setValue(3)
-    assert "6</b> Interference" in dlg.pool_label.text()
+    assert dlg.options.ventures.maximum() == 3
+    dlg.options.set_ventures(3)
+    assert "6</b> Interference" in dlg.options.pool_text()
 
 
 def test_an_error_does_not_leave_the_old_plan_on_screen(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HACK, "gao")
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     dlg.action_box.setCurrentIndex(dlg.action_box.findData("look"))  # nobody is hidden
     assert dlg.plan is None and dlg.flow is None
-    assert "None apply" in dlg.mod_layout.itemAt(0).widget().text()
+    assert dlg.modifiers.rows() == ["None apply."]
 
 
 def test_hustle_from_the_dialog(duel, qtbot):
-    dlg = ContestDialog(duel, "huang", Action.HUSTLE)
+    dlg = ContestDialog(duel, "huang", CheckKind.HUSTLE)
     qtbot.addWidget(dlg)
     dlg.source = ScriptedSource([5, 1, 1, 1])
-    dlg.roll_attack.click()
+    dlg.dice.roll_check()
     dlg.apply_button.click()
     assert duel.encounter.combatants["huang"].economy.movement > 0
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from afdesk.encounter import sample
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
+from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.state import Phase
@@ -117,10 +117,10 @@ def test_a_scripted_exchange_through_the_window(window, qtbot):
     # Huang attacks Gao from behind his flank (he faces north, she is south): his dodge
     # is at -2 and he cannot parry. She has no action left (the Maneuver), so first the
     # refusal, then next round she attacks.
-    dlg = ContestDialog(doc, "huang", Action.HACK, "gao", window)
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "gao", window)
     qtbot.addWidget(dlg)
     dlg.source = ScriptedSource([5, 4, 1])
-    dlg.roll_attack.click()
+    dlg.dice.roll_attack.click()
     dlg.apply_button.click()
     assert "already used the action" in dlg.reason.text()
     dlg.reject()
@@ -128,35 +128,30 @@ def test_a_scripted_exchange_through_the_window(window, qtbot):
     space_until(qtbot, window, lambda: enc.turn.phase is not Phase.TURNS)
     play_round(window, qtbot, 2)
     space_until(qtbot, window, lambda: enc.actor == "huang")
-    dlg = ContestDialog(doc, "huang", Action.HACK, "gao", window)
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "gao", window)
     qtbot.addWidget(dlg)
     assert dlg.plan.behind
-    dodge = next(
-        (b, o)
-        for b, o in dlg._def_radios
-        if o is not None and o.kind.value == "dodge" and o.via.value == "defense"
-    )
-    assert "-2 Behind the flank (E8)" in dodge[0].text()
-    parry = [b for b, o in dlg._def_radios if o is not None and o.kind.value == "parry"]
+    assert "-2 Behind the flank (E8)" in dlg.defense.button("dodge", "defense").text()
+    parry = [b for b, o in dlg.defense.options() if o is not None and o.kind.value == "parry"]
     assert parry and not any(b.isEnabled() for b in parry)
-    dodge[0].setChecked(True)
+    dlg.defense.choose("dodge", "defense")
     dlg.source = ScriptedSource([5, 4, 1])
-    dlg.roll_attack.click()
+    dlg.dice.roll_attack.click()
     # Gao: move 3 dice, 2 Interference for the flank: 5, 2, 1 and 1, 1 -> 5 against 5.
     dlg.source = ScriptedSource([5, 2, 1, 1, 1])
-    dlg.roll_defense.click()
-    assert "stands" in dlg.verdict.text()
+    dlg.dice.roll_defense.click()
+    assert "stands" in dlg.dice.verdict_text()
     # The referee spends a Shift for Gao: +2 dice, 5 and 4 -> 5x2 stops her.
-    if dlg.flow.exchange.turn.value == "attacker":
-        dlg.shift_pass.click()
+    if dlg.flow.shift_exchange.turn.value == "attacker":
+        dlg.shifts.pass_button.click()
     dlg.source = ScriptedSource([5, 4])
-    dlg.shift_add.click()
-    assert "stopped" in dlg.verdict.text()
+    dlg.shifts.button_for("add").click()
+    assert "stopped" in dlg.dice.verdict_text()
     # Huang answers with her own Shift: +2 dice, 6 and 5.
     dlg.source = ScriptedSource([6, 1, 5])
-    dlg.shift_pass.click()
-    dlg.shift_add.click()
-    assert "stands" in dlg.verdict.text()
+    dlg.shifts.pass_button.click()
+    dlg.shifts.button_for("add").click()
+    assert "stands" in dlg.dice.verdict_text()
     dlg.apply_button.click()
     assert dlg.result() == dlg.DialogCode.Accepted
     assert "Bandit Chief Gao dodges (defense)" in enc.log[-1].text

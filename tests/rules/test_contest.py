@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from afdesk.rules import RulesError, d20
-from afdesk.rules.contest import ShiftExchange, Side, verdict
+from afdesk.rules.contest import Role, ShiftExchange, verdict
 from afdesk.rules.dice import build_roll
 
 
@@ -44,19 +44,19 @@ def test_unknown_ruleset():
 
 
 def test_shift_exchange_alternates_until_both_pass():
-    ex = ShiftExchange(turn=Side.ATTACKER)
-    ex = ex.spend(Side.ATTACKER).spend(Side.ATTACKER)
-    ex = ex.pass_turn(Side.ATTACKER)
-    assert ex.turn is Side.DEFENDER and not ex.done
-    ex = ex.spend(Side.DEFENDER)  # the GM changes the outcome: the player may answer
-    ex = ex.pass_turn(Side.DEFENDER)
-    assert ex.turn is Side.ATTACKER and not ex.done
-    ex = ex.pass_turn(Side.ATTACKER)  # satisfied with the GM's change: two passes in a row
+    ex = ShiftExchange(turn=Role.ATTACKER)
+    ex = ex.spend(Role.ATTACKER).spend(Role.ATTACKER)
+    ex = ex.pass_turn(Role.ATTACKER)
+    assert ex.turn is Role.DEFENDER and not ex.done
+    ex = ex.spend(Role.DEFENDER)  # the GM changes the outcome: the player may answer
+    ex = ex.pass_turn(Role.DEFENDER)
+    assert ex.turn is Role.ATTACKER and not ex.done
+    ex = ex.pass_turn(Role.ATTACKER)  # satisfied with the GM's change: two passes in a row
     assert ex.done
     with pytest.raises(RulesError, match="satisfied"):
-        ex.spend(Side.ATTACKER)
+        ex.spend(Role.ATTACKER)
 
 
 def test_shift_exchange_refuses_out_of_turn():
     with pytest.raises(RulesError, match="attacker's turn"):
-        ShiftExchange(turn=Side.ATTACKER).spend(Side.DEFENDER)
+        ShiftExchange(turn=Role.ATTACKER).spend(Role.DEFENDER)

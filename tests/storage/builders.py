@@ -14,7 +14,7 @@ import msgspec
 
 from afdesk.encounter import sample
 from afdesk.encounter.combatant import Combatant, Facet, Side, Speeds, StateKind
-from afdesk.encounter.contest import Action, assemble
+from afdesk.encounter.contest import CheckKind, assemble
 from afdesk.encounter.contest_flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import NEIGHBOURS
@@ -45,7 +45,7 @@ from afdesk.encounter.state import Mode, Phase, Settings
 from afdesk.encounter.turn import ActionKind
 from afdesk.encounter.zone import Edge
 from afdesk.rules import RULESETS
-from afdesk.rules.contest import Side as ContestSide
+from afdesk.rules.contest import Role
 from afdesk.rules.dice import RandomSource
 
 # Text a GM might type, including what JSON must escape and what is not ASCII.
@@ -182,9 +182,9 @@ class RandomGM:
         target = rng.choice(foes) if foes else None
         plan = None
         if target is not None:
-            plan = assemble(enc, actor.id, rng.choice((Action.HACK, Action.AIM)), target.id)
+            plan = assemble(enc, actor.id, rng.choice((CheckKind.HACK, CheckKind.AIM)), target.id)
         if plan is None or not plan.allowed:
-            plan = assemble(enc, actor.id, Action.CHECK, facet="study")
+            plan = assemble(enc, actor.id, CheckKind.CHECK, facet="study")
         flow = ContestFlow(enc, plan)
         if rng.random() < 0.3 and enc.ruleset != "d20-degrees":
             flow.set_ventures(1)
@@ -196,7 +196,7 @@ class RandomGM:
                 flow.roll_defense(RandomSource(rng.getrandbits(40)))
         if enc.ruleset == "af-2.5.4" and flow.attack is not None and rng.random() < 0.3:
             with contextlib.suppress(IllegalOp):
-                flow.spend(ContestSide.ATTACKER, "add", source=RandomSource(rng.getrandbits(40)))
+                flow.spend(Role.ATTACKER, "add", source=RandomSource(rng.getrandbits(40)))
         return flow.op()
 
     def propose(self) -> Op:

@@ -10,14 +10,23 @@ import msgspec
 
 from afdesk.encounter import movement, turn
 from afdesk.encounter.combatant import Combatant, MomentumMarker, State, StateKind
-from afdesk.encounter.contest import Action, ContestRecord, DefenseUse, Via, combinable
+from afdesk.encounter.contest import (
+    MOMENTUM_KINDS,
+    CheckKind,
+    ContestRecord,
+    DefenseUse,
+    Via,
+    combinable,
+    momentum_refusal,
+)
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
 from afdesk.encounter.ops.roster import check_decoys
 from afdesk.encounter.state import Phase
-from afdesk.rules.contest import Side, outcome
-from afdesk.rules.d20 import D20Check, Degree
+from afdesk.rules.contest import Role
+from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll
+from afdesk.rules.rulesets import d20_margin, ruleset_named
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
@@ -67,9 +76,10 @@ class ResolveContest(Op, frozen=True):
             attacker = turn.use_action(attacker, str(r.action), t.exchange, t.round)
         elif r.uses == "snap":
             attacker = turn.use_snap(attacker)
-        if enc.ruleset == "d20-degrees":
+        rules = ruleset_named(enc.ruleset)
+        if not rules.dice_pools:
             if r.d20 is None:
-                raise IllegalOp("a d20-degrees check needs its d20 roll")
+                raise IllegalOp(f"a {rules.name} check needs its d20 roll")
         elif r.attack is None:
             raise IllegalOp("the check has not been rolled")
         people[attacker.id] = _consume(attacker, r.modifiers)
@@ -123,11 +133,11 @@ class ResolveContest(Op, frozen=True):
         r = self.record
         if not r.momentum_uses:
             return
-        earned = {Side.ATTACKER: 0, Side.DEFENDER: 0}
+        earned = {Role.ATTACKER: 0, Role.DEFENDER: 0}
         if v.attack is not None:
-            earned[Side.ATTACKER] = v.attack.momentum
+            earned[Role.ATTACKER] = v.attack.momentum
         if v.defense is not None:
-            earned[Side.DEFENDER] = v.defense.momentum
+            earned[Role.DEFENDER] = v.defense.momentum
         spent = Counter(u.side for u in r.momentum_uses)
         for side, n in spent.items():
             if n > earned[side]:
@@ -136,11 +146,10 @@ class ResolveContest(Op, frozen=True):
                 )
         source = f"{name(enc, r.attacker)}'s {r.action.label.lower()}"
         for u in r.momentum_uses:
-            if u.kind == "damage" and u.dice not in (1, -1):
-                raise IllegalOp("Momentum changes damage by +1 or -1 (R12)")
+            why = momentum_refusal(u.kind, u.dice) if u.kind in MOMENTUM_KINDS else ""
+            if why:
+                raise IllegalOp(why)
             if u.kind == "marker":
-                if u.dice not in (2, -2):
-                    raise IllegalOp("a Momentum marker is +2 or -2 (R12)")
                 if u.target not in people:
                     people[u.target] = enc.combatant(u.target)
                 c = people[u.target]
@@ -155,7 +164,7 @@ class ResolveContest(Op, frozen=True):
         if v.lands and r.target and r.action.spec.attack and damage > 0:
             target = people.get(r.target) or enc.combatant(r.target)
             people[target.id] = target.replace(hits=target.hits + damage)
-        if r.action is Action.LEAVE_OVERLAP:
+        if r.action is CheckKind.LEAVE_OVERLAP:
             winners = []
             for d in r.defenses:
                 if not v.succeeds or (
@@ -169,21 +178,21 @@ class ResolveContest(Op, frozen=True):
                 people[a.id] = a.with_economy(exit_free=False, exit_to=exits)
             else:
                 people[a.id] = a.with_economy(exit_free=True, exit_to=None)
-        elif r.action is Action.LOOK and v.lands and r.target:
+        elif r.action is CheckKind.LOOK and v.lands and r.target:
             target = people.get(r.target) or enc.combatant(r.target)
             if r.decoy is not None:
-                people[target.id] = target.without_decoy(tuple(r.decoy))
-        elif r.action is Action.HUSTLE:
+                people[target.id] = target.without_decoy((r.decoy[0], r.decoy[1]))
+        elif r.action is CheckKind.HUSTLE:
             people[a.id] = turn.hustled(a, v.lands)
-        elif r.action is Action.CREEP:
+        elif r.action is CheckKind.CREEP:
             people[a.id] = turn.crept(a, v.lands, r.decoy)
-        elif r.action is Action.DISTRACT and v.lands and r.target:
+        elif r.action is CheckKind.DISTRACT and v.lands and r.target:
             target = people.get(r.target) or enc.combatant(r.target)
             source = f"{a.name}'s distraction"
             people[target.id] = target.replace(
                 momentum=(*target.momentum, MomentumMarker(-1, source))
             )
-        elif r.action is Action.HIDE and v.lands:
+        elif r.action is CheckKind.HIDE and v.lands:
             check_decoys(enc, a, r.decoys)
             people[a.id] = a.with_state(State(StateKind.HIDDEN)).replace(
                 decoys=tuple(tuple(d) for d in r.decoys)
@@ -231,9 +240,7 @@ class ResolveContest(Op, frozen=True):
 
 
 def _stops(enc: Encounter, attack: Roll, defense: Roll) -> bool:
-    from afdesk.rules.contest import verdict
-
-    return verdict(enc.ruleset, attack, defense).stopped
+    return ruleset_named(enc.ruleset).verdict(attack, defense).stopped
 
 
 def _as_option(d: DefenseUse):
@@ -326,12 +333,6 @@ def persevere_party(enc: Encounter) -> list[Combatant]:
     return [c for c in enc.roster() if not c.exited and c.side.value != "denizen"]
 
 
-def d20_margin(deg: Degree) -> int:
-    """A d20-degrees margin (afdesk's reading of R13 there): Pass 0, Success 1, Triumph 2;
-    negative for a Failure (-1) or a Disaster (-2)."""
-    return int(deg) - int(Degree.PASS)
-
-
 def persevere_passed(enc: Encounter, res: PersevereResult) -> tuple[bool, int]:
     """(passed, failure margin) of a persevere check: the success margin must exceed the
     days since rest (E15, R13)."""
@@ -340,5 +341,5 @@ def persevere_passed(enc: Encounter, res: PersevereResult) -> tuple[bool, int]:
         return margin >= 0 and margin > res.days, max(-margin, 0)
     if res.roll is None:
         raise IllegalOp(f"{name(enc, res.id)}'s persevere check has no dice")
-    o = outcome(enc.ruleset, res.roll)
+    o = ruleset_named(enc.ruleset).outcome(res.roll)
     return o.success and o.success_margin > res.days, o.failure_margin

@@ -9,7 +9,7 @@ import msgspec
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, require_phase
 from afdesk.encounter.state import Mode, Phase, Settings
-from afdesk.rules import RULESETS
+from afdesk.rules import RulesError, ruleset_named
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
@@ -50,10 +50,10 @@ class SetRuleset(Op, frozen=True):
     label = "Ruleset"
 
     def execute(self, enc: Encounter) -> None:
-        if self.ruleset not in RULESETS:
-            raise IllegalOp(
-                f"unknown ruleset {self.ruleset!r}: expected one of " + ", ".join(RULESETS)
-            )
+        try:
+            ruleset_named(self.ruleset)
+        except RulesError as exc:
+            raise IllegalOp(str(exc)) from None
         enc.set_meta(msgspec.structs.replace(enc.meta, ruleset=self.ruleset))
 
     def describe(self, enc: Encounter) -> str:

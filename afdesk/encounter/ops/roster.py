@@ -9,6 +9,7 @@ import msgspec
 
 from afdesk.encounter.combatant import (
     MARKED_STATES,
+    MOMENTUM_MARKERS,
     Combatant,
     MomentumMarker,
     Side,
@@ -409,13 +410,6 @@ class AdjustCounter(Op, frozen=True):
 
     def title(self, enc: Encounter) -> str:
         return f"{self.counter.capitalize()} of {name(enc, self.id)}"
-
-
-MOMENTUM_MARKERS = {
-    2: "two more dice on the next check",
-    -2: "two Interference on the next check",
-}
-"""The Momentum markers a character can carry (R12), with what each does."""
 
 
 class AddMomentum(Op, frozen=True):

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialog
 
 from afdesk.encounter import offers
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import Action
+from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.ops.roster import RemoveCombatant, RemoveState, TickBleeding
 from afdesk.encounter.ops.turn import (
@@ -45,7 +45,7 @@ def _combatant(doc: EncounterDocument, who: str) -> Combatant | None:
 # -- checks (the contest dialog)
 
 
-def _open_check(ctx: CommandContext, actor: str, action: Action, target: str = "") -> None:
+def _open_check(ctx: CommandContext, actor: str, action: CheckKind, target: str = "") -> None:
     from afdesk.gui.dialogs.contest import ContestDialog
 
     assert ctx.doc is not None
@@ -55,12 +55,12 @@ def _open_check(ctx: CommandContext, actor: str, action: Action, target: str = "
 class CheckCommand(Command):
     """A character's own check: the contest dialog opens for it (E5, E6, E14)."""
 
-    def __init__(self, action: Action) -> None:
+    def __init__(self, action: CheckKind) -> None:
         self.action = action
-        self.id = "leave" if action is Action.LEAVE_OVERLAP else action.value
-        if action is Action.CHECK:
+        self.id = "leave" if action is CheckKind.LEAVE_OVERLAP else action.value
+        if action is CheckKind.CHECK:
             self.label = "Plain check…"
-        elif action is Action.LEAVE_OVERLAP:
+        elif action is CheckKind.LEAVE_OVERLAP:
             self.label = "Leave the overlap (move check)…"
         else:
             self.label = f"{action.label}…"
@@ -82,7 +82,7 @@ class TargetCommand(Command):
 
     group = "Target"
 
-    def __init__(self, action: Action) -> None:
+    def __init__(self, action: CheckKind) -> None:
         self.action = action
         self.id = f"target:{action.value}"
         self.label = f"{action.label} this character…"
@@ -321,7 +321,7 @@ _r = REGISTRY.register
 
 TARGETS = tuple(_r(TargetCommand(a)) for a in offers.ATTACKS)
 CHECKS = tuple(_r(CheckCommand(a)) for a in offers.MENU_CHECKS)
-LEAVE = _r(CheckCommand(Action.LEAVE_OVERLAP))
+LEAVE = _r(CheckCommand(CheckKind.LEAVE_OVERLAP))
 SIMPLE_ACTIONS = tuple(
     _r(TakeActionCommand(k))
     for k in (

@@ -44,7 +44,7 @@ from afdesk.encounter.ops.roster import (
 from afdesk.encounter.zone import grid_zone, tilesets
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
-from afdesk.rules import RULESETS
+from afdesk.rules.rulesets import all_rulesets
 
 
 class _Form(QDialog):
@@ -242,8 +242,8 @@ class SettingsDialog(_Form):
         s = enc.settings
         self.name = QLineEdit(enc.meta.name)
         self.ruleset = QComboBox()
-        for r in RULESETS:
-            self.ruleset.addItem(r, r)
+        for r in all_rulesets():
+            self.ruleset.addItem(r.name, r.name)
         self.ruleset.setCurrentIndex(self.ruleset.findData(enc.ruleset))
         self.days = QSpinBox()
         self.days.setRange(0, 365)
@@ -292,8 +292,8 @@ class NewEncounterDialog(QDialog):
         for ts in tilesets().values():
             self.tileset.addItem(ts.name, ts.id)
         self.ruleset = QComboBox()
-        for r in RULESETS:
-            self.ruleset.addItem(r, r)
+        for r in all_rulesets():
+            self.ruleset.addItem(r.name, r.name)
         layout.addRow("&Name", self.name)
         layout.addRow("&Tile set", self.tileset)
         layout.addRow("&Ruleset", self.ruleset)

@@ -1,0 +1,158 @@
+"""What checks there are: the kinds a character makes (Hack, Look, Hustle, ...), what each
+uses and who may oppose it, and the kinds of defense (E4-E8, E12-E14)."""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+
+class CheckKind(enum.StrEnum):
+    """What a check is for: Hack, Look, Hustle, ... (not ``ActionKind``, the action it costs)."""
+
+    HACK = "hack"
+    AIM = "aim"
+    TAUNT = "taunt"
+    DISTRACT = "distract"
+    LOOK = "look"
+    CONVINCE = "convince"
+    LEAVE_OVERLAP = "leave-overlap"
+    HIDE = "hide"
+    HUSTLE = "hustle"
+    CREEP = "creep"
+    CHECK = "check"
+
+    @property
+    def spec(self) -> CheckSpec:
+        return CHECK_SPECS[self]
+
+    @property
+    def label(self) -> str:
+        return CHECK_SPECS[self].label
+
+
+class CheckSpec(msgspec.Struct, frozen=True):
+    label: str
+    verb: str
+    facet: str
+    uses: str
+    """"action", "snap" or "free" (part of a move, or a plain check)."""
+    attack: bool = False
+    social: bool = False
+    ranged: bool = False
+    defenses: tuple[str, ...] = ()
+
+    @property
+    def takes_target(self) -> bool:
+        """Whether the check is made against someone (it can be opposed)."""
+        return bool(self.defenses)
+
+
+class DefenseKind(enum.StrEnum):
+    DODGE = "dodge"
+    PARRY = "parry"
+    INSIGHT = "insight"
+    COUNTER = "counter"
+    DIVE = "dive"
+    RETORT = "retort"
+    SNEAK = "sneak"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+    @property
+    def verb(self) -> str:
+        """ "Chen dodges", "Huang parries", "Bao uses insight"."""
+        return {
+            "dodge": "dodges",
+            "parry": "parries",
+            "insight": "uses insight",
+            "counter": "counters",
+            "dive": "dives",
+            "retort": "retorts",
+            "sneak": "sneaks",
+        }[self.value]
+
+    @property
+    def base(self) -> DefenseKind:
+        """The check a guard-only option is (E4): Counter a parry, Dive a dodge, Retort an
+        insight."""
+        return {
+            DefenseKind.COUNTER: DefenseKind.PARRY,
+            DefenseKind.DIVE: DefenseKind.DODGE,
+            DefenseKind.RETORT: DefenseKind.INSIGHT,
+        }.get(self, self)
+
+
+DEFENSE_FACET = {
+    DefenseKind.DODGE: "move",
+    DefenseKind.PARRY: "fight",
+    DefenseKind.INSIGHT: "influence",
+    DefenseKind.SNEAK: "sneak",
+}
+GUARD_ONLY = (DefenseKind.COUNTER, DefenseKind.DIVE, DefenseKind.RETORT)
+
+
+class Via(enum.StrEnum):
+    """Where a defense comes from."""
+
+    GUARD = "guard"
+    DEFENSE = "defense"
+    """Defend (E6) or Screen (E7): a defense against every check."""
+    FEND = "fend"
+    """Fend: an extra parry defense until the next turn (E5)."""
+    QUIP = "quip"
+    """Quip: an extra retort defense until the next turn (E5)."""
+    CONTEST = "contest"
+    """A decoy's owner contesting a Look with sneak (E5), or an opponent contesting a
+    character leaving its overlap (E14)."""
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+CHECK_SPECS = {
+    CheckKind.HACK: CheckSpec(
+        "Hack", "hacks at", "fight", "action", attack=True, defenses=("dodge", "parry")
+    ),
+    CheckKind.AIM: CheckSpec(
+        "Aim",
+        "aims at",
+        "agility",
+        "action",
+        attack=True,
+        ranged=True,
+        defenses=("dodge", "parry"),
+    ),
+    CheckKind.TAUNT: CheckSpec(
+        "Taunt",
+        "taunts",
+        "perform",
+        "action",
+        attack=True,
+        social=True,
+        defenses=("insight",),
+    ),
+    CheckKind.DISTRACT: CheckSpec(
+        "Distract", "distracts", "perform", "snap", social=True, defenses=("insight",)
+    ),
+    CheckKind.LOOK: CheckSpec("Look", "looks for", "study", "snap", defenses=("sneak",)),
+    CheckKind.CONVINCE: CheckSpec(
+        "Convince",
+        "tries to convince",
+        "influence",
+        "action",
+        social=True,
+        defenses=("insight",),
+    ),
+    CheckKind.LEAVE_OVERLAP: CheckSpec(
+        "Leave overlap", "slips away from", "move", "free", defenses=("dodge", "parry")
+    ),
+    CheckKind.HIDE: CheckSpec("Hide", "hides", "sneak", "action"),
+    CheckKind.HUSTLE: CheckSpec("Hustle", "hustles", "move", "snap"),
+    CheckKind.CREEP: CheckSpec("Creep", "creeps", "sneak", "snap"),
+    CheckKind.CHECK: CheckSpec("Check", "checks", "", "free"),
+}

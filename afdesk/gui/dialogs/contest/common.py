@@ -1,0 +1,61 @@
+"""What the check dialog's panels share: the flow they show and how they report."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox, QLayout, QWidget
+
+from afdesk.encounter.contest import Modifier
+from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.errors import IllegalOp
+
+
+def clear(layout: QLayout) -> None:
+    """Remove and delete everything in ``layout``."""
+    while layout.count():
+        item = layout.takeAt(0)
+        widget = item.widget()
+        if widget is not None:
+            widget.deleteLater()
+        elif item.layout() is not None:
+            clear(item.layout())
+
+
+def modifier_box(m: Modifier) -> QCheckBox:
+    box = QCheckBox(f"{m.text()} — {m.reason}")
+    box.setChecked(m.enabled)
+    return box
+
+
+class Panel(QWidget):
+    """One part of the check dialog, showing the :class:`ContestFlow` it is bound to.
+
+    A panel changes the flow only through its public methods (what its buttons call);
+    ``changed`` asks the dialog to refresh every panel, ``refused`` carries the model's
+    reason when a choice is not allowed.
+    """
+
+    changed = Signal()
+    refused = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.flow: ContestFlow | None = None
+
+    def bind(self, flow: ContestFlow | None) -> None:
+        self.flow = flow
+
+    def _try(self, action: Callable[[ContestFlow], object]) -> bool:
+        """Do ``action`` on the flow; a refusal is reported, not raised. Then refresh."""
+        if self.flow is None:
+            return False
+        ok = True
+        try:
+            action(self.flow)
+        except IllegalOp as exc:
+            self.refused.emit(str(exc))
+            ok = False
+        self.changed.emit()
+        return ok

@@ -1,0 +1,186 @@
+"""The defense picker: the target chooses after seeing the result (E4), a guard may
+cooperate with a defense of another type (R11), and the chosen defenses' modifiers."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from afdesk.encounter.contest import DefenseOption, Plan, Via
+from afdesk.encounter.model import Encounter
+from afdesk.gui.dialogs.contest.common import Panel, clear, modifier_box
+from afdesk.rules.rulesets import Ruleset
+
+VIA_WORDS = {
+    Via.GUARD: "guard",
+    Via.DEFENSE: "defense",
+    Via.FEND: "Fend",
+    Via.QUIP: "Quip",
+    Via.CONTEST: "contest",
+}
+
+
+class DefensePanel(Panel):
+    """One radio button per defense the plan lists (disabled ones say why), "No defense",
+    and the guard's cooperation."""
+
+    def __init__(self, enc: Encounter, rules: Ruleset, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.enc = enc
+        self.rules = rules
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.box = QGroupBox("Defense (the target chooses after seeing the result, E4)")
+        self._layout = QVBoxLayout(self.box)
+        outer.addWidget(self.box)
+        self.mod_box = QGroupBox("Defense modifiers (untick to switch one off)")
+        self._mod_layout = QVBoxLayout(self.mod_box)
+        outer.addWidget(self.mod_box)
+        self._radios: list[tuple[QRadioButton, DefenseOption | None]] = []
+        self._guard: tuple[QCheckBox, DefenseOption] | None = None
+        self._built_for: Plan | None = None
+
+    # ------------------------------------------------------------------ public API
+
+    def options(self) -> list[tuple[QRadioButton, DefenseOption | None]]:
+        """Each choice with its button: ``None`` is "No defense"."""
+        return list(self._radios)
+
+    def button(self, kind: str, via: str = "guard") -> QRadioButton:
+        """The button of the ``kind`` defense coming from ``via`` (guard, defense, ...)."""
+        for button, option in self._radios:
+            if option is not None and option.kind.value == kind and option.via.value == via:
+                return button
+        raise KeyError(f"no {kind} via {via}")
+
+    def choose(self, kind: str | None, via: str = "guard") -> None:
+        """Pick a defense as the GM would click it (None: no defense)."""
+        if kind is None:
+            self._radios[0][0].setChecked(True)
+        else:
+            self.button(kind, via).setChecked(True)
+
+    def note(self) -> str:
+        """The line shown instead of choices when the check has no opposition."""
+        labels = self.box.findChildren(QLabel)
+        return labels[0].text() if labels else ""
+
+    def choice(self) -> tuple[DefenseOption, ...]:
+        """What is picked now: a defense, and the guard if it cooperates."""
+        chosen = [o for b, o in self._radios if b.isChecked() and o is not None]
+        helper = self._guard
+        if helper is not None and helper[0].isChecked() and helper[0].isEnabled():
+            chosen.append(helper[1])
+        return tuple(chosen)
+
+    # ---------------------------------------------------------------------- building
+
+    def show_plan(self, plan: Plan | None, rolled: bool) -> None:
+        """Build the choices for ``plan`` (once per plan; kept while the dice roll)."""
+        if self.flow is None:
+            self._build(plan)
+            self._built_for = None
+        elif not rolled and self._built_for is not plan:
+            self._build(plan)
+            self._built_for = plan
+        self._fill_mods()
+        f = self.flow
+        if f is not None:
+            for button, option in self._radios:
+                button.setEnabled(f.defense_roll is None and (option is None or option.allowed))
+
+    def _build(self, plan: Plan | None) -> None:
+        clear(self._layout)
+        self._radios = []
+        self._guard = None
+        if plan is None or not plan.defenses or not self.rules.defense_roll:
+            note = (
+                f"{self.rules.name}: the target's TN and F are its defense."
+                if not self.rules.defense_roll
+                else "No opposition: a plain check."
+            )
+            self._layout.addWidget(QLabel(note))
+            return
+        none = QRadioButton("&No defense")
+        none.setChecked(True)
+        self._radios.append((none, None))
+        self._layout.addWidget(none)
+        none.toggled.connect(lambda _on: self._choose())
+        for option in plan.defenses:
+            button = QRadioButton(self._text(option))
+            button.setEnabled(option.allowed)
+            if not option.allowed:
+                button.setToolTip(option.reason)
+            self._radios.append((button, option))
+            self._layout.addWidget(button)
+            button.toggled.connect(lambda _on: self._choose())
+        guards = [o for o in plan.defenses if o.via is Via.GUARD and o.allowed]
+        if guards and any(o.via is not Via.GUARD and o.allowed for o in plan.defenses):
+            row = QHBoxLayout()
+            box = QCheckBox("…and the guard cooperates (E4, R11):")
+            combo = QComboBox()
+            for i, g in enumerate(guards):
+                combo.addItem(self._text(g), i)
+            row.addWidget(box)
+            row.addWidget(combo, 1)
+            holder = QWidget()
+            holder.setLayout(row)
+            self._layout.addWidget(holder)
+            self._guard = (box, guards[0])
+            self.guard_box, self.guard_combo = box, combo
+
+            def changed() -> None:
+                self._guard = (box, guards[combo.currentData()])
+                self._choose()
+
+            combo.currentIndexChanged.connect(lambda _i: changed())
+            box.toggled.connect(lambda _on: changed())
+
+    def _text(self, o: DefenseOption) -> str:
+        d = self.enc.combatant(o.defender)
+        mods = ", ".join(m.text() for m in o.modifiers)
+        text = f"{d.name}: {o.kind.label} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
+        if mods:
+            text += f"; {mods}"
+        if not o.allowed:
+            text += f" — {o.reason}"
+        return text
+
+    def _choose(self) -> None:
+        f = self.flow
+        if f is None or f.defense_roll is not None:
+            return
+        if not self._try(lambda fl: fl.choose_defense(*self.choice())):
+            f.choose_defense()
+            self.changed.emit()
+
+    def _fill_mods(self) -> None:
+        clear(self._mod_layout)
+        f = self.flow
+        shown = False
+        if f is not None:
+            for index, option in enumerate(f.defense):
+                for m in f.defense_mods(index, option):
+                    box = modifier_box(m)
+                    box.setEnabled(f.defense_roll is None)
+                    box.toggled.connect(
+                        lambda on, i=index, k=m.key: self.set_modifier_enabled(i, k, on)
+                    )
+                    self._mod_layout.addWidget(box)
+                    shown = True
+        self.mod_box.setVisible(shown)
+
+    def set_modifier_enabled(self, index: int, key: str, on: bool) -> None:
+        """Switch a modifier of the ``index``-th chosen defense off or back on."""
+        f = self.flow
+        if f is not None and f.defense_roll is None and index < len(f.defense):
+            f.set_defense_enabled(index, key, on)
+            self.changed.emit()

@@ -1,0 +1,281 @@
+"""The contested check: assembled from the model, exact odds live, dice, Shifts, one Op.
+
+Everything rules-related comes from ``afdesk.encounter.contest`` (what modifiers apply and
+why, which defenses are open, who can be targeted) and ``ContestFlow`` (rolling, Shifts,
+Momentum, what may be spent now, who pays); the dialog composes one panel per part around
+the flow and only shows it and lets the GM choose.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from afdesk.encounter.contest import CheckKind, Plan, assemble, candidates
+from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.geometry import distance
+from afdesk.gui.dialogs.contest.common import Panel
+from afdesk.gui.dialogs.contest.defense import DefensePanel
+from afdesk.gui.dialogs.contest.dice import DicePanel
+from afdesk.gui.dialogs.contest.extras import ExtrasPanel
+from afdesk.gui.dialogs.contest.modifiers import ModifiersPanel, OptionsPanel
+from afdesk.gui.dialogs.contest.shifts import MomentumPanel, ShiftsPanel
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.text import pct, sentence
+from afdesk.rules.dice import DiceSource
+from afdesk.rules.rulesets import ruleset_named
+
+
+class ContestDialog(QDialog):
+    """Assemble, roll and resolve one check; Apply pushes one ResolveContest Op.
+
+    Panels: ``modifiers``, ``options`` (Ventures, Advantage, keywords), ``extras`` (decoys),
+    ``defense``, ``dice``, ``shifts`` and ``momentum``.
+    """
+
+    def __init__(
+        self,
+        doc: EncounterDocument,
+        attacker: str,
+        action: CheckKind,
+        target: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.enc = doc.encounter
+        self.rules = ruleset_named(self.enc.ruleset)
+        self.attacker = attacker
+        self.action = CheckKind(action)
+        self.plan: Plan | None = None
+        self.flow: ContestFlow | None = None
+        self.source: DiceSource | None = None
+        """The dice source for every roll here; None: a fresh seeded RandomSource."""
+        self.setWindowTitle(f"{self.action.label} — {self.enc.combatant(attacker).name}")
+        self.setMinimumWidth(780)
+        self._build()
+        self._fill_targets(target)
+        self._replan()
+
+    # --------------------------------------------------------------------------- build
+
+    def _build(self) -> None:
+        root = QVBoxLayout(self)
+        head = QGridLayout()
+        self.attacker_label = QLabel(f"<b>{self.enc.combatant(self.attacker).name}</b>")
+        self.action_box = QComboBox()
+        for a in CheckKind:
+            self.action_box.addItem(a.label, a.value)
+        self.action_box.setCurrentIndex(self.action_box.findData(self.action.value))
+        self.target_box = QComboBox()
+        self.facet_box = QComboBox()
+        for f in self.enc.combatant(self.attacker).facets:
+            self.facet_box.addItem(f"{f.name} {f.score}", f.name)
+        head.addWidget(QLabel("Who"), 0, 0)
+        head.addWidget(self.attacker_label, 0, 1)
+        for col, (text, widget) in enumerate(
+            (("D&oes", self.action_box), ("&To", self.target_box), ("&Facet", self.facet_box))
+        ):
+            label = QLabel(text)
+            label.setBuddy(widget)
+            head.addWidget(label, 0, 2 + 2 * col)
+            head.addWidget(widget, 0, 3 + 2 * col)
+        head.setColumnStretch(5, 1)
+        root.addLayout(head)
+        self.reason = QLabel()
+        self.reason.setWordWrap(True)
+        root.addWidget(self.reason)
+
+        self.modifiers = ModifiersPanel()
+        self.options = OptionsPanel(self.rules)
+        self.extras = ExtrasPanel(self.enc)
+        self.defense = DefensePanel(self.enc, self.rules)
+        self.odds = QLabel()
+        self.odds.setTextFormat(Qt.TextFormat.RichText)
+        self.odds.setStyleSheet("font-size: 15px; padding: 6px; background: #f3f6fb;")
+        self.dice = DicePanel(lambda: self.source)
+        self.dice.defense_choice = self.defense.choice
+        self.shifts = ShiftsPanel(self.enc, lambda: self.source)
+        self.momentum = MomentumPanel(self.enc)
+        for w in (self.modifiers, self.options, self.extras, self.defense):
+            root.addWidget(w)
+        root.addWidget(self.odds)
+        for w in (self.dice, self.shifts, self.momentum):
+            root.addWidget(w)
+
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Apply | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.apply_button = self.buttons.button(QDialogButtonBox.StandardButton.Apply)
+        self.apply_button.setText("&Apply to the encounter")
+        root.addWidget(self.buttons)
+
+        self.action_box.currentIndexChanged.connect(self._action_changed)
+        self.target_box.currentIndexChanged.connect(lambda _i: self._replan())
+        self.facet_box.currentIndexChanged.connect(lambda _i: self._replan(keep_facet=True))
+        for panel in self.panels():
+            panel.changed.connect(self._refresh)
+            panel.refused.connect(self._show_reason)
+        self.dice.roll_attack.clicked.connect(self._after_roll)
+        self.apply_button.clicked.connect(self._apply)
+        self.buttons.rejected.connect(self.reject)
+
+    def panels(self) -> tuple[Panel, ...]:
+        return (
+            self.modifiers,
+            self.options,
+            self.extras,
+            self.defense,
+            self.dice,
+            self.shifts,
+            self.momentum,
+        )
+
+    # ------------------------------------------------------------------------ planning
+
+    def _fill_targets(self, preferred: str = "") -> None:
+        self.target_box.blockSignals(True)
+        self.target_box.clear()
+        a = self.enc.combatant(self.attacker)
+        spec = self.action.spec
+        if not spec.takes_target:
+            self.target_box.addItem("(no target)", "")
+        else:
+            for c in candidates(self.enc, self.attacker, self.action):
+                assert a.area is not None and c.area is not None
+                self.target_box.addItem(f"{c.name} ({distance(a.area, c.area)} away)", c.id)
+        if preferred:
+            i = self.target_box.findData(preferred)
+            if i >= 0:
+                self.target_box.setCurrentIndex(i)
+        self.target_box.setEnabled(spec.takes_target)
+        self.target_box.blockSignals(False)
+
+    def _action_changed(self) -> None:
+        self.action = CheckKind(self.action_box.currentData())
+        self.setWindowTitle(f"{self.action.label} — {self.enc.combatant(self.attacker).name}")
+        self._fill_targets(self.target_box.currentData() or "")
+        self.facet_box.blockSignals(True)
+        self.facet_box.setCurrentIndex(-1)
+        self.facet_box.blockSignals(False)
+        self._replan()
+
+    def _replan(self, keep_facet: bool = False) -> None:
+        target = self.target_box.currentData() or ""
+        facet = self.facet_box.currentData() if keep_facet else ""
+        if self.action is CheckKind.CHECK and not facet:
+            facet = self.facet_box.currentData() or self.facet_box.itemData(0) or ""
+        self._bind(None)
+        self.plan = None
+        try:
+            plan = assemble(self.enc, self.attacker, self.action, target, facet or "")
+        except IllegalOp as exc:
+            self._show_reason(str(exc))
+            self._refresh()
+            return
+        self.plan = plan
+        if not keep_facet:
+            i = self.facet_box.findData(plan.facet)
+            self.facet_box.blockSignals(True)
+            self.facet_box.setCurrentIndex(i)
+            self.facet_box.blockSignals(False)
+        if not plan.allowed:
+            self._show_reason(plan.reason)
+            self._refresh()
+            return
+        self._show_reason(" ".join(plan.notes), note=True)
+        self._bind(ContestFlow(self.enc, plan))
+        self.momentum.reset()
+        self.extras.show_plan(self.attacker, self.action, plan)
+        self.options.apply()
+
+    def _bind(self, flow: ContestFlow | None) -> None:
+        self.flow = flow
+        for panel in self.panels():
+            panel.bind(flow)
+
+    def _show_reason(self, text: str, note: bool = False) -> None:
+        colour = "#7a4b00" if note else "#b00020"
+        self.reason.setStyleSheet(f"color: {colour};" + ("" if note else " font-weight: bold;"))
+        self.reason.setText(sentence(text) if text else "")
+
+    # ---------------------------------------------------------------------- actions
+
+    def _after_roll(self) -> None:
+        f = self.flow
+        if f is not None and f.rolled:
+            nxt = self.dice.roll_defense if self.dice.roll_defense.isEnabled() else None
+            (nxt or self.apply_button).setFocus()
+
+    def _apply(self) -> None:
+        f = self.flow
+        if f is None or not f.rolled:
+            self._show_reason("roll the check first")
+            return
+        try:
+            op = f.op()
+        except IllegalOp as exc:
+            self._show_reason(str(exc))
+            return
+        reason = self.doc.push_or_reason(op)
+        if reason:
+            self._show_reason(reason)
+        else:
+            self.accept()
+
+    # ---------------------------------------------------------------------- refresh
+
+    def _refresh(self) -> None:
+        f = self.flow
+        rolled = f is not None and f.rolled
+        # Before the roll everything may change; the target and action even when the
+        # current choice is not allowed (so the GM can pick another).
+        self.action_box.setEnabled(not rolled)
+        self.target_box.setEnabled(not rolled and self.action.spec.takes_target)
+        self.facet_box.setEnabled(f is not None and not rolled)
+        self.options.refresh()
+        mods = f.modifiers if f is not None else list(self.plan.modifiers if self.plan else [])
+        self.modifiers.show_modifiers(mods, editable=not rolled)
+        self.defense.show_plan(self.plan, rolled)
+        self.dice.refresh()
+        if f is None:
+            self.odds.setText("")
+            for w in (self.apply_button, self.shifts.box, self.momentum.box):
+                w.setEnabled(False)
+            return
+        self._show_odds(f)
+        self.shifts.refresh()
+        self.momentum.refresh(self.action, f.verdict_now() if rolled else None)
+        self.apply_button.setEnabled(rolled)
+
+    def _show_odds(self, f: ContestFlow) -> None:
+        if not self.rules.dice_pools:
+            dist = f.degree_odds()
+            parts = [f"{k.label} <b>{pct(float(v))}</b>" for k, v in dist.items() if v]
+            self.odds.setText("Odds: " + " · ".join(parts))
+            return
+        try:
+            o = f.odds()
+        except IllegalOp as exc:
+            self.odds.setText(str(exc))
+            return
+        text = (
+            f"Succeeds <b>{pct(o.p_attacker_succeeds)}</b> · "
+            f"Stopped <b>{pct(o.p_stopped)}</b> · "
+            f"Lands <b>{pct(o.p_attack_lands)}</b> · "
+            f"Momentum {o.attacker_expected_momentum:.2f}"
+        )
+        if f.defense or f.defense_roll is not None:
+            text += f" / defense {o.defender_expected_momentum:.2f}"
+        if f.odds_leave_out_guard_help:
+            text += f"<br><i>{self.rules.name}: the odds do not count the guard's help.</i>"
+        self.odds.setText(text)

@@ -1,0 +1,111 @@
+"""Rolling: the check's dice, the defense's (and a cooperating guard's), and the verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from afdesk.gui.dialogs.contest.common import Panel
+from afdesk.gui.dice_view import DiceView
+from afdesk.gui.text import sentence
+from afdesk.rules.dice import DiceSource
+
+
+class DicePanel(Panel):
+    """Roll the check, roll the defense, and see what it came to.
+
+    ``source`` gives the dice source for each roll (None: a fresh seeded one).
+    """
+
+    def __init__(
+        self, source: Callable[[], DiceSource | None], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._source = source
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        grid = QGridLayout()
+        self.roll_attack = QPushButton("&Roll the check")
+        self.attack_dice = DiceView()
+        self.attack_text = QLabel()
+        self.roll_defense = QPushButton("Roll the &defense")
+        self.defense_dice = DiceView()
+        self.helper_dice = DiceView(size=26)
+        self.helper_label = QLabel("the guard helping:")
+        self.defense_text = QLabel()
+        grid.addWidget(self.roll_attack, 0, 0)
+        grid.addWidget(self.attack_dice, 0, 1)
+        grid.addWidget(self.attack_text, 0, 2)
+        grid.addWidget(self.roll_defense, 1, 0)
+        grid.addWidget(self.defense_dice, 1, 1)
+        grid.addWidget(self.defense_text, 1, 2)
+        grid.addWidget(self.helper_label, 2, 0, Qt.AlignmentFlag.AlignRight)
+        grid.addWidget(self.helper_dice, 2, 1)
+        grid.setColumnStretch(1, 1)
+        outer.addLayout(grid)
+        self.verdict = QLabel()
+        self.verdict.setStyleSheet("font-size: 18px; font-weight: bold; padding: 4px;")
+        outer.addWidget(self.verdict)
+        self.defense_choice: Callable[[], tuple] = tuple
+        """The defense picked in the defense panel (the dialog wires it)."""
+        self.roll_attack.clicked.connect(self.roll_check)
+        self.roll_defense.clicked.connect(self.roll_opposition)
+
+    def roll_check(self) -> None:
+        self._try(lambda f: f.roll_attack(self._source()))
+
+    def roll_opposition(self) -> None:
+        def roll(f) -> None:
+            if not f.defense:
+                f.choose_defense(*self.defense_choice())
+            f.roll_defense(self._source())
+
+        self._try(roll)
+
+    def verdict_text(self) -> str:
+        return self.verdict.text()
+
+    def refresh(self) -> None:
+        f = self.flow
+        rolled = f is not None and f.rolled
+        if f is None:
+            self.roll_attack.setEnabled(False)
+            self.roll_defense.setEnabled(False)
+            return
+        self.roll_attack.setEnabled(not rolled)
+        self.attack_dice.set_roll(f.attack)
+        if f.d20 is not None:
+            actor, target = f.d20.riders
+            riders = []
+            if actor:
+                riders.append("the actor may use a Rider")
+            if target:
+                riders.append("the target may use a Rider as a Reaction")
+            tail = f" — {'; '.join(riders)}" if riders else ""
+            self.attack_text.setText(f.d20.describe() + tail)
+        elif f.attack is not None:
+            attack = f.verdict_now().attack
+            self.attack_text.setText(attack.describe() if attack else "")
+        else:
+            self.attack_text.setText("")
+        can_defend = (
+            rolled
+            and f.rules.defense_roll
+            and f.defense_roll is None
+            and bool(self.defense_choice())
+            and f.attack_succeeded()
+        )
+        self.roll_defense.setEnabled(can_defend)
+        self.defense_dice.set_roll(f.defense_roll)
+        self.helper_dice.set_roll(f.helper_roll)
+        self.helper_dice.setVisible(f.helper_roll is not None)
+        self.helper_label.setVisible(f.helper_roll is not None)
+        v = f.verdict_now() if rolled else None
+        self.defense_text.setText(v.defense.describe() if v and v.defense else "")
+        if v is not None:
+            colour = "#1a7f37" if v.lands else "#b00020"
+            self.verdict.setText(f"<span style='color:{colour}'>{sentence(v.explain())}</span>")
+        else:
+            self.verdict.setText("")

@@ -1,0 +1,221 @@
+"""After the roll: Shifts (R10) or Will (C4) in turn, then Momentum (R12) and damage."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.model import Encounter
+from afdesk.gui.dialogs.contest.common import Panel
+from afdesk.gui.text import pct, sentence
+from afdesk.rules.contest import Role
+from afdesk.rules.dice import DiceSource
+from afdesk.rules.rulesets import SpendKind
+from afdesk.rules.verdict import Verdict
+
+SPEND_BUTTON_TEXT = {
+    SpendKind.ADD: "&+2 dice",
+    SpendKind.RETRY: "Re&try Fails",
+    SpendKind.WILL: "&Will: +2 dice",
+}
+MOMENTUM_CHOICES = (
+    ("+2 on a character's next check", "marker", 2),
+    ("-2 on a character's next check", "marker", -2),
+    ("+1 damage", "damage", 1),
+    ("-1 damage", "damage", -1),
+    ("a stunt", "stunt", 0),
+)
+
+
+class ShiftsPanel(Panel):
+    """The side on turn spends as often as it likes, then passes; each button shows the
+    odds after that spend. The flow says who pays and what may be spent."""
+
+    def __init__(
+        self,
+        enc: Encounter,
+        source: Callable[[], DiceSource | None],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.enc = enc
+        self._source = source
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.box = QGroupBox("Shifts (R10): the side on turn spends, or passes")
+        inner = QVBoxLayout(self.box)
+        self.turn = QLabel()
+        self.turn.setWordWrap(True)
+        inner.addWidget(self.turn)
+        row = QHBoxLayout()
+        inner.addLayout(row)
+        self.buttons = [QPushButton(SPEND_BUTTON_TEXT[SpendKind.ADD]), QPushButton()]
+        self.buttons[1].setText(SPEND_BUTTON_TEXT[SpendKind.RETRY])
+        self.pass_button = QPushButton("&Pass (satisfied)")
+        row.addStretch(1)
+        for b in (*self.buttons, self.pass_button):
+            row.addWidget(b)
+        outer.addWidget(self.box)
+        self._kinds: list[SpendKind] = []
+        for i, b in enumerate(self.buttons):
+            b.clicked.connect(lambda _c=False, i=i: self._clicked(i))
+        self.pass_button.clicked.connect(self.pass_turn)
+
+    def spend(self, kind: SpendKind | str) -> None:
+        """The side on turn spends ``kind`` (add, retry, will)."""
+        self._try(lambda f: f.spend_on_turn(kind, source=self._source()))
+
+    def pass_turn(self) -> None:
+        """The side on turn is satisfied."""
+        self._try(lambda f: f.pass_turn())
+
+    def button_for(self, kind: SpendKind | str) -> QPushButton:
+        return self.buttons[self._kinds.index(SpendKind(kind))]
+
+    def _clicked(self, i: int) -> None:
+        if i < len(self._kinds):
+            self.spend(self._kinds[i])
+
+    def refresh(self) -> None:
+        f = self.flow
+        rolled = f is not None and f.rolled
+        if f is None or not rolled or f.spend_unit is None or f.shift_exchange.done:
+            self.box.setEnabled(False)
+            done = f is not None and rolled and f.shift_exchange.done
+            self.turn.setText("Both sides are satisfied." if done else "")
+            return
+        self.box.setEnabled(True)
+        side = f.shift_exchange.turn
+        if side is Role.ATTACKER or f.defense:
+            who = self.enc.combatant(f.party(side)).name
+        else:
+            who = "the defender"
+        pool = "in the referee's pool" if f.payer(side) == "referee" else ""
+        self.turn.setText(
+            f"<b>{who}</b> ({side.value}) may spend — {f.shifts_left(side)} "
+            f"{f.spend_unit.label} left {pool}. "
+            "Spend as often as you like, then Pass when satisfied; the other side then "
+            "answers."
+        )
+        goal = "lands" if side is Role.ATTACKER else "stopped"
+        options = f.spend_options(side)
+        self._kinds = [o.kind for o in options]
+        for i, button in enumerate(self.buttons):
+            if i >= len(options):
+                button.setVisible(False)
+                continue
+            o = options[i]
+            title = SPEND_BUTTON_TEXT[o.kind]
+            if o.odds is not None:
+                p = o.odds.p_attack_lands if side is Role.ATTACKER else o.odds.p_stopped
+                title = f"{title} ({goal} {pct(p)})"
+            button.setText(title)
+            button.setVisible(True)
+            button.setEnabled(not o.refusal)
+            button.setToolTip(sentence(o.refusal) if o.refusal else "")
+
+
+class MomentumPanel(Panel):
+    """Momentum left for each side, spent one at a time (R12), and the damage the GM
+    rolled for a landed attack (E6)."""
+
+    def __init__(self, enc: Encounter, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.enc = enc
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.box = QGroupBox("Momentum (R12) and damage")
+        grid = QGridLayout(self.box)
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self.side = QComboBox()
+        self.side.addItem("the attacker's", Role.ATTACKER.value)
+        self.side.addItem("the defender's", Role.DEFENDER.value)
+        self.kind = QComboBox()
+        for label, _kind, _dice in MOMENTUM_CHOICES:
+            self.kind.addItem(label)
+        self.target = QComboBox()
+        for c in enc.roster():
+            if c.on_map:
+                self.target.addItem(c.name, c.id)
+        self.use = QPushButton("&Spend")
+        self.hits = QSpinBox()
+        self.hits.setRange(0, 50)
+        self.hits.setToolTip("Damage the GM rolled; it is dealt if the attack lands (E6)")
+        hits_label = QLabel("&Hits if it lands")
+        hits_label.setBuddy(self.hits)
+        grid.addWidget(self.text, 0, 0, 1, 5)
+        grid.addWidget(self.side, 1, 0)
+        grid.addWidget(self.kind, 1, 1)
+        grid.addWidget(self.target, 1, 2)
+        grid.addWidget(self.use, 1, 3)
+        grid.addWidget(hits_label, 2, 0)
+        grid.addWidget(self.hits, 2, 1)
+        outer.addWidget(self.box)
+        self.use.clicked.connect(self._use)
+        self.hits.valueChanged.connect(self._hits)
+
+    def spend(self, side: Role, choice: int, target: str = "") -> None:
+        """Spend one of ``side``'s Momentum on ``MOMENTUM_CHOICES[choice]``."""
+        self.side.setCurrentIndex(self.side.findData(Role(side).value))
+        self.kind.setCurrentIndex(choice)
+        if target:
+            self.target.setCurrentIndex(self.target.findData(target))
+        self.use.click()
+
+    def summary(self) -> str:
+        return self.text.text()
+
+    def can_spend(self) -> bool:
+        return self.use.isEnabled()
+
+    def _use(self) -> None:
+        _label, kind, dice = MOMENTUM_CHOICES[self.kind.currentIndex()]
+        target = self.target.currentData() or "" if kind == "marker" else ""
+        side = Role(self.side.currentData())
+        self._try(lambda f: f.use_momentum(side, kind, target, dice))
+
+    def _hits(self, value: int) -> None:
+        if self.flow is not None:
+            self.flow.hits = value
+
+    def reset(self) -> None:
+        self.hits.setValue(0)
+
+    def refresh(self, action: CheckKind, v: Verdict | None) -> None:
+        f = self.flow
+        attack = action.spec.attack
+        self.hits.setEnabled(attack and f is not None)
+        if v is None or f is None or not f.rules.momentum:
+            self.box.setEnabled(attack and f is not None)
+            self.use.setEnabled(False)
+            self.text.setText("Roll first; Momentum is spent after the result.")
+            return
+        self.box.setEnabled(True)
+        a, d = f.momentum_left(Role.ATTACKER), f.momentum_left(Role.DEFENDER)
+        text = f"Momentum left: attacker {a}, defender {d}."
+        if f.momentum_uses:
+            spent = []
+            for u in f.momentum_uses:
+                who = "attacker" if u.side is Role.ATTACKER else "defender"
+                if u.kind == "marker":
+                    spent.append(f"{who}: {u.dice:+d} on {self.enc.combatant(u.target).name}")
+                elif u.kind == "damage":
+                    spent.append(f"{who}: {u.dice:+d} damage")
+                else:
+                    spent.append(f"{who}: a stunt")
+            text += " Spent: " + "; ".join(spent) + "."
+        self.text.setText(text)
+        self.use.setEnabled(a > 0 or d > 0)

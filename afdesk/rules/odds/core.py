@@ -1,0 +1,323 @@
+"""The shared core of the exact odds of the two dice-pool rulesets (no Monte Carlo).
+
+How it works. Interference removes check Wins from the bottom (R4), so what a check comes
+to depends only on how many 4s, 5s and 6s each pool shows. A die that explodes shows a run
+of K sixes (K is geometric, P(K = k) = (1/6)^k * 5/6) and then one last face uniform on 1-5,
+so a pool of n fresh dice shows a multinomial number of 4s and 5s (the last faces) and,
+independently, a negative-binomial number of 6s. :func:`groups` gives a pool as its 4s and
+5s, enumerated exactly, each with the distribution of its 6s; the ruleset modules
+(``af254``, ``classic``) turn two such pools into outcomes. The only approximation is that
+the negative-binomial tails are cut where their mass is below 1e-19 per pool; the
+truncation error of any probability is therefore below 1e-15.
+
+Every figure is a float. ``PoolSpec`` describes a pool before rolling; ``PoolState`` a pool
+during a roll (known faces plus dice still to roll: a Shift's added dice or retries), so the
+contest dialog can show the odds of each Shift choice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+import msgspec
+
+from afdesk.rules import af254
+from afdesk.rules.dice import Roll, validate_count, validate_faces
+from afdesk.rules.errors import RulesError
+
+TAIL = 1e-19
+"""Mass below which a tail of 6-counts is dropped (per distribution)."""
+
+# Distribution of one die's last face as (fail, 4, 5, 6) probabilities.
+_EXPLODING_LAST = (3 / 5, 1 / 5, 1 / 5, 0.0)
+_PLAIN = (1 / 2, 1 / 6, 1 / 6, 1 / 6)
+# Disadvantage retries each Fail of the Interference: 1-3 (3/5) becomes a fresh frozen face.
+_DISADVANTAGE_LAST = (3 / 10, 3 / 10, 3 / 10, 1 / 10)
+
+
+# --------------------------------------------------------------------------- specifications
+
+
+class PoolSpec(msgspec.Struct, frozen=True):
+    """A check before rolling (af-2.5.4 by default).
+
+    ``dice`` check dice, ``interference`` Interference dice (penalties), ``ventures``
+    Ventures (R8: +2 Interference each; af-classic C3: +1 each), ``advantage`` and
+    ``disadvantage`` (R4, C5), ``retry_fails`` Fails the roller will retry (a Distinction).
+    """
+
+    dice: int
+    interference: int = 0
+    ventures: int = 0
+    advantage: bool = False
+    disadvantage: bool = False
+    retry_fails: int = 0
+
+    def __post_init__(self) -> None:
+        validate_count(self.dice, "dice")
+        validate_count(self.interference, "interference")
+        validate_count(self.ventures, "ventures")
+        validate_count(self.retry_fails, "retry_fails")
+        for name in ("advantage", "disadvantage"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be true or false")
+        af254.check_venture_allowed(self.interference, self.ventures)
+
+
+class PoolState(NamedTuple):
+    """One pool part-way through a roll: known Wins plus dice still to roll.
+
+    ``fixed`` counts known 4s, 5s and 6s; ``fails`` known Fails (they matter only for
+    ``retry_fails``); ``exploding`` fresh dice that explode; ``plain`` fresh dice that do not
+    (a Shift's added dice, retried dice).
+    """
+
+    fixed: tuple[int, int, int] = (0, 0, 0)
+    fails: int = 0
+    exploding: int = 0
+    plain: int = 0
+    retry_fails: int = 0
+    explode: bool = True
+    """Whether the fresh ``exploding`` dice explode (af-classic C5 turns this off)."""
+    retry: str | None = None
+    """'advantage' retries the fresh dice's 6s, 'disadvantage' their Fails (R4)."""
+
+
+class CheckState(NamedTuple):
+    """A whole check part-way through: its pool, its Interference and its Ventures."""
+
+    check: PoolState
+    interference: PoolState
+    ventures: int = 0
+
+    @classmethod
+    def from_roll(cls, roll: Roll) -> CheckState:
+        """Every face known: the state right after ``roll`` (before any Shift)."""
+        return cls(_known(roll.check_faces), _known(roll.interference_faces), roll.ventures)
+
+    def with_added_dice(self, count: int = 2) -> CheckState:
+        """After a Shift that adds ``count`` dice (they do not explode, R10)."""
+        c = self.check
+        return self._replace(check=c._replace(plain=c.plain + count))
+
+    def with_retried(self, faces: Iterable[int]) -> CheckState:
+        """After retrying check dice showing ``faces`` (each re-rolled once, frozen, R3)."""
+        c = self.check
+        f4, f5, f6 = c.fixed
+        fails = c.fails
+        n = 0
+        for face in validate_faces(tuple(faces), "retried faces"):
+            n += 1
+            if face <= 3:
+                fails -= 1
+            elif face == 4:
+                f4 -= 1
+            elif face == 5:
+                f5 -= 1
+            else:
+                f6 -= 1
+        if min(f4, f5, f6, fails) < 0:
+            raise RulesError("the retried faces are not all in the pool")
+        check = c._replace(fixed=(f4, f5, f6), fails=fails, plain=c.plain + n)
+        return self._replace(check=check)
+
+
+def _known(faces: Sequence[int]) -> PoolState:
+    return PoolState(
+        fixed=(faces.count(4), faces.count(5), faces.count(6)),
+        fails=sum(1 for f in faces if f <= 3),
+    )
+
+
+# --------------------------------------------------------------------- count distributions
+
+
+@lru_cache(maxsize=256)
+def _sixes(n: int) -> tuple[float, ...]:
+    """P(K = k) for the total 6s of ``n`` exploding dice: negative binomial, tail cut."""
+    if n == 0:
+        return (1.0,)
+    p = (5 / 6) ** n
+    out = [p]
+    k = 0
+    while True:
+        p *= (k + n) / (k + 1) / 6
+        k += 1
+        ratio = (k + n) / (k + 1) / 6
+        if p < TAIL and ratio < 0.5:
+            break
+        out.append(p)
+    return tuple(out)
+
+
+def _convolve(a: Sequence[float], b: Sequence[float]) -> tuple[float, ...]:
+    if len(a) == 1 and a[0] == 1.0:
+        return tuple(b)
+    if len(b) == 1 and b[0] == 1.0:
+        return tuple(a)
+    out = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return tuple(out)
+
+
+def _add_faces(
+    dist: dict[tuple[int, int, int, int], float],
+    face_probs: tuple[float, float, float, float],
+    count: int,
+    track_fails: bool,
+) -> dict[tuple[int, int, int, int], float]:
+    """Add ``count`` independent dice with (fail, 4, 5, 6) probabilities to ``dist``."""
+    pf, p4, p5, p6 = face_probs
+    for _ in range(count):
+        nxt: dict[tuple[int, int, int, int], float] = defaultdict(float)
+        for (x4, x5, x6, xf), p in dist.items():
+            if pf:
+                nxt[(x4, x5, x6, xf + 1 if track_fails else 0)] += p * pf
+            if p4:
+                nxt[(x4 + 1, x5, x6, xf)] += p * p4
+            if p5:
+                nxt[(x4, x5 + 1, x6, xf)] += p * p5
+            if p6:
+                nxt[(x4, x5, x6 + 1, xf)] += p * p6
+        dist = nxt
+    return dist
+
+
+@lru_cache(maxsize=64)
+def _advantage_faces(n: int) -> tuple[tuple[tuple[int, int, int, int], float], ...]:
+    """Advantage: the faces that the retried 6s of ``n`` exploding dice's runs show.
+
+    The runs hold S sixes (negative binomial, 1/6); each is retried to a uniform face, a Win
+    with probability 1/2. Thinning a negative binomial keeps it one: the Wins among them are
+    negative binomial with 1/11 (generating function ((10/11) / (1 - z/11))^n), spread
+    uniformly over 4, 5 and 6. Terms below 1e-24 are dropped.
+    """
+    out = []
+    p = (10 / 11) ** n
+    k = 0
+    while True:
+        for x4 in range(k + 1):
+            for x5 in range(k + 1 - x4):
+                x6 = k - x4 - x5
+                w = p * math.comb(k, x4) * math.comb(k - x4, x5) / 3**k
+                if w >= 1e-24:
+                    out.append(((x4, x5, x6, 0), w))
+        p *= (k + n) / (k + 1) / 11
+        k += 1
+        if p < 1e-22 and (k + n) / (k + 1) / 11 < 0.5:
+            return tuple(out)
+
+
+def _retried_sixes(dist, n: int):
+    """Add the retried 6s of ``n`` dice (Advantage) to ``dist``."""
+    out: dict[tuple[int, int, int, int], float] = defaultdict(float)
+    faces = _advantage_faces(n)
+    for (x4, x5, x6, xf), p in dist.items():
+        for (a4, a5, a6, _), q in faces:
+            out[(x4 + a4, x5 + a5, x6 + a6, xf)] += p * q
+    return out
+
+
+class _Group(NamedTuple):
+    low: tuple[int, int]
+    p: float
+    six: tuple[float, ...]
+
+
+@lru_cache(maxsize=512)
+def groups(state: PoolState) -> tuple[_Group, ...]:
+    """The pool as ((4s, 5s), probability, distribution of its 6s given those) groups."""
+    f4, f5, f6 = state.fixed
+    track = state.retry_fails > 0
+    dist: dict[tuple[int, int, int, int], float] = {(f4, f5, f6, state.fails if track else 0): 1}
+    chain = 0
+    if state.exploding:
+        if not state.explode:
+            dist = _add_faces(dist, _PLAIN, state.exploding, track)
+        elif state.retry == "advantage":
+            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
+            dist = _retried_sixes(dist, state.exploding)
+        elif state.retry == "disadvantage":
+            dist = _add_faces(dist, _DISADVANTAGE_LAST, state.exploding, track)
+            chain = state.exploding
+        else:
+            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
+            chain = state.exploding
+    dist = _add_faces(dist, _PLAIN, state.plain, track)
+    if state.retry_fails:
+        retried: dict[tuple[int, int, int, int], float] = defaultdict(float)
+        for (x4, x5, x6, xf), p in dist.items():
+            k = min(xf, state.retry_fails)
+            for key, q in _add_faces({(x4, x5, x6, xf - k): p}, _PLAIN, k, True).items():
+                retried[key] += q
+        dist = retried
+    by_low: dict[tuple[int, int], dict[int, float]] = defaultdict(lambda: defaultdict(float))
+    for (x4, x5, x6, _), p in dist.items():
+        by_low[(x4, x5)][x6] += p
+    chain_pmf = _sixes(chain)
+    groups = []
+    for low, sixes in by_low.items():
+        total = sum(sixes.values())
+        if total <= 0:
+            continue
+        vec = [0.0] * (max(sixes) + 1)
+        for k, p in sixes.items():
+            vec[k] = p / total
+        groups.append(_Group(low, total, _shared(_convolve(tuple(vec), chain_pmf))))
+    return tuple(groups)
+
+
+_SHARED: dict[tuple[float, ...], tuple[float, ...]] = {}
+
+
+def _shared(vec: tuple[float, ...]) -> tuple[float, ...]:
+    """One object per distinct distribution, so groups can be keyed by identity."""
+    return _SHARED.setdefault(vec, vec) if len(_SHARED) < 4096 else vec
+
+
+def suffix(vec: Sequence[float]) -> list[float]:
+    """suffix[k] = sum(vec[k:])."""
+    out = [0.0] * (len(vec) + 1)
+    acc = 0.0
+    for k in range(len(vec) - 1, -1, -1):
+        acc += vec[k]
+        out[k] = acc
+    return out
+
+
+class CheckOdds(NamedTuple):
+    """Odds of one check: success, Fumble, expected Momentum (R5-R7)."""
+
+    p_success: float
+    p_fumble: float
+    expected_momentum: float
+
+
+class ContestOdds(NamedTuple):
+    """Odds of a contested check (R9).
+
+    ``p_stopped``: the attack succeeds and the defense stops it; ``p_attack_lands``: it
+    succeeds and is not stopped. Expected Momentum counts both sides (both keep theirs); the
+    defender rolls only against a successful attack.
+    """
+
+    p_attacker_succeeds: float
+    p_stopped: float
+    p_attack_lands: float
+    attacker_expected_momentum: float = 0.0
+    defender_expected_momentum: float = 0.0
+
+
+def clear_cache() -> None:
+    """Forget the memoised pool distributions."""
+    _sixes.cache_clear()
+    _advantage_faces.cache_clear()
+    groups.cache_clear()
+    _SHARED.clear()

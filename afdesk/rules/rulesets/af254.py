@@ -1,0 +1,116 @@
+"""Ruleset ``af-2.5.4``, the default (RULES.md R1-R13): Shifts, Ventures, Fumbles."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from afdesk.rules import af254
+from afdesk.rules.dice import DiceSource, Pool, Roll
+from afdesk.rules.odds import af254 as odds
+from afdesk.rules.odds.core import CheckOdds, CheckState, ContestOdds, PoolSpec
+from afdesk.rules.outcome import Outcome
+from afdesk.rules.rulesets.base import DicePoolRuleset, OddsInput, SpendKind, SpendUnit
+
+
+class AF254(DicePoolRuleset):
+    name = af254.NAME
+    description = "af-2.5.4 (default): Shifts, Ventures, Fumbles (R1-R13)"
+    venture_interference = 2
+    spend_unit = SpendUnit.SHIFTS
+    spend_kinds = (SpendKind.ADD, SpendKind.RETRY)
+
+    def check_ventures(self, interference: int, ventures: int) -> None:
+        af254.check_venture_allowed(interference, ventures)
+
+    def outcome(self, roll: Roll) -> Outcome:
+        return af254.outcome_of(roll)
+
+    def oppose(self, attack: Outcome, defense: Outcome) -> tuple[bool, Outcome]:
+        return af254.stops(attack, defense), attack
+
+    def roll_check(
+        self,
+        dice: int,
+        interference: int = 0,
+        *,
+        ventures: int = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        pool: Pool = Pool.CHECK,
+        source: DiceSource | None = None,
+    ) -> Roll:
+        return af254.roll_check(
+            dice,
+            interference,
+            ventures=ventures,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            pool=pool,
+            source=source,
+        )
+
+    def roll_opposition(
+        self,
+        dice: int,
+        interference: int,
+        helper: tuple[int, int] | None = None,
+        *,
+        against_advantage: bool = False,
+        source: DiceSource | None = None,
+    ) -> tuple[Roll, Roll | None]:
+        """The guard helps as a cooperator (R11): its Gain buys the defense Fail retries,
+        its failure adds Interference."""
+        extra = retries = 0
+        helper_roll = None
+        if helper is not None:
+            h_dice, h_intf = helper
+            helper_roll = af254.roll_check(
+                h_dice, h_intf + af254.helper_interference(2), pool=Pool.HELPER, source=source
+            )
+            extra, retries = af254.leader_adjustment([af254.outcome_of(helper_roll)])
+        roll = af254.roll_check(dice, interference + extra, pool=Pool.OPPOSITION, source=source)
+        fails = roll.fail_indices()[:retries]
+        if fails:
+            roll = af254.retry_fails(roll, fails, retries, "cooperation", source)
+        return roll, helper_roll
+
+    def check_odds(self, spec: OddsInput) -> CheckOdds:
+        return odds.check_odds(spec)
+
+    def contest_odds(self, attacker: OddsInput, defender: OddsInput | None) -> ContestOdds:
+        return odds.contest_odds(attacker, defender)
+
+    def opposition_spec(self, lead: PoolSpec, helper: PoolSpec | None) -> OddsInput:
+        if helper is None:
+            return lead
+        helping = PoolSpec(helper.dice, helper.interference + af254.helper_interference(2))
+        return odds.Cooperation(lead, (helping,))
+
+    def p_gain_above(self, spec: PoolSpec, n: int) -> float:
+        return odds.distribution(spec).p_gain_above(n)
+
+    def spend_refusal(
+        self, kind: str, roll: Roll | None, *, attacker: bool, opposition_rolled: bool
+    ) -> str:
+        if kind and kind not in (SpendKind.ADD, SpendKind.RETRY):
+            return f"unknown Shift {kind!r}: add or retry (R10)"
+        if kind == SpendKind.RETRY and roll is not None and not roll.fail_indices():
+            return "there is no Fail left to retry"
+        return ""
+
+    def spend(
+        self,
+        roll: Roll,
+        kind: str,
+        indices: Sequence[int] = (),
+        source: DiceSource | None = None,
+    ) -> tuple[Roll, tuple[int, ...]]:
+        if kind == SpendKind.ADD:
+            return af254.shift_add(roll, source), tuple(indices)
+        chosen = tuple(indices) or roll.fail_indices()  # every Fail left by default
+        return af254.shift_retry(roll, chosen, source), chosen
+
+    def after_spend(self, state: CheckState, kind: str, roll: Roll) -> CheckState:
+        if kind == SpendKind.ADD:
+            return state.with_added_dice(2)
+        return state.with_retried([roll.dice[i].face for i in roll.fail_indices()])

@@ -1,0 +1,118 @@
+"""Ruleset ``af-classic`` (RULES.md C1-C6): Will instead of Shifts, Venture tokens, no
+Fumble."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from afdesk.rules import classic
+from afdesk.rules.dice import DiceSource, Pool, Roll
+from afdesk.rules.errors import RulesError
+from afdesk.rules.odds import classic as odds
+from afdesk.rules.odds.af254 import Cooperation
+from afdesk.rules.odds.core import CheckOdds, CheckState, ContestOdds, PoolSpec
+from afdesk.rules.outcome import Outcome
+from afdesk.rules.rulesets.base import DicePoolRuleset, OddsInput, SpendKind, SpendUnit
+
+
+class Classic(DicePoolRuleset):
+    name = classic.NAME
+    description = "af-classic: Will, Venture tokens, no Fumble (C1-C6)"
+    venture_interference = 1
+    spend_unit = SpendUnit.WILL
+    spend_kinds = (SpendKind.WILL,)
+    odds_count_guard_help = False
+
+    def check_ventures(self, interference: int, ventures: int) -> None:
+        classic.check_ventures(ventures)
+
+    def outcome(self, roll: Roll) -> Outcome:
+        return classic.outcome_of(roll)
+
+    def oppose(self, attack: Outcome, defense: Outcome) -> tuple[bool, Outcome]:
+        after = classic.oppose(attack, defense)
+        return not after.success, after
+
+    def roll_check(
+        self,
+        dice: int,
+        interference: int = 0,
+        *,
+        ventures: int = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        pool: Pool = Pool.CHECK,
+        source: DiceSource | None = None,
+    ) -> Roll:
+        return classic.roll_check(
+            dice,
+            interference,
+            ventures=ventures,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            pool=pool,
+            source=source,
+        )
+
+    def roll_opposition(
+        self,
+        dice: int,
+        interference: int,
+        helper: tuple[int, int] | None = None,
+        *,
+        against_advantage: bool = False,
+        source: DiceSource | None = None,
+    ) -> tuple[Roll, Roll | None]:
+        """The guard's remaining successes join the defense's pool (C6)."""
+        roll = classic.roll_check(
+            dice,
+            interference,
+            pool=Pool.OPPOSITION,
+            against_advantage=against_advantage,
+            source=source,
+        )
+        if helper is None:
+            return roll, None
+        h_dice, h_intf = helper
+        helper_roll = classic.roll_check(
+            h_dice, h_intf + classic.helper_interference(dice), pool=Pool.HELPER, source=source
+        )
+        return classic.cooperate(roll, [helper_roll]), helper_roll
+
+    def check_odds(self, spec: OddsInput) -> CheckOdds:
+        return odds.classic_check_odds(_single(spec))
+
+    def contest_odds(self, attacker: OddsInput, defender: OddsInput | None) -> ContestOdds:
+        return odds.classic_contest_odds(
+            _single(attacker), None if defender is None else _single(defender)
+        )
+
+    def p_gain_above(self, spec: PoolSpec, n: int) -> float:
+        return odds.classic_p_gain_above(spec, n)
+
+    def spend_refusal(
+        self, kind: str, roll: Roll | None, *, attacker: bool, opposition_rolled: bool
+    ) -> str:
+        if kind and kind != SpendKind.WILL:
+            return "af-classic spends Will for 2 dice (C4)"
+        if opposition_rolled and attacker:
+            return "Will is spent before the opposition is rolled (C4)"
+        return ""
+
+    def spend(
+        self,
+        roll: Roll,
+        kind: str,
+        indices: Sequence[int] = (),
+        source: DiceSource | None = None,
+    ) -> tuple[Roll, tuple[int, ...]]:
+        return classic.spend_will(roll, source), tuple(indices)
+
+    def after_spend(self, state: CheckState, kind: str, roll: Roll) -> CheckState:
+        return state.with_added_dice(2)
+
+
+def _single(spec: OddsInput) -> PoolSpec | CheckState:
+    if isinstance(spec, Cooperation):
+        raise RulesError("the af-classic odds do not count cooperation (C6)")
+    return spec
