@@ -7,6 +7,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
 from afdesk.encounter.history import EncounterState
 from afdesk.storage import atomic, codec, migrations
 from afdesk.storage.errors import LoadError, SaveError
@@ -100,8 +102,8 @@ def peek_version(path: Path) -> int | None:
     """The schema version of an existing encounter file (None: absent or unreadable)."""
     try:
         fmt, version = codec.read_header(read_bytes(path, _source(path)))
-    except Exception:
-        return None
+    except (LoadError, msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return None  # not an encounter afdesk can read: nothing to keep a backup of
     if fmt != migrations.FORMAT or not isinstance(version, int) or isinstance(version, bool):
         return None
     return version
@@ -122,7 +124,8 @@ def save(
     path = Path(path)
     try:
         data = codec.encode(state)
-    except Exception as exc:
+    except (msgspec.EncodeError, TypeError, ValueError, OverflowError) as exc:
+        # text msgspec cannot write (a lone surrogate), a number out of range, ...
         raise SaveError(path.name, f"the encounter could not be encoded: {exc}") from exc
     if len(data) > codec.MAX_BYTES:
         raise SaveError(

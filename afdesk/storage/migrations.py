@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from afdesk.errors import AfdeskError
+
 FORMAT = "afdesk-encounter"
 """The ``format`` field every encounter file starts with."""
 
@@ -35,7 +37,7 @@ MIGRATIONS: dict[int, Migration] = {}
 """``MIGRATIONS[n]`` turns a version-n document into a version-(n + 1) one."""
 
 
-class MigrationError(Exception):
+class MigrationError(AfdeskError):
     """A migration step is missing or failed (the caller turns it into a LoadError)."""
 
 
@@ -51,7 +53,8 @@ def migrate(doc: dict, version: int) -> dict:
             raise MigrationError(f"this afdesk cannot upgrade files from version {v} to {v + 1}")
         try:
             doc = step(doc)
-        except Exception as exc:  # a broken old file can trip any step
+        except (LookupError, TypeError, ValueError, AttributeError) as exc:
+            # a broken old file (a field missing, or of another type) trips a step
             raise MigrationError(
                 f"upgrading from version {v} to {v + 1} failed: {type(exc).__name__}: {exc}"
             ) from exc
