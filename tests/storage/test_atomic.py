@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from afdesk.encounter.sample import build
 from afdesk.storage import SaveError, atomic, clean_stale_temps, encode, load, save
+from afdesk.storage.samples import build
 from tests.storage.builders import big_state, random_encounter
 
 ROOT = Path(__file__).resolve().parents[2]

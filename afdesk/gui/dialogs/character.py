@@ -33,10 +33,11 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetRuleset, SetSettings
 from afdesk.encounter.ops.roster import AddCombatant, AddMomentum, AddState, EditCombatant, new_id
-from afdesk.encounter.zone import grid_zone, tilesets
+from afdesk.encounter.zone import grid_zone
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.text import sentence
 from afdesk.rules import RULESETS
+from afdesk.storage.tilesets import tilesets
 
 
 class _Form(QDialog):
