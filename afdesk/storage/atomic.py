@@ -63,7 +63,7 @@ def clean_stale_temps(target: Path) -> list[Path]:
     """
     target = Path(target)
     prefix = temp_prefix(target)
-    removed = []
+    removed: list[Path] = []
     try:
         names = os.listdir(target.parent)
     except OSError:

@@ -77,7 +77,7 @@ def _source(path: Path) -> str:
     return path.name or str(path)
 
 
-def load(path: str | os.PathLike) -> Loaded:
+def load(path: str | os.PathLike[str]) -> Loaded:
     """Read an encounter file (older versions are upgraded in memory).
 
     Raises :class:`LoadError` with the file name, the place and the problem, whatever is
@@ -110,7 +110,7 @@ def peek_version(path: Path) -> int | None:
 
 
 def save(
-    path: str | os.PathLike, state: EncounterState, *, on_disk_version: int | None = None
+    path: str | os.PathLike[str], state: EncounterState, *, on_disk_version: int | None = None
 ) -> int:
     """Save atomically: afterwards the file holds ``state``, or, if this raises
     :class:`SaveError`, exactly what it held before (and no temporary file remains).
