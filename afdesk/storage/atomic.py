@@ -140,9 +140,9 @@ def replace(target: Path, data: bytes) -> None:
                 os.close(fd)
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        if isinstance(exc, Exception):
+        if isinstance(exc, (OSError, ValueError)):  # the disk, or a path it cannot hold
             raise SaveError(target.name, reason(exc, target)) from exc
-        raise
+        raise  # Ctrl+C, or a bug: the temporary file is gone, the old file untouched
     fsync_folder(target.parent)
 
 

@@ -290,6 +290,21 @@ def test_an_interrupt_mid_save_cleans_up_and_propagates(tmp_path, monkeypatch):
     assert _temps(tmp_path) == []
 
 
+def test_a_bug_mid_save_is_not_disguised_as_a_disk_problem(tmp_path, monkeypatch):
+    """Only the disk's failures (OSError) become a SaveError; a bug propagates as itself,
+    after the same clean-up."""
+    path, before, state = _saved(tmp_path)
+
+    def broken(fd, data):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(atomic, "write_all", broken)
+    with pytest.raises(RuntimeError, match="a bug"):
+        save(path, state)
+    assert path.read_bytes() == before
+    assert _temps(tmp_path) == []
+
+
 def test_an_encounter_too_big_to_load_is_not_saved(tmp_path, monkeypatch):
     from afdesk.storage import codec
 
