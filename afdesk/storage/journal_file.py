@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 
 from afdesk.encounter.history import AnyOp, EncounterState
-from afdesk.paths import data_dir
+from afdesk.paths import data_dir as data_dir  # re-exported: journals live under it
 from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError
 
