@@ -1,7 +1,13 @@
-"""Where afdesk's bundled resources are: the source tree, or the installed data files."""
+"""Where afdesk's files are: the bundled resources (the source tree, or the installed data
+files) and the user's data folder (crash journals, the GM's own tile sets).
+
+Only storage and the GUI find files through this module; the model never does
+(import contracts in ``pyproject.toml``).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import cache
 from pathlib import Path
@@ -28,3 +34,24 @@ def resource_dir() -> Path:
 def sample_encounter() -> Path:
     """The bundled encounter the app opens on first start."""
     return resource_dir() / "encounters" / "river-ford.afenc"
+
+
+def data_dir() -> Path:
+    """afdesk's data folder: ``$AFDESK_DATA_DIR``, or the platform's user data folder."""
+    override = os.environ.get("AFDESK_DATA_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("afdesk", appauthor=False))
+
+
+def bundled_tileset_dir() -> Path:
+    """The tile sets that come with afdesk."""
+    return resource_dir() / "tilesets"
+
+
+def user_tileset_dir() -> Path:
+    """Where a GM puts their own tile sets (``<data folder>/tilesets``), read after the
+    bundled ones."""
+    return data_dir() / "tilesets"

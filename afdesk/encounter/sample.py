@@ -1,7 +1,9 @@
 """The bundled sample encounter: a band of four against bandits at a river ford.
 
-It is built through Ops, so it is always a valid encounter; the storage layer writes it to
-``resources/encounters/river-ford.afenc`` (``python -m afdesk.storage.samples``).
+It is built through Ops, so it is always a valid encounter. The model reads no files: the
+storage layer passes in the wilderness tile set (:func:`afdesk.storage.samples.build`) and
+writes the result to ``resources/encounters/river-ford.afenc``
+(``python -m afdesk.storage.samples``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetNotes
 from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.encounter.ops.zone import SetEdgeRule
-from afdesk.encounter.zone import Edge, EdgeRule, grid_zone, tileset
+from afdesk.encounter.zone import Edge, EdgeRule, TileSet, grid_zone
 
 LAYOUT = (
     ("forest", "meadow", "hills"),
@@ -134,9 +136,10 @@ BANDITS = (
 )
 
 
-def build() -> Encounter:
-    """The sample encounter, freshly built through Ops."""
-    zone = grid_zone(tileset("wilderness"), LAYOUT)
+def build(wilderness: TileSet) -> Encounter:
+    """The sample encounter, freshly built through Ops on tiles of ``wilderness`` (the
+    bundled tile set of that id; :class:`IllegalOp` if it lacks a kind of :data:`LAYOUT`)."""
+    zone = grid_zone(wilderness, LAYOUT)
     enc = Encounter(zone=zone)
     enc.apply(Rename("Ambush at the river ford"))
     enc.apply(

@@ -3,13 +3,17 @@
 A tile at tile coordinates ``(tc, tr)`` covers areas ``(5 tc .. 5 tc + 4, 5 tr .. 5 tr + 4)``;
 tile coordinates may go negative when the zone is extended up or left. Segments name
 groups of a tile's areas (in the tile's local 0-4 coordinates) and carry properties.
+
+The model reads no files: tile sets are loaded by :mod:`afdesk.storage.tilesets` and
+passed in (:func:`grid_zone`); a zone keeps a copy of the tile kinds it draws new tiles
+from (``Zone.kinds``), so extending it, replaying its Ops and opening its file never
+depend on which tile sets are installed.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 import msgspec
 
@@ -87,6 +91,7 @@ class TileSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     random_properties: tuple[str, ...] = ()
 
     def kind(self, kind_id: str) -> TileKind:
+        """The tile kind with this id; :class:`IllegalOp` if the set has none."""
         for k in self.kinds:
             if k.id == kind_id:
                 return k
@@ -161,11 +166,24 @@ PLAIN = AreaTerrain()
 
 
 class Zone(msgspec.Struct, frozen=True):
-    """The tiles of an encounter and its edge rules."""
+    """The tiles of an encounter, its edge rules and the tile kinds new tiles are drawn
+    from (E9)."""
 
     tileset: str
+    """The id of the tile set the zone was made from (for the GM's eyes)."""
     tiles: tuple[Tile, ...]
     edges: tuple[EdgeRule, ...] = ()
+    kinds: tuple[TileKind, ...] = ()
+    """A copy of the tile set's kinds (file format version 2): extending the zone and
+    replacing a tile draw from these, never from the installed tile sets."""
+
+    def kind(self, kind_id: str) -> TileKind:
+        """The zone's tile kind with this id; :class:`IllegalOp` if it has none."""
+        for k in self.kinds:
+            if k.id == kind_id:
+                return k
+        name = self.tileset or "this zone's tile set"
+        raise IllegalOp(f"{name} has no tile kind {kind_id!r}")
 
     def tile_bounds(self) -> tuple[int, int, int, int]:
         """(min col, min row, max col, max row) in tiles."""
@@ -256,13 +274,13 @@ class Zone(msgspec.Struct, frozen=True):
     def line_areas(self, edge: Edge) -> set[Area]:
         """The areas of the outermost row or column of tiles at ``edge``."""
         c0, r0, c1, r1 = self.tile_bounds()
-        line = {
-            Edge.NORTH: lambda t: t.row == r0,
-            Edge.SOUTH: lambda t: t.row == r1,
-            Edge.WEST: lambda t: t.col == c0,
-            Edge.EAST: lambda t: t.col == c1,
-        }[edge]
-        return {a for t in self.tiles if line(t) for a in t.areas()}
+
+        def on_line(t: Tile) -> bool:
+            if edge in (Edge.NORTH, Edge.SOUTH):
+                return t.row == (r0 if edge is Edge.NORTH else r1)
+            return t.col == (c0 if edge is Edge.WEST else c1)
+
+        return {a for t in self.tiles if on_line(t) for a in t.areas()}
 
     def trimmed(self, edge: Edge) -> Zone:
         """Without the outermost row or column of tiles at ``edge``."""
@@ -302,57 +320,18 @@ def _sorted(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles, key=lambda t: (t.row, t.col)))
 
 
-def grid_zone(tileset: TileSet, kinds: Sequence[Sequence[str]], **kw) -> Zone:
-    """A zone from rows of tile-kind ids, top-left tile at (0, 0)."""
+def grid_zone(
+    tileset: TileSet,
+    kinds: Sequence[Sequence[str]],
+    *,
+    edges: Iterable[EdgeRule] | None = None,
+) -> Zone:
+    """A zone from rows of tile-kind ids, top-left tile at (0, 0), that draws new tiles
+    from ``tileset`` (its kinds are copied into the zone). Every edge exits unless
+    ``edges`` says otherwise."""
+    if edges is None:
+        edges = [EdgeRule(e) for e in Edge]
     tiles = [
         Tile.place(tileset.kind(k), c, r) for r, row in enumerate(kinds) for c, k in enumerate(row)
     ]
-    edges = kw.pop("edges", tuple(EdgeRule(e) for e in Edge))
-    return Zone(tileset=tileset.id, tiles=_sorted(tiles), edges=tuple(edges), **kw)
-
-
-# ----------------------------------------------------------------------------- tile sets
-
-
-def tileset_dir() -> Path:
-    from afdesk.paths import resource_dir
-
-    return resource_dir() / "tilesets"
-
-
-_TILESETS: dict[str, TileSet] = {}
-
-
-def load_tileset_file(path: Path) -> TileSet:
-    """A tile set from its JSON file; :class:`IllegalOp` naming the problem if broken."""
-    try:
-        ts = msgspec.json.decode(path.read_bytes(), type=TileSet)
-    except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise IllegalOp(f"tile set {path.name}: {exc}") from None
-    for kind in ts.kinds:
-        for seg in kind.segments:
-            for c, r in seg.areas:
-                if not (0 <= c < TILE and 0 <= r < TILE):
-                    raise IllegalOp(
-                        f"tile set {path.name}: segment {seg.name!r} of {kind.id} has area "
-                        f"({c}, {r}) outside the tile's 5 x 5 areas"
-                    )
-    return ts
-
-
-def tilesets() -> dict[str, TileSet]:
-    """Every bundled tile set by id."""
-    if not _TILESETS:
-        for path in sorted(tileset_dir().glob("*.json")):
-            ts = load_tileset_file(path)
-            _TILESETS[ts.id] = ts
-    return dict(_TILESETS)
-
-
-def tileset(tileset_id: str) -> TileSet:
-    sets = tilesets()
-    if tileset_id not in sets:
-        raise IllegalOp(
-            f"no tile set {tileset_id!r}; the bundled ones are " + ", ".join(sorted(sets))
-        )
-    return sets[tileset_id]
+    return Zone(tileset=tileset.id, tiles=_sorted(tiles), edges=tuple(edges), kinds=tileset.kinds)

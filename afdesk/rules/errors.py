@@ -1,5 +1,10 @@
 """Errors of the rules engine."""
 
+from afdesk.errors import AfdeskError
 
-class RulesError(ValueError):
-    """Bad input to the rules engine: the message says what is wrong."""
+
+class RulesError(AfdeskError, ValueError):
+    """Bad input to the rules engine: the message says what is wrong.
+
+    Also a ``ValueError``, as it was before the common root, so existing handlers work.
+    """

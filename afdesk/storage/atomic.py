@@ -63,7 +63,7 @@ def clean_stale_temps(target: Path) -> list[Path]:
     """
     target = Path(target)
     prefix = temp_prefix(target)
-    removed = []
+    removed: list[Path] = []
     try:
         names = os.listdir(target.parent)
     except OSError:
@@ -140,9 +140,9 @@ def replace(target: Path, data: bytes) -> None:
                 os.close(fd)
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        if isinstance(exc, Exception):
+        if isinstance(exc, (OSError, ValueError)):  # the disk, or a path it cannot hold
             raise SaveError(target.name, reason(exc, target)) from exc
-        raise
+        raise  # Ctrl+C, or a bug: the temporary file is gone, the old file untouched
     fsync_folder(target.parent)
 
 

@@ -16,7 +16,9 @@ def check_file(path: str) -> str:
         load(path)
     except LoadError as exc:
         return exc.detail
-    except Exception as exc:  # load promises a LoadError; a check never shows a traceback
+    except Exception as exc:
+        # load promises a LoadError; anything else is a bug in afdesk, reported for this
+        # file while the check goes on with the next (a check never shows a traceback)
         return f"unexpected error: {type(exc).__name__}: {exc}"
     return ""
 

@@ -7,6 +7,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
 from afdesk.encounter.history import EncounterState
 from afdesk.storage import atomic, codec, migrations
 from afdesk.storage.errors import LoadError, SaveError
@@ -75,7 +77,7 @@ def _source(path: Path) -> str:
     return path.name or str(path)
 
 
-def load(path: str | os.PathLike) -> Loaded:
+def load(path: str | os.PathLike[str]) -> Loaded:
     """Read an encounter file (older versions are upgraded in memory).
 
     Raises :class:`LoadError` with the file name, the place and the problem, whatever is
@@ -100,15 +102,15 @@ def peek_version(path: Path) -> int | None:
     """The schema version of an existing encounter file (None: absent or unreadable)."""
     try:
         fmt, version = codec.read_header(read_bytes(path, _source(path)))
-    except Exception:
-        return None
+    except (LoadError, msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return None  # not an encounter afdesk can read: nothing to keep a backup of
     if fmt != migrations.FORMAT or not isinstance(version, int) or isinstance(version, bool):
         return None
     return version
 
 
 def save(
-    path: str | os.PathLike, state: EncounterState, *, on_disk_version: int | None = None
+    path: str | os.PathLike[str], state: EncounterState, *, on_disk_version: int | None = None
 ) -> int:
     """Save atomically: afterwards the file holds ``state``, or, if this raises
     :class:`SaveError`, exactly what it held before (and no temporary file remains).
@@ -122,7 +124,8 @@ def save(
     path = Path(path)
     try:
         data = codec.encode(state)
-    except Exception as exc:
+    except (msgspec.EncodeError, TypeError, ValueError, OverflowError) as exc:
+        # text msgspec cannot write (a lone surrogate), a number out of range, ...
         raise SaveError(path.name, f"the encounter could not be encoded: {exc}") from exc
     if len(data) > codec.MAX_BYTES:
         raise SaveError(

@@ -10,6 +10,7 @@ from pathlib import Path
 import msgspec
 
 from afdesk.encounter.history import AnyOp, EncounterState
+from afdesk.paths import data_dir as data_dir  # re-exported: journals live under it
 from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError
 
@@ -20,16 +21,6 @@ NEW_SUFFIX = ".afjournal-new"
 """A journal being created; renamed to ``SUFFIX`` once it is locked and complete."""
 
 TARGET = "the crash journal"
-
-
-def data_dir() -> Path:
-    """afdesk's data folder: ``$AFDESK_DATA_DIR``, or the platform's user data folder."""
-    override = os.environ.get("AFDESK_DATA_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("afdesk", appauthor=False))
 
 
 def journal_dir() -> Path:

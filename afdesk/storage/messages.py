@@ -85,7 +85,8 @@ def value_text(value: Any, limit: int = 40) -> str:
         return f"a list of {n} item{'' if n == 1 else 's'}" if value else "an empty list"
     try:
         text = msgspec.json.encode(value).decode("utf-8", "replace")
-    except Exception:  # a value msgspec cannot show: fall back to Python's view
+    except (msgspec.EncodeError, TypeError, ValueError, OverflowError):
+        # a value msgspec cannot show (a lone surrogate, a huge int): Python's view
         text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -149,7 +150,8 @@ def _choices(root: type, doc: Any, segments: list[str | int]) -> str:
             if union is None:
                 return ""
             values = [str(m.tag) for m in union.types if isinstance(m, mi.StructType)]
-    except Exception:  # the wording is a courtesy: never fail while explaining a failure
+    except (LookupError, TypeError, ValueError, AttributeError):
+        # the wording is a courtesy: a document of an unexpected shape gets none
         return ""
     if len(values) > 12:
         return f"{len(values)} kinds, such as " + ", ".join(values[:3])

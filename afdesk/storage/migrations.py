@@ -3,14 +3,14 @@
 A file written by an older afdesk is upgraded on load, one version at a time, by pure
 functions on the parsed JSON document: ``migrate_1_to_2(doc) -> doc`` and so on. Adding a
 version is one function plus one entry in :data:`MIGRATIONS` (and ``CURRENT_VERSION`` up by
-one, and a fixture file of the old version under ``tests/storage/fixtures/``)::
+one, and a fixture file of the new version under ``tests/storage/fixtures/``); see
+:func:`migrate_1_to_2`.
 
-    def migrate_1_to_2(doc: dict) -> dict:
-        # version 2 keeps the pursuit-die colour under "chase"
-        doc["chase"] = {"bad_colour": doc["settings"].pop("bad_pursuit_colour", "blue")}
-        return doc
+The versions:
 
-    MIGRATIONS = {1: migrate_1_to_2}
+1. The first format.
+2. The zone keeps a copy of the tile kinds it draws new tiles from (``zone.kinds``), so
+   that extending it never depends on which tile sets are installed.
 
 Changing a *default* value of a model field is a schema change too: files omit fields that
 hold their default, so a migration must write the old default into documents that lack it.
@@ -22,24 +22,51 @@ time (never ``from ... import``), so tests can inject a migration by monkeypatch
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from afdesk.errors import AfdeskError
 
 FORMAT = "afdesk-encounter"
 """The ``format`` field every encounter file starts with."""
 
-CURRENT_VERSION = 1
+CURRENT_VERSION = 2
 """The schema version this afdesk writes."""
 
-Migration = Callable[[dict], dict]
+Document = dict[str, Any]
+"""A parsed encounter file without its ``format`` and ``schema_version`` header."""
 
-MIGRATIONS: dict[int, Migration] = {}
+Migration = Callable[[Document], Document]
+
+
+def migrate_1_to_2(doc: Document) -> Document:
+    """Copy the kinds of the zone's tile set into the zone (``zone.kinds``).
+
+    A version-1 zone drew new tiles from the installed tile set its ``tileset`` names, so
+    that set's kinds are what it meant. If no such tile set is installed the zone gets no
+    kinds, and extending it is refused, as it was in version 1.
+    """
+    zone = doc.get("zone")
+    if not isinstance(zone, dict) or "kinds" in zone:
+        return doc  # the validation after the upgrade names what is wrong
+    from afdesk.storage.tilesets import catalog
+
+    name = zone.get("tileset")
+    tileset = catalog().sets.get(name) if isinstance(name, str) else None
+    kinds = msgspec.to_builtins(tileset.kinds) if tileset is not None else []
+    return {**doc, "zone": {**zone, "kinds": kinds}}
+
+
+MIGRATIONS: dict[int, Migration] = {1: migrate_1_to_2}
 """``MIGRATIONS[n]`` turns a version-n document into a version-(n + 1) one."""
 
 
-class MigrationError(Exception):
+class MigrationError(AfdeskError):
     """A migration step is missing or failed (the caller turns it into a LoadError)."""
 
 
-def migrate(doc: dict, version: int) -> dict:
+def migrate(doc: Document, version: int) -> Document:
     """Upgrade a parsed document from ``version`` to :data:`CURRENT_VERSION`.
 
     Each step gets the document of its version (without the ``format`` and
@@ -51,7 +78,8 @@ def migrate(doc: dict, version: int) -> dict:
             raise MigrationError(f"this afdesk cannot upgrade files from version {v} to {v + 1}")
         try:
             doc = step(doc)
-        except Exception as exc:  # a broken old file can trip any step
+        except (LookupError, TypeError, ValueError, AttributeError) as exc:
+            # a broken old file (a field missing, or of another type) trips a step
             raise MigrationError(
                 f"upgrading from version {v} to {v + 1} failed: {type(exc).__name__}: {exc}"
             ) from exc

@@ -1,7 +1,7 @@
 """The bundled sample encounters, written from the code that builds them.
 
 ``python -m afdesk.storage.samples`` rewrites ``resources/encounters/river-ford.afenc``
-from :func:`afdesk.encounter.sample.build`; a test fails while the shipped file is stale.
+from :func:`build`; a test fails while the shipped file is stale.
 """
 
 from __future__ import annotations
@@ -10,15 +10,23 @@ import sys
 from pathlib import Path
 
 from afdesk.encounter import sample
+from afdesk.encounter.model import Encounter
 from afdesk.paths import sample_encounter
 from afdesk.storage.files import save
+from afdesk.storage.tilesets import tileset
+
+
+def build() -> Encounter:
+    """The river-ford sample, freshly built through Ops on the bundled wilderness tiles."""
+    return sample.build(tileset("wilderness"))
 
 
 def write_river_ford(path: Path | None = None) -> Path:
     """Save the river-ford sample (to the bundled file by default); returns its path."""
     path = sample_encounter() if path is None else path
     path.parent.mkdir(parents=True, exist_ok=True)
-    save(path, sample.build().state())
+    path.unlink(missing_ok=True)  # regenerated, not upgraded: no NAME.vN.bak beside it
+    save(path, build().state())
     return path
 
 

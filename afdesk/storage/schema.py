@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -16,7 +17,7 @@ from afdesk.encounter.history import EncounterState
 from afdesk.storage import migrations
 
 
-def schema() -> dict:
+def schema() -> dict[str, Any]:
     """The JSON Schema of a file of the current version."""
     generated = msgspec.json.schema(EncounterState)
     defs = generated["$defs"]

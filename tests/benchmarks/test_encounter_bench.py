@@ -14,7 +14,8 @@ from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.roster import AddCombatant, SetFacing
 from afdesk.encounter.ops.turn import TakeAction, deal_hands, play_cards
 from afdesk.encounter.turn import ActionKind
-from afdesk.encounter.zone import grid_zone, tileset
+from afdesk.encounter.zone import grid_zone
+from afdesk.storage.tilesets import tileset
 
 
 def big_encounter() -> Encounter:

@@ -22,16 +22,17 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
 )
 
-from afdesk.encounter import sample
 from afdesk.encounter.combatant import Combatant, Side, State, StateKind
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.roster import AddCombatant, PlaceCombatant
 from afdesk.encounter.ops.turn import deal_hands, play_cards
-from afdesk.encounter.zone import grid_zone, tileset
+from afdesk.encounter.zone import grid_zone
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.tokens import DecoyItem, TokenItem
 from afdesk.gui.map.view import MapView
+from afdesk.storage import samples as sample
+from afdesk.storage.tilesets import tileset
 
 SIZE = (1920, 1080)
 SIDES = (Side.OPPONENT, Side.FOLLOWER, Side.OPPONENT, Side.DENIZEN)

@@ -11,7 +11,8 @@ from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.encounter.ops.turn import NextTurn, Play, PlayCards, deal_hands
 from afdesk.encounter.reflex import Card, Suit, hand_specs
-from afdesk.encounter.zone import grid_zone, tileset
+from afdesk.encounter.zone import grid_zone
+from afdesk.storage.tilesets import tileset
 
 MEADOWS = (("meadow",) * 3,) * 3
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from afdesk.encounter import movement, persevere, sample
+from afdesk.encounter import movement, persevere
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
@@ -36,6 +36,7 @@ from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.encounter.zone import Edge
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
+from afdesk.storage import samples as sample
 
 HANDS = ["opponent:Bandits", "huang", "chen", "bao", "lan", "opponent:Archers"]
 

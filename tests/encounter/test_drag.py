@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from afdesk.encounter import drag, sample
+from afdesk.encounter import drag
+from afdesk.storage import samples as sample
 from afdesk.encounter.drag import DragKind, EdgeChoice
 from afdesk.encounter.geometry import straight_path
 from afdesk.encounter.ops.move import MoveCombatant

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from afdesk.encounter import movement, persevere, sample
+from afdesk.encounter import movement, persevere
 from afdesk.encounter.combatant import (
     Combatant,
     Economy,
@@ -56,8 +56,10 @@ from afdesk.encounter.ops.turn import (
 from afdesk.encounter.reflex import FULL_DECK, HAND_SIZE, deal, hand_specs, round_order
 from afdesk.encounter.state import Phase
 from afdesk.encounter.turn import ActionKind, SnapKind
-from afdesk.encounter.zone import START_TILES, Edge, grid_zone, tileset
+from afdesk.encounter.zone import START_TILES, Edge, grid_zone
 from afdesk.rules.dice import RandomSource, ScriptedSource
+from afdesk.storage import samples as sample
+from afdesk.storage.tilesets import tileset
 
 # ------------------------------------------------------------------------- strategies
 

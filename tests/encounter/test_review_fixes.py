@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from afdesk.encounter import persevere, sample
+from afdesk.encounter import persevere
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
@@ -22,6 +22,7 @@ from afdesk.encounter.zone import Edge
 from afdesk.rules import d20
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
+from afdesk.storage import samples as sample
 from tests.encounter.conftest import band, foe, make, start_round
 
 

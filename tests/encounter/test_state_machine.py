@@ -26,7 +26,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from afdesk.encounter import movement, persevere, sample
+from afdesk.encounter import movement, persevere
 from afdesk.encounter import turn as economy
 from afdesk.encounter.combatant import (
     MARKED_STATES,
@@ -86,10 +86,12 @@ from afdesk.encounter.ops.zone import ExtendZone, TrimZone, draw_extension
 from afdesk.encounter.reflex import FULL_DECK, HAND_SIZE, ROUNDS
 from afdesk.encounter.state import Mode, Phase, Settings
 from afdesk.encounter.turn import ActionKind, SnapKind
-from afdesk.encounter.zone import Edge, grid_zone, tileset
+from afdesk.encounter.zone import Edge, grid_zone
 from afdesk.rules import af254, classic, d20
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import RandomSource
+from afdesk.storage import samples as sample
+from afdesk.storage.tilesets import tileset
 
 SEEDS = st.integers(0, 2**32 - 1)
 FACINGS = st.one_of(

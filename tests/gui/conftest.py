@@ -8,9 +8,9 @@ import random
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings
 
-from afdesk.encounter import sample
 from afdesk.encounter.ops.turn import deal_hands, play_cards
 from afdesk.gui.document import EncounterDocument
+from afdesk.storage import samples as sample
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,6 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLabel, QWidget
 
-from afdesk.encounter import sample
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.errors import IllegalOp
@@ -30,6 +29,7 @@ from afdesk.gui.docks.reflex import ReflexPanel
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import Reporter, words
 from afdesk.gui.main_window import MainWindow
+from afdesk.storage import samples as sample
 from afdesk.storage.errors import LoadError
 
 

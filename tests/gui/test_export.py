@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from afdesk.encounter import sample
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.ops.roster import AddState, SetDecoys
 from afdesk.gui import export
 from afdesk.gui.export import main, parse_size, render_map
+from afdesk.storage import samples as sample
 
 
 def distinct_colours(image: QImage, step: int = 4) -> int:
@@ -141,7 +141,7 @@ def test_rendering_forces_offscreen_without_a_display(tmp_path):
     # A fresh process with no display and no platform set: export must not need either.
     script = (
         "import sys\n"
-        "from afdesk.encounter import sample\n"
+        "from afdesk.storage import samples as sample\n"
         "from afdesk.gui import export\n"
         "export.load_encounter = lambda path: sample.build()\n"
         f"sys.exit(export.main([{str(tmp_path / 'x.afenc')!r}, {str(tmp_path / 'x.png')!r},"

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from afdesk.encounter import sample
 from afdesk.encounter.zone import Edge
 from afdesk.gui.map import gestures, selection
 from afdesk.gui.map.gestures import Gesture
+from afdesk.storage import samples as sample
 
 
 @pytest.mark.parametrize(

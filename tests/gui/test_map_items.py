@@ -27,12 +27,13 @@ from afdesk.encounter.ops.roster import (
 )
 from afdesk.encounter.ops.turn import NextTurn, deal_hands, play_cards
 from afdesk.encounter.ops.zone import ExtendZone, SetEdgeRule, SetSegmentProps
-from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, grid_zone, tileset
+from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, grid_zone
 from afdesk.gui import mapgeom
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.theme import GM
 from afdesk.gui.map.tokens import DecoyItem, OverlapItem, RearArcItem, TokenItem
+from afdesk.storage.tilesets import tileset
 
 MEADOWS = (("meadow",) * 3,) * 3
 

@@ -7,13 +7,13 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from test_map_view import LEFT, NO, SHIFT, at, open_view, ops, token_at
 
-from afdesk.encounter import sample
 from afdesk.encounter.ops.roster import SetFacing
 from afdesk.encounter.zone import Edge
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map import selection
 from afdesk.gui.map.tools import FacingTool, MoveTool, PanTool
 from afdesk.gui.map.view import MapView
+from afdesk.storage import samples as sample
 
 MIDDLE = Qt.MouseButton.MiddleButton
 

@@ -11,7 +11,6 @@ from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from afdesk.encounter import sample
 from afdesk.encounter.geometry import straight_path
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import ExitCombatant, PlaceCombatant, SetFacing
@@ -21,6 +20,7 @@ from afdesk.encounter.turn import ActionKind
 from afdesk.gui import actions, mapgeom
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map.view import MapView
+from afdesk.storage import samples as sample
 
 NO = Qt.KeyboardModifier.NoModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier

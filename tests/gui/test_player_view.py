@@ -10,7 +10,6 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMainWindow
 
-from afdesk.encounter import sample
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.ops.roster import AddState, PlaceCombatant, RemoveState, SetDecoys
 from afdesk.encounter.ops.turn import deal_hands, play_cards
@@ -20,6 +19,7 @@ from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.tokens import DecoyItem, TokenItem
 from afdesk.gui.map.view import MapView
 from afdesk.gui.player_view import PlayerWindow
+from afdesk.storage import samples as sample
 
 TRUE_PLACE = (12, 0)
 DECOYS = ((11, 0), (12, 1))

@@ -9,7 +9,6 @@ import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from afdesk.encounter import sample
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.model import Encounter
@@ -20,6 +19,7 @@ from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.rules.dice import ScriptedSource
+from afdesk.storage import samples as sample
 
 
 def no_prompt(w: MainWindow) -> MainWindow:

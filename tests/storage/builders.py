@@ -12,7 +12,6 @@ import random
 
 import msgspec
 
-from afdesk.encounter import sample
 from afdesk.encounter.combatant import Combatant, Facet, Side, Speeds, StateKind
 from afdesk.encounter.contest import CheckKind, assemble
 from afdesk.encounter.contest_flow import ContestFlow
@@ -47,6 +46,7 @@ from afdesk.encounter.zone import Edge
 from afdesk.rules import RULESETS
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import RandomSource
+from afdesk.storage import samples as sample
 
 # Text a GM might type, including what JSON must escape and what is not ASCII.
 WORDS = (

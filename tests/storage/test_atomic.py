@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from afdesk.encounter.sample import build
 from afdesk.storage import SaveError, atomic, clean_stale_temps, encode, load, save
+from afdesk.storage.samples import build
 from tests.storage.builders import big_state, random_encounter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -360,6 +360,21 @@ def test_an_interrupt_mid_save_cleans_up_and_propagates(tmp_path, monkeypatch):
 
     monkeypatch.setattr(atomic, "write_all", interrupted)
     with pytest.raises(KeyboardInterrupt):
+        save(path, state)
+    assert path.read_bytes() == before
+    assert _temps(tmp_path) == []
+
+
+def test_a_bug_mid_save_is_not_disguised_as_a_disk_problem(tmp_path, monkeypatch):
+    """Only the disk's failures (OSError) become a SaveError; a bug propagates as itself,
+    after the same clean-up."""
+    path, before, state = _saved(tmp_path)
+
+    def broken(fd, data):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(atomic, "write_all", broken)
+    with pytest.raises(RuntimeError, match="a bug"):
         save(path, state)
     assert path.read_bytes() == before
     assert _temps(tmp_path) == []

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from afdesk.cli import run
-from afdesk.encounter.sample import build
 from afdesk.paths import sample_encounter
 from afdesk.storage import encode
 from afdesk.storage import migrations as mig
+from afdesk.storage.samples import build
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -21,11 +21,11 @@ from afdesk.encounter.ops.meta import Rename, SetSettings
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import AddCombatant, AdjustCounter, PlaceCombatant
 from afdesk.encounter.ops.turn import NextTurn, deal_hands, play_cards
-from afdesk.encounter.sample import build
 from afdesk.encounter.state import Phase, Settings
 from afdesk.storage import LoadError, SaveError, atomic, load, save
 from afdesk.storage import journal as journal_module
 from afdesk.storage.journal import Journal, discard, pending_journals, recover
+from afdesk.storage.samples import build
 from tests.storage.builders import RandomGM, Session
 
 

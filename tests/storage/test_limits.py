@@ -7,11 +7,12 @@ import os
 
 import pytest
 
-from afdesk.encounter.sample import build
 from afdesk.storage import MAX_BYTES, LoadError, decode, encode, load
 from afdesk.storage import scan as scan_module
+from afdesk.storage.samples import build
 
 SAMPLE = encode(build().state())
+SAMPLE_LINES = SAMPLE.count(b"\n")
 
 
 def _doc() -> dict:
@@ -20,6 +21,11 @@ def _doc() -> dict:
 
 def _bytes(doc: dict) -> bytes:
     return json.dumps(doc).encode()
+
+
+def _line_of(text: bytes) -> int:
+    """The line of the sample holding ``text`` (1 for the first)."""
+    return SAMPLE[: SAMPLE.index(text)].count(b"\n") + 1
 
 
 def _problem(data: bytes, source: str = "fight.afenc") -> str:
@@ -120,7 +126,8 @@ def test_nan_and_infinity_are_refused(literal):
     data = SAMPLE.replace(b'"facing":20.0', b'"facing":' + literal, 1)
     assert data != SAMPLE
     problem = _problem(data)
-    assert problem.startswith("line 22, column 7")  # where the number starts (or its sign)
+    line = _line_of(b'"facing":20.0')  # Silent Lan's line
+    assert problem.startswith(f"line {line}, column 7")  # where the number starts (or its sign)
     assert problem.endswith(": NaN and Infinity are not numbers a file may hold")
 
 
@@ -246,7 +253,11 @@ def test_newer_version_is_refused_naming_it(tmp_path):
         (b'{"format": ', "the file ends before its JSON is complete (was it cut off?)"),
         (bytes(range(256)) * 4, "line 1, column 1: this is not valid JSON (a control character)"),
         (b"\xff\xfe{}", "line 1, column 1: this is not valid JSON (a byte that is not text)"),
-        (SAMPLE + b"x", "line 49, column 2: this is not valid JSON (trailing characters) near: x"),
+        (
+            SAMPLE + b"x",
+            f"line {SAMPLE_LINES + 1}, column 2: this is not valid JSON (trailing "
+            "characters) near: x",
+        ),
     ],
 )
 def test_not_an_encounter(data, expected):
@@ -257,7 +268,7 @@ def test_text_that_is_not_utf8_is_refused():
     data = SAMPLE.replace(b"Silent Lan", b"Silent \xff\xfeLan")
     problem = _problem(data)
     assert "not UTF-8" in problem
-    assert problem.startswith("line 22, column ")
+    assert problem.startswith(f"line {_line_of(b'Silent Lan')}, column ")
 
 
 def test_missing_file(tmp_path):

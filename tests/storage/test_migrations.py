@@ -42,68 +42,84 @@ def test_v1_fixture_loads():
     assert contest.record.attack is not None and contest.record.attack.dice
 
 
-def _migrate_1_to_2(doc: dict) -> dict:
-    """A stand-in for a real migration, with a visible effect: version 2 of this test
-    marks the GM's notes as migrated."""
+def _stand_in(doc: dict) -> dict:
+    """A stand-in for a future migration, with a visible effect: the next version of this
+    test marks the GM's notes as migrated."""
     doc = dict(doc)
     doc["meta"] = {**doc["meta"], "notes": "[migrated] " + doc["meta"].get("notes", "")}
     return doc
 
 
+NOW = mig.CURRENT_VERSION
+LATEST = FIXTURES / f"v{NOW}.afenc"
+"""A file saved by this afdesk (a played session)."""
+
+
 @pytest.fixture
-def version_2(monkeypatch):
-    """afdesk as if version 2 were current, with one migration from version 1."""
-    monkeypatch.setattr(mig, "CURRENT_VERSION", 2)
-    monkeypatch.setattr(mig, "MIGRATIONS", {1: _migrate_1_to_2})
+def next_version(monkeypatch):
+    """afdesk as if version NOW + 1 were current, with one more migration after the real
+    ones."""
+    monkeypatch.setattr(mig, "CURRENT_VERSION", NOW + 1)
+    monkeypatch.setattr(mig, "MIGRATIONS", {**mig.MIGRATIONS, NOW: _stand_in})
 
 
-def test_old_file_is_migrated_on_load(tmp_path, version_2):
+def test_old_file_is_migrated_on_load(tmp_path, next_version):
     path = tmp_path / "old.afenc"
-    shutil.copy(FIXTURES / "v1.afenc", path)
+    shutil.copy(LATEST, path)
     loaded = load(path)
-    assert loaded.schema_version == 1
+    assert loaded.schema_version == NOW
     assert loaded.state.meta.notes.startswith("[migrated] ")
-    assert path.read_bytes() == (FIXTURES / "v1.afenc").read_bytes(), "loading wrote to disk"
-    assert encode(loaded.state).startswith(b'{"format":"afdesk-encounter","schema_version":2,')
+    assert path.read_bytes() == LATEST.read_bytes(), "loading wrote to disk"
+    header = b'{"format":"afdesk-encounter","schema_version":%d,' % (NOW + 1)
+    assert encode(loaded.state).startswith(header)
 
 
-def test_first_save_over_an_older_file_keeps_a_backup(tmp_path, version_2):
+def test_first_save_over_an_older_file_keeps_a_backup(tmp_path, next_version):
     path = tmp_path / "old.afenc"
-    shutil.copy(FIXTURES / "v1.afenc", path)
+    shutil.copy(LATEST, path)
     original = path.read_bytes()
     loaded = load(path)
     save(path, loaded.state, on_disk_version=loaded.schema_version)
-    bak = tmp_path / "old.afenc.v1.bak"
-    assert backup_path(path, 1) == bak
+    bak = tmp_path / f"old.afenc.v{NOW}.bak"
+    assert backup_path(path, NOW) == bak
     assert bak.read_bytes() == original
-    assert peek_version(path) == 2
+    assert peek_version(path) == NOW + 1
     again = load(path)
-    assert again.schema_version == 2
+    assert again.schema_version == NOW + 1
     assert again.state == loaded.state
-    # Later saves leave the backup alone, even if the GUI still says version 1.
+    # Later saves leave the backup alone, even if the GUI still says the old version.
     bak.write_bytes(b"kept")
-    save(path, again.state, on_disk_version=1)
+    save(path, again.state, on_disk_version=NOW)
     save(path, again.state)
     assert bak.read_bytes() == b"kept"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.afenc", "old.afenc.v1.bak"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.afenc", bak.name]
 
 
-def test_backup_without_the_hint(tmp_path, version_2):
+def test_backup_without_the_hint(tmp_path, next_version):
     """The version on disk is read from the file when the GUI does not say it."""
     path = tmp_path / "old.afenc"
-    shutil.copy(FIXTURES / "v1.afenc", path)
+    shutil.copy(LATEST, path)
     save(path, load(path).state)
-    assert (tmp_path / "old.afenc.v1.bak").read_bytes() == (FIXTURES / "v1.afenc").read_bytes()
+    assert (tmp_path / f"old.afenc.v{NOW}.bak").read_bytes() == LATEST.read_bytes()
 
 
 def test_no_backup_when_saving_a_current_file(tmp_path):
     path = tmp_path / "new.afenc"
-    shutil.copy(FIXTURES / "v1.afenc", path)
-    save(path, load(path).state, on_disk_version=1)
+    shutil.copy(LATEST, path)
+    save(path, load(path).state, on_disk_version=NOW)
     assert [p.name for p in tmp_path.iterdir()] == ["new.afenc"]
 
 
-def test_migrations_chain_in_order(version_2, monkeypatch):
+def test_the_first_save_over_a_version_1_file_keeps_it(tmp_path):
+    path = tmp_path / "old.afenc"
+    shutil.copy(FIXTURES / "v1.afenc", path)
+    loaded = load(path)
+    assert save(path, loaded.state, on_disk_version=1) == NOW
+    assert (tmp_path / "old.afenc.v1.bak").read_bytes() == (FIXTURES / "v1.afenc").read_bytes()
+    assert load(path).state == loaded.state
+
+
+def test_migrations_chain_in_order(monkeypatch):
     seen = []
 
     def step(n):
@@ -124,7 +140,7 @@ def test_migrations_chain_in_order(version_2, monkeypatch):
 
 def test_a_missing_migration_is_a_load_error(monkeypatch):
     monkeypatch.setattr(mig, "CURRENT_VERSION", 3)
-    monkeypatch.setattr(mig, "MIGRATIONS", {1: _migrate_1_to_2})
+    monkeypatch.setattr(mig, "MIGRATIONS", {1: _stand_in})
     with pytest.raises(LoadError, match="cannot upgrade files from version 2 to 3"):
         decode((FIXTURES / "v1.afenc").read_bytes())
 
@@ -151,8 +167,8 @@ def test_a_migration_result_is_validated(monkeypatch):
         decode((FIXTURES / "v1.afenc").read_bytes())
 
 
-def test_duplicate_keys_are_refused_in_old_files_too(version_2):
-    data = (FIXTURES / "v1.afenc").read_bytes()
+def test_duplicate_keys_are_refused_in_old_files_too(next_version):
+    data = LATEST.read_bytes()
     data = data.replace(b'"mode":', b'"mode":"battle","mode":', 1)
     with pytest.raises(LoadError, match='the key "mode" appears twice'):
         decode(data)
@@ -169,6 +185,6 @@ def test_a_newer_file_is_never_overwritten_without_a_backup(tmp_path):
     assert (tmp_path / "future.afenc.v5.bak").read_bytes() == newer
 
 
-def test_save_returns_the_version_it_wrote(tmp_path, version_2):
+def test_save_returns_the_version_it_wrote(tmp_path, next_version):
     path = tmp_path / "x.afenc"
-    assert save(path, load(FIXTURES / "v1.afenc").state) == 2
+    assert save(path, load(LATEST).state) == NOW + 1

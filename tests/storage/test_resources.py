@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from afdesk.encounter import sample
 from afdesk.paths import resource_dir, sample_encounter
 from afdesk.storage import encode, load
 from afdesk.storage import migrations as mig
+from afdesk.storage import samples as sample
 from afdesk.storage import schema as schema_module
 from afdesk.storage.samples import write_river_ford
 

@@ -18,10 +18,11 @@ from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetNotes, SetSettings
 from afdesk.encounter.ops.roster import AddCombatant, EditCombatant
 from afdesk.encounter.ops.turn import deal_hands
-from afdesk.encounter.sample import build
 from afdesk.encounter.state import Settings
-from afdesk.encounter.zone import grid_zone, tileset, tilesets
-from afdesk.storage import LoadError, SaveError, decode, encode, load, save
+from afdesk.encounter.zone import grid_zone
+from afdesk.storage import LoadError, SaveError, decode, encode, load, migrations, save
+from afdesk.storage.samples import build
+from afdesk.storage.tilesets import tileset, tilesets
 from tests.storage.builders import random_encounter, random_session
 
 RUNS = settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -33,7 +34,7 @@ def _round_trip(tmp_path, state: EncounterState) -> None:
     first = path.read_bytes()
     loaded = load(path)
     assert loaded.state == state
-    assert loaded.schema_version == 1
+    assert loaded.schema_version == migrations.CURRENT_VERSION
     assert loaded.path == path
     save(path, loaded.state)
     assert path.read_bytes() == first, "re-saving an unchanged encounter changed the bytes"
@@ -135,7 +136,8 @@ def test_the_file_holds_everything_explicitly(tmp_path):
     enc = random_encounter(11, 80)
     state = enc.state()
     data = encode(state)
-    assert data.startswith(b'{"format":"afdesk-encounter","schema_version":1,\n')
+    header = b'{"format":"afdesk-encounter","schema_version":%d,\n' % migrations.CURRENT_VERSION
+    assert data.startswith(header)
     doc = json.loads(data)
     assert doc["meta"]["ruleset"] == state.meta.ruleset
     assert doc["settings"]["bad_pursuit_colour"] == state.settings.bad_pursuit_colour

@@ -9,16 +9,17 @@ import msgspec
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, Tile, tileset
+from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, Tile
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
 
 
 class ExtendZone(Op, frozen=True):
-    """Add a row or column of tiles beyond an edge, drawn from the zone's tile set (E9).
+    """Add a row or column of tiles beyond an edge, drawn from the zone's tile kinds (E9).
 
-    The drawn kinds are part of the Op, so replaying it draws nothing.
+    The drawn kinds are part of the Op and their looks come from the zone's own copy of
+    its tile set, so replaying it draws nothing and reads no installed tile set.
     """
 
     edge: Edge
@@ -26,14 +27,12 @@ class ExtendZone(Op, frozen=True):
     label = "Extend zone"
 
     def execute(self, enc: Encounter) -> None:
-        ts = tileset(enc.zone.tileset)
-        kinds = [ts.kind(k) for k in self.kinds]
+        kinds = [enc.zone.kind(k) for k in self.kinds]
         enc.set_zone(enc.zone.extended(self.edge, kinds))
 
     def describe(self, enc: Encounter) -> str:
         try:
-            ts = tileset(enc.zone.tileset)
-            names = ", ".join(ts.kind(k).name for k in self.kinds)
+            names = ", ".join(enc.zone.kind(k).name for k in self.kinds)
         except IllegalOp:
             names = ", ".join(self.kinds)
         return f"The zone grows {self.edge.value}wards: {names}"
@@ -43,12 +42,13 @@ class ExtendZone(Op, frozen=True):
 
 
 def draw_extension(enc: Encounter, edge: Edge, rng: random.Random | None = None) -> ExtendZone:
-    """Draw the tiles for a new row or column from the zone's tile set (E9)."""
-    ts = tileset(enc.zone.tileset)
+    """Draw the tiles for a new row or column from the zone's tile kinds (E9)."""
+    if not enc.zone.kinds:
+        raise IllegalOp("this zone has no tile set to draw new tiles from")
     cols, rows = enc.zone.size()
     count = cols if edge in (Edge.NORTH, Edge.SOUTH) else rows
     rng = rng or random.SystemRandom()
-    return ExtendZone(edge, tuple(rng.choice(ts.kinds).id for _ in range(count)))
+    return ExtendZone(edge, tuple(rng.choice(enc.zone.kinds).id for _ in range(count)))
 
 
 class TrimZone(Op, frozen=True):
@@ -110,7 +110,7 @@ class SetSegmentProps(Op, frozen=True):
 
 
 class ReplaceTile(Op, frozen=True):
-    """Put another kind of tile from the zone's set in a tile's place."""
+    """Put another of the zone's tile kinds in a tile's place."""
 
     col: int
     row: int
@@ -121,7 +121,7 @@ class ReplaceTile(Op, frozen=True):
         old = enc.zone.tile_at(self.col, self.row)
         if old is None:
             raise IllegalOp(f"there is no tile at ({self.col}, {self.row})")
-        kind = tileset(enc.zone.tileset).kind(self.kind)
+        kind = enc.zone.kind(self.kind)
         new = Tile.place(kind, self.col, self.row)
         tiles = tuple(new if t is old else t for t in enc.zone.tiles)
         enc.set_zone(msgspec.structs.replace(enc.zone, tiles=tiles))

@@ -41,10 +41,11 @@ from afdesk.encounter.ops.roster import (
     grit_after_edit,
     new_id,
 )
-from afdesk.encounter.zone import grid_zone, tilesets
+from afdesk.encounter.zone import grid_zone
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
 from afdesk.rules.rulesets import all_rulesets
+from afdesk.storage.tilesets import tilesets
 
 
 class _Form(QDialog):
