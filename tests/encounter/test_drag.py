@@ -8,7 +8,6 @@ import random
 import pytest
 
 from afdesk.encounter import drag
-from afdesk.storage import samples as sample
 from afdesk.encounter.drag import DragKind, EdgeChoice
 from afdesk.encounter.geometry import straight_path
 from afdesk.encounter.ops.move import MoveCombatant
@@ -16,6 +15,7 @@ from afdesk.encounter.ops.roster import ExitCombatant, PlaceCombatant
 from afdesk.encounter.ops.turn import deal_hands, play_cards
 from afdesk.encounter.ops.zone import ExtendZone
 from afdesk.encounter.zone import Edge
+from afdesk.storage import samples as sample
 
 
 def started(*placements):
