@@ -276,10 +276,10 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
         decoys.remove(area)
         return msgspec.structs.replace(self, decoys=tuple(decoys))
 
-    def replace(self, **changes) -> Combatant:
+    def replace(self, **changes: object) -> Combatant:
         return msgspec.structs.replace(self, **changes)
 
-    def with_economy(self, **changes) -> Combatant:
+    def with_economy(self, **changes: object) -> Combatant:
         return msgspec.structs.replace(
             self, economy=msgspec.structs.replace(self.economy, **changes)
         )

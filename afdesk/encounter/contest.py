@@ -32,10 +32,11 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
 from afdesk.encounter.ops.base import spend_refusal
 from afdesk.encounter.turn import has_defenses
-from afdesk.rules.contest import Role, Verdict, verdict
+from afdesk.rules.contest import Role, verdict
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll, pool_sizes
 from afdesk.rules.rulesets import Ruleset, ruleset_named
+from afdesk.rules.verdict import Verdict
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
@@ -382,7 +383,7 @@ def _defenses(
     base_mods = _state_mods(target, enc, "defense")
     out: list[DefenseOption] = []
 
-    def option(kind: DefenseKind, via: Via, allowed: bool = True, reason: str = ""):
+    def option(kind: DefenseKind, via: Via, allowed: bool = True, reason: str = "") -> None:
         facet = DEFENSE_FACET[kind.base]
         mods = list(base_mods)
         if kind.base is DefenseKind.DODGE and behind:

@@ -29,12 +29,14 @@ from afdesk.encounter.contest import (
     pools,
 )
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.geometry import Area
 from afdesk.rules import d20
-from afdesk.rules.contest import Role, ShiftExchange, Verdict
+from afdesk.rules.contest import Role, ShiftExchange
 from afdesk.rules.dice import DiceSource, Roll
 from afdesk.rules.errors import RulesError
 from afdesk.rules.odds import CheckState, ContestOdds, Cooperation, PoolSpec
 from afdesk.rules.rulesets import Ruleset, SpendKind, SpendUnit, ruleset_named
+from afdesk.rules.verdict import Verdict
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
@@ -65,7 +67,7 @@ class ContestFlow:
         self.spends: list[ShiftSpend] = []
         self.momentum_uses: list[MomentumUse] = []
         self.decoy = None
-        self.decoys: tuple = ()
+        self.decoys: tuple[Area, ...] = ()
         self.hits = 0
         """Damage the GM rolled, dealt if the attack lands (E6)."""
         self.note = ""
@@ -415,7 +417,9 @@ class ContestFlow:
         side = Role(side)
         return self.momentum(side) - sum(1 for u in self.momentum_uses if u.side is side)
 
-    def use_momentum(self, side: Role, kind: str, target: str = "", dice: int = 0, note=""):
+    def use_momentum(
+        self, side: Role, kind: str, target: str = "", dice: int = 0, note: str = ""
+    ) -> None:
         """Spend one Momentum (R12): a +2/-2 marker on someone's next check, +1/-1 damage on
         the attack, or a stunt."""
         side = Role(side)

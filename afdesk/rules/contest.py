@@ -12,7 +12,7 @@ import msgspec
 
 from afdesk.rules import d20
 from afdesk.rules.d20 import D20Check
-from afdesk.rules.dice import Roll
+from afdesk.rules.dice import DiceSource, Pool, Roll
 from afdesk.rules.errors import RulesError
 from afdesk.rules.outcome import Outcome
 from afdesk.rules.rulesets import ruleset_named
@@ -24,10 +24,28 @@ def outcome(ruleset: str, roll: Roll) -> Outcome:
     return ruleset_named(ruleset).outcome(roll)
 
 
-def roll(ruleset: str, dice: int, interference: int = 0, **kw) -> Roll:
-    """Roll a check under the dice-pool ruleset named ``ruleset`` (``kw`` as for
+def roll(
+    ruleset: str,
+    dice: int,
+    interference: int = 0,
+    *,
+    ventures: int = 0,
+    advantage: bool = False,
+    disadvantage: bool = False,
+    pool: Pool = Pool.CHECK,
+    source: DiceSource | None = None,
+) -> Roll:
+    """Roll a check under the dice-pool ruleset named ``ruleset`` (the keywords as for
     ``af254.roll_check`` / ``classic.roll_check``)."""
-    return ruleset_named(ruleset).roll_check(dice, interference, **kw)
+    return ruleset_named(ruleset).roll_check(
+        dice,
+        interference,
+        ventures=ventures,
+        advantage=advantage,
+        disadvantage=disadvantage,
+        pool=pool,
+        source=source,
+    )
 
 
 def verdict(ruleset: str, attack: Roll | D20Check, defense: Roll | None = None) -> Verdict:

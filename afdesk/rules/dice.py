@@ -17,7 +17,7 @@ import enum
 import random
 import secrets
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import msgspec
 
@@ -343,9 +343,10 @@ def audit(roll: Roll) -> bool:
     return all(d.draw < 0 or face_of(roll.seed, d.draw) == d.face for d in roll.dice)
 
 
-def to_data(roll: Roll) -> dict:
+def to_data(roll: Roll) -> dict[str, Any]:
     """The roll as JSON-ready builtins."""
-    return msgspec.to_builtins(roll)
+    data: dict[str, Any] = msgspec.to_builtins(roll)
+    return data
 
 
 def from_data(data: object) -> Roll:

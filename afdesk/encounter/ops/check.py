@@ -4,6 +4,7 @@ E15, R9-R12)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -14,7 +15,10 @@ from afdesk.encounter.contest import (
     MOMENTUM_KINDS,
     CheckKind,
     ContestRecord,
+    DefenseOption,
     DefenseUse,
+    Modifier,
+    ShiftSpend,
     Via,
     combinable,
     momentum_refusal,
@@ -22,17 +26,18 @@ from afdesk.encounter.contest import (
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
 from afdesk.encounter.ops.roster import check_decoys
-from afdesk.encounter.state import Phase
+from afdesk.encounter.state import Meta, Phase
 from afdesk.rules.contest import Role
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll
 from afdesk.rules.rulesets import d20_margin, ruleset_named
+from afdesk.rules.verdict import Verdict
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
 
 
-def _consume(c: Combatant, modifiers) -> Combatant:
+def _consume(c: Combatant, modifiers: Iterable[Modifier]) -> Combatant:
     """Prepared and Momentum markers that this check used are gone (E5, R12)."""
     used = {m.marker for m in modifiers if m.enabled and m.marker is not None}
     if -1 in used:
@@ -111,7 +116,7 @@ class ResolveContest(Op, frozen=True):
         for c in people.values():
             enc.put(c)
 
-    def _pay(self, enc: Encounter, s, people, meta):
+    def _pay(self, enc: Encounter, s: ShiftSpend, people: dict[str, Combatant], meta: Meta) -> Meta:
         if s.payer == "referee":
             if meta.referee_shifts < 1:
                 raise IllegalOp("the referee has no Shifts left (R10)")
@@ -129,7 +134,7 @@ class ResolveContest(Op, frozen=True):
             people[s.payer] = c.replace(shifts=c.shifts - 1)
         return meta
 
-    def _momentum(self, enc: Encounter, v, people) -> None:
+    def _momentum(self, enc: Encounter, v: Verdict, people: dict[str, Combatant]) -> None:
         r = self.record
         if not r.momentum_uses:
             return
@@ -155,7 +160,7 @@ class ResolveContest(Op, frozen=True):
                 c = people[u.target]
                 people[u.target] = c.replace(momentum=(*c.momentum, MomentumMarker(u.dice, source)))
 
-    def _effects(self, enc: Encounter, v, people) -> None:
+    def _effects(self, enc: Encounter, v: Verdict, people: dict[str, Combatant]) -> None:
         r = self.record
         a = people[r.attacker]
         if r.hits < 0:
@@ -174,6 +179,9 @@ class ResolveContest(Op, frozen=True):
             if not v.succeeds and not winners:
                 winners = enc.opponents_in(a.area, a) if a.area else []
             if winners:
+                if a.area is None:
+                    # An overlap is an area: off the map there is none to leave (E14).
+                    raise IllegalOp(f"{a.name} cannot leave an overlap: not on the map")
                 exits = movement.front_exits(enc, a.area, winners)
                 people[a.id] = a.with_economy(exit_free=False, exit_to=exits)
             else:
@@ -243,9 +251,7 @@ def _stops(enc: Encounter, attack: Roll, defense: Roll) -> bool:
     return ruleset_named(enc.ruleset).verdict(attack, defense).stopped
 
 
-def _as_option(d: DefenseUse):
-    from afdesk.encounter.contest import DefenseOption
-
+def _as_option(d: DefenseUse) -> DefenseOption:
     return DefenseOption(d.defender, d.kind, d.via, d.facet, 0)
 
 

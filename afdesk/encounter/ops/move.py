@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ def _areas(value: Fraction) -> str:
     return f"{float(value):.1f} areas"
 
 
-def _terrain_words(enc: Encounter, areas) -> str:
+def _terrain_words(enc: Encounter, areas: Iterable[Area]) -> str:
     """What on these areas made them dear, for a refusal: "Rough costs 2, " ..."""
     words = []
     terrain = [enc.terrain_at(a) for a in areas]

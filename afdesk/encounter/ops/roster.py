@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -476,7 +477,7 @@ def decoy_spots(enc: Encounter, c: Combatant) -> list[Area]:
     return [n for n in neighbours(c.area) if enc.zone.contains(n)]
 
 
-def check_decoys(enc: Encounter, c: Combatant, decoys) -> None:
+def check_decoys(enc: Encounter, c: Combatant, decoys: Sequence[Area]) -> None:
     if len(decoys) > 2:
         raise IllegalOp("a hidden character has at most 2 decoys (E6)")
     if len({tuple(d) for d in decoys}) != len(decoys):

@@ -72,8 +72,8 @@ def _distribution(state: CheckState) -> Distribution:
     intf = groups(state.interference)
     # Masses by (key, interference 6-distribution); the sums below are linear in that
     # distribution, so each key later gets one mass-weighted vector.
-    six_mass: dict[tuple, float] = defaultdict(float)
-    low_mass: dict[tuple, float] = defaultdict(float)
+    six_mass: dict[tuple[int, ...], float] = defaultdict(float)
+    low_mass: dict[tuple[int, ...], float] = defaultdict(float)
     vectors: dict[int, tuple[float, ...]] = {}
     for ig in intf:
         vectors[id(ig.six)] = ig.six
@@ -82,6 +82,7 @@ def _distribution(state: CheckState) -> Distribution:
         p_no_six = cg.six[0]
         p_six = 1.0 - p_no_six if len(cg.six) > 1 else 0.0
         vectors[id(cg.six)] = cg.six
+        top: tuple[int, int]
         if c5:
             top = (5, c5)
         elif c4:
@@ -103,7 +104,7 @@ def _distribution(state: CheckState) -> Distribution:
                         ul = i4 - c4 + i5 if i4 >= c4 else i5 - a
                     else:
                         ul = i5 - a - c5
-                    key = (0, 0, 0, ul > 0, id(ig.six))
+                    key: tuple[int, ...] = (0, 0, 0, ul > 0, id(ig.six))
                 else:
                     key = (b, *top, False, id(ig.six))
                 low_mass[key] += m * p_no_six
@@ -157,10 +158,10 @@ def _distribution(state: CheckState) -> Distribution:
 
 
 def _weighted(
-    masses: dict[tuple, float], vectors: dict[int, tuple[float, ...]]
-) -> dict[tuple, list[float]]:
+    masses: dict[tuple[int, ...], float], vectors: dict[int, tuple[float, ...]]
+) -> dict[tuple[int, ...], list[float]]:
     """Turn {(*key, vector id): mass} into {key: sum of mass * vector}."""
-    out: dict[tuple, list[float]] = {}
+    out: dict[tuple[int, ...], list[float]] = {}
     for (*parts, vid), m in masses.items():
         vec = vectors[vid]
         key = tuple(parts)
@@ -222,9 +223,9 @@ def _cooperation(coop: Cooperation) -> Distribution:
     return Distribution(min(1.0, math.fsum(scores.values())), p_fumble, momentum, dict(scores))
 
 
-def distribution(pool: PoolSpec | CheckState | Cooperation) -> Distribution:
-    """The af-2.5.4 outcome distribution of a check, a check part-way through, or a
-    cooperation."""
+def distribution(pool: PoolSpec | CheckState | Cooperation | Roll) -> Distribution:
+    """The af-2.5.4 outcome distribution of a check, a check part-way through, a
+    cooperation, or a roll as it lies (read as its :class:`CheckState`)."""
     if isinstance(pool, PoolSpec):
         return _distribution(_af254_state(pool))
     if isinstance(pool, CheckState):
@@ -233,7 +234,7 @@ def distribution(pool: PoolSpec | CheckState | Cooperation) -> Distribution:
         return _cooperation(pool)
     if isinstance(pool, Roll):
         return _distribution(CheckState.from_roll(pool))
-    raise RulesError(f"expected a PoolSpec, a CheckState or a Cooperation, got {pool!r}")
+    raise RulesError(f"expected a PoolSpec, a CheckState, a Cooperation or a Roll, got {pool!r}")
 
 
 def check_odds(spec: PoolSpec | CheckState | Cooperation) -> CheckOdds:
@@ -242,13 +243,15 @@ def check_odds(spec: PoolSpec | CheckState | Cooperation) -> CheckOdds:
     return CheckOdds(d.p_success, d.p_fumble, d.expected_momentum)
 
 
-def p_beats(defender: dict[tuple[int, int], float], attacker: dict[tuple[int, int], float]):
+def p_beats(
+    defender: dict[tuple[int, int], float], attacker: dict[tuple[int, int], float]
+) -> float:
     """P(defender's score beats attacker's) over independent (Result, Gain) scores (R9)."""
     by_result: dict[int, list[tuple[int, float]]] = defaultdict(list)
     for (r, g), p in defender.items():
         by_result[r].append((g, p))
-    higher = {}
-    gains = {}
+    higher: dict[int, float] = {}
+    gains: dict[int, tuple[list[tuple[int, float]], list[float]]] = {}
     for r in (4, 5, 6):
         higher[r] = sum(p for (rr, _), p in defender.items() if rr > r)
         items = sorted(by_result.get(r, ()))

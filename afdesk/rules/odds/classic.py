@@ -30,7 +30,9 @@ def _classic_remaining(state: CheckState) -> dict[tuple[int, int, int], float]:
     """
     check = groups(state.check)
     intf = groups(state.interference)
-    after_low: dict[tuple, list] = {}
+    after_low: dict[
+        tuple[int, int, int, int], tuple[float, tuple[float, ...], tuple[float, ...]]
+    ] = {}
     for cg in check:
         c4, c5 = cg.low
         for ig in intf:
@@ -43,9 +45,9 @@ def _classic_remaining(state: CheckState) -> dict[tuple[int, int, int], float]:
             key = (rem4, rem5, id(cg.six), id(ig.six))
             entry = after_low.get(key)
             if entry is None:
-                after_low[key] = [cg.p * ig.p, cg.six, ig.six]
+                after_low[key] = (cg.p * ig.p, cg.six, ig.six)
             else:
-                entry[0] += cg.p * ig.p
+                after_low[key] = (entry[0] + cg.p * ig.p, entry[1], entry[2])
     out: dict[tuple[int, int, int], float] = defaultdict(float)
     for (rem4, rem5, _, _), (mass, six_c, six_i) in after_low.items():
         low = rem4 + rem5

@@ -215,7 +215,9 @@ def _advantage_faces(n: int) -> tuple[tuple[tuple[int, int, int, int], float], .
             return tuple(out)
 
 
-def _retried_sixes(dist, n: int):
+def _retried_sixes(
+    dist: dict[tuple[int, int, int, int], float], n: int
+) -> dict[tuple[int, int, int, int], float]:
     """Add the retried 6s of ``n`` dice (Advantage) to ``dist``."""
     out: dict[tuple[int, int, int, int], float] = defaultdict(float)
     faces = _advantage_faces(n)
