@@ -1,63 +1,19 @@
 """The log, the exact inverse of every Op, and the whole-encounter snapshot.
 
 ``Restore`` puts back the parts an Op changed (recorded by ``Encounter.apply``), so undo is
-exact by construction. ``AnyOp`` is the union of every Op type, for decoding the log and
-the journal.
+exact by construction. ``AnyOp`` types the fields that hold any registered Op (see
+:mod:`afdesk.encounter.ops.registry`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.ops.check import Persevere, ResolveContest
-from afdesk.encounter.ops.meta import (
-    AdjustRefereeShifts,
-    ChangeMode,
-    Rename,
-    SetNotes,
-    SetRuleset,
-    SetSettings,
-)
-from afdesk.encounter.ops.move import MoveCombatant
-from afdesk.encounter.ops.roster import (
-    AddCombatant,
-    AddMomentum,
-    AddState,
-    AdjustCounter,
-    EditCombatant,
-    ExitCombatant,
-    PlaceCombatant,
-    RemoveCombatant,
-    RemoveDecoy,
-    RemoveMomentum,
-    RemoveState,
-    SetDecoys,
-    SetFacing,
-    SetMarkers,
-    TickBleeding,
-)
-from afdesk.encounter.ops.turn import (
-    ActHesitated,
-    DealHands,
-    EndEncounter,
-    NextTurn,
-    PlayCards,
-    Screen,
-    SetEconomy,
-    TakeAction,
-    UseSnap,
-)
-from afdesk.encounter.ops.zone import (
-    ExtendZone,
-    ReplaceTile,
-    SetEdgeRule,
-    SetSegmentProps,
-    TrimZone,
-)
+from afdesk.encounter.ops.registry import AnyOp
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import Zone
@@ -161,48 +117,3 @@ class EncounterState(msgspec.Struct, frozen=True):
     mode: Mode
     settings: Settings
     log: tuple[LogEntry, ...] = ()
-
-
-ALL_OPS: tuple[type[Op], ...] = (
-    AddCombatant,
-    RemoveCombatant,
-    EditCombatant,
-    PlaceCombatant,
-    SetFacing,
-    ExitCombatant,
-    AddState,
-    RemoveState,
-    SetMarkers,
-    TickBleeding,
-    AdjustCounter,
-    AddMomentum,
-    RemoveMomentum,
-    SetDecoys,
-    RemoveDecoy,
-    ExtendZone,
-    TrimZone,
-    SetSegmentProps,
-    ReplaceTile,
-    SetEdgeRule,
-    Rename,
-    SetNotes,
-    SetRuleset,
-    SetSettings,
-    AdjustRefereeShifts,
-    ChangeMode,
-    DealHands,
-    PlayCards,
-    NextTurn,
-    ActHesitated,
-    UseSnap,
-    TakeAction,
-    Screen,
-    SetEconomy,
-    EndEncounter,
-    MoveCombatant,
-    ResolveContest,
-    Persevere,
-    Restore,
-)
-
-AnyOp = Union[ALL_OPS]  # noqa: UP007 - a runtime union of the classes above

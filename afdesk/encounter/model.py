@@ -16,6 +16,7 @@ import msgspec
 from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
+from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Zone
@@ -53,7 +54,7 @@ def canonical(op: Op) -> Op:
     not a list), or :class:`IllegalOp` naming the bad field. Ops built from widgets get
     plain strings back from their combo boxes; the model only ever holds the real types."""
     try:
-        return msgspec.convert(msgspec.to_builtins(op), type(op))
+        return msgspec.convert(msgspec.to_builtins(op), type(op), dec_hook=decode_hook)
     except (msgspec.ValidationError, TypeError, ValueError) as exc:
         raise IllegalOp(f"{type(op).__name__} is malformed: {exc}") from None
 

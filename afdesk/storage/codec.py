@@ -37,6 +37,7 @@ from typing import Any
 import msgspec
 
 from afdesk.encounter.history import EncounterState
+from afdesk.encounter.ops.registry import decode_hook, nested_message
 from afdesk.rules import RULESETS
 from afdesk.storage import messages, migrations, scan
 from afdesk.storage.errors import LoadError
@@ -47,7 +48,7 @@ MAX_BYTES = 64 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 
 _encoder = msgspec.json.Encoder()
-_state_decoder = msgspec.json.Decoder(EncounterState)
+_state_decoder = msgspec.json.Decoder(EncounterState, dec_hook=decode_hook)
 
 
 class _Probe(msgspec.Struct):
@@ -215,7 +216,7 @@ def _decode(data: Any, source: str) -> tuple[EncounterState, int]:
         except migrations.MigrationError as exc:
             raise LoadError(source, f"version {version} file: {exc}") from None
         try:
-            state = msgspec.convert(doc, EncounterState)
+            state = msgspec.convert(doc, EncounterState, dec_hook=decode_hook)
         except msgspec.ValidationError as exc:
             raise LoadError(
                 source, f"{_explain(str(exc), doc)} (after upgrading from version {version})"
@@ -293,6 +294,7 @@ def _check_header(probe: _Probe, source: str) -> int:
 
 
 def _explain(message: str, doc: Any) -> str:
+    message = nested_message(message)
     try:
         return messages.validation_text(message, doc, EncounterState)
     except Exception:  # the wording is a courtesy: msgspec's own words will do

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import msgspec
 
-from afdesk.encounter.history import AnyOp, EncounterState
+from afdesk.encounter.history import EncounterState
+from afdesk.encounter.ops.registry import AnyOp, decode_hook
 from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError
 
@@ -67,7 +68,7 @@ class Line(msgspec.Struct, omit_defaults=True):
 
 encoder = msgspec.json.Encoder()
 header_decoder = msgspec.json.Decoder(Header)
-line_decoder = msgspec.json.Decoder(Line)
+line_decoder = msgspec.json.Decoder(Line, dec_hook=decode_hook)
 
 # ------------------------------------------------------------------------------- locks
 

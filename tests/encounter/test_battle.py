@@ -17,6 +17,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import EncounterState
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.ops.roster import AddState, AdjustCounter, PlaceCombatant
 from afdesk.encounter.ops.turn import (
     ActHesitated,
@@ -293,7 +294,7 @@ def test_two_exchanges_at_the_river_ford():
     # Undo everything: exactly the sample again. Replay the Ops: exactly the same end.
     end = enc.state()
     data = msgspec.json.encode(end)
-    assert msgspec.json.decode(data, type=EncounterState) == end
+    assert msgspec.json.decode(data, type=EncounterState, dec_hook=decode_hook) == end
     for inv in reversed(t.inverses):
         enc.apply(inv)
     assert enc.state() == t.start

@@ -42,7 +42,7 @@ from afdesk.encounter.contest import Action, Via, assemble, combinable
 from afdesk.encounter.contest_flow import ContestFlow, leave_overlap_flow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, distance, neighbours, normalise_facing
-from afdesk.encounter.history import AnyOp, EncounterState, Restore
+from afdesk.encounter.history import EncounterState, Restore
 from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.ops.check import Persevere, ResolveContest
@@ -53,6 +53,7 @@ from afdesk.encounter.ops.meta import (
     SetSettings,
 )
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.registry import AnyOp, decode_hook
 from afdesk.encounter.ops.roster import (
     AddCombatant,
     AddMomentum,
@@ -292,9 +293,12 @@ class GameMaster(RuleBasedStateMachine):
         missing = events_expected(before, after) - set(self.events)
         assert not missing, f"{op!r} changed {missing} without announcing it"
         # the journal and the log hold the Op: it survives JSON
-        assert msgspec.json.decode(msgspec.json.encode(op), type=AnyOp) == op
+        assert msgspec.json.decode(msgspec.json.encode(op), type=AnyOp, dec_hook=decode_hook) == op
         assert isinstance(inverse, Restore)
-        assert msgspec.json.decode(msgspec.json.encode(inverse), type=AnyOp) == inverse
+        assert (
+            msgspec.json.decode(msgspec.json.encode(inverse), type=AnyOp, dec_hook=decode_hook)
+            == inverse
+        )
         # undo at once; redo through the undo's own inverse; undo that; redo the Op
         name = type(op).__name__
         redo = enc.apply(inverse)
@@ -1458,7 +1462,7 @@ class GameMaster(RuleBasedStateMachine):
             return
         state = self.enc.state()
         data = msgspec.json.encode(state)
-        back = msgspec.json.decode(data, type=EncounterState)
+        back = msgspec.json.decode(data, type=EncounterState, dec_hook=decode_hook)
         assert back == state
         assert Encounter.from_state(back).state() == state
 
@@ -1479,8 +1483,10 @@ class GameMaster(RuleBasedStateMachine):
         # (2) replay the recorded Ops (dice included) on a fresh copy, through JSON as a
         # journal would hold them
         journal = msgspec.json.encode([op for op, _ in self.done])
-        ops = msgspec.json.decode(journal, type=list[AnyOp])
-        start = msgspec.json.decode(msgspec.json.encode(self.start), type=EncounterState)
+        ops = msgspec.json.decode(journal, type=list[AnyOp], dec_hook=decode_hook)
+        start = msgspec.json.decode(
+            msgspec.json.encode(self.start), type=EncounterState, dec_hook=decode_hook
+        )
         fresh = Encounter.from_state(start)
         for op in ops:
             fresh.apply(op)

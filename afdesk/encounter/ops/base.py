@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops import registry
 from afdesk.encounter.state import Phase
 
 if TYPE_CHECKING:
@@ -20,6 +21,12 @@ class Op(msgspec.Struct, frozen=True, tag=True, tag_field="op", omit_defaults=Tr
 
     logged: ClassVar[bool] = True
     label: ClassVar[str] = "Change"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every Op registers itself: files and journals decode it with nothing listed by
+        # hand (afdesk.encounter.ops.registry).
+        super().__init_subclass__(**kwargs)
+        registry.register(cls)
 
     def execute(self, enc: Encounter) -> None:
         raise NotImplementedError
