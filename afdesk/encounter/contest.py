@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from afdesk.encounter.combatant import Combatant, StateKind, opposed
+from afdesk.encounter.economy import has_defenses
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
 from afdesk.encounter.ops.base import spend_refusal
-from afdesk.encounter.turn import has_defenses
 from afdesk.rules.contest import Side, Verdict, verdict
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll

@@ -22,7 +22,7 @@ from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Zone
 
 if TYPE_CHECKING:
-    from afdesk.encounter.history import EncounterState, LogEntry, Op
+    from afdesk.encounter.snapshot import EncounterState, LogEntry, Op
 
 
 class EventKind(enum.StrEnum):
@@ -106,7 +106,7 @@ class Encounter:
 
     def state(self) -> EncounterState:
         """An immutable snapshot of the whole encounter (what a file holds)."""
-        from afdesk.encounter.history import EncounterState
+        from afdesk.encounter.snapshot import EncounterState
 
         return EncounterState(
             meta=self.meta,
@@ -198,7 +198,8 @@ class Encounter:
 
     def apply(self, op: Op) -> Op:
         """Run ``op``, log it and return its inverse. :class:`IllegalOp` changes nothing."""
-        from afdesk.encounter.history import LogEntry, Restore
+        from afdesk.encounter.ops.restore import Restore
+        from afdesk.encounter.snapshot import LogEntry
 
         if self._rec is not None:
             raise RuntimeError("an Op is already running: Ops do not nest")

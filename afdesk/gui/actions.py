@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import Action, assemble
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.base import Op, spend_refusal
+from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
+from afdesk.encounter.ops.flow import ActHesitated
+from afdesk.encounter.ops.reflex import deal_hands
 from afdesk.encounter.ops.roster import RemoveState, TickBleeding
-from afdesk.encounter.ops.turn import ActHesitated, Screen, TakeAction, UseSnap, deal_hands
-from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.gui.text import sentence
 
 if TYPE_CHECKING:

@@ -23,9 +23,10 @@ from PySide6.QtWidgets import (
 from afdesk import paths
 from afdesk.encounter.contest import Action
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.flow import EndEncounter, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
+from afdesk.encounter.ops.reflex import deal_hands
 from afdesk.encounter.ops.roster import RemoveCombatant
-from afdesk.encounter.ops.turn import EndEncounter, NextTurn, deal_hands
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui import actions as gm_actions
 from afdesk.gui.actions import deal_refusal, trim_words

@@ -36,8 +36,8 @@ from typing import Any
 
 import msgspec
 
-from afdesk.encounter.history import EncounterState
 from afdesk.encounter.ops.registry import decode_hook, nested_message
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.rules import RULESETS
 from afdesk.storage import messages, migrations, scan
 from afdesk.storage.errors import LoadError

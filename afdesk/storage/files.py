@@ -7,7 +7,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from afdesk.encounter.history import EncounterState
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import atomic, codec, migrations
 from afdesk.storage.errors import LoadError, SaveError
 

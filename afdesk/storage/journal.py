@@ -39,9 +39,9 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from afdesk.encounter.history import EncounterState
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.base import Op
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import atomic, files
 from afdesk.storage.errors import LoadError, SaveError
 from afdesk.storage.journal_file import (

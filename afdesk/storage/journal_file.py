@@ -9,8 +9,8 @@ from pathlib import Path
 
 import msgspec
 
-from afdesk.encounter.history import EncounterState
 from afdesk.encounter.ops.registry import AnyOp, decode_hook
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import msgspec
 
-from afdesk.encounter.history import EncounterState
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.base import Op
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError, SaveError
 from afdesk.storage.journal_file import (

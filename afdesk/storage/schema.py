@@ -13,8 +13,8 @@ from typing import Union
 
 import msgspec
 
-from afdesk.encounter.history import EncounterState
 from afdesk.encounter.ops.registry import AnyOp, registered_ops
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import migrations
 
 

@@ -13,27 +13,19 @@ from afdesk.encounter import movement, persevere, sample
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import Action, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.history import EncounterState
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
+from afdesk.encounter.ops.flow import ActHesitated, EndEncounter, NextTurn
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import DealHands, Play, PlayCards
 from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.ops.roster import AddState, AdjustCounter, PlaceCombatant
-from afdesk.encounter.ops.turn import (
-    ActHesitated,
-    DealHands,
-    EndEncounter,
-    NextTurn,
-    Play,
-    PlayCards,
-    Screen,
-    TakeAction,
-    UseSnap,
-)
 from afdesk.encounter.ops.zone import ExtendZone, TrimZone
 from afdesk.encounter.reflex import FULL_DECK, Card, Suit, hand_specs, shuffled_deck
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.encounter.state import Phase
-from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.encounter.zone import Edge
 from afdesk.rules.contest import Side
 from afdesk.rules.dice import ScriptedSource

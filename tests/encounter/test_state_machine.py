@@ -26,8 +26,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from afdesk.encounter import movement, persevere, sample
-from afdesk.encounter import turn as economy
+from afdesk.encounter import economy, movement, persevere, sample
 from afdesk.encounter.combatant import (
     MARKED_STATES,
     Combatant,
@@ -40,12 +39,14 @@ from afdesk.encounter.combatant import (
 )
 from afdesk.encounter.contest import Action, Via, assemble, combinable
 from afdesk.encounter.contest_flow import ContestFlow, leave_overlap_flow
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, distance, neighbours, normalise_facing
-from afdesk.encounter.history import EncounterState, Restore
 from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.ops.check import Persevere, ResolveContest
+from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
+from afdesk.encounter.ops.flow import ActHesitated, EndEncounter, NextTurn
 from afdesk.encounter.ops.meta import (
     AdjustRefereeShifts,
     ChangeMode,
@@ -53,7 +54,9 @@ from afdesk.encounter.ops.meta import (
     SetSettings,
 )
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import DealHands, PlayCards, active_hands, deal_hands, play_cards
 from afdesk.encounter.ops.registry import AnyOp, decode_hook
+from afdesk.encounter.ops.restore import Restore
 from afdesk.encounter.ops.roster import (
     AddCombatant,
     AddMomentum,
@@ -70,23 +73,10 @@ from afdesk.encounter.ops.roster import (
     SetMarkers,
     TickBleeding,
 )
-from afdesk.encounter.ops.turn import (
-    ActHesitated,
-    DealHands,
-    EndEncounter,
-    NextTurn,
-    PlayCards,
-    Screen,
-    TakeAction,
-    UseSnap,
-    active_hands,
-    deal_hands,
-    play_cards,
-)
 from afdesk.encounter.ops.zone import ExtendZone, TrimZone, draw_extension
 from afdesk.encounter.reflex import FULL_DECK, HAND_SIZE, ROUNDS
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.encounter.state import Mode, Phase, Settings
-from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.encounter.zone import Edge, grid_zone, tileset
 from afdesk.rules import af254, classic, d20
 from afdesk.rules.contest import Side as ContestSide
@@ -855,7 +845,7 @@ class GameMaster(RuleBasedStateMachine):
         if kind is SnapKind.STAND:
             assert not after.has(StateKind.DOWN)
         if kind is SnapKind.HUSTLE:
-            from afdesk.encounter.ops.turn import check_succeeded
+            from afdesk.encounter.ops.economy import check_succeeded
 
             gain = after.economy.movement - c.economy.movement
             if check_succeeded(enc, roll, d20_roll) and not c.has(StateKind.DOWN):

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QSettings
 
 from afdesk.encounter import sample
-from afdesk.encounter.ops.turn import deal_hands, play_cards
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.gui.document import EncounterDocument
 
 

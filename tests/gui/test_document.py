@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from afdesk.encounter.economy import ActionKind
+from afdesk.encounter.ops.economy import TakeAction
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import AdjustCounter, SetFacing
-from afdesk.encounter.ops.turn import NextTurn, TakeAction
-from afdesk.encounter.turn import ActionKind
 
 
 class Recorder:

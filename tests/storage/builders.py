@@ -16,11 +16,13 @@ from afdesk.encounter import sample
 from afdesk.encounter.combatant import Combatant, Facet, Side, Speeds, StateKind
 from afdesk.encounter.contest import Action, assemble
 from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import NEIGHBOURS
-from afdesk.encounter.history import LogEntry
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.base import Op
+from afdesk.encounter.ops.economy import Screen, TakeAction
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import (
     AdjustRefereeShifts,
     ChangeMode,
@@ -30,6 +32,7 @@ from afdesk.encounter.ops.meta import (
     SetSettings,
 )
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import (
     AddCombatant,
     AddMomentum,
@@ -39,10 +42,9 @@ from afdesk.encounter.ops.roster import (
     SetFacing,
     SetMarkers,
 )
-from afdesk.encounter.ops.turn import NextTurn, Screen, TakeAction, deal_hands, play_cards
 from afdesk.encounter.ops.zone import draw_extension
+from afdesk.encounter.snapshot import LogEntry
 from afdesk.encounter.state import Mode, Phase, Settings
-from afdesk.encounter.turn import ActionKind
 from afdesk.encounter.zone import Edge
 from afdesk.rules import RULESETS
 from afdesk.rules.contest import Side as ContestSide

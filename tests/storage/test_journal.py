@@ -17,10 +17,11 @@ from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import NEIGHBOURS
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import Rename, SetSettings
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import AddCombatant, AdjustCounter, PlaceCombatant
-from afdesk.encounter.ops.turn import NextTurn, deal_hands, play_cards
 from afdesk.encounter.sample import build
 from afdesk.encounter.state import Phase, Settings
 from afdesk.storage import LoadError, SaveError, atomic, load, save

@@ -13,12 +13,12 @@ import pytest
 
 import afdesk.encounter
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.history import EncounterState, LogEntry
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops import Op
 from afdesk.encounter.ops.meta import Rename
 from afdesk.encounter.ops.registry import AnyOp, OpTagClash, registered_ops
 from afdesk.encounter.sample import build
+from afdesk.encounter.snapshot import EncounterState, LogEntry
 from afdesk.storage import decode, encode, load, save
 from afdesk.storage.journal import Journal, pending_journals, recover
 from afdesk.storage.journal_file import Line, encoder, line_decoder
@@ -172,3 +172,13 @@ def test_a_state_decoded_by_msgspec_alone_needs_the_hook():
     state = build().state()
     data = msgspec.json.encode(state)
     assert msgspec.json.decode(data, type=EncounterState, dec_hook=decode_hook) == state
+
+
+def test_the_ops_package_offers_every_registered_op():
+    import afdesk.encounter.ops as ops
+
+    for cls in registered_ops():
+        assert getattr(ops, cls.__name__) is cls
+        assert cls.__name__ in dir(ops)
+    with pytest.raises(AttributeError):
+        ops.NoSuchOp  # noqa: B018

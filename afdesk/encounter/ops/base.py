@@ -74,7 +74,7 @@ def spend_refusal(enc: Encounter, cid: str, uses: str, doing: str = "do that") -
 
     "free" checks (a plain check, the move check to leave an overlap) need nothing.
     """
-    from afdesk.encounter import turn
+    from afdesk.encounter import economy
 
     if uses not in ("action", "snap"):
         return ""
@@ -83,9 +83,9 @@ def spend_refusal(enc: Encounter, cid: str, uses: str, doing: str = "do that") -
     try:
         c = require_actor(enc, cid, doing)
         if uses == "action":
-            turn.require_action(c, doing, enc.turn.exchange, enc.turn.round)
+            economy.require_action(c, doing, enc.turn.exchange, enc.turn.round)
         else:
-            turn.require_snap(c)
+            economy.require_snap(c)
     except IllegalOp as exc:
         return str(exc)
     return ""

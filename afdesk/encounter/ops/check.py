@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from afdesk.encounter import movement, turn
+from afdesk.encounter import economy, movement
 from afdesk.encounter.combatant import Combatant, MomentumMarker, State, StateKind
 from afdesk.encounter.contest import Action, ContestRecord, DefenseUse, Via, combinable
 from afdesk.encounter.errors import IllegalOp
@@ -37,8 +37,8 @@ def _consume(c: Combatant, modifiers) -> Combatant:
 def _defense_source(enc: Encounter, d: DefenseUse, people: dict[str, Combatant]) -> None:
     c = people[d.defender]
     if d.via is Via.GUARD:
-        people[d.defender] = turn.use_guard(c)
-    elif d.via is Via.DEFENSE and not turn.has_defenses(c):
+        people[d.defender] = economy.use_guard(c)
+    elif d.via is Via.DEFENSE and not economy.has_defenses(c):
         raise IllegalOp(f"{c.name} has no defense: Defend or Screen first (E6, E7)")
     elif d.via is Via.FEND and not c.has(StateKind.FENDING):
         raise IllegalOp(f"{c.name} has not used Fend this turn cycle (E5)")
@@ -64,9 +64,9 @@ class ResolveContest(Op, frozen=True):
             require_phase(enc, Phase.TURNS, doing=f"{r.action.label.lower()} on a turn")
             require_actor(enc, attacker.id, r.action.label.lower())
         if r.uses == "action":
-            attacker = turn.use_action(attacker, str(r.action), t.exchange, t.round)
+            attacker = economy.use_action(attacker, str(r.action), t.exchange, t.round)
         elif r.uses == "snap":
-            attacker = turn.use_snap(attacker)
+            attacker = economy.use_snap(attacker)
         if enc.ruleset == "d20-degrees":
             if r.d20 is None:
                 raise IllegalOp("a d20-degrees check needs its d20 roll")
@@ -174,9 +174,9 @@ class ResolveContest(Op, frozen=True):
             if r.decoy is not None:
                 people[target.id] = target.without_decoy(tuple(r.decoy))
         elif r.action is Action.HUSTLE:
-            people[a.id] = turn.hustled(a, v.lands)
+            people[a.id] = economy.hustled(a, v.lands)
         elif r.action is Action.CREEP:
-            people[a.id] = turn.crept(a, v.lands, r.decoy)
+            people[a.id] = economy.crept(a, v.lands, r.decoy)
         elif r.action is Action.DISTRACT and v.lands and r.target:
             target = people.get(r.target) or enc.combatant(r.target)
             source = f"{a.name}'s distraction"

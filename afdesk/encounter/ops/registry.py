@@ -73,7 +73,6 @@ def _import_package_ops() -> None:
 
     for info in pkgutil.iter_modules(package.__path__, "afdesk.encounter.ops."):
         importlib.import_module(info.name)
-    importlib.import_module("afdesk.encounter.history")  # Restore
 
 
 def registered_ops() -> tuple[type[Op], ...]:

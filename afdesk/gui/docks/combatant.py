@@ -20,14 +20,15 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.combatant import ECONOMY_STATES, MARKED_STATES, Side, StateKind
+from afdesk.encounter.economy import ActionKind, turn_prompts
+from afdesk.encounter.ops.economy import Screen, SetEconomy, TakeAction
+from afdesk.encounter.ops.flow import ActHesitated
 from afdesk.encounter.ops.roster import (
     AdjustCounter,
     RemoveMomentum,
     RemoveState,
     SetMarkers,
 )
-from afdesk.encounter.ops.turn import ActHesitated, Screen, SetEconomy, TakeAction
-from afdesk.encounter.turn import ActionKind, turn_prompts
 from afdesk.gui import actions as gm_actions
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.style import side_colour

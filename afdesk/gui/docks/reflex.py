@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.combatant import Side, StateKind
-from afdesk.encounter.ops.turn import ActHesitated
+from afdesk.encounter.ops.flow import ActHesitated
 from afdesk.encounter.reflex import ROUNDS, hand_specs
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.actions import deal_refusal, trim_words

@@ -1,41 +1,21 @@
-"""The log, the exact inverse of every Op, and the whole-encounter snapshot.
+"""The exact inverse of every Op: put back the parts it changed.
 
-``Restore`` puts back the parts an Op changed (recorded by ``Encounter.apply``), so undo is
-exact by construction. ``AnyOp`` types the fields that hold any registered Op (see
-:mod:`afdesk.encounter.ops.registry`).
+``Encounter.apply`` records every part an Op changes before it changes it; ``Restore`` holds
+those old values, so undo is exact by construction.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import msgspec
-
-from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.ops.registry import AnyOp
 from afdesk.encounter.reflex import Reflex
+from afdesk.encounter.snapshot import LogEntry, Slot
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import Zone
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
-
-
-class LogEntry(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One line of the encounter log: the Op (with its dice) and its plain words."""
-
-    op: AnyOp
-    text: str
-    exchange: int = 0
-    round: int = 0
-
-
-class Slot(msgspec.Struct, frozen=True, array_like=True):
-    """A character as it was; None if it did not exist."""
-
-    id: str
-    value: Combatant | None
 
 
 class Restore(Op, frozen=True):
@@ -104,16 +84,3 @@ class Restore(Op, frozen=True):
             enc.truncate_log(self.log_length)
             if self.log_entries:
                 enc.extend_log(self.log_entries)
-
-
-class EncounterState(msgspec.Struct, frozen=True):
-    """The whole encounter as immutable data: what a file holds."""
-
-    meta: Meta
-    zone: Zone
-    combatants: tuple[Combatant, ...]
-    reflex: Reflex
-    turn: TurnState
-    mode: Mode
-    settings: Settings
-    log: tuple[LogEntry, ...] = ()
