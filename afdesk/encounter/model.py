@@ -7,9 +7,8 @@ a refused Op (:class:`IllegalOp`) changes nothing.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -17,33 +16,13 @@ from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.ops.registry import decode_hook
+from afdesk.encounter.parts import Event, EventKind, all_parts, by_name
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Zone
 
 if TYPE_CHECKING:
     from afdesk.encounter.snapshot import EncounterState, LogEntry, Op
-
-
-class EventKind(enum.StrEnum):
-    COMBATANT = "combatant"
-    """One character changed (``id``)."""
-    ROSTER = "roster"
-    """Characters were added, removed or reordered."""
-    ZONE = "zone"
-    REFLEX = "reflex"
-    TURN = "turn"
-    MODE = "mode"
-    SETTINGS = "settings"
-    META = "meta"
-    LOG = "log"
-
-
-class Event(NamedTuple):
-    """What changed: a kind and, for a character, its id."""
-
-    kind: EventKind
-    id: str = ""
 
 
 _MISSING = object()
@@ -62,26 +41,31 @@ def canonical(op: Op) -> Op:
 class Encounter:
     """One encounter's state. Read it freely; change it only with :meth:`apply`."""
 
+    # The parts (afdesk.encounter.parts), for type checkers; __init__ sets every one.
+    meta: Meta
+    zone: Zone
+    reflex: Reflex
+    turn: TurnState
+    mode: Mode
+    settings: Settings
+
     def __init__(
         self,
         *,
-        meta: Meta | None = None,
-        zone: Zone | None = None,
         combatants: Iterable[Combatant] = (),
-        reflex: Reflex | None = None,
-        turn: TurnState | None = None,
-        mode: Mode = Mode.BATTLE,
-        settings: Settings | None = None,
         log: Iterable[LogEntry] = (),
+        **values: Any,
     ) -> None:
-        self.meta = meta or Meta()
-        self.zone = zone or Zone(tileset="", tiles=())
+        """An encounter of ``combatants``, ``log`` and any parts by name (``zone=...``);
+        a part not given has its default."""
+        unknown = set(values) - {p.name for p in all_parts()}
+        if unknown:
+            raise TypeError(f"an encounter has no part {', '.join(sorted(unknown))}")
+        for part in all_parts():
+            value = values.get(part.name)
+            setattr(self, part.name, part.default() if value is None else value)
         self.combatants: dict[str, Combatant] = {c.id: c for c in combatants}
         self.order: tuple[str, ...] = tuple(self.combatants)
-        self.reflex = reflex or Reflex()
-        self.turn = turn or TurnState()
-        self.mode = mode
-        self.settings = settings or Settings()
         self.log: list[LogEntry] = list(log)
         self._listeners: list[Callable[[list[Event]], None]] = []
         self._rec: dict | None = None
@@ -93,30 +77,17 @@ class Encounter:
 
     @classmethod
     def from_state(cls, state: EncounterState) -> Encounter:
-        return cls(
-            meta=state.meta,
-            zone=state.zone,
-            combatants=state.combatants,
-            reflex=state.reflex,
-            turn=state.turn,
-            mode=state.mode,
-            settings=state.settings,
-            log=state.log,
-        )
+        values = {p.name: getattr(state, p.name) for p in all_parts()}
+        return cls(combatants=state.combatants, log=state.log, **values)
 
     def state(self) -> EncounterState:
         """An immutable snapshot of the whole encounter (what a file holds)."""
         from afdesk.encounter.snapshot import EncounterState
 
         return EncounterState(
-            meta=self.meta,
-            zone=self.zone,
             combatants=tuple(self.combatants[cid] for cid in self.order),
-            reflex=self.reflex,
-            turn=self.turn,
-            mode=self.mode,
-            settings=self.settings,
             log=tuple(self.log),
+            **{p.name: getattr(self, p.name) for p in all_parts()},
         )
 
     def __eq__(self, other: object) -> bool:
@@ -257,9 +228,9 @@ class Encounter:
                 self.combatants.pop(cid, None)
             else:
                 self.combatants[cid] = old
-        for part in ("meta", "zone", "reflex", "turn", "mode", "settings", "order"):
-            if part in rec:
-                setattr(self, part, rec[part])
+        for name in (*(p.name for p in all_parts()), "order"):
+            if name in rec:
+                setattr(self, name, rec[name])
         if "log_cut" in rec:
             length, removed = rec["log_cut"]
             del self.log[length:]
@@ -318,36 +289,34 @@ class Encounter:
         self._occupancy = None
         self._events.append(Event(EventKind.ROSTER))
 
+    def set_part(self, name: str, value: Any) -> None:
+        """Replace the whole part ``name`` (afdesk.encounter.parts) with ``value``."""
+        part = by_name(name)
+        self._touch(name)
+        setattr(self, name, value)
+        if part.on_change is not None:
+            part.on_change(self)
+        self._events.append(Event(part.event))
+
+    # One setter per part, for readable Ops and type checkers.
+
     def set_zone(self, zone: Zone) -> None:
-        self._touch("zone")
-        self.zone = zone
-        self._terrain = None
-        self._events.append(Event(EventKind.ZONE))
+        self.set_part("zone", zone)
 
     def set_reflex(self, reflex: Reflex) -> None:
-        self._touch("reflex")
-        self.reflex = reflex
-        self._events.append(Event(EventKind.REFLEX))
+        self.set_part("reflex", reflex)
 
     def set_turn(self, turn: TurnState) -> None:
-        self._touch("turn")
-        self.turn = turn
-        self._events.append(Event(EventKind.TURN))
+        self.set_part("turn", turn)
 
     def set_mode(self, mode: Mode) -> None:
-        self._touch("mode")
-        self.mode = mode
-        self._events.append(Event(EventKind.MODE))
+        self.set_part("mode", mode)
 
     def set_settings(self, settings: Settings) -> None:
-        self._touch("settings")
-        self.settings = settings
-        self._events.append(Event(EventKind.SETTINGS))
+        self.set_part("settings", settings)
 
     def set_meta(self, meta: Meta) -> None:
-        self._touch("meta")
-        self.meta = meta
-        self._events.append(Event(EventKind.META))
+        self.set_part("meta", meta)
 
     def truncate_log(self, length: int) -> None:
         self._touch("log")

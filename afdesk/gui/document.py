@@ -75,15 +75,13 @@ class OpCommand(QUndoCommand):
 class EncounterDocument(QObject):
     """An open encounter and everything about it that is not the model itself."""
 
-    combatantChanged = Signal(str)
-    rosterChanged = Signal()
-    zoneChanged = Signal()
-    reflexChanged = Signal()
-    turnChanged = Signal()
-    modeChanged = Signal()
-    settingsChanged = Signal()
-    metaChanged = Signal()
-    logChanged = Signal()
+    # One signal per kind of model event: combatantChanged(id), rosterChanged, zoneChanged,
+    # ..., logChanged (afdesk.encounter.parts.EventKind; a new part brings its own).
+    for _kind in EventKind:
+        locals()[f"{_kind.value}Changed"] = (
+            Signal(str) if _kind is EventKind.COMBATANT else Signal()
+        )
+    del _kind
     changed = Signal()
     """After every change (any kind), once."""
     refused = Signal(str)
@@ -259,25 +257,11 @@ class EncounterDocument(QObject):
             if ev in seen:
                 continue
             seen.add(ev)
-            kind = ev.kind
-            if kind is EventKind.COMBATANT:
-                self.combatantChanged.emit(ev.id)
-            elif kind is EventKind.ROSTER:
-                self.rosterChanged.emit()
-            elif kind is EventKind.ZONE:
-                self.zoneChanged.emit()
-            elif kind is EventKind.REFLEX:
-                self.reflexChanged.emit()
-            elif kind is EventKind.TURN:
-                self.turnChanged.emit()
-            elif kind is EventKind.MODE:
-                self.modeChanged.emit()
-            elif kind is EventKind.SETTINGS:
-                self.settingsChanged.emit()
-            elif kind is EventKind.META:
-                self.metaChanged.emit()
-            elif kind is EventKind.LOG:
-                self.logChanged.emit()
+            signal = getattr(self, f"{ev.kind.value}Changed")
+            if ev.kind is EventKind.COMBATANT:
+                signal.emit(ev.id)
+            else:
+                signal.emit()
         if self.selected and self.selected not in self.encounter.combatants:
             self.select("")
         self.changed.emit()

@@ -138,3 +138,13 @@ def test_a_bug_in_an_op_is_reported_and_rolled_back(playing_doc, qtbot):
         assert not doc.push_many([AdjustCounter("huang", "hits", 1), Broken("chen", "hits", 1)])
     assert "Nothing was changed" in blocker.args[0]
     assert doc.encounter.state() == start and doc.undo_stack.count() == 0
+
+
+def test_every_kind_of_model_event_has_its_signal(doc, qtbot):
+    from afdesk.encounter.ops.meta import Rename
+    from afdesk.encounter.parts import EventKind
+
+    for kind in EventKind:
+        assert hasattr(doc, f"{kind.value}Changed"), kind
+    with qtbot.waitSignals([doc.metaChanged, doc.logChanged, doc.changed]):
+        doc.push(Rename("Renamed"))

@@ -52,8 +52,10 @@ def register(cls: type[Op]) -> None:
     # msgspec sets the tag (``tag=True``: the class name) only after this runs.
     tag = cls.__name__
     old = _REGISTRY.get(tag)
-    same = old is None or (old.__module__, old.__qualname__) == (cls.__module__, cls.__qualname__)
-    if not same:
+    if old is not None and (old.__module__, old.__qualname__) != (
+        cls.__module__,
+        cls.__qualname__,
+    ):
         raise OpTagClash(
             f"the Op {cls.__module__}.{cls.__qualname__} has the tag {tag!r}, already "
             f"used by {old.__module__}.{old.__qualname__}: give it another class name"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from afdesk.encounter.ops.base import Op
+from afdesk.encounter.parts import all_parts
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.snapshot import LogEntry, Slot
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
@@ -20,6 +21,10 @@ if TYPE_CHECKING:
 
 class Restore(Op, frozen=True):
     """Put parts of an encounter back as they were: the inverse of any Op."""
+
+    # One field per part of afdesk.encounter.parts (None: unchanged). The fields are the
+    # crash journal's format, so they are written out here; a test checks that they cover
+    # the declaration. (The docstring above is in the published schema.)
 
     combatants: tuple[Slot, ...] = ()
     order: tuple[str, ...] | None = None
@@ -49,14 +54,9 @@ class Restore(Op, frozen=True):
         return cls(
             combatants=slots,
             order=rec.get("order"),
-            zone=rec.get("zone"),
-            reflex=rec.get("reflex"),
-            turn=rec.get("turn"),
-            mode=rec.get("mode"),
-            settings=rec.get("settings"),
-            meta=rec.get("meta"),
             log_length=log_length,
             log_entries=entries,
+            **{p.name: rec.get(p.name) for p in all_parts()},
         )
 
     def execute(self, enc: Encounter) -> None:
@@ -68,18 +68,10 @@ class Restore(Op, frozen=True):
                 enc.put(slot.value)
         if self.order is not None:
             enc.set_order(self.order)
-        if self.zone is not None:
-            enc.set_zone(self.zone)
-        if self.reflex is not None:
-            enc.set_reflex(self.reflex)
-        if self.turn is not None:
-            enc.set_turn(self.turn)
-        if self.mode is not None:
-            enc.set_mode(self.mode)
-        if self.settings is not None:
-            enc.set_settings(self.settings)
-        if self.meta is not None:
-            enc.set_meta(self.meta)
+        for part in all_parts():
+            value = getattr(self, part.name)
+            if value is not None:
+                enc.set_part(part.name, value)
         if self.log_length is not None:
             enc.truncate_log(self.log_length)
             if self.log_entries:
