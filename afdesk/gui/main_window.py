@@ -465,7 +465,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 8000)
 
     def push(self, op) -> bool:
-        return self.doc.push(op) if self.doc is not None else False
+        return self.doc.push(op) == "" if self.doc is not None else False
 
     def deal(self) -> None:
         try:

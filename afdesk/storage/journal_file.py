@@ -85,7 +85,7 @@ def lock(fd: int) -> bool:
         here = os.lseek(fd, 0, os.SEEK_CUR)
         try:
             os.lseek(fd, 1 << 30, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
             return True
         except OSError:
             return False

@@ -98,19 +98,19 @@ def test_scene_token_follows_the_documents_ops(qapp):
     doc = bare(hero(), foe())
     scene = MapScene(doc)
     token = scene.tokens["ann"]
-    assert doc.push(PlaceCombatant("ann", (6, 7)))
+    assert doc.push(PlaceCombatant("ann", (6, 7))) == ""
     assert token.pos() == QPointF(*mapgeom.area_centre((6, 7)))
-    assert doc.push(SetFacing("ann", 135.0))
+    assert doc.push(SetFacing("ann", 135.0)) == ""
     assert token.facing == 135.0
     assert token.draws_flank and not scene.flanks["ann"].isVisible()  # alone in its area
-    assert doc.push(AddState("ann", StateKind.BLEEDING, markers=2))
-    assert doc.push(AddMomentum("ann", 2))
+    assert doc.push(AddState("ann", StateKind.BLEEDING, markers=2)) == ""
+    assert doc.push(AddMomentum("ann", 2)) == ""
     assert token.badge_texts() == ["BLEED 2", "+2"]
-    assert doc.push(RemoveState("ann", StateKind.BLEEDING))
+    assert doc.push(RemoveState("ann", StateKind.BLEEDING)) == ""
     assert token.badge_texts() == ["+2"]
     doc.undo_stack.undo()
     assert token.badge_texts() == ["BLEED 2", "+2"]
-    assert doc.push(RemoveCombatant("orc"))
+    assert doc.push(RemoveCombatant("orc")) == ""
     assert "orc" not in scene.tokens
     assert not [i for i in scene.items() if getattr(i, "cid", "") == "orc"]
 
@@ -128,7 +128,7 @@ def test_a_change_resyncs_only_that_character(qapp, monkeypatch):
         return real(self, c, **kw)
 
     monkeypatch.setattr(TokenItem, "sync", spy)
-    assert doc.push(PlaceCombatant("ann", (2, 4)))
+    assert doc.push(PlaceCombatant("ann", (2, 4))) == ""
     assert set(synced) == {"ann"}
     assert scene.tokens == items and scene.tiles == tiles
 
@@ -137,8 +137,8 @@ def test_overlap_tokens_side_by_side_and_highlighted(qapp):
     doc = bare(hero(), foe(), hero("bob", (6, 6)))
     scene = MapScene(doc)
     assert not scene.overlaps
-    assert doc.push(PlaceCombatant("orc", (2, 2)))
-    assert doc.push(PlaceCombatant("bob", (2, 2)))
+    assert doc.push(PlaceCombatant("orc", (2, 2))) == ""
+    assert doc.push(PlaceCombatant("bob", (2, 2))) == ""
     assert set(scene.overlaps) == {(2, 2)}
     assert isinstance(scene.overlaps[(2, 2)], OverlapItem)
     # Sharing the area, the flank lines go under the tokens, through the area's centre.
@@ -147,7 +147,7 @@ def test_overlap_tokens_side_by_side_and_highlighted(qapp):
         flank = scene.flanks[cid]
         assert flank.isVisible() and flank.pos() == centre and not scene.tokens[cid].draws_flank
         assert flank.zValue() < scene.tokens[cid].zValue()
-    assert doc.push(SetFacing("ann", 135.0))
+    assert doc.push(SetFacing("ann", 135.0)) == ""
     a, b = scene.flanks["ann"]._ends
     assert abs((b.x() - a.x()) + (b.y() - a.y())) < 1e-6  # perpendicular to facing SE
     assert abs(b.x() - a.x()) > 1
@@ -161,7 +161,7 @@ def test_overlap_tokens_side_by_side_and_highlighted(qapp):
         for b in tokens[i + 1 :]:
             d = math.dist((a.pos().x(), a.pos().y()), (b.pos().x(), b.pos().y()))
             assert d >= a.radius + b.radius
-    assert doc.push(PlaceCombatant("orc", (5, 5)))
+    assert doc.push(PlaceCombatant("orc", (5, 5))) == ""
     assert not scene.overlaps
     assert scene.tokens["orc"].draws_flank and not scene.flanks["orc"].isVisible()
     assert scene.tokens["ann"].pos() != scene.tokens["bob"].pos()
@@ -169,7 +169,7 @@ def test_overlap_tokens_side_by_side_and_highlighted(qapp):
 
 def test_hidden_opponent_makes_no_overlap_mark(qapp):
     doc = bare(hero(), foe(area=(2, 2)))
-    assert doc.push(AddState("orc", StateKind.HIDDEN))
+    assert doc.push(AddState("orc", StateKind.HIDDEN)) == ""
     scene = MapScene(doc)
     assert not scene.overlaps
 
@@ -188,7 +188,7 @@ def test_actor_ring_and_selection_follow_the_document(qapp):
     actor = doc.encounter.actor
     assert [c for c, t in scene.tokens.items() if t.actor] == [actor]
     assert scene.actor_mark.area == doc.encounter.combatants[actor].area
-    assert doc.push(PlaceCombatant(actor, (7, 7)))
+    assert doc.push(PlaceCombatant(actor, (7, 7))) == ""
     assert scene.actor_mark.area == (7, 7)
     doc.select("bob")
     assert scene.tokens["bob"].selected and scene.handle.isVisible()
@@ -200,22 +200,22 @@ def test_actor_ring_and_selection_follow_the_document(qapp):
 def test_hidden_character_and_its_decoys_in_the_gm_scene(qapp):
     doc = bare(hero(), foe(area=(8, 8)))
     scene = MapScene(doc)
-    assert doc.push(AddState("orc", StateKind.HIDDEN))
-    assert doc.push(SetDecoys("orc", ((7, 8), (9, 9))))
+    assert doc.push(AddState("orc", StateKind.HIDDEN)) == ""
+    assert doc.push(SetDecoys("orc", ((7, 8), (9, 9)))) == ""
     assert "orc" in scene.tokens
     decoys = [i for i in scene.items() if isinstance(i, DecoyItem)]
     assert sorted(d.area for d in decoys) == [(7, 8), (9, 9)]
     for d in decoys:
         assert d.pos() == QPointF(*mapgeom.area_centre(d.area))
-    assert doc.push(RemoveState("orc", StateKind.HIDDEN))
+    assert doc.push(RemoveState("orc", StateKind.HIDDEN)) == ""
     assert not [i for i in scene.items() if isinstance(i, DecoyItem)]
 
 
 def test_decoy_sharing_an_area_sits_beside_the_token(qapp):
     doc = bare(hero(), foe(area=(3, 2)))
     scene = MapScene(doc)
-    assert doc.push(AddState("orc", StateKind.HIDDEN))
-    assert doc.push(SetDecoys("orc", ((2, 2),)))
+    assert doc.push(AddState("orc", StateKind.HIDDEN)) == ""
+    assert doc.push(SetDecoys("orc", ((2, 2),))) == ""
     decoy = next(i for i in scene.items() if isinstance(i, DecoyItem))
     assert decoy.pos() != scene.tokens["ann"].pos()
     assert decoy.radius == scene.tokens["ann"].radius < 0.36 * mapgeom.AREA
@@ -231,15 +231,15 @@ def test_zone_items_follow_zone_changes(qapp):
     n_segments = sum(len(t.segments) for t in doc.encounter.zone.tiles)
     assert len(scene.segments) == n_segments
     before = dict(scene.tiles)
-    assert doc.push(ExtendZone(Edge.EAST, ("forest", "river", "meadow")))
+    assert doc.push(ExtendZone(Edge.EAST, ("forest", "river", "meadow"))) == ""
     assert len(scene.tiles) == 12
     assert all(scene.tiles[k] is item for k, item in before.items())
     assert scene.zone_rect().width() == 4 * 5 * mapgeom.AREA
-    assert doc.push(SetSegmentProps(0, 0, 0, SegmentProps(water=True, rough=True)))
+    assert doc.push(SetSegmentProps(0, 0, 0, SegmentProps(water=True, rough=True))) == ""
     seg = scene.segments[(0, 0, 0)]
     assert "Rough" in seg.toolTip() and "Water" in seg.toolTip()
     assert scene.tiles[(1, 0)] is before[(1, 0)]
-    assert doc.push(SetEdgeRule(EdgeRule(Edge.NORTH, True, "the cliff road")))
+    assert doc.push(SetEdgeRule(EdgeRule(Edge.NORTH, True, "the cliff road"))) == ""
     assert "the cliff road" in scene.edges[Edge.NORTH].text()
     assert "EXIT" in scene.edges[Edge.NORTH].text()
     doc.undo_stack.undo()
@@ -257,7 +257,7 @@ def test_rear_arcs_shade_behind_the_flank(qapp):
     cx, cy = mapgeom.area_centre((2, 2))
     poly = arc._poly
     assert all(poly.at(i).y() >= cy - 1e-6 for i in range(poly.count()))
-    assert doc.push(SetFacing("ann", 90.0))
+    assert doc.push(SetFacing("ann", 90.0)) == ""
     assert all(arc._poly.at(i).x() <= cx + 1e-6 for i in range(arc._poly.count()))
     scene.set_rear_arcs(False)
     assert not scene.rears and not [i for i in scene.items() if isinstance(i, RearArcItem)]

@@ -58,21 +58,21 @@ def test_player_view_never_has_an_item_for_the_hidden_true_place(hidden_doc, qtb
     assert "archer" in gm.map_scene.tokens  # the GM sees the true place
     assert_no_true_place(player.map_scene)
     # It moves while hidden: still only decoys for the table.
-    assert hidden_doc.push(PlaceCombatant("archer", (12, 2)))
-    assert hidden_doc.push(SetDecoys("archer", ((11, 1), (13, 3))))
+    assert hidden_doc.push(PlaceCombatant("archer", (12, 2))) == ""
+    assert hidden_doc.push(SetDecoys("archer", ((11, 1), (13, 3)))) == ""
     items = archer_items(player.map_scene)
     assert sorted(i.area for i in items) == [(11, 1), (13, 3)]
     assert all(isinstance(i, DecoyItem) for i in items)
     # Found: the token appears; hidden again: it goes.
-    assert hidden_doc.push(RemoveState("archer", StateKind.HIDDEN))
+    assert hidden_doc.push(RemoveState("archer", StateKind.HIDDEN)) == ""
     assert "archer" in player.map_scene.tokens
     assert not [i for i in archer_items(player.map_scene) if isinstance(i, DecoyItem)]
-    assert hidden_doc.push(AddState("archer", StateKind.HIDDEN))
+    assert hidden_doc.push(AddState("archer", StateKind.HIDDEN)) == ""
     assert "archer" not in player.map_scene.tokens
 
 
 def test_hidden_character_leaves_no_gap_in_a_shared_area(hidden_doc):
-    assert hidden_doc.push(PlaceCombatant("archer", (8, 11)))  # beside Chen, still hidden
+    assert hidden_doc.push(PlaceCombatant("archer", (8, 11))) == ""  # beside Chen, still hidden
     scene = MapScene(hidden_doc, player=True)
     chen = scene.tokens["chen"]
     assert chen.pos() == QPointF(*mapgeom.area_centre((8, 11)))  # alone in its area
@@ -82,7 +82,7 @@ def test_hidden_character_leaves_no_gap_in_a_shared_area(hidden_doc):
 def test_player_view_follows_the_gm_live(hidden_doc, qtbot):
     player = MapView(hidden_doc, player=True)
     qtbot.addWidget(player)
-    assert hidden_doc.push(PlaceCombatant("huang", (6, 10)))
+    assert hidden_doc.push(PlaceCombatant("huang", (6, 10))) == ""
     assert player.map_scene.tokens["huang"].pos() == QPointF(*mapgeom.area_centre((6, 10)))
     actor = hidden_doc.encounter.actor
     assert player.map_scene.tokens[actor].actor

@@ -104,9 +104,9 @@ def test_a_scripted_exchange_through_the_window(window, qtbot):
     # A move: Huang steps from (7, 11) to (6, 11)... through the document the map uses.
     from afdesk.encounter.ops.move import MoveCombatant
 
-    assert doc.push(MoveCombatant("huang", ((7, 11), (6, 10)), 45, maneuver=False)) is False
+    assert doc.push(MoveCombatant("huang", ((7, 11), (6, 10)), 45, maneuver=False)) != ""
     # (no movement yet: the drag would start a Maneuver; say so explicitly)
-    assert doc.push(MoveCombatant("huang", ((7, 11), (6, 11)), 45, maneuver=True))
+    assert doc.push(MoveCombatant("huang", ((7, 11), (6, 11)), 45, maneuver=True)) == ""
 
     # Gao screens as Huang comes at him: the Character dock's Screen toggle.
     doc.select("gao")

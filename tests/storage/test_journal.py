@@ -37,25 +37,22 @@ class Live:
     def __init__(self, enc: Encounter, journal: Journal | None) -> None:
         self.enc = enc
         self.session = Session(enc)
-        self.journal = journal
+        self.journal = journal.follow(self.session.history) if journal else None
         self.states = [enc.state()]
+
+    def follow(self, journal: Journal) -> None:
+        self.journal = journal.follow(self.session.history)
 
     def do(self, op) -> None:
         self.session.do(op)  # raises IllegalOp (and changes nothing) if refused
-        if self.journal:
-            self.journal.record_do(op)
         self.states.append(self.enc.state())
 
     def undo(self) -> None:
         self.session.undo()
-        if self.journal:
-            self.journal.record_undo()
         self.states.append(self.enc.state())
 
     def redo(self) -> None:
         self.session.redo()
-        if self.journal:
-            self.journal.record_redo()
         self.states.append(self.enc.state())
 
     def try_do(self, *ops) -> bool:
@@ -417,41 +414,39 @@ def test_disk_full_while_journaling(tmp_path, monkeypatch):
     assert recover(_only_pending()) == live.enc.state()
 
 
-def test_a_journal_that_lost_track_waits_for_a_save(tmp_path):
-    path, live = _saved_live(tmp_path)
-    # The GUI applies an Op the journal's copy cannot (a bug elsewhere): simulate it by
-    # changing the live encounter behind the journal's back.
+def test_a_change_behind_the_history_s_back_restarts_the_journal_from_the_whole(tmp_path):
+    """A change that bypasses the history (a bug elsewhere) cannot be a journal line: the
+    journal starts again from the whole encounter, so nothing is lost, even before a save."""
+    _path, live = _saved_live(tmp_path)
+    random_play(live, 22, 20)
     live.enc.apply(AddCombatant(Combatant("ghost", "Ghost", Side.DENIZEN)))
-    with pytest.raises(SaveError, match="lost track"):
-        live.journal.record_do(PlaceCombatant("ghost", (2, 2)))
-    live.enc.apply(PlaceCombatant("ghost", (2, 2)))
-    live.journal.record_do(Rename("ignored until the next save"))
-    save(path, live.enc.state())
-    live.journal.rebase(file=path)
-    assert live.journal.problem == ""
+    assert live.journal.ops == 0
+    assert b'"base":null' not in live.journal.path.read_bytes()  # the whole encounter
+    live.do(PlaceCombatant("ghost", (2, 2)))
     live.do(Rename("Back on track"))
+    live.undo()
     _crash(live.journal)
     assert recover(_only_pending()) == live.enc.state()
 
 
-def test_an_undo_from_before_the_journal_began_waits_for_a_save(tmp_path):
+def test_an_undo_from_before_the_journal_began_is_journaled_with_its_ops(tmp_path):
     """The GUI could only start the journal after some changes (say the data folder was
-    missing a moment): undoing those is beyond the journal until the next save."""
+    missing a moment): undoing those writes the Ops themselves, so recovery still follows."""
     path = tmp_path / "river-ford.afenc"
     enc = build()
     save(path, enc.state())
     live = Live(enc, None)
     live.do(Rename("Before the journal"))
-    live.journal = Journal.start("River ford", file=path, base=enc.state())
+    live.follow(Journal.start("River ford", file=path, base=enc.state()))
     live.do(Rename("Journaled"))
     live.undo()
-    with pytest.raises(SaveError, match="lost track"):
-        live.undo()
-    assert "lost track" in live.journal.problem
-    live.redo()  # ignored until the save
-    save(path, enc.state())
-    live.journal.rebase(file=path)
-    live.do(Rename("After the save"))
+    live.undo()  # made before the journal began
+    assert live.journal.problem == ""
+    assert b'"inverse":' in live.journal.path.read_bytes()
+    live.redo()
+    live.redo()
+    live.undo()
+    live.do(Rename("After all that"))
     _crash(live.journal)
     assert recover(_only_pending()) == live.enc.state()
 

@@ -13,6 +13,7 @@ import pytest
 
 import afdesk.encounter
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops import Op
 from afdesk.encounter.ops.meta import Rename
@@ -129,10 +130,12 @@ def test_an_op_defined_outside_the_package_is_saved_loaded_and_recovered(tmp_pat
     enc = build()
     path = tmp_path / "fight.afenc"
     save(path, enc.state())
-    journal = Journal.start("Fight", file=path, base=enc.state())
+    history = History(enc)
+    journal = Journal.start("Fight", file=path, base=enc.state()).follow(history)
     op = Shout("Over here!")
-    enc.apply(op)
-    journal.record_do(op)
+    history.push(op)
+    history.undo()
+    history.redo()
     assert enc.log[-1].op == op
     save(tmp_path / "after.afenc", enc.state())
     assert load(tmp_path / "after.afenc").state == enc.state()
