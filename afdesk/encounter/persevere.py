@@ -6,13 +6,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import Combatant, StateKind
 from afdesk.encounter.contest import Modifier, pools
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.check import (
     Persevere,
     PersevereResult,
     d20_margin,
     persevere_party,
 )
-from afdesk.encounter.state import Mode, exchanges_lasted
+from afdesk.encounter.state import exchanges_lasted
 from afdesk.rules import classic, d20, odds
 from afdesk.rules.contest import roll as rules_roll
 from afdesk.rules.dice import DiceSource
@@ -47,7 +48,7 @@ def modifiers(enc: Encounter) -> tuple[Modifier, ...]:
         mods.append(
             Modifier("strenuous", "Strenuous", -2, f"{exchanges} exchanges: strenuous", "E15")
         )
-    if enc.settings.low_activity or enc.mode is Mode.DISPUTE:
+    if enc.settings.low_activity or current_mode(enc).low_activity:
         mods.append(Modifier("low-activity", "Low activity", 2, "little physical activity", "E15"))
     return tuple(mods)
 

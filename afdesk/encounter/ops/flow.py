@@ -1,5 +1,6 @@
 """Ops of the flow of play: whose turn it is, a hesitated action cutting in, the end of the
-encounter (E1, E3, E6, E15)."""
+encounter (E1, E3, E6, E15). What "next turn" means belongs to the mode
+(:mod:`afdesk.encounter.modes`)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import msgspec
 from afdesk.encounter import economy
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.base import Op, name, require_phase
-from afdesk.encounter.reflex import ROUNDS
 from afdesk.encounter.state import Phase, TurnState, exchanges_lasted
 
 if TYPE_CHECKING:
@@ -22,72 +23,19 @@ class NextTurn(Op, frozen=True):
     """End the current turn and start the next in reflex order (E3); after the last turn
     the round ends, and after round 5 the exchange (E1)."""
 
+    # The mode plays it (afdesk.encounter.modes.EncounterMode.next_turn); the docstring
+    # above is battle's, and part of the published schema.
+
     label = "Next turn"
 
     def execute(self, enc: Encounter) -> None:
-        require_phase(enc, Phase.TURNS, doing="go to the next turn")
-        t = enc.turn
-        current = t.actor
-        if current in enc.combatants:
-            c = economy.end_turn(enc.combatants[current])
-            if t.interjection:
-                c = c.without_state(StateKind.HESITATING).with_economy(action=False)
-            enc.put(c)
-        index = _next_index(enc, t)
-        if index < len(t.order):
-            nxt = enc.combatants[t.order[index]]
-            enc.put(economy.start_turn(nxt, t.exchange, t.round))
-            enc.set_turn(msgspec.structs.replace(t, index=index, interjection=""))
-            return
-        for c in enc.roster():
-            ended = economy.end_round(c)
-            if ended is not c:
-                enc.put(ended)
-        if t.round >= ROUNDS:
-            enc.set_turn(
-                TurnState(
-                    phase=Phase.EXCHANGE_END,
-                    exchange=t.exchange,
-                    round=t.round,
-                    exchanges_played=t.exchanges_played + 1,
-                )
-            )
-        else:
-            enc.set_turn(
-                TurnState(
-                    phase=Phase.CARDS,
-                    exchange=t.exchange,
-                    round=t.round,
-                    exchanges_played=t.exchanges_played,
-                )
-            )
+        current_mode(enc).next_turn(enc)
 
     def describe(self, enc: Encounter) -> str:
-        t = enc.turn
-        current = name(enc, t.actor) if t.actor else "nobody"
-        index = _next_index(enc, t)
-        if index < len(t.order):
-            return f"{current}'s turn ends; {name(enc, t.order[index])}'s turn"
-        if t.round >= ROUNDS:
-            return f"{current}'s turn ends; exchange {t.exchange} is over"
-        return f"{current}'s turn ends; round {t.round} is over"
+        return current_mode(enc).next_turn_text(enc)
 
     def title(self, enc: Encounter) -> str:
-        t = enc.turn
-        index = _next_index(enc, t)
-        nxt = name(enc, t.order[index]) if index < len(t.order) else "end of the round"
-        return f"Next turn: {name(enc, t.actor) if t.actor else 'nobody'} → {nxt}"
-
-
-def _next_index(enc: Encounter, t: TurnState) -> int:
-    """The position of the next character in the round who is still there."""
-    index = t.index + 1
-    while index < len(t.order):
-        nxt = enc.combatants.get(t.order[index])
-        if nxt is not None and not nxt.exited:
-            break
-        index += 1
-    return index
+        return current_mode(enc).next_turn_title(enc)
 
 
 class ActHesitated(Op, frozen=True):
