@@ -22,7 +22,8 @@ from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Zone
 
 if TYPE_CHECKING:
-    from afdesk.encounter.snapshot import EncounterState, LogEntry, Op
+    from afdesk.encounter.ops.base import Op
+    from afdesk.encounter.snapshot import EncounterState, LogEntry
 
 
 _MISSING = object()
@@ -142,7 +143,7 @@ class Encounter:
             occ: dict[Area, list[str]] = {}
             for cid in self.order:
                 c = self.combatants[cid]
-                if c.on_map:
+                if c.on_map and c.area is not None:
                     occ.setdefault(c.area, []).append(cid)
             self._occupancy = occ
         return self._occupancy
@@ -153,7 +154,7 @@ class Encounter:
     def trim_proposal(self) -> list:
         """Edges to trim at the end of an exchange, back to 3 x 3 tiles: the lines nobody
         (and no decoy) stands in (E9)."""
-        held = [c.area for c in self.roster() if c.on_map]
+        held = [c.area for c in self.roster() if c.on_map and c.area is not None]
         held += [d for c in self.roster() for d in c.decoys]
         return self.zone.trim_proposal(held)
 
@@ -223,6 +224,8 @@ class Encounter:
 
     def _rollback(self) -> None:
         rec = self._rec
+        if rec is None:
+            return
         for cid, old in rec["combatants"].items():
             if old is _MISSING:
                 self.combatants.pop(cid, None)
@@ -263,7 +266,9 @@ class Encounter:
             self.order = (*self.order, cid)
             self._events.append(Event(EventKind.ROSTER))
             self._occupancy = None
-        elif old.area != combatant.area or old.exited != combatant.exited:
+        elif isinstance(old, Combatant) and (
+            old.area != combatant.area or old.exited != combatant.exited
+        ):
             self._move_occupancy(old, combatant)
         self._events.append(Event(EventKind.COMBATANT, cid))
 
@@ -320,9 +325,11 @@ class Encounter:
 
     def truncate_log(self, length: int) -> None:
         self._touch("log")
-        if "log_cut" in self._rec:
+        rec = self._rec
+        assert rec is not None  # _touch checked it
+        if "log_cut" in rec:
             raise RuntimeError("an Op truncates the log at most once")
-        self._rec["log_cut"] = (length, list(self.log[length:]))
+        rec["log_cut"] = (length, list(self.log[length:]))
         del self.log[length:]
         self._events.append(Event(EventKind.LOG))
 
@@ -335,13 +342,13 @@ class Encounter:
         occ = self._occupancy
         if occ is None:
             return
-        if old.on_map:
+        if old.on_map and old.area is not None:
             ids = occ.get(old.area)
             if ids and old.id in ids:
                 ids.remove(old.id)
                 if not ids:
                     del occ[old.area]
-        if new.on_map:
+        if new.on_map and new.area is not None:
             ids = occ.setdefault(new.area, [])
             ids.append(new.id)
             if len(ids) > 1:

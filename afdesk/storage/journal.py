@@ -1,7 +1,7 @@
 """The crash journal: every change since the last save, on disk before the GUI goes on.
 
 While an encounter is open, each applied Op, undo and redo is appended to a journal file in
-``<data folder>/journal/`` as one JSON line, flushed and fsynced before ``record_*``
+``<data folder>/journal/`` as one JSON line, flushed and fsynced before :meth:`Journal.record`
 returns, so a crash or a power cut loses at most the change in flight. A clean save
 restarts the journal (:meth:`Journal.rebase`), a clean close deletes it. At the next start
 :func:`pending_journals` lists what is left and :func:`recover` replays it.
