@@ -11,11 +11,13 @@ import signal
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import NEIGHBOURS
+from afdesk.encounter.history import Step
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import Rename, SetSettings
@@ -503,3 +505,61 @@ def test_journal_lines_are_one_json_object_each(tmp_path):
         assert entry["n"] == n
         assert sum(k in entry for k in ("do", "undo", "redo")) == 1
     live.journal.close()
+
+
+def test_a_journal_written_by_hand_in_the_v1_format_recovers(tmp_path, data_dir):
+    """The line format did not change with the History: a journal as afdesk 1 wrote it
+    (do, undo, redo, and an undo and a redo that carry their Ops) replays the same."""
+    import json
+
+    from afdesk.encounter.history import History
+    from afdesk.storage import codec
+
+    enc = build()
+    base = enc.state()
+    first = Rename("First")
+    inverse = enc.apply(first)  # made before the journal began: undone with its Ops
+    started = enc.state()
+    history = History(Encounter.from_state(started))
+    history.push(AdjustCounter("chen", "hits", 1))
+    history.push(Rename("Second"))
+    history.undo()
+    history.redo()
+    history.undo()
+    history.undo()
+    history.undo_unknown(Step(((first, inverse),), "Rename"))
+    history.redo_unknown([first])
+    expected = history.encounter.state()
+    assert expected != base
+
+    def op_json(op):
+        return json.loads(msgspec.json.encode(op))
+
+    header = {
+        "journal": "afdesk-journal",
+        "version": 1,
+        "schema_version": 1,
+        "name": "By hand",
+        "file": None,
+        "file_sha256": "",
+        "file_size": -1,
+        "created": "2025-03-01T20:15:04+01:00",
+        "base": json.loads(codec.encode_compact(started)),
+    }
+    lines = [
+        {"n": 1, "do": op_json(AdjustCounter("chen", "hits", 1))},
+        {"n": 2, "do": op_json(Rename("Second"))},
+        {"n": 3, "undo": True},
+        {"n": 4, "redo": True},
+        {"n": 5, "undo": True},
+        {"n": 6, "undo": True},
+        {"n": 7, "undo": True, "op": op_json(first), "inverse": op_json(inverse)},
+        {"n": 8, "redo": True, "op": op_json(first)},
+    ]
+    folder = data_dir / "journal"
+    folder.mkdir(parents=True)
+    text = "\n".join(json.dumps(x, ensure_ascii=False) for x in [header, *lines]) + "\n"
+    (folder / "20250301-201504-abcd1234.afjournal").write_text(text, encoding="utf-8")
+    p = _only_pending()
+    assert p.problem == "" and p.ops == 8
+    assert recover(p) == expected
