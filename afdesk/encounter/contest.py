@@ -28,10 +28,10 @@ from afdesk.encounter.combatant import (
     StateKind,
     opposed,
 )
+from afdesk.encounter.economy import has_defenses
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
 from afdesk.encounter.ops.base import spend_refusal
-from afdesk.encounter.turn import has_defenses
 from afdesk.rules.contest import Role, verdict
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll, pool_sizes

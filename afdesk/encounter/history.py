@@ -1,208 +1,289 @@
-"""The log, the exact inverse of every Op, and the whole-encounter snapshot.
+"""The one undo history of an encounter: steps of (Op, inverse), undo, redo, merge, events.
 
-``Restore`` puts back the parts an Op changed (recorded by ``Encounter.apply``), so undo is
-exact by construction. ``AnyOp`` is the union of every Op type, for decoding the log and
-the journal.
+Every change the GM makes is a :class:`Step`: one or more Ops applied together (a macro
+such as "extend the zone and move there"), each with the inverse ``Encounter.apply``
+returned, and the words the undo menu shows. The history owns the encounter's undo and redo;
+everything else follows it through its :class:`StepEvent` s:
+
+- the GUI's ``QUndoStack`` is a view of it (one ``QUndoCommand`` per step),
+- the crash journal writes each event's Ops to disk (:mod:`afdesk.storage.journal`),
+- recovery replays a journal into a history (:mod:`afdesk.storage.recovery`).
+
+Merging: a step pushed with the same ``merge_key`` as the step before it (a burst of key
+presses turning one character) replaces that step: the earlier Ops are undone and the new
+ones applied from where they started, so the new Ops must say the whole change (an absolute
+facing, not "15 degrees more"), and the log gets one line, not one per press. As in Qt, a
+step is never merged into the step the file was saved at.
+
+Pure Python, like the rest of the model: nothing here knows of Qt.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Union
+import enum
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 
-import msgspec
-
-from afdesk.encounter.combatant import Combatant
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.model import Encounter, Event, canonical
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.ops.check import Persevere, ResolveContest
-from afdesk.encounter.ops.meta import (
-    AdjustRefereeShifts,
-    ChangeMode,
-    Rename,
-    SetNotes,
-    SetRuleset,
-    SetSettings,
-)
-from afdesk.encounter.ops.move import MoveCombatant
-from afdesk.encounter.ops.roster import (
-    AddCombatant,
-    AddMomentum,
-    AddState,
-    AdjustCounter,
-    EditCombatant,
-    ExitCombatant,
-    PlaceCombatant,
-    RemoveCombatant,
-    RemoveDecoy,
-    RemoveMomentum,
-    RemoveState,
-    SetDecoys,
-    SetFacing,
-    SetMarkers,
-    TickBleeding,
-)
-from afdesk.encounter.ops.turn import (
-    ActHesitated,
-    DealHands,
-    EndEncounter,
-    NextTurn,
-    PlayCards,
-    Screen,
-    SetEconomy,
-    TakeAction,
-    UseSnap,
-)
-from afdesk.encounter.ops.zone import (
-    ExtendZone,
-    ReplaceTile,
-    SetEdgeRule,
-    SetSegmentProps,
-    TrimZone,
-)
-from afdesk.encounter.reflex import Reflex
-from afdesk.encounter.state import Meta, Mode, Settings, TurnState
-from afdesk.encounter.zone import Zone
-
-if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
 
 
-class LogEntry(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One line of the encounter log: the Op (with its dice) and its plain words."""
+@dataclass(frozen=True)
+class Step:
+    """One undo step: Ops applied together, with their inverses, in the order applied."""
 
-    op: AnyOp
+    changes: tuple[tuple[Op, Op], ...]
     text: str
-    exchange: int = 0
-    round: int = 0
+    merge_key: str | None = None
+
+    @property
+    def ops(self) -> tuple[Op, ...]:
+        return tuple(op for op, _ in self.changes)
 
 
-class Slot(msgspec.Struct, frozen=True, array_like=True):
-    """A character as it was; None if it did not exist."""
+class Change(enum.StrEnum):
+    """What happened to the history."""
 
-    id: str
-    value: Combatant | None
-
-
-class Restore(Op, frozen=True):
-    """Put parts of an encounter back as they were: the inverse of any Op."""
-
-    combatants: tuple[Slot, ...] = ()
-    order: tuple[str, ...] | None = None
-    zone: Zone | None = None
-    reflex: Reflex | None = None
-    turn: TurnState | None = None
-    mode: Mode | None = None
-    settings: Settings | None = None
-    meta: Meta | None = None
-    log_length: int | None = None
-    log_entries: tuple[LogEntry, ...] = ()
-    logged = False
-    label = "Restore"
-
-    @classmethod
-    def from_record(cls, rec: dict) -> Restore:
-        from afdesk.encounter.model import _MISSING
-
-        slots = tuple(
-            Slot(cid, None if old is _MISSING else old) for cid, old in rec["combatants"].items()
-        )
-        log_length = rec.get("log")
-        entries: tuple[LogEntry, ...] = ()
-        if "log_cut" in rec:
-            log_length, cut = rec["log_cut"]
-            entries = tuple(cut)
-        return cls(
-            combatants=slots,
-            order=rec.get("order"),
-            zone=rec.get("zone"),
-            reflex=rec.get("reflex"),
-            turn=rec.get("turn"),
-            mode=rec.get("mode"),
-            settings=rec.get("settings"),
-            meta=rec.get("meta"),
-            log_length=log_length,
-            log_entries=entries,
-        )
-
-    def execute(self, enc: Encounter) -> None:
-        for slot in self.combatants:
-            if slot.value is None:
-                if slot.id in enc.combatants:
-                    enc.drop(slot.id)
-            else:
-                enc.put(slot.value)
-        if self.order is not None:
-            enc.set_order(self.order)
-        if self.zone is not None:
-            enc.set_zone(self.zone)
-        if self.reflex is not None:
-            enc.set_reflex(self.reflex)
-        if self.turn is not None:
-            enc.set_turn(self.turn)
-        if self.mode is not None:
-            enc.set_mode(self.mode)
-        if self.settings is not None:
-            enc.set_settings(self.settings)
-        if self.meta is not None:
-            enc.set_meta(self.meta)
-        if self.log_length is not None:
-            enc.truncate_log(self.log_length)
-            if self.log_entries:
-                enc.extend_log(self.log_entries)
+    DO = "do"
+    """A new step was applied (``merged``: it replaced the step before, undone just before)."""
+    UNDO = "undo"
+    """A step was undone: its inverses were applied, last first."""
+    REDO = "redo"
+    """A step was applied again (with fresh inverses)."""
+    OUTSIDE = "outside"
+    """The encounter changed without its history (a bug, or a tool that bypassed it): what
+    follows the history (the journal) must take the encounter as it is now."""
 
 
-class EncounterState(msgspec.Struct, frozen=True):
-    """The whole encounter as immutable data: what a file holds."""
+@dataclass(frozen=True)
+class StepEvent:
+    """What a subscriber hears: the change and the step it concerns."""
 
-    meta: Meta
-    zone: Zone
-    combatants: tuple[Combatant, ...]
-    reflex: Reflex
-    turn: TurnState
-    mode: Mode
-    settings: Settings
-    log: tuple[LogEntry, ...] = ()
+    change: Change
+    step: Step | None = None
+    merged: bool = False
 
 
-ALL_OPS: tuple[type[Op], ...] = (
-    AddCombatant,
-    RemoveCombatant,
-    EditCombatant,
-    PlaceCombatant,
-    SetFacing,
-    ExitCombatant,
-    AddState,
-    RemoveState,
-    SetMarkers,
-    TickBleeding,
-    AdjustCounter,
-    AddMomentum,
-    RemoveMomentum,
-    SetDecoys,
-    RemoveDecoy,
-    ExtendZone,
-    TrimZone,
-    SetSegmentProps,
-    ReplaceTile,
-    SetEdgeRule,
-    Rename,
-    SetNotes,
-    SetRuleset,
-    SetSettings,
-    AdjustRefereeShifts,
-    ChangeMode,
-    DealHands,
-    PlayCards,
-    NextTurn,
-    ActHesitated,
-    UseSnap,
-    TakeAction,
-    Screen,
-    SetEconomy,
-    EndEncounter,
-    MoveCombatant,
-    ResolveContest,
-    Persevere,
-    Restore,
-)
+Listener = Callable[[StepEvent], None]
 
-AnyOp = Union[ALL_OPS]  # noqa: UP007 - a runtime union of the classes above
+
+class History:
+    """The undo history of one encounter (see the module).
+
+    ``push`` raises :class:`IllegalOp` (and changes nothing) when an Op is refused.
+    """
+
+    def __init__(self, encounter: Encounter) -> None:
+        self.encounter = encounter
+        self._steps: list[Step] = []
+        self._index = 0
+        self._clean: int = 0
+        self._listeners: list[Listener] = []
+        self._busy = False
+        self._group: list[tuple[Op, Op]] | None = None
+        self._group_text = ""
+        encounter.subscribe(self._on_encounter)
+
+    def close(self) -> None:
+        """Stop following the encounter."""
+        self.encounter.unsubscribe(self._on_encounter)
+
+    # ---------------------------------------------------------------------- reading
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return tuple(self._steps)
+
+    @property
+    def index(self) -> int:
+        """How many steps are applied (the rest can be redone)."""
+        return self._index
+
+    @property
+    def clean_index(self) -> int:
+        """The index the file was saved at; -1 if no undo or redo can reach it again."""
+        return self._clean
+
+    def is_clean(self) -> bool:
+        return self._index == self._clean
+
+    def set_clean(self) -> None:
+        """The encounter was saved as it is now."""
+        self._clean = self._index
+
+    def can_undo(self) -> bool:
+        return self._index > 0
+
+    def can_redo(self) -> bool:
+        return self._index < len(self._steps)
+
+    def undo_text(self) -> str:
+        return self._steps[self._index - 1].text if self.can_undo() else ""
+
+    def redo_text(self) -> str:
+        return self._steps[self._index].text if self.can_redo() else ""
+
+    # ---------------------------------------------------------------------- events
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(event)`` after every change to the history."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _emit(self, event: StepEvent) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    def _on_encounter(self, events: list[Event]) -> None:
+        if not self._busy:
+            self._emit(StepEvent(Change.OUTSIDE))
+
+    # ---------------------------------------------------------------------- changes
+
+    def push(
+        self, ops: Op | Sequence[Op], text: str | None = None, *, merge_key: str | None = None
+    ) -> Step:
+        """Apply ``ops`` as one step (all or nothing) and return it.
+
+        ``text`` is the undo menu's words (default: the first Op's title). With a
+        ``merge_key`` equal to the previous step's, the new step replaces it (see the
+        module). Any exception (:class:`IllegalOp` for a refusal) leaves everything as it was.
+        """
+        # Widgets hand enums back as strings: the step holds the real types.
+        ops = [canonical(op) for op in ([ops] if isinstance(ops, Op) else ops)]
+        if self._group is not None:
+            self._group.extend(self._apply_all(ops))
+            return Step(tuple(self._group), self._group_text)
+        target = self._merge_target(merge_key)
+        if target is not None:
+            return self._merge(target, ops, text, merge_key)
+        title = text if text is not None else (ops[0].title(self.encounter) if ops else "")
+        changes = self._apply_all(ops)
+        step = Step(tuple(changes), title or "Change", merge_key)
+        self._record(step)
+        self._emit(StepEvent(Change.DO, step))
+        return step
+
+    @contextmanager
+    def group(self, text: str) -> Iterator[None]:
+        """Everything pushed inside ``with history.group("Next turn"):`` becomes one step;
+        an exception inside undoes all of it."""
+        if self._group is not None:
+            yield  # nested: part of the outer group
+            return
+        self._group, self._group_text = [], text
+        try:
+            yield
+        except BaseException:
+            changes, self._group = self._group, None
+            self._revert(changes)
+            raise
+        changes, self._group = self._group, None
+        if changes:
+            step = Step(tuple(changes), text)
+            self._record(step)
+            self._emit(StepEvent(Change.DO, step))
+
+    def undo(self) -> Step:
+        """Undo the last applied step; ``IndexError`` if there is none."""
+        if not self.can_undo():
+            raise IndexError("nothing to undo")
+        step = self._steps[self._index - 1]
+        self._revert(list(step.changes))
+        self._index -= 1
+        self._emit(StepEvent(Change.UNDO, step))
+        return step
+
+    def redo(self) -> Step:
+        """Apply the next undone step again; ``IndexError`` if there is none."""
+        if not self.can_redo():
+            raise IndexError("nothing to redo")
+        old = self._steps[self._index]
+        step = replace(old, changes=tuple(self._apply_all(list(old.ops))))
+        self._steps[self._index] = step
+        self._index += 1
+        self._emit(StepEvent(Change.REDO, step))
+        return step
+
+    def undo_unknown(self, step: Step) -> None:
+        """Undo ``step``, made before this history began (a journal started after it):
+        its inverses are applied and it becomes the next step to redo."""
+        self._revert(list(step.changes))
+        self._steps.insert(self._index, step)
+        if self._clean > self._index:
+            self._clean += 1
+        self._emit(StepEvent(Change.UNDO, step))
+
+    def redo_unknown(self, ops: Sequence[Op], text: str = "") -> Step:
+        """Redo Ops undone before this history began: applied as a step, and the steps
+        this history can redo stay redoable."""
+        step = Step(tuple(self._apply_all(list(ops))), text or "Change")
+        self._steps.insert(self._index, step)
+        self._index += 1
+        if self._clean >= self._index:
+            self._clean += 1
+        self._emit(StepEvent(Change.REDO, step))
+        return step
+
+    # -------------------------------------------------------------------- internals
+
+    def _merge_target(self, merge_key: str | None) -> Step | None:
+        """The step a new step with ``merge_key`` replaces (None: it is a new step). The
+        same rule as QUndoStack's, so that its view merges exactly when this does."""
+        if merge_key is None or self._index == 0 or self._index == self._clean:
+            return None
+        top = self._steps[self._index - 1]
+        return top if top.merge_key == merge_key else None
+
+    def _merge(self, old: Step, ops: list[Op], text: str | None, key: str | None) -> Step:
+        self._revert(list(old.changes))
+        try:
+            title = text if text is not None else (ops[0].title(self.encounter) if ops else "")
+            changes = self._apply_all(ops)
+        except BaseException:
+            self._apply_all(list(old.ops))  # back as it was (the dice are in the Ops)
+            raise
+        del self._steps[self._index :]
+        if self._clean > self._index:
+            self._clean = -1
+        step = Step(tuple(changes), title or old.text, key)
+        self._steps[self._index - 1] = step
+        self._emit(StepEvent(Change.UNDO, old))
+        self._emit(StepEvent(Change.DO, step, merged=True))
+        return step
+
+    def _record(self, step: Step) -> None:
+        del self._steps[self._index :]
+        if self._clean > self._index:
+            self._clean = -1  # the saved state was undone and is now gone for good
+        self._steps.append(step)
+        self._index += 1
+
+    def _apply_all(self, ops: list[Op]) -> list[tuple[Op, Op]]:
+        changes: list[tuple[Op, Op]] = []
+        self._busy = True
+        try:
+            for op in ops:
+                changes.append((op, self.encounter.apply(op)))
+        except BaseException:
+            self._revert(changes)
+            raise
+        finally:
+            self._busy = False
+        return changes
+
+    def _revert(self, changes: list[tuple[Op, Op]]) -> None:
+        was, self._busy = self._busy, True
+        try:
+            for _op, inverse in reversed(changes):
+                self.encounter.apply(inverse)
+        finally:
+            self._busy = was
+
+
+__all__ = ["Change", "History", "IllegalOp", "Step", "StepEvent"]

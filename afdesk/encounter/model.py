@@ -7,42 +7,23 @@ a refused Op (:class:`IllegalOp`) changes nothing.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
+from afdesk.encounter.ops.registry import decode_hook
+from afdesk.encounter.parts import Event, EventKind, all_parts, by_name
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Zone
 
 if TYPE_CHECKING:
-    from afdesk.encounter.history import EncounterState, LogEntry, Op
-
-
-class EventKind(enum.StrEnum):
-    COMBATANT = "combatant"
-    """One character changed (``id``)."""
-    ROSTER = "roster"
-    """Characters were added, removed or reordered."""
-    ZONE = "zone"
-    REFLEX = "reflex"
-    TURN = "turn"
-    MODE = "mode"
-    SETTINGS = "settings"
-    META = "meta"
-    LOG = "log"
-
-
-class Event(NamedTuple):
-    """What changed: a kind and, for a character, its id."""
-
-    kind: EventKind
-    id: str = ""
+    from afdesk.encounter.ops.base import Op
+    from afdesk.encounter.snapshot import EncounterState, LogEntry
 
 
 _MISSING = object()
@@ -53,7 +34,7 @@ def canonical(op: Op) -> Op:
     not a list), or :class:`IllegalOp` naming the bad field. Ops built from widgets get
     plain strings back from their combo boxes; the model only ever holds the real types."""
     try:
-        return msgspec.convert(msgspec.to_builtins(op), type(op))
+        return msgspec.convert(msgspec.to_builtins(op), type(op), dec_hook=decode_hook)
     except (msgspec.ValidationError, TypeError, ValueError) as exc:
         raise IllegalOp(f"{type(op).__name__} is malformed: {exc}") from None
 
@@ -61,26 +42,31 @@ def canonical(op: Op) -> Op:
 class Encounter:
     """One encounter's state. Read it freely; change it only with :meth:`apply`."""
 
+    # The parts (afdesk.encounter.parts), for type checkers; __init__ sets every one.
+    meta: Meta
+    zone: Zone
+    reflex: Reflex
+    turn: TurnState
+    mode: Mode
+    settings: Settings
+
     def __init__(
         self,
         *,
-        meta: Meta | None = None,
-        zone: Zone | None = None,
         combatants: Iterable[Combatant] = (),
-        reflex: Reflex | None = None,
-        turn: TurnState | None = None,
-        mode: Mode = Mode.BATTLE,
-        settings: Settings | None = None,
         log: Iterable[LogEntry] = (),
+        **values: Any,
     ) -> None:
-        self.meta = meta or Meta()
-        self.zone = zone or Zone(tileset="", tiles=())
+        """An encounter of ``combatants``, ``log`` and any parts by name (``zone=...``);
+        a part not given has its default."""
+        unknown = set(values) - {p.name for p in all_parts()}
+        if unknown:
+            raise TypeError(f"an encounter has no part {', '.join(sorted(unknown))}")
+        for part in all_parts():
+            value = values.get(part.name)
+            setattr(self, part.name, part.default() if value is None else value)
         self.combatants: dict[str, Combatant] = {c.id: c for c in combatants}
         self.order: tuple[str, ...] = tuple(self.combatants)
-        self.reflex = reflex or Reflex()
-        self.turn = turn or TurnState()
-        self.mode = mode
-        self.settings = settings or Settings()
         self.log: list[LogEntry] = list(log)
         self._listeners: list[Callable[[list[Event]], None]] = []
         self._rec: dict | None = None
@@ -92,30 +78,17 @@ class Encounter:
 
     @classmethod
     def from_state(cls, state: EncounterState) -> Encounter:
-        return cls(
-            meta=state.meta,
-            zone=state.zone,
-            combatants=state.combatants,
-            reflex=state.reflex,
-            turn=state.turn,
-            mode=state.mode,
-            settings=state.settings,
-            log=state.log,
-        )
+        values = {p.name: getattr(state, p.name) for p in all_parts()}
+        return cls(combatants=state.combatants, log=state.log, **values)
 
     def state(self) -> EncounterState:
         """An immutable snapshot of the whole encounter (what a file holds)."""
-        from afdesk.encounter.history import EncounterState
+        from afdesk.encounter.snapshot import EncounterState
 
         return EncounterState(
-            meta=self.meta,
-            zone=self.zone,
             combatants=tuple(self.combatants[cid] for cid in self.order),
-            reflex=self.reflex,
-            turn=self.turn,
-            mode=self.mode,
-            settings=self.settings,
             log=tuple(self.log),
+            **{p.name: getattr(self, p.name) for p in all_parts()},
         )
 
     def __eq__(self, other: object) -> bool:
@@ -170,7 +143,7 @@ class Encounter:
             occ: dict[Area, list[str]] = {}
             for cid in self.order:
                 c = self.combatants[cid]
-                if c.on_map:
+                if c.on_map and c.area is not None:
                     occ.setdefault(c.area, []).append(cid)
             self._occupancy = occ
         return self._occupancy
@@ -181,7 +154,7 @@ class Encounter:
     def trim_proposal(self) -> list:
         """Edges to trim at the end of an exchange, back to 3 x 3 tiles: the lines nobody
         (and no decoy) stands in (E9)."""
-        held = [c.area for c in self.roster() if c.on_map]
+        held = [c.area for c in self.roster() if c.on_map and c.area is not None]
         held += [d for c in self.roster() for d in c.decoys]
         return self.zone.trim_proposal(held)
 
@@ -197,7 +170,8 @@ class Encounter:
 
     def apply(self, op: Op) -> Op:
         """Run ``op``, log it and return its inverse. :class:`IllegalOp` changes nothing."""
-        from afdesk.encounter.history import LogEntry, Restore
+        from afdesk.encounter.ops.restore import Restore
+        from afdesk.encounter.snapshot import LogEntry
 
         if self._rec is not None:
             raise RuntimeError("an Op is already running: Ops do not nest")
@@ -250,14 +224,16 @@ class Encounter:
 
     def _rollback(self) -> None:
         rec = self._rec
+        if rec is None:
+            return
         for cid, old in rec["combatants"].items():
             if old is _MISSING:
                 self.combatants.pop(cid, None)
             else:
                 self.combatants[cid] = old
-        for part in ("meta", "zone", "reflex", "turn", "mode", "settings", "order"):
-            if part in rec:
-                setattr(self, part, rec[part])
+        for name in (*(p.name for p in all_parts()), "order"):
+            if name in rec:
+                setattr(self, name, rec[name])
         if "log_cut" in rec:
             length, removed = rec["log_cut"]
             del self.log[length:]
@@ -290,7 +266,9 @@ class Encounter:
             self.order = (*self.order, cid)
             self._events.append(Event(EventKind.ROSTER))
             self._occupancy = None
-        elif old.area != combatant.area or old.exited != combatant.exited:
+        elif isinstance(old, Combatant) and (
+            old.area != combatant.area or old.exited != combatant.exited
+        ):
             self._move_occupancy(old, combatant)
         self._events.append(Event(EventKind.COMBATANT, cid))
 
@@ -316,42 +294,42 @@ class Encounter:
         self._occupancy = None
         self._events.append(Event(EventKind.ROSTER))
 
+    def set_part(self, name: str, value: Any) -> None:
+        """Replace the whole part ``name`` (afdesk.encounter.parts) with ``value``."""
+        part = by_name(name)
+        self._touch(name)
+        setattr(self, name, value)
+        if part.on_change is not None:
+            part.on_change(self)
+        self._events.append(Event(part.event))
+
+    # One setter per part, for readable Ops and type checkers.
+
     def set_zone(self, zone: Zone) -> None:
-        self._touch("zone")
-        self.zone = zone
-        self._terrain = None
-        self._events.append(Event(EventKind.ZONE))
+        self.set_part("zone", zone)
 
     def set_reflex(self, reflex: Reflex) -> None:
-        self._touch("reflex")
-        self.reflex = reflex
-        self._events.append(Event(EventKind.REFLEX))
+        self.set_part("reflex", reflex)
 
     def set_turn(self, turn: TurnState) -> None:
-        self._touch("turn")
-        self.turn = turn
-        self._events.append(Event(EventKind.TURN))
+        self.set_part("turn", turn)
 
     def set_mode(self, mode: Mode) -> None:
-        self._touch("mode")
-        self.mode = mode
-        self._events.append(Event(EventKind.MODE))
+        self.set_part("mode", mode)
 
     def set_settings(self, settings: Settings) -> None:
-        self._touch("settings")
-        self.settings = settings
-        self._events.append(Event(EventKind.SETTINGS))
+        self.set_part("settings", settings)
 
     def set_meta(self, meta: Meta) -> None:
-        self._touch("meta")
-        self.meta = meta
-        self._events.append(Event(EventKind.META))
+        self.set_part("meta", meta)
 
     def truncate_log(self, length: int) -> None:
         self._touch("log")
-        if "log_cut" in self._rec:
+        rec = self._rec
+        assert rec is not None  # _touch checked it
+        if "log_cut" in rec:
             raise RuntimeError("an Op truncates the log at most once")
-        self._rec["log_cut"] = (length, list(self.log[length:]))
+        rec["log_cut"] = (length, list(self.log[length:]))
         del self.log[length:]
         self._events.append(Event(EventKind.LOG))
 
@@ -364,13 +342,13 @@ class Encounter:
         occ = self._occupancy
         if occ is None:
             return
-        if old.on_map:
+        if old.on_map and old.area is not None:
             ids = occ.get(old.area)
             if ids and old.id in ids:
                 ids.remove(old.id)
                 if not ids:
                     del occ[old.area]
-        if new.on_map:
+        if new.on_map and new.area is not None:
             ids = occ.setdefault(new.area, [])
             ids.append(new.id)
             if len(ids) > 1:

@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import Combatant, StateKind
 from afdesk.encounter.contest import Modifier, pools
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.check import Persevere, PersevereResult, persevere_party
-from afdesk.encounter.state import Mode, exchanges_lasted
+from afdesk.encounter.state import exchanges_lasted
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import DiceSource
 from afdesk.rules.rulesets import ruleset_named
@@ -42,7 +43,7 @@ def modifiers(enc: Encounter) -> tuple[Modifier, ...]:
         mods.append(
             Modifier("strenuous", "Strenuous", -2, f"{exchanges} exchanges: strenuous", "E15")
         )
-    if enc.settings.low_activity or enc.mode is Mode.DISPUTE:
+    if enc.settings.low_activity or current_mode(enc).low_activity:
         mods.append(Modifier("low-activity", "Low activity", 2, "little physical activity", "E15"))
     return tuple(mods)
 

@@ -1,16 +1,18 @@
 """One open encounter: the model, its undo stack, its file, its crash journal.
 
 Every user action becomes an Op pushed here (:meth:`EncounterDocument.push`). A refused Op
-changes nothing and its reason is returned to the caller, who shows it where the GM is
-looking (:mod:`afdesk.gui.errors`); an applied one is journaled
-(flushed and fsynced) before control returns to the event loop, and becomes one undo step.
-Model events become Qt signals, so views never poll.
+changes nothing and push returns its reason, which the caller shows where the GM is
+looking (:mod:`afdesk.gui.errors`); an applied one becomes a step of the
+encounter's :class:`~afdesk.encounter.history.History`, which the journal follows (flushed
+and fsynced before control returns to the event loop) and the ``QUndoStack`` shows. Model
+events become Qt signals, so views never poll.
 """
 
 from __future__ import annotations
 
 import contextlib
 import traceback
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -18,7 +20,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.model import Encounter, Event, EventKind, canonical
+from afdesk.encounter.history import History, Step, StepEvent
+from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.ops.base import Op
 from afdesk.gui.text import sentence
 
@@ -41,69 +44,63 @@ class Links:
         self._links = []
 
 
-class OpCommand(QUndoCommand):
-    """One undo step: one Op, or several applied as one (a macro such as "extend the zone
-    and move there"). It arrives already applied; undo applies the inverses, redo the Ops
-    again (their dice are inside them, so nothing is re-rolled)."""
+def merge_id(merge_key: str | None) -> int:
+    """The ``QUndoCommand.id()`` of steps pushed with ``merge_key`` (-1: never merged)."""
+    if merge_key is None:
+        return -1
+    return zlib.crc32(merge_key.encode("utf-8")) & 0x7FFFFFFF
 
-    def __init__(
-        self,
-        doc: EncounterDocument,
-        steps: list[tuple[Op, Op]],
-        text: str,
-        merge_key: str | None = None,
-    ) -> None:
-        super().__init__(text)
+
+class StepCommand(QUndoCommand):
+    """The view of one step of the document's :class:`History`. It arrives already applied;
+    undo and redo ask the history (which the journal follows). It merges with the command
+    before it exactly when the history merged the step into the one before (same merge key,
+    not at the saved state: the rule of QUndoStack and of History alike)."""
+
+    def __init__(self, doc: EncounterDocument, step: Step, merged: bool) -> None:
+        super().__init__(step.text)
         self._doc = doc
-        self._steps = steps
+        self._step = step
+        self._id = merge_id(step.merge_key)
+        self._merged = merged
         self._applied = True
-        self.merge_key = merge_key
-
-    def id(self) -> int:
-        """Steps pushed with the same merge key merge (QUndoStack asks); -1: never."""
-        return _merge_id(self.merge_key) if self.merge_key else -1
-
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        """Take the steps of ``other``, which the document applied in place of ours (see
-        :meth:`EncounterDocument.push_many`)."""
-        if not isinstance(other, OpCommand) or other.merge_key != self.merge_key:
-            return False
-        self._steps = other._steps
-        return True
 
     @property
     def ops(self) -> list[Op]:
-        return [op for op, _ in self._steps]
+        """The Ops of this step, as applied."""
+        return list(self._step.ops)
+
+    def id(self) -> int:
+        return self._id
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, StepCommand) or not other._merged:
+            return False
+        self.setText(other.text())
+        self._step = other._step
+        return True
 
     def undo(self) -> None:
-        for _op, inverse in reversed(self._steps):
-            self._doc.encounter.apply(inverse)
-            self._doc._journal_undo()
+        self._doc.history.undo()
         self._applied = False
 
     def redo(self) -> None:
         if self._applied:
             return  # pushed after being applied: QUndoStack.push calls redo() once
-        steps = []
-        for op, _ in self._steps:
-            steps.append((op, self._doc.encounter.apply(op)))
-            self._doc._journal_redo()
-        self._steps = steps
+        self._doc.history.redo()
         self._applied = True
 
 
 class EncounterDocument(QObject):
     """An open encounter and everything about it that is not the model itself."""
 
-    combatantChanged = Signal(str)
-    rosterChanged = Signal()
-    zoneChanged = Signal()
-    reflexChanged = Signal()
-    turnChanged = Signal()
-    modeChanged = Signal()
-    settingsChanged = Signal()
-    metaChanged = Signal()
-    logChanged = Signal()
+    # One signal per kind of model event: combatantChanged(id), rosterChanged, zoneChanged,
+    # ..., logChanged (afdesk.encounter.parts.EventKind; a new part brings its own).
+    for _kind in EventKind:
+        locals()[f"{_kind.value}Changed"] = (
+            Signal(str) if _kind is EventKind.COMBATANT else Signal()
+        )
+    del _kind
     changed = Signal()
     """After every change (any kind), once."""
     refused = Signal(str)
@@ -128,6 +125,9 @@ class EncounterDocument(QObject):
         self.encounter = encounter
         self.path = Path(path) if path else None
         self.on_disk_version = on_disk_version
+        self.history = History(encounter)
+        """The one undo history (afdesk.encounter.history); :attr:`undo_stack` is its view.
+        Undo and redo through the view (or :meth:`undo`), which keeps both in step."""
         self.undo_stack = QUndoStack(self)
         self.selected = ""
         self.physical_hands: set[str] = set()
@@ -139,83 +139,53 @@ class EncounterDocument(QObject):
         self.undo_stack.cleanChanged.connect(self._update_modified)
         self.undo_stack.indexChanged.connect(self._update_modified)
         encounter.subscribe(self._on_events)
+        self.history.subscribe(self._on_step)
 
     # ----------------------------------------------------------------------- changes
 
     def push(self, op: Op, text: str | None = None, *, merge_key: str | None = None) -> str:
-        """Apply ``op`` as one undo step: "" if done, else the reason it was refused (for
-        the caller to show where the GM is looking).
+        """Apply ``op`` as one undo step: "" if done, else the reason it was refused (in
+        words for the GM; :attr:`refused` says it too, for now).
 
-        Consecutive pushes with the same ``merge_key`` (say ``"facing:gao"`` for a burst
-        of Q / E presses) become one undo step: the new Ops take the place of the last
-        step's, applied to the state before it, so they must not depend on it (absolute
-        Ops such as SetFacing) and the burst leaves one log line."""
+        Steps pushed one after another with the same ``merge_key`` become one undo step and
+        one log line (a burst of key presses turning a character): each must then say the
+        whole change, see :mod:`afdesk.encounter.history`.
+        """
         return self.push_many([op], text, merge_key=merge_key)
 
     def push_many(
         self, ops: Sequence[Op], text: str | None = None, *, merge_key: str | None = None
     ) -> str:
-        """Apply several Ops as one undo step, all or nothing: "" or the refusal
-        (``merge_key``: see :meth:`push`)."""
-        steps: list[tuple[Op, Op]] = []
-        title = text
+        """Apply several Ops as one undo step, all or nothing: "" or the refusal's reason."""
         self._journal_obj()  # its base is the state before this change
-        merged = self._merge_target(merge_key)
-        if merged is not None:
-            self._undo_steps(merged._steps)
+        before = self.history.index
         try:
-            for op in ops:
-                op = canonical(op)  # widgets hand enums back as strings
-                if title is None:
-                    title = op.title(self.encounter)
-                steps.append((op, self.encounter.apply(op)))
+            step = self.history.push(list(ops), text, merge_key=merge_key)
         except IllegalOp as exc:
-            self._undo_steps(steps)
-            self._restore(merged)
             return self._refuse(sentence(str(exc)))
         except Exception as exc:  # a bug must not reach the table as a traceback
             traceback.print_exc()
-            self._undo_steps(steps)
-            self._restore(merged)
             return self._refuse(
                 f"afdesk could not do that ({type(exc).__name__}: {exc}). Nothing was changed."
             )
-        if merged is not None:
-            for _step in merged._steps:
-                self._journal_undo()
-        for op, _ in steps:
-            self._journal_do(op)
-        self.undo_stack.push(OpCommand(self, steps, title or "Change", merge_key))
+        merged = self.history.index == before
+        self.undo_stack.push(StepCommand(self, step, merged))
         return ""
 
     def _refuse(self, reason: str) -> str:
         self.refused.emit(reason)
         return reason
 
-    def _merge_target(self, merge_key: str | None) -> OpCommand | None:
-        """The step a push with ``merge_key`` merges into: the one just done, if it has the
-        same key and is not the saved state (QUndoStack's own rule for mergeWith)."""
-        stack = self.undo_stack
-        index = stack.index()
-        if not merge_key or index == 0 or index == stack.cleanIndex():
-            return None
-        top = stack.command(index - 1)
-        if isinstance(top, OpCommand) and top.merge_key == merge_key:
-            return top
-        return None
-
-    def _restore(self, merged: OpCommand | None) -> None:
-        """A refused merge: the step it was to replace is applied again."""
-        if merged is not None:
-            merged._steps = [(op, self.encounter.apply(op)) for op, _ in merged._steps]
-
-    def _undo_steps(self, steps: list[tuple[Op, Op]]) -> None:
-        for _op, inverse in reversed(steps):
-            self.encounter.apply(inverse)
-
     def push_or_reason(self, ops: Op | Sequence[Op], text: str | None = None) -> str:
-        """Apply ``ops`` (one Op or several) as one undo step; "" or the refusal."""
+        """Apply ``ops`` as one undo step; "" if done, else the reason it was refused."""
         return self.push_many([ops] if isinstance(ops, Op) else list(ops), text)
+
+    def undo(self) -> None:
+        """Undo the last step (through the undo stack, which the history follows)."""
+        self.undo_stack.undo()
+
+    def redo(self) -> None:
+        self.undo_stack.redo()
 
     def try_op(self, op: Op) -> str:
         """Why ``op`` would be refused now ("" if it would be applied); changes nothing."""
@@ -236,7 +206,7 @@ class EncounterDocument(QObject):
         return self.path.name if self.path else f"{self.encounter.meta.name} (unsaved)"
 
     def is_modified(self) -> bool:
-        return self._forced_modified or not self.undo_stack.isClean()
+        return self._forced_modified or not self.history.is_clean()
 
     def _update_modified(self, *_args) -> None:
         modified = self.is_modified()
@@ -250,6 +220,7 @@ class EncounterDocument(QObject):
         self.path = Path(path)
         self.on_disk_version = on_disk_version
         self._forced_modified = False
+        self.history.set_clean()
         self.undo_stack.setClean()
         if self._journal is not None:
             self._journal_call(lambda j: j.rebase(file=self.path))
@@ -261,6 +232,8 @@ class EncounterDocument(QObject):
         """Stop journaling. A clean close deletes the journal; otherwise it stays for
         recovery."""
         self.encounter.unsubscribe(self._on_events)
+        self.history.unsubscribe(self._on_step)
+        self.history.close()
         if self._journal is not None:
             self._journal_call(lambda j: j.close(clean=clean))
             self._journal = None
@@ -294,14 +267,12 @@ class EncounterDocument(QObject):
             sentence(f"the crash journal could not be written: {exc}. Save to keep the changes")
         )
 
-    def _journal_do(self, op: Op) -> None:
-        self._journal_call(lambda j: j.record_do(op))
-
-    def _journal_undo(self) -> None:
-        self._journal_call(lambda j: j.record_undo())
-
-    def _journal_redo(self) -> None:
-        self._journal_call(lambda j: j.record_redo())
+    def _on_step(self, event: StepEvent) -> None:
+        """The journal follows the history; a failed write is reported, never raised."""
+        if self._journal is None:
+            self._journal_obj()  # a journal started now holds this change in its base
+            return
+        self._journal_call(lambda j: j.record(event))
 
     # ------------------------------------------------------------------------ events
 
@@ -311,36 +282,14 @@ class EncounterDocument(QObject):
             if ev in seen:
                 continue
             seen.add(ev)
-            kind = ev.kind
-            if kind is EventKind.COMBATANT:
-                self.combatantChanged.emit(ev.id)
-            elif kind is EventKind.ROSTER:
-                self.rosterChanged.emit()
-            elif kind is EventKind.ZONE:
-                self.zoneChanged.emit()
-            elif kind is EventKind.REFLEX:
-                self.reflexChanged.emit()
-            elif kind is EventKind.TURN:
-                self.turnChanged.emit()
-            elif kind is EventKind.MODE:
-                self.modeChanged.emit()
-            elif kind is EventKind.SETTINGS:
-                self.settingsChanged.emit()
-            elif kind is EventKind.META:
-                self.metaChanged.emit()
-            elif kind is EventKind.LOG:
-                self.logChanged.emit()
+            signal = getattr(self, f"{ev.kind.value}Changed")
+            if ev.kind is EventKind.COMBATANT:
+                signal.emit(ev.id)
+            else:
+                signal.emit()
         if self.selected and self.selected not in self.encounter.combatants:
             self.select("")
         self.changed.emit()
-
-
-_MERGE_IDS: dict[str, int] = {}
-
-
-def _merge_id(key: str) -> int:
-    """A QUndoCommand id for a merge key (ids are ints; keys are words)."""
-    return _MERGE_IDS.setdefault(key, len(_MERGE_IDS) + 1)
 
 
 def _default_journal(doc: EncounterDocument):
@@ -349,4 +298,5 @@ def _default_journal(doc: EncounterDocument):
 
     # The journal embeds the base only when it differs from the file (never saved,
     # recovered, or changed on disk since it was opened).
-    return Journal.start(name=doc.encounter.meta.name, file=doc.path, base=doc.encounter.state())
+    journal = Journal.start(name=doc.encounter.meta.name, file=doc.path, base=doc.encounter.state())
+    return journal.follow(doc.history, subscribe=False)

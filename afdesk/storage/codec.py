@@ -36,7 +36,8 @@ from typing import Any
 
 import msgspec
 
-from afdesk.encounter.history import EncounterState
+from afdesk.encounter.ops.registry import decode_hook, nested_message, op_union
+from afdesk.encounter.snapshot import EncounterState, LogEntry
 from afdesk.rules import RulesError
 from afdesk.rules.rulesets import ruleset_named, ruleset_names
 from afdesk.storage import messages, migrations, scan
@@ -48,7 +49,48 @@ MAX_BYTES = 64 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 
 _encoder = msgspec.json.Encoder()
-_state_decoder = msgspec.json.Decoder(EncounterState)
+_fast: tuple[int, Any, msgspec.json.Decoder[Any]] | None = None
+
+
+def _mirror(cls: Any, name: str, types: dict[str, Any]) -> Any:
+    """A Struct laid out as ``cls`` (same fields, defaults, options) with some field types
+    replaced."""
+    config = cls.__struct_config__
+    fields: list[tuple[str, Any] | tuple[str, Any, Any]] = []
+    for f in msgspec.structs.fields(cls):
+        kind = types.get(f.name, f.type)
+        if f.default is not msgspec.NODEFAULT:
+            fields.append((f.name, kind, f.default))
+        elif f.default_factory is not msgspec.NODEFAULT:
+            fields.append((f.name, kind, msgspec.field(default_factory=f.default_factory)))
+        else:
+            fields.append((f.name, kind))
+    return msgspec.defstruct(
+        name, fields, frozen=config.frozen, omit_defaults=config.omit_defaults, module=__name__
+    )
+
+
+def _fast_decoder() -> tuple[Any, msgspec.json.Decoder[Any]]:
+    """A decoder for whole files whose log entries name the union of the Ops registered now.
+
+    The real ``LogEntry.op`` goes through ``decode_hook`` (it must take Ops registered at
+    any time), which is several times slower for a long log. This mirror of the file's
+    layout is rebuilt whenever the registry has grown, and its log entries are turned into
+    real ones (cheap: the Ops themselves are decoded straight into their classes)."""
+    global _fast
+    ops = op_union()
+    if _fast is None or _fast[0] is not ops:
+        entry = _mirror(LogEntry, "LogEntry", {"op": ops})
+        log = tuple.__class_getitem__((entry, ...))  # tuple[entry, ...], built at run time
+        mirror = _mirror(EncounterState, "EncounterState", {"log": log})
+        _fast = (ops, mirror, msgspec.json.Decoder(mirror, dec_hook=decode_hook))
+    return _fast[1], _fast[2]
+
+
+def _real(mirror: Any) -> EncounterState:
+    values = {name: getattr(mirror, name) for name in EncounterState.__struct_fields__}
+    values["log"] = tuple(LogEntry(e.op, e.text, e.exchange, e.round) for e in mirror.log)
+    return EncounterState(**values)
 
 
 class _Probe(msgspec.Struct):
@@ -192,10 +234,11 @@ def _decode(data: Any, source: str) -> tuple[EncounterState, int]:
     version = _check_header(probe, source)
 
     if version == migrations.CURRENT_VERSION:
+        layout, decoder = _fast_decoder()
         try:
-            state = _state_decoder.decode(data)
+            state = _real(decoder.decode(data))
         except msgspec.ValidationError as exc:
-            raise LoadError(source, _explain(str(exc), _raw(data))) from None
+            raise LoadError(source, _explain(str(exc), _raw(data), layout)) from None
         except UnicodeDecodeError:
             raise LoadError(source, _not_utf8(data)) from None
         if encode(state) != data:
@@ -216,7 +259,7 @@ def _decode(data: Any, source: str) -> tuple[EncounterState, int]:
         except migrations.MigrationError as exc:
             raise LoadError(source, f"version {version} file: {exc}") from None
         try:
-            state = msgspec.convert(doc, EncounterState)
+            state = msgspec.convert(doc, EncounterState, dec_hook=decode_hook)
         except msgspec.ValidationError as exc:
             raise LoadError(
                 source, f"{_explain(str(exc), doc)} (after upgrading from version {version})"
@@ -293,9 +336,10 @@ def _check_header(probe: _Probe, source: str) -> int:
     return version
 
 
-def _explain(message: str, doc: Any) -> str:
+def _explain(message: str, doc: Any, layout: Any = EncounterState) -> str:
+    message = nested_message(message)
     try:
-        return messages.validation_text(message, doc, EncounterState)
+        return messages.validation_text(message, doc, layout)
     except Exception:  # the wording is a courtesy: msgspec's own words will do
         return message
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import msgspec
 
-from afdesk.encounter.history import EncounterState
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import atomic, codec, migrations
 from afdesk.storage.errors import LoadError, SaveError
 

@@ -1,7 +1,7 @@
 """The crash journal: every change since the last save, on disk before the GUI goes on.
 
 While an encounter is open, each applied Op, undo and redo is appended to a journal file in
-``<data folder>/journal/`` as one JSON line, flushed and fsynced before ``record_*``
+``<data folder>/journal/`` as one JSON line, flushed and fsynced before :meth:`Journal.record`
 returns, so a crash or a power cut loses at most the change in flight. A clean save
 restarts the journal (:meth:`Journal.rebase`), a clean close deletes it. At the next start
 :func:`pending_journals` lists what is left and :func:`recover` replays it.
@@ -20,11 +20,12 @@ changed since (saved elsewhere, replaced) is reported instead of replayed onto. 
 file does not hold the encounter the changes start from (never saved, upgraded from an older
 version, changed by a recovery), ``base`` holds that encounter as a whole document.
 
-Replay keeps an undo stack of inverses and a redo stack, as the GUI does. An undo that
-reaches past the start of the journal (undoing a change made before the last save) cannot
-point into that stack, so its line carries the Op and its inverse (``"op"``,
-``"inverse"``), and a redo of such a change carries the Op. The journal knows those because
-it applies every change to a shadow copy of the encounter.
+The journal follows the encounter's :class:`~afdesk.encounter.history.History`: each step
+event becomes one line per Op. Replay keeps the undo and redo steps the same way (it replays
+into a History). An undo that reaches past the start of the journal (undoing a change made
+before the last save) cannot point into the replay's steps, so its line carries the Op and
+its inverse (``"op"``, ``"inverse"``), and a redo of such a change carries the Op; the
+history's events hold both, so the journal keeps no copy of the encounter of its own.
 
 A running afdesk holds an exclusive lock on each journal it writes, so another afdesk never
 offers a journal that is still in use for recovery.
@@ -37,13 +38,11 @@ import os
 import secrets
 import time
 from pathlib import Path
-from typing import NoReturn
 
-from afdesk.encounter.history import EncounterState
-from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.history import Change, History, StepEvent
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import atomic, files
-from afdesk.storage.errors import LoadError, SaveError
+from afdesk.storage.errors import SaveError
 from afdesk.storage.journal_file import (
     NEW_SUFFIX,
     SUFFIX,
@@ -69,9 +68,10 @@ __all__ = [
 
 
 class Journal:
-    """The crash journal of one open encounter. Create it with :meth:`start`."""
+    """The crash journal of one open encounter. Create it with :meth:`start`, then
+    :meth:`follow` the encounter's history."""
 
-    def __init__(self, path: Path, fd: int, name: str, file: Path | None, shadow: Encounter):
+    def __init__(self, path: Path, fd: int, name: str, file: Path | None):
         self.path = path
         self.name = name
         self.file = file
@@ -80,15 +80,12 @@ class Journal:
         failed write the journal tries again, from the whole encounter, at each change."""
         self._file_obj = os.fdopen(fd, "ab", buffering=0)  # closes the descriptor on GC
         self._fd = fd
-        self._shadow = shadow
-        self._undo: list[tuple[Op, Op]] = []
-        self._redo: list[Op] = []
-        self._undo_depth = 0  # how much of each stack a replay of the file would have
+        self._history: History | None = None
+        self._undo_depth = 0  # how many steps a replay of the file could undo, and redo
         self._redo_depth = 0
         self._lines = 0
         self._size = os.fstat(fd).st_size
         self._closed = False
-        self._lost = False  # the shadow no longer matches the GUI's encounter
 
     @classmethod
     def start(
@@ -103,12 +100,11 @@ class Journal:
         Raises :class:`SaveError` if the journal cannot be written, :class:`LoadError` if
         ``file`` must be loaded and cannot be.
         """
-        if file is None and base is None:
-            raise ValueError("a journal needs the encounter's file or its state")
         path_file = None if file is None else Path(file).resolve()
         if base is None:
+            if path_file is None:
+                raise ValueError("a journal needs the encounter's file or its state")
             base = files.load(path_file).state
-        shadow = Encounter.from_state(base)
         folder = journal_dir()
         stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}"
         final = folder / f"{stem}{SUFFIX}"
@@ -136,7 +132,18 @@ class Journal:
             with contextlib.suppress(OSError):
                 os.unlink(making)
             raise SaveError(TARGET, atomic.reason(exc, making).split(";")[0]) from exc
-        return cls(final, fd, name, path_file, shadow)
+        return cls(final, fd, name, path_file)
+
+    def follow(self, history: History, *, subscribe: bool = True) -> Journal:
+        """Journal the changes of ``history`` (whose encounter is the journal's base now).
+
+        With ``subscribe=False`` the caller hands the events to :meth:`record` itself (the
+        GUI does, to report a failed write to the GM instead of raising into the table).
+        """
+        self._history = history
+        if subscribe:
+            history.subscribe(self.record)
+        return self
 
     # --------------------------------------------------------------------- recording
 
@@ -145,63 +152,48 @@ class Journal:
         """Lines written since the journal (re)started."""
         return self._lines
 
-    def state(self) -> EncounterState:
-        """The encounter as the journal knows it (what a recovery would give now)."""
-        return self._shadow.state()
+    def record(self, event: StepEvent) -> None:
+        """A step was done, undone or redone: append its Ops, flushed and fsynced.
 
-    def record_do(self, op: Op) -> None:
-        """An Op was applied: append it, flushed and fsynced.
-
-        Raises :class:`SaveError` when the journal cannot follow or write; the GUI goes on
+        Raises :class:`SaveError` when the journal cannot write; the GUI goes on
         (``problem`` says what is wrong) and the journal tries again at the next change.
         """
-        if self._skip():
+        self._check_open()
+        step = event.step
+        if event.change is Change.OUTSIDE or step is None:
+            # Changed behind the history's back: the lines so far no longer lead to the
+            # encounter; start again from the whole of it.
+            self._restart()
             return
-        inverse = self._follow(op)
-        self._undo.append((op, inverse))
-        self._redo.clear()
-        if self._write(Line(self._lines + 1, do=op)):
-            self._undo_depth += 1
-            self._redo_depth = 0
-
-    def record_undo(self) -> None:
-        """The last change was undone."""
-        if self._skip():
-            return
-        if not self._undo:
-            self._lose("an undo of a change made before the journal started")
-        op, inverse = self._undo[-1]
-        explicit = self._undo_depth == 0
-        line = Line(
-            self._lines + 1,
-            undo=True,
-            op=op if explicit else None,
-            inverse=inverse if explicit else None,
-        )
-        self._follow(inverse)
-        self._undo.pop()
-        self._redo.append(op)
-        if self._write(line):
-            if not explicit:
-                self._undo_depth -= 1  # the replay pops it from its own stack
-            self._redo_depth += 1
-
-    def record_redo(self) -> None:
-        """The last undone change was redone."""
-        if self._skip():
-            return
-        if not self._redo:
-            self._lose("a redo the journal has no change for")
-        op = self._redo[-1]
-        explicit = self._redo_depth == 0
-        line = Line(self._lines + 1, redo=True, op=op if explicit else None)
-        inverse = self._follow(op)
-        self._redo.pop()
-        self._undo.append((op, inverse))
-        if self._write(line):
-            if not explicit:
-                self._redo_depth -= 1
-            self._undo_depth += 1
+        if event.change is Change.DO:
+            for op, _inverse in step.changes:
+                if not self._write(Line(self._lines + 1, do=op)):
+                    break  # started afresh: the header holds the whole step
+                self._undo_depth += 1
+                self._redo_depth = 0
+        elif event.change is Change.UNDO:
+            for op, inverse in reversed(step.changes):
+                explicit = self._undo_depth == 0
+                line = Line(
+                    self._lines + 1,
+                    undo=True,
+                    op=op if explicit else None,
+                    inverse=inverse if explicit else None,
+                )
+                if not self._write(line):
+                    break
+                if not explicit:
+                    self._undo_depth -= 1  # the replay undoes its own step
+                self._redo_depth += 1
+        elif event.change is Change.REDO:
+            for op, _inverse in step.changes:
+                explicit = self._redo_depth == 0
+                line = Line(self._lines + 1, redo=True, op=op if explicit else None)
+                if not self._write(line):
+                    break
+                if not explicit:
+                    self._redo_depth -= 1
+                self._undo_depth += 1
 
     def rebase(self, file: str | os.PathLike, *, name: str | None = None) -> None:
         """After a clean save (or save-as) to ``file``: the journal restarts empty for it.
@@ -212,16 +204,6 @@ class Journal:
         self.file = Path(file).resolve()
         if name is not None:
             self.name = name
-        if self._lost:
-            # Start again from what was saved: the file is the truth now.
-            try:
-                state = files.load(self.file).state
-            except LoadError as exc:
-                raise SaveError(TARGET, f"{self.problem}; {exc}") from exc
-            self._shadow = Encounter.from_state(state)
-            self._undo.clear()
-            self._redo.clear()
-            self._lost = False
         self._restart()
         if self.problem:
             raise SaveError(TARGET, self.problem)
@@ -232,6 +214,8 @@ class Journal:
         if self._closed:
             return
         self._closed = True
+        if self._history is not None:
+            self._history.unsubscribe(self.record)
         if clean:
             with contextlib.suppress(OSError):
                 os.unlink(self.path)
@@ -240,7 +224,7 @@ class Journal:
     def __enter__(self) -> Journal:
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self.close(clean=exc_type is None)
 
     # ---------------------------------------------------------------------- internals
@@ -248,24 +232,6 @@ class Journal:
     def _check_open(self) -> None:
         if self._closed:
             raise ValueError("the journal is closed")
-
-    def _skip(self) -> bool:
-        """Whether to ignore a change: after losing track, until the next save."""
-        self._check_open()
-        return self._lost
-
-    def _follow(self, op: Op) -> Op:
-        try:
-            return self._shadow.apply(op)
-        except Exception as exc:
-            self._lose(str(exc), exc)
-
-    def _lose(self, why: str, exc: BaseException | None = None) -> NoReturn:
-        """The GUI changed the encounter in a way the journal cannot follow: it stops
-        until a save (rebase, from the file) gives it the encounter again."""
-        self._lost = True
-        self.problem = f"the journal lost track of the encounter ({why})"
-        raise SaveError(TARGET, f"{self.problem}: save to protect the changes") from exc
 
     def _write(self, line: Line) -> bool:
         """Append a line; True if it was written. After an earlier failure the journal
@@ -296,7 +262,10 @@ class Journal:
 
     def _restart(self) -> None:
         """Rewrite the journal as a header for the current encounter and no lines."""
-        state = self._shadow.state()
+        if self._history is None:
+            self.problem = "the journal does not follow an encounter's history"
+            return
+        state = self._history.encounter.state()
         try:
             content = header_line(self.name, self.file, state)
             os.ftruncate(self._fd, 0)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import msgspec
 
-from afdesk.encounter.history import AnyOp, EncounterState
+from afdesk.encounter.ops.registry import AnyOp, decode_hook
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.paths import data_dir as data_dir  # re-exported: journals live under it
 from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError
@@ -58,7 +59,7 @@ class Line(msgspec.Struct, omit_defaults=True):
 
 encoder = msgspec.json.Encoder()
 header_decoder = msgspec.json.Decoder(Header)
-line_decoder = msgspec.json.Decoder(Line)
+line_decoder = msgspec.json.Decoder(Line, dec_hook=decode_hook)
 
 # ------------------------------------------------------------------------------- locks
 
@@ -75,7 +76,7 @@ def lock(fd: int) -> bool:
         here = os.lseek(fd, 0, os.SEEK_CUR)
         try:
             os.lseek(fd, 1 << 30, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
             return True
         except OSError:
             return False

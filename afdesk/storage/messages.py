@@ -15,6 +15,8 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
+from afdesk.encounter.ops.registry import AnyOp, op_union
+
 _TYPE_WORDS = {
     "float": "a number",
     "int": "a whole number",
@@ -121,8 +123,16 @@ def _type_at(root: type, doc: Any, segments: list[str | int]) -> mi.Type | None:
     return _resolve(t, value)
 
 
+def _expand(t: Any) -> Any:
+    """A field of any registered Op as the union of the Ops registered now."""
+    if isinstance(t, mi.CustomType) and t.cls is AnyOp:
+        return mi.type_info(op_union())
+    return t
+
+
 def _resolve(t: mi.Type | None, value: Any) -> mi.Type | None:
     """Pick the member of a union that the value is meant to be."""
+    t = _expand(t)
     if not isinstance(t, mi.UnionType):
         return t
     structs = [m for m in t.types if isinstance(m, mi.StructType)]
@@ -164,12 +174,12 @@ def _type_at_union(root: type, doc: Any, segments: list[str | int]) -> mi.UnionT
     parent = _type_at(root, doc, segments[:-1])
     if isinstance(parent, mi.StructType) and isinstance(segments[-1], str):
         field = next((f for f in parent.fields if f.encode_name == segments[-1]), None)
-        if field is not None and isinstance(field.type, mi.UnionType):
-            return field.type
+        if field is not None and isinstance(_expand(field.type), mi.UnionType):
+            return _expand(field.type)
     if isinstance(parent, (mi.ListType, mi.VarTupleType)) and isinstance(
-        parent.item_type, mi.UnionType
+        _expand(parent.item_type), mi.UnionType
     ):
-        return parent.item_type
+        return _expand(parent.item_type)
     return None
 
 

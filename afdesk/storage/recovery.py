@@ -11,9 +11,9 @@ from pathlib import Path
 
 import msgspec
 
-from afdesk.encounter.history import EncounterState
+from afdesk.encounter.history import History, Step
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError, SaveError
 from afdesk.storage.journal_file import (
@@ -122,13 +122,15 @@ def _inspect(path: Path) -> PendingRecovery | None:
     try:
         st = os.fstat(fd)
         modified = dt.datetime.fromtimestamp(st.st_mtime).astimezone()
+        header: Header | None = None
+        lines: list[bytes] = []
         try:
             header, lines = _parse(_read_fd(fd), path.name)
         except _Empty:
-            lines, header = [], None
+            pass
         except LoadError as exc:
             return PendingRecovery(path.stem, None, modified, 0, path, exc.detail)
-        if not lines:
+        if header is None or not lines:
             # Nothing changed since the last save: nothing to recover.
             with contextlib.suppress(OSError):
                 os.unlink(path)
@@ -193,8 +195,10 @@ def recover(p: PendingRecovery) -> EncounterState:
             raise LoadError(source, problem)
         if bytes(header.base) != b"null":
             base = codec.decode(bytes(header.base), source=source)
-        else:
+        elif header.file is not None:  # _problem said so
             base = files.load(Path(header.file)).state
+        else:
+            raise LoadError(source, "the journal names neither a file nor its encounter")
         return _replay(base, lines, source)
     except LoadError:
         raise
@@ -205,9 +209,8 @@ def recover(p: PendingRecovery) -> EncounterState:
 
 
 def _replay(base: EncounterState, lines: list[bytes], source: str) -> EncounterState:
-    enc = Encounter.from_state(base)
-    undo: list[tuple[Op, Op]] = []
-    redo: list[Op] = []
+    """The encounter after ``lines``, replayed into a History as the GUI made them."""
+    history = History(Encounter.from_state(base))
     for i, raw in enumerate(lines):
         number = i + 1
         try:
@@ -220,19 +223,17 @@ def _replay(base: EncounterState, lines: list[bytes], source: str) -> EncounterS
             raise LoadError(source, f"change {number} is out of order (it says {line.n})")
         try:
             if line.do is not None:
-                undo.append((line.do, enc.apply(line.do)))
-                redo.clear()
+                history.push(line.do)
             elif line.undo:
                 if line.inverse is not None and line.op is not None:
-                    enc.apply(line.inverse)
-                    redo.append(line.op)
+                    history.undo_unknown(Step(((line.op, line.inverse),), ""))
                 else:
-                    op, inverse = undo.pop()
-                    enc.apply(inverse)
-                    redo.append(op)
+                    history.undo()
             elif line.redo:
-                op = line.op if line.op is not None else redo.pop()
-                undo.append((op, enc.apply(op)))
+                if line.op is not None:
+                    history.redo_unknown([line.op])
+                else:
+                    history.redo()
             else:
                 raise LoadError(source, f"change {number} says neither do, undo nor redo")
         except IndexError:
@@ -245,7 +246,7 @@ def _replay(base: EncounterState, lines: list[bytes], source: str) -> EncounterS
             raise LoadError(
                 source, f"change {number} of {len(lines)} could not be replayed: {exc}"
             ) from None
-    return enc.state()
+    return history.encounter.state()
 
 
 def discard(p: PendingRecovery) -> None:

@@ -9,18 +9,40 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Union
 
 import msgspec
 
-from afdesk.encounter.history import EncounterState
+from afdesk.encounter.ops.registry import AnyOp, registered_ops
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import migrations
 
 
-def schema() -> dict[str, Any]:
+def _components() -> dict:
+    """The schemas of the encounter and of every Op afdesk itself defines, by name. A field
+    that holds any Op (see afdesk.encounter.ops.registry) is the tagged union of those; Ops
+    that plug-ins (or tests) register later are not part of the published format."""
+    ref = "#/$defs/{name}"
+    ours = tuple(c for c in registered_ops() if c.__module__.startswith("afdesk."))
+    ops = Union[ours]  # noqa: UP007 - a runtime union of the classes
+    (union,), _ = msgspec.json.schema_components(
+        [ops], schema_hook=lambda t: {"anyOf": []}, ref_template=ref
+    )
+
+    def hook(t: type) -> dict:
+        if t is AnyOp:
+            return union
+        raise NotImplementedError
+
+    _, defs = msgspec.json.schema_components(
+        [EncounterState, ops], schema_hook=hook, ref_template=ref
+    )
+    return dict(defs)
+
+
+def schema() -> dict:
     """The JSON Schema of a file of the current version."""
-    generated = msgspec.json.schema(EncounterState)
-    defs = generated["$defs"]
+    defs = _components()
     state = defs.pop("EncounterState")
     version = migrations.CURRENT_VERSION
     return {

@@ -10,10 +10,11 @@ import random
 
 from afdesk.encounter import movement
 from afdesk.encounter.combatant import Combatant, Side, Speeds
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.economy import TakeAction
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import AddCombatant, SetFacing
-from afdesk.encounter.ops.turn import TakeAction, deal_hands, play_cards
-from afdesk.encounter.turn import ActionKind
 from afdesk.encounter.zone import grid_zone
 from afdesk.storage.tilesets import tileset
 

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.combatant import Combatant, Side, State, StateKind
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import AddCombatant, PlaceCombatant
-from afdesk.encounter.ops.turn import deal_hands, play_cards
 from afdesk.encounter.zone import grid_zone
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map.scene import MapScene

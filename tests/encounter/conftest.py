@@ -8,8 +8,9 @@ import pytest
 
 from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.flow import NextTurn
+from afdesk.encounter.ops.reflex import Play, PlayCards, deal_hands
 from afdesk.encounter.ops.roster import AddCombatant
-from afdesk.encounter.ops.turn import NextTurn, Play, PlayCards, deal_hands
 from afdesk.encounter.reflex import Card, Suit, hand_specs
 from afdesk.encounter.zone import grid_zone
 from afdesk.storage.tilesets import tileset

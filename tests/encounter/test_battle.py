@@ -13,26 +13,19 @@ from afdesk.encounter import movement, persevere
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.history import EncounterState
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
+from afdesk.encounter.ops.flow import ActHesitated, EndEncounter, NextTurn
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import DealHands, Play, PlayCards
+from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.ops.roster import AddState, AdjustCounter, PlaceCombatant
-from afdesk.encounter.ops.turn import (
-    ActHesitated,
-    DealHands,
-    EndEncounter,
-    NextTurn,
-    Play,
-    PlayCards,
-    Screen,
-    TakeAction,
-    UseSnap,
-)
 from afdesk.encounter.ops.zone import ExtendZone, TrimZone
 from afdesk.encounter.reflex import FULL_DECK, Card, Suit, hand_specs, shuffled_deck
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.encounter.state import Phase
-from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.encounter.zone import Edge
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
@@ -296,7 +289,7 @@ def test_two_exchanges_at_the_river_ford():
     # Undo everything: exactly the sample again. Replay the Ops: exactly the same end.
     end = enc.state()
     data = msgspec.json.encode(end)
-    assert msgspec.json.decode(data, type=EncounterState) == end
+    assert msgspec.json.decode(data, type=EncounterState, dec_hook=decode_hook) == end
     for inv in reversed(t.inverses):
         enc.apply(inv)
     assert enc.state() == t.start

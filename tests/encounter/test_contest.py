@@ -8,11 +8,12 @@ import pytest
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble, combinable
 from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops.economy import TakeAction, UseSnap
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.roster import AddMomentum, AddState, PlaceCombatant
-from afdesk.encounter.ops.turn import NextTurn, TakeAction, UseSnap
-from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
 from tests.encounter.conftest import band, foe, make, start_round
@@ -123,7 +124,7 @@ def test_guard_used_is_not_available():
     gao = enc.combatants["gao"]
     import msgspec
 
-    from afdesk.encounter.ops.turn import SetEconomy
+    from afdesk.encounter.ops.economy import SetEconomy
 
     enc.apply(SetEconomy("gao", msgspec.structs.replace(gao.economy, guards=0)))
     plan = assemble(enc, "huang", CheckKind.HACK, "gao")

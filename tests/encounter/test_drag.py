@@ -11,8 +11,8 @@ from afdesk.encounter import drag
 from afdesk.encounter.drag import DragKind, EdgeChoice
 from afdesk.encounter.geometry import straight_path
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import ExitCombatant, PlaceCombatant
-from afdesk.encounter.ops.turn import deal_hands, play_cards
 from afdesk.encounter.ops.zone import ExtendZone
 from afdesk.encounter.zone import Edge
 from afdesk.storage import samples as sample

@@ -10,6 +10,7 @@ import pytest
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.offers import (
     ATTACKS,
@@ -20,6 +21,8 @@ from afdesk.encounter.offers import (
     spends,
     target_refusal,
 )
+from afdesk.encounter.ops.economy import TakeAction
+from afdesk.encounter.ops.flow import EndEncounter, NextTurn
 from afdesk.encounter.ops.roster import (
     MOMENTUM_MARKERS,
     AddCombatant,
@@ -30,10 +33,8 @@ from afdesk.encounter.ops.roster import (
     grit_after_edit,
     step_markers,
 )
-from afdesk.encounter.ops.turn import EndEncounter, NextTurn, TakeAction
 from afdesk.encounter.reflex import hand_key, hand_specs
 from afdesk.encounter.summary import headline, whose_turn
-from afdesk.encounter.turn import ActionKind
 from tests.encounter.conftest import band, foe, make, start_round
 
 

@@ -7,11 +7,11 @@ import pytest
 
 from afdesk.encounter import movement
 from afdesk.encounter.combatant import Speeds, StateKind
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops.economy import TakeAction
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import AddState, PlaceCombatant
-from afdesk.encounter.ops.turn import TakeAction
-from afdesk.encounter.turn import ActionKind
 from afdesk.encounter.zone import (
     Edge,
     Segment,
@@ -49,7 +49,7 @@ def enc_with(props_by_area=None, *others, mover=None):
 def maneuver(enc, cid="huang"):
     start_round(enc)
     while enc.actor != cid:
-        from afdesk.encounter.ops.turn import NextTurn
+        from afdesk.encounter.ops.flow import NextTurn
 
         enc.apply(NextTurn())
     enc.apply(TakeAction(cid, ActionKind.MANEUVER))
@@ -118,7 +118,7 @@ def test_lost_leave_check_allows_one_step_in_front_of_the_winner():
     maneuver(enc)
     front = movement.front_exits(enc, (7, 7), [enc.combatants["gao"]])
     assert set(front) == {(6, 6), (7, 6), (8, 6), (6, 7), (8, 7)}
-    from afdesk.encounter.ops.turn import SetEconomy
+    from afdesk.encounter.ops.economy import SetEconomy
 
     c = enc.combatants["huang"]
     enc.apply(SetEconomy("huang", msgspec.structs.replace(c.economy, exit_to=front)))

@@ -24,6 +24,7 @@ from afdesk.encounter.combatant import (
     opposed,
 )
 from afdesk.encounter.contest_flow import leave_overlap_flow
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import (
     NEIGHBOURS,
@@ -34,6 +35,9 @@ from afdesk.encounter.geometry import (
     normalise_facing,
 )
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
+from afdesk.encounter.ops.flow import ActHesitated, EndEncounter, NextTurn
+from afdesk.encounter.ops.reflex import DealHands, deal_hands, play_cards
 from afdesk.encounter.ops.roster import (
     AddCombatant,
     AddState,
@@ -42,20 +46,8 @@ from afdesk.encounter.ops.roster import (
     RemoveCombatant,
     TickBleeding,
 )
-from afdesk.encounter.ops.turn import (
-    ActHesitated,
-    DealHands,
-    EndEncounter,
-    NextTurn,
-    Screen,
-    TakeAction,
-    UseSnap,
-    deal_hands,
-    play_cards,
-)
 from afdesk.encounter.reflex import FULL_DECK, HAND_SIZE, deal, hand_specs, round_order
 from afdesk.encounter.state import Phase
-from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.encounter.zone import START_TILES, Edge, grid_zone
 from afdesk.rules.dice import RandomSource, ScriptedSource
 from afdesk.storage import samples as sample
@@ -424,7 +416,7 @@ def test_a_character_who_left_cannot_act(hesitate, op):
 
     Regression (fixed in cfe47d4) for the first four: ``require_actor`` and ``Screen``
     did not check ``exited``. Open bug, "hesitated action": ``ActHesitated.execute``
-    (ops/turn.py) does not check it either: Gao hesitates, leaves over the north edge during
+    (ops/flow.py) does not check it either: Gao hesitates, leaves over the north edge during
     Bandit 1's turn, and then "takes the hesitated action", which ends Bandit 1's turn and
     makes the absent Gao the actor."""
     enc = started()

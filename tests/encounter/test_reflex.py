@@ -7,13 +7,8 @@ import random
 import pytest
 
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.turn import (
-    NextTurn,
-    Play,
-    PlayCards,
-    deal_hands,
-    play_cards,
-)
+from afdesk.encounter.ops.flow import NextTurn
+from afdesk.encounter.ops.reflex import Play, PlayCards, deal_hands, play_cards
 from afdesk.encounter.reflex import FULL_DECK, Card, Suit, hand_specs
 from afdesk.encounter.state import Phase
 from tests.encounter.conftest import band, foe, make

@@ -10,14 +10,16 @@ from afdesk.encounter import persevere
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.economy import SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import Persevere, PersevereResult, persevere_passed
+from afdesk.encounter.ops.economy import UseSnap
+from afdesk.encounter.ops.flow import EndEncounter, NextTurn
 from afdesk.encounter.ops.meta import SetRuleset
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import AddMomentum, AddState, PlaceCombatant, SetDecoys
-from afdesk.encounter.ops.turn import EndEncounter, NextTurn, UseSnap, deal_hands, play_cards
 from afdesk.encounter.ops.zone import ExtendZone
 from afdesk.encounter.state import Phase
-from afdesk.encounter.turn import SnapKind
 from afdesk.encounter.zone import Edge
 from afdesk.rules import d20
 from afdesk.rules.contest import Role

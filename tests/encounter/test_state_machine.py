@@ -26,8 +26,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from afdesk.encounter import movement, persevere
-from afdesk.encounter import turn as economy
+from afdesk.encounter import economy, movement, persevere
 from afdesk.encounter.combatant import (
     MARKED_STATES,
     Combatant,
@@ -40,12 +39,14 @@ from afdesk.encounter.combatant import (
 )
 from afdesk.encounter.contest import CheckKind, Via, assemble, combinable
 from afdesk.encounter.contest_flow import ContestFlow, leave_overlap_flow
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, distance, neighbours, normalise_facing
-from afdesk.encounter.history import AnyOp, EncounterState, Restore
 from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.ops.check import Persevere, ResolveContest
+from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
+from afdesk.encounter.ops.flow import ActHesitated, EndEncounter, NextTurn
 from afdesk.encounter.ops.meta import (
     AdjustRefereeShifts,
     ChangeMode,
@@ -53,6 +54,9 @@ from afdesk.encounter.ops.meta import (
     SetSettings,
 )
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import DealHands, PlayCards, active_hands, deal_hands, play_cards
+from afdesk.encounter.ops.registry import AnyOp, decode_hook
+from afdesk.encounter.ops.restore import Restore
 from afdesk.encounter.ops.roster import (
     AddCombatant,
     AddMomentum,
@@ -69,23 +73,10 @@ from afdesk.encounter.ops.roster import (
     SetMarkers,
     TickBleeding,
 )
-from afdesk.encounter.ops.turn import (
-    ActHesitated,
-    DealHands,
-    EndEncounter,
-    NextTurn,
-    PlayCards,
-    Screen,
-    TakeAction,
-    UseSnap,
-    active_hands,
-    deal_hands,
-    play_cards,
-)
 from afdesk.encounter.ops.zone import ExtendZone, TrimZone, draw_extension
 from afdesk.encounter.reflex import FULL_DECK, HAND_SIZE, ROUNDS
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.encounter.state import Mode, Phase, Settings
-from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.encounter.zone import Edge, grid_zone
 from afdesk.rules import af254, classic, d20
 from afdesk.rules.contest import Role
@@ -294,9 +285,12 @@ class GameMaster(RuleBasedStateMachine):
         missing = events_expected(before, after) - set(self.events)
         assert not missing, f"{op!r} changed {missing} without announcing it"
         # the journal and the log hold the Op: it survives JSON
-        assert msgspec.json.decode(msgspec.json.encode(op), type=AnyOp) == op
+        assert msgspec.json.decode(msgspec.json.encode(op), type=AnyOp, dec_hook=decode_hook) == op
         assert isinstance(inverse, Restore)
-        assert msgspec.json.decode(msgspec.json.encode(inverse), type=AnyOp) == inverse
+        assert (
+            msgspec.json.decode(msgspec.json.encode(inverse), type=AnyOp, dec_hook=decode_hook)
+            == inverse
+        )
         # undo at once; redo through the undo's own inverse; undo that; redo the Op
         name = type(op).__name__
         redo = enc.apply(inverse)
@@ -853,7 +847,7 @@ class GameMaster(RuleBasedStateMachine):
         if kind is SnapKind.STAND:
             assert not after.has(StateKind.DOWN)
         if kind is SnapKind.HUSTLE:
-            from afdesk.encounter.ops.turn import check_succeeded
+            from afdesk.encounter.ops.economy import check_succeeded
 
             gain = after.economy.movement - c.economy.movement
             if check_succeeded(enc, roll, d20_roll) and not c.has(StateKind.DOWN):
@@ -1460,7 +1454,7 @@ class GameMaster(RuleBasedStateMachine):
             return
         state = self.enc.state()
         data = msgspec.json.encode(state)
-        back = msgspec.json.decode(data, type=EncounterState)
+        back = msgspec.json.decode(data, type=EncounterState, dec_hook=decode_hook)
         assert back == state
         assert Encounter.from_state(back).state() == state
 
@@ -1481,8 +1475,10 @@ class GameMaster(RuleBasedStateMachine):
         # (2) replay the recorded Ops (dice included) on a fresh copy, through JSON as a
         # journal would hold them
         journal = msgspec.json.encode([op for op, _ in self.done])
-        ops = msgspec.json.decode(journal, type=list[AnyOp])
-        start = msgspec.json.decode(msgspec.json.encode(self.start), type=EncounterState)
+        ops = msgspec.json.decode(journal, type=list[AnyOp], dec_hook=decode_hook)
+        start = msgspec.json.decode(
+            msgspec.json.encode(self.start), type=EncounterState, dec_hook=decode_hook
+        )
         fresh = Encounter.from_state(start)
         for op in ops:
             fresh.apply(op)

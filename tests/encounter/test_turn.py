@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.economy import ActionKind, SnapKind, turn_prompts
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
+from afdesk.encounter.ops.flow import ActHesitated, NextTurn
 from afdesk.encounter.ops.roster import AddState, TickBleeding
-from afdesk.encounter.ops.turn import ActHesitated, NextTurn, Screen, TakeAction, UseSnap
 from afdesk.encounter.state import Phase
-from afdesk.encounter.turn import ActionKind, SnapKind, turn_prompts
 from afdesk.rules import af254
 from afdesk.rules.dice import ScriptedSource
 from tests.encounter.conftest import band, foe, make, start_round

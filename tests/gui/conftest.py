@@ -8,7 +8,7 @@ import random
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings
 
-from afdesk.encounter.ops.turn import deal_hands, play_cards
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.gui.document import EncounterDocument
 from afdesk.storage import samples as sample
 

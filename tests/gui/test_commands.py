@@ -12,11 +12,12 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops.economy import TakeAction
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.roster import AddState, PlaceCombatant
-from afdesk.encounter.ops.turn import NextTurn, TakeAction
 from afdesk.encounter.state import Mode, Phase
-from afdesk.encounter.turn import ActionKind
 from afdesk.gui import actions
 from afdesk.gui import commands as cmd
 from afdesk.gui.commands import CommandContext, CommandRegistry, UnknownCommand

@@ -8,10 +8,11 @@ from PySide6.QtCore import Qt
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.economy import SnapKind
+from afdesk.encounter.ops.economy import UseSnap
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.roster import PlaceCombatant
-from afdesk.encounter.ops.turn import NextTurn, UseSnap
-from afdesk.encounter.turn import SnapKind
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.rules.dice import ScriptedSource
@@ -83,7 +84,7 @@ def test_roll_defend_shift_and_apply_is_one_op(duel, qtbot):
 
 
 def test_screen_offers_a_defense(duel, qtbot):
-    from afdesk.encounter.ops.turn import Screen
+    from afdesk.encounter.ops.economy import Screen
 
     doc = duel
     doc.push(Screen("gao"))
@@ -93,8 +94,8 @@ def test_screen_offers_a_defense(duel, qtbot):
 
 
 def test_apply_refused_keeps_the_dialog_open_with_the_reason(duel, qtbot):
-    from afdesk.encounter.ops.turn import TakeAction
-    from afdesk.encounter.turn import ActionKind
+    from afdesk.encounter.economy import ActionKind
+    from afdesk.encounter.ops.economy import TakeAction
 
     dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)

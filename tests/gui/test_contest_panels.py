@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.roster import AdjustCounter, PlaceCombatant
-from afdesk.encounter.ops.turn import NextTurn
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.rules.dice import ScriptedSource

@@ -6,8 +6,8 @@ import pytest
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.roster import PlaceCombatant
-from afdesk.encounter.ops.turn import NextTurn
 from afdesk.gui.dialogs.character import AddStateDialog, MomentumDialog
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
@@ -96,8 +96,8 @@ def test_hustle_from_the_dialog(duel, qtbot):
 
 
 def test_the_docks_attack_button_follows_the_model(duel, qtbot):
-    from afdesk.encounter.ops.turn import TakeAction
-    from afdesk.encounter.turn import ActionKind
+    from afdesk.encounter.economy import ActionKind
+    from afdesk.encounter.ops.economy import TakeAction
     from afdesk.gui.docks.combatant import CombatantPanel
 
     panel = CombatantPanel()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from afdesk.encounter.economy import ActionKind
+from afdesk.encounter.ops.economy import TakeAction
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import AdjustCounter, SetFacing
-from afdesk.encounter.ops.turn import NextTurn, TakeAction
-from afdesk.encounter.turn import ActionKind
 
 
 class Recorder:
@@ -34,8 +35,9 @@ def test_refused_op_changes_nothing_and_says_why(playing_doc, qtbot):
     start = doc.encounter.state()
     not_actor = next(cid for cid in doc.encounter.combatants if cid != doc.encounter.actor)
     with qtbot.waitSignal(doc.refused) as blocker:
-        assert doc.push(TakeAction(not_actor, ActionKind.DEFEND))
-    assert "turn" in blocker.args[0] and blocker.args[0].endswith(".")
+        reason = doc.push(TakeAction(not_actor, ActionKind.DEFEND))
+    assert "turn" in reason and reason.endswith(".")
+    assert blocker.args == [reason]
     assert doc.encounter.state() == start and doc.undo_stack.count() == 0
 
 
@@ -61,14 +63,8 @@ def test_journal_hears_every_do_undo_redo(playing_doc):
     events = []
 
     class FakeJournal:
-        def record_do(self, op):
-            events.append(("do", type(op).__name__))
-
-        def record_undo(self):
-            events.append(("undo",))
-
-        def record_redo(self):
-            events.append(("redo",))
+        def record(self, event):
+            events.append((event.change.value, *(type(op).__name__ for op in event.step.ops)))
 
         def rebase(self, file):
             events.append(("rebase", file))
@@ -83,7 +79,12 @@ def test_journal_hears_every_do_undo_redo(playing_doc):
     doc.undo_stack.undo()
     doc.undo_stack.redo()
     doc.close(clean=True)
-    assert events == [("do", "NextTurn"), ("undo",), ("redo",), ("close", True)]
+    assert events == [
+        ("do", "NextTurn"),
+        ("undo", "NextTurn"),
+        ("redo", "NextTurn"),
+        ("close", True),
+    ]
 
 
 def test_modified_mark_follows_the_clean_state(doc, qtbot, tmp_path):
@@ -112,7 +113,7 @@ def test_a_failing_journal_warns_but_keeps_the_change(playing_doc, qtbot):
     from afdesk.storage import SaveError
 
     class FullDisk:
-        def record_do(self, op):
+        def record(self, event):
             raise SaveError("journal", "No space left on device")
 
     doc = EncounterDocument(playing_doc.encounter, journal_factory=lambda d: FullDisk())
@@ -134,6 +135,73 @@ def test_a_bug_in_an_op_is_reported_and_rolled_back(playing_doc, qtbot):
             raise ZeroDivisionError("a bug")
 
     with qtbot.waitSignal(doc.refused) as blocker:
-        assert doc.push_many([AdjustCounter("huang", "hits", 1), Broken("chen", "hits", 1)])
+        reason = doc.push_many([AdjustCounter("huang", "hits", 1), Broken("chen", "hits", 1)])
+    assert reason == blocker.args[0]
     assert "Nothing was changed" in blocker.args[0]
     assert doc.encounter.state() == start and doc.undo_stack.count() == 0
+
+
+def test_every_kind_of_model_event_has_its_signal(doc, qtbot):
+    from afdesk.encounter.ops.meta import Rename
+    from afdesk.encounter.parts import EventKind
+
+    for kind in EventKind:
+        assert hasattr(doc, f"{kind.value}Changed"), kind
+    with qtbot.waitSignals([doc.metaChanged, doc.logChanged, doc.changed]):
+        doc.push(Rename("Renamed"))
+
+
+def test_steps_with_one_merge_key_are_one_undo_command(doc, tmp_path):
+    """A burst of key presses turning a character: one undo step, one log line; never merged
+    into the step the file was saved at."""
+    start = doc.encounter.state()
+    lines = len(doc.encounter.log)
+    for facing in (15.0, 30.0, 45.0):
+        assert doc.push(SetFacing("huang", facing), merge_key="turn:huang") == ""
+    assert doc.undo_stack.count() == 1 and doc.history.index == 1
+    assert len(doc.encounter.log) == lines + 1
+    assert doc.undo_stack.undoText() == doc.history.undo_text()
+    doc.undo()
+    assert doc.encounter.state() == start
+    doc.redo()
+    assert doc.encounter.combatants["huang"].facing == 45.0
+    doc.mark_saved(tmp_path / "x.afenc", 1)
+    assert doc.push(SetFacing("huang", 60.0), merge_key="turn:huang") == ""
+    assert doc.undo_stack.count() == 2 and doc.history.index == 2
+    assert doc.push(SetFacing("huang", 75.0), merge_key="turn:huang") == ""
+    assert doc.undo_stack.count() == 2 and doc.is_modified()
+    doc.undo()
+    assert not doc.is_modified()
+
+
+def test_the_undo_view_and_the_history_move_together(playing_doc):
+    from afdesk.encounter.ops.meta import Rename
+
+    doc = playing_doc
+    for name in ("One", "Two", "Three"):
+        doc.push(Rename(name))
+    doc.undo_stack.setIndex(1)  # a click in the undo history dock
+    assert doc.history.index == 1 and doc.encounter.meta.name == "One"
+    doc.undo_stack.setIndex(3)
+    assert doc.history.index == 3 and doc.encounter.meta.name == "Three"
+
+
+def test_the_real_journal_recovers_what_the_document_did(playing_doc, tmp_path, monkeypatch):
+    from afdesk.gui.document import EncounterDocument, _default_journal
+    from afdesk.storage.journal import pending_journals, recover
+
+    monkeypatch.setenv("AFDESK_DATA_DIR", str(tmp_path / "data"))
+    enc = playing_doc.encounter
+    playing_doc.close(clean=True)
+    doc = EncounterDocument(enc, journal_factory=_default_journal)
+    actor = enc.actor
+    doc.push(AdjustCounter("huang", "hits", 1))
+    for facing in (15.0, 30.0):
+        doc.push(SetFacing(actor, facing), merge_key="turn")
+    doc.push_many([SetFacing(actor, 90), TakeAction(actor, ActionKind.DEFEND)], "Both")
+    doc.undo()
+    doc.undo()
+    doc.redo()
+    doc.close(clean=False)
+    (pending,) = pending_journals()
+    assert recover(pending) == enc.state()

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QGraphicsScene
 from afdesk.encounter.combatant import Combatant, Side, State, StateKind
 from afdesk.encounter.geometry import facing_vector
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.flow import NextTurn
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import (
     AddCombatant,
     AddMomentum,
@@ -25,7 +27,6 @@ from afdesk.encounter.ops.roster import (
     SetDecoys,
     SetFacing,
 )
-from afdesk.encounter.ops.turn import NextTurn, deal_hands, play_cards
 from afdesk.encounter.ops.zone import ExtendZone, SetEdgeRule, SetSegmentProps
 from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, grid_zone
 from afdesk.gui import mapgeom

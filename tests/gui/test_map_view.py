@@ -11,12 +11,13 @@ from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.geometry import straight_path
+from afdesk.encounter.ops.economy import TakeAction
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import ExitCombatant, PlaceCombatant, SetFacing
-from afdesk.encounter.ops.turn import TakeAction, deal_hands, play_cards
 from afdesk.encounter.ops.zone import ExtendZone
-from afdesk.encounter.turn import ActionKind
 from afdesk.gui import actions, mapgeom
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map.view import MapView

@@ -11,8 +11,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMainWindow
 
 from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import AddState, PlaceCombatant, RemoveState, SetDecoys
-from afdesk.encounter.ops.turn import deal_hands, play_cards
 from afdesk.gui import mapgeom
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map.scene import MapScene

@@ -15,11 +15,14 @@ import msgspec
 from afdesk.encounter.combatant import Combatant, Facet, Side, Speeds, StateKind
 from afdesk.encounter.contest import CheckKind, assemble
 from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import NEIGHBOURS
-from afdesk.encounter.history import LogEntry
+from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.base import Op
+from afdesk.encounter.ops.economy import Screen, TakeAction
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import (
     AdjustRefereeShifts,
     ChangeMode,
@@ -29,6 +32,7 @@ from afdesk.encounter.ops.meta import (
     SetSettings,
 )
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import (
     AddCombatant,
     AddMomentum,
@@ -38,10 +42,9 @@ from afdesk.encounter.ops.roster import (
     SetFacing,
     SetMarkers,
 )
-from afdesk.encounter.ops.turn import NextTurn, Screen, TakeAction, deal_hands, play_cards
 from afdesk.encounter.ops.zone import draw_extension
+from afdesk.encounter.snapshot import LogEntry
 from afdesk.encounter.state import Mode, Phase, Settings
-from afdesk.encounter.turn import ActionKind
 from afdesk.encounter.zone import Edge
 from afdesk.rules import RULESETS
 from afdesk.rules.contest import Role
@@ -231,30 +234,36 @@ def random_encounter(seed: int, steps: int, *, base: Encounter | None = None) ->
 
 
 class Session:
-    """A live session the way the GUI runs it: an undo stack of inverses, a redo stack,
-    and a log of what happened ("do", op) / ("undo",) / ("redo",)."""
+    """A live session the way the GUI runs it: the encounter's History, and a log of what
+    happened ("do", op) / ("undo",) / ("redo",)."""
 
     def __init__(self, enc: Encounter) -> None:
         self.enc = enc
-        self.undo_stack: list[tuple[Op, Op]] = []
-        self.redo_stack: list[Op] = []
+        self.history = History(enc)
         self.events: list[tuple] = []
 
+    @property
+    def undo_stack(self) -> list[tuple[Op, Op]]:
+        """The (Op, inverse) pairs that can be undone, last on top."""
+        return [c for step in self.history.steps[: self.history.index] for c in step.changes]
+
+    @property
+    def redo_stack(self) -> list[Op]:
+        """The Ops that can be redone, next on top."""
+        return [
+            op for step in reversed(self.history.steps[self.history.index :]) for op in step.ops
+        ]
+
     def do(self, op: Op) -> None:
-        inverse = self.enc.apply(op)
-        self.undo_stack.append((op, inverse))
-        self.redo_stack.clear()
+        self.history.push(op)
         self.events.append(("do", op))
 
     def undo(self) -> None:
-        op, inverse = self.undo_stack.pop()
-        self.enc.apply(inverse)
-        self.redo_stack.append(op)
+        self.history.undo()
         self.events.append(("undo",))
 
     def redo(self) -> None:
-        op = self.redo_stack.pop()
-        self.undo_stack.append((op, self.enc.apply(op)))
+        self.history.redo()
         self.events.append(("redo",))
 
 

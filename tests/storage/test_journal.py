@@ -11,16 +11,19 @@ import signal
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import NEIGHBOURS
+from afdesk.encounter.history import Step
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import Rename, SetSettings
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import AddCombatant, AdjustCounter, PlaceCombatant
-from afdesk.encounter.ops.turn import NextTurn, deal_hands, play_cards
 from afdesk.encounter.state import Phase, Settings
 from afdesk.storage import LoadError, SaveError, atomic, load, save
 from afdesk.storage import journal as journal_module
@@ -36,25 +39,22 @@ class Live:
     def __init__(self, enc: Encounter, journal: Journal | None) -> None:
         self.enc = enc
         self.session = Session(enc)
-        self.journal = journal
+        self.journal = journal.follow(self.session.history) if journal else None
         self.states = [enc.state()]
+
+    def follow(self, journal: Journal) -> None:
+        self.journal = journal.follow(self.session.history)
 
     def do(self, op) -> None:
         self.session.do(op)  # raises IllegalOp (and changes nothing) if refused
-        if self.journal:
-            self.journal.record_do(op)
         self.states.append(self.enc.state())
 
     def undo(self) -> None:
         self.session.undo()
-        if self.journal:
-            self.journal.record_undo()
         self.states.append(self.enc.state())
 
     def redo(self) -> None:
         self.session.redo()
-        if self.journal:
-            self.journal.record_redo()
         self.states.append(self.enc.state())
 
     def try_do(self, *ops) -> bool:
@@ -416,41 +416,39 @@ def test_disk_full_while_journaling(tmp_path, monkeypatch):
     assert recover(_only_pending()) == live.enc.state()
 
 
-def test_a_journal_that_lost_track_waits_for_a_save(tmp_path):
-    path, live = _saved_live(tmp_path)
-    # The GUI applies an Op the journal's copy cannot (a bug elsewhere): simulate it by
-    # changing the live encounter behind the journal's back.
+def test_a_change_behind_the_history_s_back_restarts_the_journal_from_the_whole(tmp_path):
+    """A change that bypasses the history (a bug elsewhere) cannot be a journal line: the
+    journal starts again from the whole encounter, so nothing is lost, even before a save."""
+    _path, live = _saved_live(tmp_path)
+    random_play(live, 22, 20)
     live.enc.apply(AddCombatant(Combatant("ghost", "Ghost", Side.DENIZEN)))
-    with pytest.raises(SaveError, match="lost track"):
-        live.journal.record_do(PlaceCombatant("ghost", (2, 2)))
-    live.enc.apply(PlaceCombatant("ghost", (2, 2)))
-    live.journal.record_do(Rename("ignored until the next save"))
-    save(path, live.enc.state())
-    live.journal.rebase(file=path)
-    assert live.journal.problem == ""
+    assert live.journal.ops == 0
+    assert b'"base":null' not in live.journal.path.read_bytes()  # the whole encounter
+    live.do(PlaceCombatant("ghost", (2, 2)))
     live.do(Rename("Back on track"))
+    live.undo()
     _crash(live.journal)
     assert recover(_only_pending()) == live.enc.state()
 
 
-def test_an_undo_from_before_the_journal_began_waits_for_a_save(tmp_path):
+def test_an_undo_from_before_the_journal_began_is_journaled_with_its_ops(tmp_path):
     """The GUI could only start the journal after some changes (say the data folder was
-    missing a moment): undoing those is beyond the journal until the next save."""
+    missing a moment): undoing those writes the Ops themselves, so recovery still follows."""
     path = tmp_path / "river-ford.afenc"
     enc = build()
     save(path, enc.state())
     live = Live(enc, None)
     live.do(Rename("Before the journal"))
-    live.journal = Journal.start("River ford", file=path, base=enc.state())
+    live.follow(Journal.start("River ford", file=path, base=enc.state()))
     live.do(Rename("Journaled"))
     live.undo()
-    with pytest.raises(SaveError, match="lost track"):
-        live.undo()
-    assert "lost track" in live.journal.problem
-    live.redo()  # ignored until the save
-    save(path, enc.state())
-    live.journal.rebase(file=path)
-    live.do(Rename("After the save"))
+    live.undo()  # made before the journal began
+    assert live.journal.problem == ""
+    assert b'"inverse":' in live.journal.path.read_bytes()
+    live.redo()
+    live.redo()
+    live.undo()
+    live.do(Rename("After all that"))
     _crash(live.journal)
     assert recover(_only_pending()) == live.enc.state()
 
@@ -507,3 +505,61 @@ def test_journal_lines_are_one_json_object_each(tmp_path):
         assert entry["n"] == n
         assert sum(k in entry for k in ("do", "undo", "redo")) == 1
     live.journal.close()
+
+
+def test_a_journal_written_by_hand_in_the_v1_format_recovers(tmp_path, data_dir):
+    """The line format did not change with the History: a journal as afdesk 1 wrote it
+    (do, undo, redo, and an undo and a redo that carry their Ops) replays the same."""
+    import json
+
+    from afdesk.encounter.history import History
+    from afdesk.storage import codec, migrations
+
+    enc = build()
+    base = enc.state()
+    first = Rename("First")
+    inverse = enc.apply(first)  # made before the journal began: undone with its Ops
+    started = enc.state()
+    history = History(Encounter.from_state(started))
+    history.push(AdjustCounter("chen", "hits", 1))
+    history.push(Rename("Second"))
+    history.undo()
+    history.redo()
+    history.undo()
+    history.undo()
+    history.undo_unknown(Step(((first, inverse),), "Rename"))
+    history.redo_unknown([first])
+    expected = history.encounter.state()
+    assert expected != base
+
+    def op_json(op):
+        return json.loads(msgspec.json.encode(op))
+
+    header = {
+        "journal": "afdesk-journal",
+        "version": 1,
+        "schema_version": migrations.CURRENT_VERSION,
+        "name": "By hand",
+        "file": None,
+        "file_sha256": "",
+        "file_size": -1,
+        "created": "2025-03-01T20:15:04+01:00",
+        "base": json.loads(codec.encode_compact(started)),
+    }
+    lines = [
+        {"n": 1, "do": op_json(AdjustCounter("chen", "hits", 1))},
+        {"n": 2, "do": op_json(Rename("Second"))},
+        {"n": 3, "undo": True},
+        {"n": 4, "redo": True},
+        {"n": 5, "undo": True},
+        {"n": 6, "undo": True},
+        {"n": 7, "undo": True, "op": op_json(first), "inverse": op_json(inverse)},
+        {"n": 8, "redo": True, "op": op_json(first)},
+    ]
+    folder = data_dir / "journal"
+    folder.mkdir(parents=True)
+    text = "\n".join(json.dumps(x, ensure_ascii=False) for x in [header, *lines]) + "\n"
+    (folder / "20250301-201504-abcd1234.afjournal").write_text(text, encoding="utf-8")
+    p = _only_pending()
+    assert p.problem == "" and p.ops == 8
+    assert recover(p) == expected

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from afdesk.encounter.combatant import Combatant, Side, State, StateKind
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.history import EncounterState
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetNotes, SetSettings
+from afdesk.encounter.ops.reflex import deal_hands
 from afdesk.encounter.ops.roster import AddCombatant, EditCombatant
-from afdesk.encounter.ops.turn import deal_hands
+from afdesk.encounter.snapshot import EncounterState
 from afdesk.encounter.state import Settings
 from afdesk.encounter.zone import grid_zone
 from afdesk.storage import LoadError, SaveError, decode, encode, load, migrations, save

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops import registry
 from afdesk.encounter.state import Phase
 
 if TYPE_CHECKING:
@@ -20,6 +21,12 @@ class Op(msgspec.Struct, frozen=True, tag=True, tag_field="op", omit_defaults=Tr
 
     logged: ClassVar[bool] = True
     label: ClassVar[str] = "Change"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every Op registers itself: files and journals decode it with nothing listed by
+        # hand (afdesk.encounter.ops.registry).
+        super().__init_subclass__(**kwargs)
+        registry.register(cls)
 
     def execute(self, enc: Encounter) -> None:
         raise NotImplementedError
@@ -67,7 +74,7 @@ def spend_refusal(enc: Encounter, cid: str, uses: str, doing: str = "do that") -
 
     "free" checks (a plain check, the move check to leave an overlap) need nothing.
     """
-    from afdesk.encounter import turn
+    from afdesk.encounter import economy
 
     if uses not in ("action", "snap"):
         return ""
@@ -76,9 +83,9 @@ def spend_refusal(enc: Encounter, cid: str, uses: str, doing: str = "do that") -
     try:
         c = require_actor(enc, cid, doing)
         if uses == "action":
-            turn.require_action(c, doing, enc.turn.exchange, enc.turn.round)
+            economy.require_action(c, doing, enc.turn.exchange, enc.turn.round)
         else:
-            turn.require_snap(c)
+            economy.require_snap(c)
     except IllegalOp as exc:
         return str(exc)
     return ""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from afdesk.encounter import movement, turn
+from afdesk.encounter import economy, movement
 from afdesk.encounter.combatant import Combatant, MomentumMarker, State, StateKind
 from afdesk.encounter.contest import (
     MOMENTUM_KINDS,
@@ -51,8 +51,8 @@ def _consume(c: Combatant, modifiers: Iterable[Modifier]) -> Combatant:
 def _defense_source(enc: Encounter, d: DefenseUse, people: dict[str, Combatant]) -> None:
     c = people[d.defender]
     if d.via is Via.GUARD:
-        people[d.defender] = turn.use_guard(c)
-    elif d.via is Via.DEFENSE and not turn.has_defenses(c):
+        people[d.defender] = economy.use_guard(c)
+    elif d.via is Via.DEFENSE and not economy.has_defenses(c):
         raise IllegalOp(f"{c.name} has no defense: Defend or Screen first (E6, E7)")
     elif d.via is Via.FEND and not c.has(StateKind.FENDING):
         raise IllegalOp(f"{c.name} has not used Fend this turn cycle (E5)")
@@ -78,9 +78,9 @@ class ResolveContest(Op, frozen=True):
             require_phase(enc, Phase.TURNS, doing=f"{r.action.label.lower()} on a turn")
             require_actor(enc, attacker.id, r.action.label.lower())
         if r.uses == "action":
-            attacker = turn.use_action(attacker, str(r.action), t.exchange, t.round)
+            attacker = economy.use_action(attacker, str(r.action), t.exchange, t.round)
         elif r.uses == "snap":
-            attacker = turn.use_snap(attacker)
+            attacker = economy.use_snap(attacker)
         rules = ruleset_named(enc.ruleset)
         if not rules.dice_pools:
             if r.d20 is None:
@@ -191,9 +191,9 @@ class ResolveContest(Op, frozen=True):
             if r.decoy is not None:
                 people[target.id] = target.without_decoy((r.decoy[0], r.decoy[1]))
         elif r.action is CheckKind.HUSTLE:
-            people[a.id] = turn.hustled(a, v.lands)
+            people[a.id] = economy.hustled(a, v.lands)
         elif r.action is CheckKind.CREEP:
-            people[a.id] = turn.crept(a, v.lands, r.decoy)
+            people[a.id] = economy.crept(a, v.lands, r.decoy)
         elif r.action is CheckKind.DISTRACT and v.lands and r.target:
             target = people.get(r.target) or enc.combatant(r.target)
             source = f"{a.name}'s distraction"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.base import Op, require_phase
 from afdesk.encounter.state import Mode, Phase, Settings
 from afdesk.rules import RulesError, ruleset_named
@@ -103,7 +104,9 @@ class ChangeMode(Op, frozen=True):
             require_phase(enc, Phase.SETUP, Phase.EXCHANGE_END, doing="change the mode")
         if self.mode is enc.mode:
             raise IllegalOp(f"the encounter is already in {self.mode.value} mode")
+        current_mode(enc).leave(enc)
         enc.set_mode(self.mode)
+        current_mode(enc).enter(enc)
 
     def describe(self, enc: Encounter) -> str:
         suffix = " (GM override)" if self.override else ""

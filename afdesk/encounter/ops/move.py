@@ -6,11 +6,11 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from afdesk.encounter import movement, turn
+from afdesk.encounter import economy, movement
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, direction_name, normalise_facing
 from afdesk.encounter.ops.base import Op, area_text, name, require_actor, require_on_map
-from afdesk.encounter.turn import ActionKind
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
@@ -55,7 +55,7 @@ class MoveCombatant(Op, frozen=True):
             raise IllegalOp(f"{c.name} needs a path of at least one step to move")
         t = enc.turn
         if self.maneuver:
-            c = turn.use_action(c, ActionKind.MANEUVER, t.exchange, t.round)
+            c = economy.use_action(c, ActionKind.MANEUVER, t.exchange, t.round)
             c = c.with_economy(movement=c.economy.movement + movement.maneuver_ticks(c))
         budget = c.economy.movement
         if budget <= 0:

@@ -12,16 +12,11 @@ from PySide6.QtWidgets import QDialog
 from afdesk.encounter import offers
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.ops.base import Op
+from afdesk.encounter.ops.economy import Screen, SetEconomy, TakeAction, UseSnap
+from afdesk.encounter.ops.flow import ActHesitated
 from afdesk.encounter.ops.roster import RemoveCombatant, RemoveState, TickBleeding
-from afdesk.encounter.ops.turn import (
-    ActHesitated,
-    Screen,
-    SetEconomy,
-    TakeAction,
-    UseSnap,
-)
-from afdesk.encounter.turn import ActionKind, SnapKind
 from afdesk.gui.commands.base import (
     AVAILABLE,
     REGISTRY,

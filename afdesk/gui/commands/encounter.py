@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog
 
 from afdesk.encounter.ops.base import Op
+from afdesk.encounter.ops.flow import EndEncounter, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
-from afdesk.encounter.ops.turn import EndEncounter, NextTurn, deal_hands
+from afdesk.encounter.ops.reflex import deal_hands
 from afdesk.encounter.ops.zone import TrimZone
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.commands.base import (

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.turn import Play, PlayCards, active_hands
+from afdesk.encounter.ops.reflex import Play, PlayCards, active_hands
 from afdesk.encounter.reflex import Card
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal

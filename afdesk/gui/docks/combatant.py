@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.combatant import ECONOMY_STATES, MARKED_STATES, Side, StateKind
+from afdesk.encounter.economy import turn_prompts
 from afdesk.encounter.offers import economy_menu
 from afdesk.encounter.ops.roster import (
     AdjustCounter,
@@ -26,7 +27,6 @@ from afdesk.encounter.ops.roster import (
     RemoveState,
     step_markers,
 )
-from afdesk.encounter.turn import turn_prompts
 from afdesk.gui import actions as gm_actions
 from afdesk.gui import commands as cmd
 from afdesk.gui.commands import Command, CommandContext

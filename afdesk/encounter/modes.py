@@ -1,0 +1,213 @@
+"""Encounter modes as objects: what each mode owns and does (E16).
+
+The mode of an encounter (``enc.mode``, a :class:`~afdesk.encounter.state.Mode` that files
+hold) names an :class:`EncounterMode` object here; the object owns
+
+- its part of the state (:attr:`EncounterMode.part`, None for battle; see
+  :mod:`afdesk.encounter.parts`),
+- its phases of play (:attr:`EncounterMode.phases`),
+- what "next turn" does (:meth:`EncounterMode.next_turn`; the ``NextTurn`` Op delegates),
+- which actions, snaps and checks it offers (:meth:`EncounterMode.offers`), so menus and
+  docks ask the mode instead of comparing its name, and what else its rules say (a
+  dispute is a low-activity encounter for persevere, E15),
+- what happens when the encounter enters or leaves it (:meth:`enter`, :meth:`leave`).
+
+Battle is the one mode with rules of its own today. Chase, dispute and infiltration are
+registered and behave as battle until their own issues give them their rules: each then
+replaces its object with :func:`register_mode` (chase with its state part, its phases and
+its own "next turn"), with no ``if mode is CHASE`` anywhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar, TypeVar
+
+import msgspec
+
+from afdesk.encounter import economy
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.parts import Part
+from afdesk.encounter.reflex import ROUNDS
+from afdesk.encounter.state import Mode, Phase, TurnState
+
+if TYPE_CHECKING:
+    from afdesk.encounter.model import Encounter
+
+T = TypeVar("T")
+
+
+class EncounterMode:
+    """What a mode of play owns and does (see the module). Subclass it for a new mode."""
+
+    mode: ClassVar[Mode]
+    """The value files hold for this mode."""
+    part: ClassVar[Part | None] = None
+    """The mode's own part of the encounter (chase state, ...), or None."""
+    phases: ClassVar[tuple[Phase, ...]] = tuple(Phase)
+    """The phases play goes through in this mode, in order."""
+    low_activity: ClassVar[bool] = False
+    """Little physical activity: persevere gets +2 at the end (E15)."""
+
+    @property
+    def label(self) -> str:
+        return self.mode.label
+
+    # ------------------------------------------------------------------ offers
+
+    def offers(self, kind: object) -> bool:
+        """Whether this mode offers an action, snap or check kind (an ``ActionKind``, a
+        ``SnapKind``, a contest action): menus leave out what a mode does not offer."""
+        return True
+
+    def offered(self, kinds: Iterable[T]) -> list[T]:
+        """The ``kinds`` this mode offers, in their order."""
+        return [k for k in kinds if self.offers(k)]
+
+    # ------------------------------------------------------------- changes of mode
+
+    def enter(self, enc: Encounter) -> None:
+        """The encounter becomes this mode (``ChangeMode``): set up the mode's part."""
+        if self.part is not None:
+            enc.set_part(self.part.name, self.part.default())
+
+    def leave(self, enc: Encounter) -> None:
+        """The encounter leaves this mode (``ChangeMode``)."""
+
+    # --------------------------------------------------------------- next turn
+
+    def next_turn(self, enc: Encounter) -> None:
+        """Carry out "next turn" (the ``NextTurn`` Op): check, then change ``enc``."""
+        raise NotImplementedError
+
+    def next_turn_text(self, enc: Encounter) -> str:
+        """The log line of "next turn" now."""
+        return "Next turn"
+
+    def next_turn_title(self, enc: Encounter) -> str:
+        """The undo menu's words for "next turn" now."""
+        return "Next turn"
+
+
+class Battle(EncounterMode):
+    """Battle (E1-E15): exchanges of five rounds; in each round every hand plays a reflex
+    card and characters take their turns in card order; after round 5 the exchange ends."""
+
+    mode = Mode.BATTLE
+
+    def next_turn(self, enc: Encounter) -> None:
+        """End the current turn and start the next in reflex order (E3); after the last
+        turn the round ends, and after round 5 the exchange (E1)."""
+        from afdesk.encounter.ops.base import require_phase
+
+        require_phase(enc, Phase.TURNS, doing="go to the next turn")
+        t = enc.turn
+        current = t.actor
+        if current in enc.combatants:
+            c = economy.end_turn(enc.combatants[current])
+            if t.interjection:
+                c = c.without_state(StateKind.HESITATING).with_economy(action=False)
+            enc.put(c)
+        index = next_index(enc, t)
+        if index < len(t.order):
+            nxt = enc.combatants[t.order[index]]
+            enc.put(economy.start_turn(nxt, t.exchange, t.round))
+            enc.set_turn(msgspec.structs.replace(t, index=index, interjection=""))
+            return
+        for c in enc.roster():
+            ended = economy.end_round(c)
+            if ended is not c:
+                enc.put(ended)
+        over = t.round >= ROUNDS
+        enc.set_turn(
+            TurnState(
+                phase=Phase.EXCHANGE_END if over else Phase.CARDS,
+                exchange=t.exchange,
+                round=t.round,
+                exchanges_played=t.exchanges_played + (1 if over else 0),
+            )
+        )
+
+    def next_turn_text(self, enc: Encounter) -> str:
+        from afdesk.encounter.ops.base import name
+
+        t = enc.turn
+        current = name(enc, t.actor) if t.actor else "nobody"
+        index = next_index(enc, t)
+        if index < len(t.order):
+            return f"{current}'s turn ends; {name(enc, t.order[index])}'s turn"
+        if t.round >= ROUNDS:
+            return f"{current}'s turn ends; exchange {t.exchange} is over"
+        return f"{current}'s turn ends; round {t.round} is over"
+
+    def next_turn_title(self, enc: Encounter) -> str:
+        from afdesk.encounter.ops.base import name
+
+        t = enc.turn
+        index = next_index(enc, t)
+        nxt = name(enc, t.order[index]) if index < len(t.order) else "end of the round"
+        return f"Next turn: {name(enc, t.actor) if t.actor else 'nobody'} → {nxt}"
+
+
+def next_index(enc: Encounter, t: TurnState) -> int:
+    """The position of the next character in the round who is still there."""
+    index = t.index + 1
+    while index < len(t.order):
+        nxt = enc.combatants.get(t.order[index])
+        if nxt is not None and not nxt.exited:
+            break
+        index += 1
+    return index
+
+
+class Chase(Battle):
+    """Chase (E16). Registered so files and the mode menu can hold it; it plays as battle
+    until the chase issue replaces this object with one that owns the chase's state part
+    (pursuit dice, whose bad colour ``Settings.bad_pursuit_colour`` already stores, H2), its
+    phases and its own "next turn"."""
+
+    mode = Mode.CHASE
+
+
+class Dispute(Battle):
+    """Dispute (E16): a low-activity encounter (+2 to persevere, E15). Otherwise it plays as
+    battle until its own issue gives it its rules."""
+
+    mode = Mode.DISPUTE
+    low_activity = True
+
+
+class Infiltration(Battle):
+    """Infiltration (E16). Plays as battle until its own issue gives it its rules."""
+
+    mode = Mode.INFILTRATION
+
+
+_MODES: dict[Mode, EncounterMode] = {}
+
+
+def register_mode(obj: EncounterMode) -> None:
+    """Make ``obj`` the behaviour of ``obj.mode`` (replacing the one registered before)."""
+    _MODES[obj.mode] = obj
+
+
+for _mode in (Battle(), Chase(), Dispute(), Infiltration()):
+    register_mode(_mode)
+
+
+def mode_object(mode: Mode) -> EncounterMode:
+    """The object that plays ``mode``."""
+    try:
+        return _MODES[Mode(mode)]
+    except KeyError:
+        raise KeyError(f"no behaviour is registered for the {mode} mode") from None
+
+
+def current_mode(enc: Encounter) -> EncounterMode:
+    """The mode object of ``enc`` now."""
+    return mode_object(enc.mode)
+
+
+def mode_parts() -> tuple[Part, ...]:
+    """The state parts the registered modes add to every encounter."""
+    return tuple(m.part for m in _MODES.values() if m.part is not None)

@@ -1,0 +1,132 @@
+"""Every Op type, registered by defining it: the log, the journal and files decode any of them.
+
+Subclassing :class:`~afdesk.encounter.ops.base.Op` registers the class under its tag (its
+class name), so nothing is listed by hand. An Op defined later (a mode, a plug-in, a test)
+after files were already read is decoded too: the fields that hold "any Op" are typed
+:data:`AnyOp`, which msgspec hands to :func:`decode_hook`, and the hook converts with the
+union of what is registered *now*.
+
+Why a hook and not a plain ``Union``: msgspec resolves a Struct's field types once, the first
+time it is used, and never again; a union frozen then would refuse every Op registered after.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+from typing import TYPE_CHECKING, Any, Union
+
+import msgspec
+
+if TYPE_CHECKING:
+    from afdesk.encounter.ops.base import Op
+
+_REGISTRY: dict[str, type[Op]] = {}
+_union_cache: tuple[int, Any] = (-1, None)
+_package_loaded = False
+
+
+class _AnyOpMarker(abc.ABC):  # noqa: B024 - a marker: every registered Op is a virtual subclass
+    """The runtime type of a field that holds any registered Op (see the module)."""
+
+
+if TYPE_CHECKING:
+    AnyOp = Op
+else:
+    AnyOp = _AnyOpMarker
+
+
+class OpTagClash(TypeError):
+    """Two different Op classes want the same tag: files could not tell them apart."""
+
+
+def register(cls: type[Op]) -> None:
+    """Register an Op class under its tag (called by ``Op.__init_subclass__``).
+
+    Defining the same class again (same module and name: a reloaded module, a test run
+    twice) replaces it; another class with the tag of a registered one is refused, because a
+    file holding that tag could not say which one it meant.
+    """
+    # msgspec sets the tag (``tag=True``: the class name) only after this runs.
+    tag = cls.__name__
+    old = _REGISTRY.get(tag)
+    if old is not None and (old.__module__, old.__qualname__) != (
+        cls.__module__,
+        cls.__qualname__,
+    ):
+        raise OpTagClash(
+            f"the Op {cls.__module__}.{cls.__qualname__} has the tag {tag!r}, already "
+            f"used by {old.__module__}.{old.__qualname__}: give it another class name"
+        )
+    _REGISTRY[tag] = cls
+    _AnyOpMarker.register(cls)
+
+
+def _import_package_ops() -> None:
+    """Import every module of :mod:`afdesk.encounter.ops`, so that afdesk's own Ops are all
+    registered before anything is decoded (whoever imported what so far).
+
+    The modules are named here, not found on disk: the model reads no files (an import
+    contract), and a test checks that this import names every module of the package."""
+    global _package_loaded
+    if _package_loaded:
+        return
+    _package_loaded = True
+    from afdesk.encounter.ops import (  # noqa: F401 - imported to register their Ops
+        check,
+        economy,
+        flow,
+        meta,
+        move,
+        reflex,
+        restore,
+        roster,
+        zone,
+    )
+
+
+def registered_ops() -> tuple[type[Op], ...]:
+    """Every registered Op class, by tag: an order that does not depend on which module
+    happened to be imported first (the published schema lists them so)."""
+    _import_package_ops()
+    return tuple(_REGISTRY[tag] for tag in sorted(_REGISTRY))
+
+
+def op_union() -> Any:
+    """The tagged union of every registered Op, rebuilt when the registry has grown."""
+    global _union_cache
+    ops = registered_ops()
+    count, union = _union_cache
+    if count != len(ops) or union is None:
+        union = Union[ops]  # noqa: UP007 - a runtime union of the registered classes
+        _union_cache = (len(ops), union)
+    return union
+
+
+def decode_hook(kind: type, obj: Any) -> Any:
+    """msgspec's ``dec_hook``: an :data:`AnyOp` field becomes the registered Op its tag names.
+
+    Pass it to every decoder and ``msgspec.convert`` of a type that holds Ops.
+    """
+    if kind is _AnyOpMarker:
+        try:
+            return msgspec.convert(obj, op_union(), dec_hook=decode_hook)
+        except msgspec.ValidationError as exc:
+            # Keep msgspec's words and its place inside the Op; the decoder adds where the
+            # Op is (see nested_message).
+            raise ValueError(str(exc)) from None
+    raise NotImplementedError(f"afdesk does not decode {kind!r}")
+
+
+_NESTED = re.compile(r"^(?P<msg>.*?) - at `\$(?P<inner>[^`]*)` - at `\$(?P<outer>[^`]*)`$", re.S)
+
+
+def nested_message(message: str) -> str:
+    """A validation message from inside an Op as msgspec would say it for a plain field:
+    ``Invalid value 'X' - at `$.op` - at `$.log[2].op``` becomes
+    ``Invalid value 'X' - at `$.log[2].op.op```."""
+    while True:
+        m = _NESTED.match(message)
+        if m is None:
+            return message
+        message = f"{m['msg']} - at `${m['outer']}{m['inner']}`"

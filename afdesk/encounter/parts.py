@@ -1,0 +1,105 @@
+"""The parts of an encounter, declared once.
+
+An encounter is its characters (in roster order), its log, and a few whole values: the
+meta (name, ruleset, notes), the zone, the reflex deck, the turn, the mode and the settings.
+Each whole value is one :class:`Part` below; from that declaration follow the encounter's
+constructor and snapshot (``Encounter.__init__``, ``from_state``, ``state``), its change
+recording and rollback, the inverse (``Restore``), the event a change sends, and the
+document's Qt signal (``<name>Changed``).
+
+Adding a part (chase state, fog, a roster link) is one :class:`Part` in :data:`PARTS` (a mode
+declares its own with ``Mode.part``, see :mod:`afdesk.encounter.modes`) plus its own code. The
+file format is the one thing it must add by hand: a field in ``EncounterState`` and in
+``Restore`` (a test says so when one is missing), because a new field in a file is a
+format change that needs its default and, for old files, its migration.
+
+The characters and the log are collections with their own code (an undo restores one
+character, not the whole roster; the log is only appended to or cut), so they are not parts.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from afdesk.encounter.reflex import Reflex
+from afdesk.encounter.state import Meta, Mode, Settings, TurnState
+from afdesk.encounter.zone import Zone
+
+if TYPE_CHECKING:
+    from afdesk.encounter.model import Encounter
+
+
+class EventKind(enum.StrEnum):
+    """What changed. The document turns each kind into the Qt signal ``<value>Changed``."""
+
+    COMBATANT = "combatant"
+    """One character changed (``id``)."""
+    ROSTER = "roster"
+    """Characters were added, removed or reordered."""
+    ZONE = "zone"
+    REFLEX = "reflex"
+    TURN = "turn"
+    MODE = "mode"
+    SETTINGS = "settings"
+    META = "meta"
+    LOG = "log"
+
+
+class Event(NamedTuple):
+    """What changed: a kind and, for a character, its id."""
+
+    kind: EventKind
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One whole value of an encounter.
+
+    ``name`` is the attribute of the encounter, the field of ``EncounterState`` and of
+    ``Restore``; ``event`` is what a change announces; ``on_change`` runs after every change
+    (to drop what the encounter derived from the old value).
+    """
+
+    name: str
+    type: Any
+    default: Callable[[], Any]
+    event: EventKind
+    on_change: Callable[[Encounter], None] | None = None
+
+
+def _zone_changed(enc: Encounter) -> None:
+    enc._terrain = None
+
+
+PARTS: tuple[Part, ...] = (
+    Part("meta", Meta, Meta, EventKind.META),
+    Part("zone", Zone, lambda: Zone(tileset="", tiles=()), EventKind.ZONE, _zone_changed),
+    Part("reflex", Reflex, Reflex, EventKind.REFLEX),
+    Part("turn", TurnState, TurnState, EventKind.TURN),
+    Part("mode", Mode, lambda: Mode.BATTLE, EventKind.MODE),
+    Part("settings", Settings, Settings, EventKind.SETTINGS),
+)
+"""Every whole value of an encounter (see the module)."""
+
+
+def all_parts() -> tuple[Part, ...]:
+    """The parts of every encounter: :data:`PARTS` and those the modes add."""
+    from afdesk.encounter.modes import mode_parts
+
+    return PARTS + mode_parts()
+
+
+def by_name(name: str) -> Part:
+    """The part called ``name``; ``KeyError`` if the encounter has none."""
+    for part in all_parts():
+        if part.name == name:
+            return part
+    raise KeyError(f"an encounter has no part {name!r}")
+
+
+COLLECTIONS = ("combatants", "log")
+"""The encounter's collections: characters (with their roster order) and the log."""

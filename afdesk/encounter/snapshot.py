@@ -1,0 +1,50 @@
+"""The encounter as immutable data: the snapshot a file holds, and the lines of its log.
+
+``AnyOp`` types the fields that hold any registered Op (see
+:mod:`afdesk.encounter.ops.registry`). The inverse of an Op is
+:class:`afdesk.encounter.ops.restore.Restore`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter.combatant import Combatant
+from afdesk.encounter.ops.registry import AnyOp
+from afdesk.encounter.reflex import Reflex
+from afdesk.encounter.state import Meta, Mode, Settings, TurnState
+from afdesk.encounter.zone import Zone
+
+if TYPE_CHECKING:
+    pass
+
+
+class LogEntry(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One line of the encounter log: the Op (with its dice) and its plain words."""
+
+    op: AnyOp
+    text: str
+    exchange: int = 0
+    round: int = 0
+
+
+class Slot(msgspec.Struct, frozen=True, array_like=True):
+    """A character as it was; None if it did not exist."""
+
+    id: str
+    value: Combatant | None
+
+
+class EncounterState(msgspec.Struct, frozen=True):
+    """The whole encounter as immutable data: what a file holds."""
+
+    meta: Meta
+    zone: Zone
+    combatants: tuple[Combatant, ...]
+    reflex: Reflex
+    turn: TurnState
+    mode: Mode
+    settings: Settings
+    log: tuple[LogEntry, ...] = ()
