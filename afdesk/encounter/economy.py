@@ -7,13 +7,13 @@ Durations count the character's own turns: "until your next turn" ends when its 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from afdesk.encounter.combatant import Combatant, Economy, State, StateKind, bleeding_hits
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.geometry import neighbours
+from afdesk.encounter.geometry import Area, neighbours
 
 if TYPE_CHECKING:
     from afdesk.encounter.model import Encounter
@@ -137,13 +137,13 @@ def hustled(c: Combatant, succeeded: bool) -> Combatant:
     return c.with_economy(movement=c.economy.movement + movement.hustle_ticks(c, maneuvered))
 
 
-def crept(c: Combatant, succeeded: bool, decoy=None) -> Combatant:
+def crept(c: Combatant, succeeded: bool, decoy: Area | None = None) -> Combatant:
     """Creep: while hidden, a sneak check or lose a decoy (E5)."""
     if not c.hidden:
         raise IllegalOp(f"{c.name} is not hidden: Creep is for hidden characters (E5)")
     if succeeded or not c.decoys:
         return c
-    return c.without_decoy(tuple(decoy) if decoy else c.decoys[0])
+    return c.without_decoy((decoy[0], decoy[1]) if decoy else c.decoys[0])
 
 
 def require_guard(c: Combatant) -> None:
@@ -163,7 +163,7 @@ def has_defenses(c: Combatant) -> bool:
     return c.has(StateKind.DEFENDING) or c.has(StateKind.SCREENING)
 
 
-def state_until(c: Combatant, kind: StateKind, turns_ahead: int = 1, **kw) -> Combatant:
+def state_until(c: Combatant, kind: StateKind, turns_ahead: int = 1, **kw: Any) -> Combatant:
     return c.with_state(State(kind, until=c.economy.turns + turns_ahead, **kw))
 
 

@@ -26,8 +26,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.model import Encounter, Event, canonical
+from afdesk.encounter.model import Encounter, canonical
 from afdesk.encounter.ops.base import Op
+from afdesk.encounter.parts import Event
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.parts import Event, EventKind, all_parts, by_name
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
-from afdesk.encounter.zone import PLAIN, AreaTerrain, Zone
+from afdesk.encounter.zone import PLAIN, AreaTerrain, Edge, Zone
 
 if TYPE_CHECKING:
     from afdesk.encounter.ops.base import Op
@@ -69,7 +69,7 @@ class Encounter:
         self.order: tuple[str, ...] = tuple(self.combatants)
         self.log: list[LogEntry] = list(log)
         self._listeners: list[Callable[[list[Event]], None]] = []
-        self._rec: dict | None = None
+        self._rec: dict[str, Any] | None = None
         self._events: list[Event] = []
         self._terrain: dict[Area, AreaTerrain] | None = None
         self._occupancy: dict[Area, list[str]] | None = None
@@ -151,14 +151,16 @@ class Encounter:
     def occupants(self, area: Area) -> list[Combatant]:
         return [self.combatants[cid] for cid in self.occupancy.get(area, ())]
 
-    def trim_proposal(self) -> list:
+    def trim_proposal(self) -> list[Edge]:
         """Edges to trim at the end of an exchange, back to 3 x 3 tiles: the lines nobody
         (and no decoy) stands in (E9)."""
         held = [c.area for c in self.roster() if c.on_map and c.area is not None]
         held += [d for c in self.roster() for d in c.decoys]
         return self.zone.trim_proposal(held)
 
-    def opponents_in(self, area: Area, of: Combatant, *, visible_only: bool = True) -> list:
+    def opponents_in(
+        self, area: Area, of: Combatant, *, visible_only: bool = True
+    ) -> list[Combatant]:
         """The opponents of ``of`` standing in ``area`` (hidden ones left out by default)."""
         return [
             c

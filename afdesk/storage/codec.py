@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -105,7 +105,7 @@ _probe_decoder = msgspec.json.Decoder(_Probe)
 # ---------------------------------------------------------------------------- encoding
 
 
-def _items(items: tuple | list) -> bytes:
+def _items(items: Sequence[object]) -> bytes:
     """A list with one element per line. msgspec never writes a raw newline inside a
     value, so the newlines of ``encode_lines`` are exactly the element boundaries."""
     if not items:

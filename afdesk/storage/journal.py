@@ -91,7 +91,7 @@ class Journal:
     def start(
         cls,
         name: str,
-        file: str | os.PathLike | None = None,
+        file: str | os.PathLike[str] | None = None,
         base: EncounterState | None = None,
     ) -> Journal:
         """Start journaling an encounter opened from ``file`` (its state ``base`` if the
@@ -195,7 +195,7 @@ class Journal:
                     self._redo_depth -= 1
                 self._undo_depth += 1
 
-    def rebase(self, file: str | os.PathLike, *, name: str | None = None) -> None:
+    def rebase(self, file: str | os.PathLike[str], *, name: str | None = None) -> None:
         """After a clean save (or save-as) to ``file``: the journal restarts empty for it.
 
         Undo and redo keep working across the save (their lines then carry the Ops).

@@ -174,12 +174,14 @@ def _type_at_union(root: type, doc: Any, segments: list[str | int]) -> mi.UnionT
     parent = _type_at(root, doc, segments[:-1])
     if isinstance(parent, mi.StructType) and isinstance(segments[-1], str):
         field = next((f for f in parent.fields if f.encode_name == segments[-1]), None)
-        if field is not None and isinstance(_expand(field.type), mi.UnionType):
-            return _expand(field.type)
-    if isinstance(parent, (mi.ListType, mi.VarTupleType)) and isinstance(
-        _expand(parent.item_type), mi.UnionType
-    ):
-        return _expand(parent.item_type)
+        if field is not None:
+            expanded = _expand(field.type)
+            if isinstance(expanded, mi.UnionType):
+                return expanded
+    if isinstance(parent, (mi.ListType, mi.VarTupleType)):
+        item = _expand(parent.item_type)
+        if isinstance(item, mi.UnionType):
+            return item
     return None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Union
+from typing import Any, Union
 
 import msgspec
 
@@ -18,18 +18,18 @@ from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import migrations
 
 
-def _components() -> dict:
+def _components() -> dict[str, Any]:
     """The schemas of the encounter and of every Op afdesk itself defines, by name. A field
     that holds any Op (see afdesk.encounter.ops.registry) is the tagged union of those; Ops
     that plug-ins (or tests) register later are not part of the published format."""
     ref = "#/$defs/{name}"
     ours = tuple(c for c in registered_ops() if c.__module__.startswith("afdesk."))
-    ops = Union[ours]  # noqa: UP007 - a runtime union of the classes
+    ops = Union[ours]  # type: ignore[valid-type]  # noqa: UP007 - a runtime union of the classes
     (union,), _ = msgspec.json.schema_components(
         [ops], schema_hook=lambda t: {"anyOf": []}, ref_template=ref
     )
 
-    def hook(t: type) -> dict:
+    def hook(t: type) -> dict[str, Any]:
         if t is AnyOp:
             return union
         raise NotImplementedError
@@ -40,7 +40,7 @@ def _components() -> dict:
     return dict(defs)
 
 
-def schema() -> dict:
+def schema() -> dict[str, Any]:
     """The JSON Schema of a file of the current version."""
     defs = _components()
     state = defs.pop("EncounterState")

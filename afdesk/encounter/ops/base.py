@@ -12,6 +12,7 @@ from afdesk.encounter.state import Phase
 
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
+    from afdesk.encounter.geometry import Area
     from afdesk.encounter.model import Encounter
 
 
@@ -98,7 +99,7 @@ def require_on_map(c: Combatant, doing: str) -> None:
         raise IllegalOp(f"{c.name} cannot {doing}: {c.name} is not on the map yet")
 
 
-def require_area_in_zone(enc: Encounter, area, what: str) -> None:
+def require_area_in_zone(enc: Encounter, area: Area, what: str) -> None:
     if not enc.zone.contains(area):
         c0, r0, c1, r1 = enc.zone.area_bounds()
         raise IllegalOp(
@@ -107,5 +108,5 @@ def require_area_in_zone(enc: Encounter, area, what: str) -> None:
         )
 
 
-def area_text(area) -> str:
+def area_text(area: Area | tuple[int, int]) -> str:
     return f"({area[0]}, {area[1]})"

@@ -15,6 +15,7 @@ from afdesk.encounter.ops.base import Op, require_phase
 from afdesk.encounter.reflex import (
     ROUNDS,
     Card,
+    Hand,
     HandSpec,
     deal,
     hand_specs,
@@ -82,7 +83,7 @@ class Play(msgspec.Struct, frozen=True, array_like=True):
     card: Card
 
 
-def active_hands(enc: Encounter) -> list:
+def active_hands(enc: Encounter) -> list[Hand]:
     return [
         h
         for h in enc.reflex.hands

@@ -6,7 +6,7 @@ those old values, so undo is exact by construction.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.parts import all_parts
@@ -40,7 +40,7 @@ class Restore(Op, frozen=True):
     label = "Restore"
 
     @classmethod
-    def from_record(cls, rec: dict) -> Restore:
+    def from_record(cls, rec: dict[str, Any]) -> Restore:
         from afdesk.encounter.model import _MISSING
 
         slots = tuple(
