@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from afdesk.encounter.contest import CheckKind, assemble
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.base import spend_refusal
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def economy_menu(action: CheckKind) -> str:
 def is_offered(enc: Encounter, cid: str, action: CheckKind) -> bool:
     """Whether ``cid``'s menu lists ``action`` at all (enabled or not)."""
     c = enc.combatants.get(cid)
-    if c is None:
+    if c is None or not current_mode(enc).offers(action):
         return False
     if action is CheckKind.CREEP:
         return c.hidden  # Creep is how a hidden character moves (E5)

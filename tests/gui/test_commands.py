@@ -79,6 +79,30 @@ def test_every_menu_entry_names_a_registered_command(playing_doc):
     assert {"target:hack", "creep", "bleed", "remove-state:hidden", "remove"} <= seen
 
 
+def test_the_menus_list_only_what_the_current_mode_offers(playing_doc, monkeypatch):
+    """A mode decides which actions, snaps and checks it offers (issue 10, item 4): the
+    menus ask it, so a mode that leaves out Hack, Defend and Prepare drops them everywhere."""
+    from afdesk.encounter import modes
+    from afdesk.encounter.economy import SnapKind
+
+    doc = playing_doc
+    enc = doc.encounter
+    actor = enc.actor
+    target = other_than(enc, actor)
+
+    def keys(cid):
+        return {e.key for e in actions.entries(doc, cid)}
+
+    assert {"hack", "action:defend", "snap:prepare"} <= keys(actor)
+    assert "target:hack" in keys(target)
+    left_out = {CheckKind.HACK, ActionKind.DEFEND, SnapKind.PREPARE}
+    mode = type(modes.current_mode(enc))
+    monkeypatch.setattr(mode, "offers", lambda self, kind: kind not in left_out)
+    assert not {"hack", "action:defend", "snap:prepare"} & keys(actor)
+    assert "target:hack" not in keys(target)
+    assert {"aim", "action:hesitate"} <= keys(actor)
+
+
 def test_an_unknown_command_is_a_clear_error(qtbot):
     with pytest.raises(UnknownCommand, match="'attack:everyone'"):
         cmd.REGISTRY["attack:everyone"]

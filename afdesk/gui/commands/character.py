@@ -13,6 +13,7 @@ from afdesk.encounter import offers
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.economy import ActionKind, SnapKind
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.ops.economy import Screen, SetEconomy, TakeAction, UseSnap
 from afdesk.encounter.ops.flow import ActHesitated
@@ -83,7 +84,10 @@ class TargetCommand(Command):
         self.label = f"{action.label} this character…"
 
     def offered(self, doc: EncounterDocument, who: str) -> bool:
-        return offers.can_target(doc.encounter, doc.encounter.actor or "", who)
+        enc = doc.encounter
+        return current_mode(enc).offers(self.action) and offers.can_target(
+            enc, enc.actor or "", who
+        )
 
     def text(self, doc: EncounterDocument, who: str) -> str:
         enc = doc.encounter
@@ -115,6 +119,9 @@ class TakeActionCommand(OpCommand):
         self.id = f"action:{kind.value}"
         self.label = kind.label
 
+    def offered(self, doc: EncounterDocument, who: str) -> bool:
+        return current_mode(doc.encounter).offers(self.kind)
+
     def op(self, doc: EncounterDocument, who: str) -> Op:
         return TakeAction(who, self.kind)
 
@@ -126,6 +133,9 @@ class UseSnapCommand(OpCommand):
         self.kind = kind
         self.id = f"snap:{kind.value}"
         self.label = kind.label
+
+    def offered(self, doc: EncounterDocument, who: str) -> bool:
+        return current_mode(doc.encounter).offers(self.kind)
 
     def op(self, doc: EncounterDocument, who: str) -> Op:
         return UseSnap(who, self.kind)
