@@ -103,8 +103,6 @@ class EncounterDocument(QObject):
     del _kind
     changed = Signal()
     """After every change (any kind), once."""
-    refused = Signal(str)
-    """An Op was refused: the reason, in words for the GM."""
     selectionChanged = Signal(str)
     modifiedChanged = Signal(bool)
     pathChanged = Signal()
@@ -145,7 +143,7 @@ class EncounterDocument(QObject):
 
     def push(self, op: Op, text: str | None = None, *, merge_key: str | None = None) -> str:
         """Apply ``op`` as one undo step: "" if done, else the reason it was refused (in
-        words for the GM; :attr:`refused` says it too, for now).
+        words for the GM, for the caller to show where the GM is looking).
 
         Steps pushed one after another with the same ``merge_key`` become one undo step and
         one log line (a burst of key presses turning a character): each must then say the
@@ -162,23 +160,13 @@ class EncounterDocument(QObject):
         try:
             step = self.history.push(list(ops), text, merge_key=merge_key)
         except IllegalOp as exc:
-            return self._refuse(sentence(str(exc)))
-        except Exception as exc:  # a bug must not reach the table as a traceback
+            return sentence(str(exc))
+        except Exception as exc:  # a bug in an Op: no traceback at the table, nothing changed
             traceback.print_exc()
-            return self._refuse(
-                f"afdesk could not do that ({type(exc).__name__}: {exc}). Nothing was changed."
-            )
+            return f"afdesk could not do that ({type(exc).__name__}: {exc}). Nothing was changed."
         merged = self.history.index == before
         self.undo_stack.push(StepCommand(self, step, merged))
         return ""
-
-    def _refuse(self, reason: str) -> str:
-        self.refused.emit(reason)
-        return reason
-
-    def push_or_reason(self, ops: Op | Sequence[Op], text: str | None = None) -> str:
-        """Apply ``ops`` as one undo step; "" if done, else the reason it was refused."""
-        return self.push_many([ops] if isinstance(ops, Op) else list(ops), text)
 
     def undo(self) -> None:
         """Undo the last step (through the undo stack, which the history follows)."""

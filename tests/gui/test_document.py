@@ -34,10 +34,9 @@ def test_refused_op_changes_nothing_and_says_why(playing_doc, qtbot):
     doc = playing_doc
     start = doc.encounter.state()
     not_actor = next(cid for cid in doc.encounter.combatants if cid != doc.encounter.actor)
-    with qtbot.waitSignal(doc.refused) as blocker:
-        reason = doc.push(TakeAction(not_actor, ActionKind.DEFEND))
+    reason = doc.push(TakeAction(not_actor, ActionKind.DEFEND))
     assert "turn" in reason and reason.endswith(".")
-    assert blocker.args == [reason]
+    assert not hasattr(doc, "refused"), "a refusal goes to whoever pushed, not to every view"
     assert doc.encounter.state() == start and doc.undo_stack.count() == 0
 
 
@@ -134,10 +133,8 @@ def test_a_bug_in_an_op_is_reported_and_rolled_back(playing_doc, qtbot):
             super().execute(enc)
             raise ZeroDivisionError("a bug")
 
-    with qtbot.waitSignal(doc.refused) as blocker:
-        reason = doc.push_many([AdjustCounter("huang", "hits", 1), Broken("chen", "hits", 1)])
-    assert reason == blocker.args[0]
-    assert "Nothing was changed" in blocker.args[0]
+    reason = doc.push_many([AdjustCounter("huang", "hits", 1), Broken("chen", "hits", 1)])
+    assert "Nothing was changed" in reason
     assert doc.encounter.state() == start and doc.undo_stack.count() == 0
 
 

@@ -82,7 +82,7 @@ class CommandContext:
         if given). True if applied."""
         if self.doc is None:
             return False
-        reason = self.doc.push_or_reason(ops, text)
+        reason = self.doc.push_many([ops] if isinstance(ops, Op) else list(ops), text)
         if beside is not None or reason:
             self.reporter.refused(reason, beside)
         return not reason

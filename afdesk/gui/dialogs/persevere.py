@@ -106,7 +106,7 @@ class PersevereDialog(QDialog):
     def apply(self) -> None:
         if self.op is None:
             return
-        reason = self.doc.push_or_reason(self.op)
+        reason = self.doc.push(self.op)
         if reason:
             self.error.setText(reason)
         else:

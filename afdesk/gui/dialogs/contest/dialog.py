@@ -226,7 +226,7 @@ class ContestDialog(QDialog):
         except IllegalOp as exc:
             self._show_reason(str(exc))
             return
-        reason = self.doc.push_or_reason(op)
+        reason = self.doc.push(op)
         if reason:
             self._show_reason(reason)
         else:
