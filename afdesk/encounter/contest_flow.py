@@ -190,13 +190,18 @@ class ContestFlow:
     # -------------------------------------------------------------------------- odds
 
     def odds(self) -> ContestOdds:
-        """Exact odds right now: before rolling, or given what is already rolled."""
-        if not self.rules.dice_pools:
-            bonus, tn, f = self.d20_numbers()
-            p = self.rules.p_success(bonus, tn, f, keywords=self.keywords)
-            return ContestOdds(p, 0.0, p)
-        attacker = CheckState.from_roll(self.attack) if self.attack else self.attack_spec()
-        return self.rules.contest_odds(attacker, self._defender_state())
+        """Exact odds right now: before rolling, or given what is already rolled.
+
+        :class:`IllegalOp` (never a bare RulesError) when the rules refuse the check."""
+        try:
+            if not self.rules.dice_pools:
+                bonus, tn, f = self.d20_numbers()
+                p = self.rules.p_success(bonus, tn, f, keywords=self.keywords)
+                return ContestOdds(p, 0.0, p)
+            attacker = CheckState.from_roll(self.attack) if self.attack else self.attack_spec()
+            return self.rules.contest_odds(attacker, self._defender_state())
+        except RulesError as exc:
+            raise IllegalOp(str(exc)) from None
 
     def _defender_state(self) -> PoolSpec | CheckState | Cooperation | None:
         if self.defense_roll is not None:

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import msgspec
 
+from afdesk.rules import af254
 from afdesk.rules.dice import Roll
 from afdesk.rules.errors import RulesError
 from afdesk.rules.odds.core import (
@@ -34,6 +35,7 @@ def _af254_state(spec: PoolSpec, extra_interference: int = 0) -> CheckState:
     ``extra_interference`` comes from failed helpers (R11). Disadvantage with no
     Interference at all adds 2 Interference dice instead of its retry.
     """
+    af254.check_venture_allowed(spec.interference, spec.ventures)
     total = spec.interference + extra_interference + 2 * spec.ventures
     adv = spec.advantage and not spec.disadvantage
     dis = spec.disadvantage and not spec.advantage

@@ -18,6 +18,7 @@ def _classic_state(spec: PoolSpec, *, against_advantage: bool = False) -> CheckS
         check=PoolState(exploding=spec.dice, explode=not dis and not against_advantage),
         interference=PoolState(exploding=spec.interference + spec.ventures, explode=not adv),
         ventures=spec.ventures,
+        advantage=adv,
     )
 
 
@@ -121,7 +122,8 @@ def classic_contest_odds(
 
     The opposition's highest success cancels the original's lowest success if that is not
     higher; the original then needs a success left. With Advantage on the original, the
-    opposition's 6s do not explode (C5).
+    opposition's 6s do not explode (C5): a spec defender is rolled that way against an
+    attacker with Advantage, before the attack is rolled and after (``CheckState.advantage``).
     """
     a_state = attacker if isinstance(attacker, CheckState) else _classic_state(attacker)
     a_rem = _classic_remaining(a_state)
@@ -129,7 +131,7 @@ def classic_contest_odds(
     mom_before = math.fsum(p * _classic_momentum(c, a_state.ventures) for c, p in a_rem.items())
     if defender is None:
         return ContestOdds(p_success, 0.0, p_success, mom_before, 0.0)
-    against = isinstance(attacker, PoolSpec) and attacker.advantage and not attacker.disadvantage
+    against = a_state.advantage
     d_state = (
         defender
         if isinstance(defender, CheckState)

@@ -25,7 +25,6 @@ from typing import NamedTuple
 
 import msgspec
 
-from afdesk.rules import af254
 from afdesk.rules.dice import Roll, validate_count, validate_faces
 from afdesk.rules.errors import RulesError
 
@@ -48,6 +47,7 @@ class PoolSpec(msgspec.Struct, frozen=True):
     ``dice`` check dice, ``interference`` Interference dice (penalties), ``ventures``
     Ventures (R8: +2 Interference each; af-classic C3: +1 each), ``advantage`` and
     ``disadvantage`` (R4, C5), ``retry_fails`` Fails the roller will retry (a Distinction).
+    Each ruleset's odds check its own Venture limit (R8, C3), not the spec.
     """
 
     dice: int
@@ -65,7 +65,6 @@ class PoolSpec(msgspec.Struct, frozen=True):
         for name in ("advantage", "disadvantage"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be true or false")
-        af254.check_venture_allowed(self.interference, self.ventures)
 
 
 class PoolState(NamedTuple):
@@ -93,11 +92,19 @@ class CheckState(NamedTuple):
     check: PoolState
     interference: PoolState
     ventures: int = 0
+    advantage: bool = False
+    """The check was rolled with Advantage (and no Disadvantage): af-classic's opposition
+    rolls against it without exploding its 6s (C5)."""
 
     @classmethod
     def from_roll(cls, roll: Roll) -> CheckState:
         """Every face known: the state right after ``roll`` (before any Shift)."""
-        return cls(_known(roll.check_faces), _known(roll.interference_faces), roll.ventures)
+        return cls(
+            _known(roll.check_faces),
+            _known(roll.interference_faces),
+            roll.ventures,
+            roll.advantage and not roll.disadvantage,
+        )
 
     def with_added_dice(self, count: int = 2) -> CheckState:
         """After a Shift that adds ``count`` dice (they do not explode, R10)."""
