@@ -49,8 +49,17 @@ def _classic_remaining(state: CheckState) -> dict[tuple[int, int, int], float]:
                 after_low[key] = (cg.p * ig.p, cg.six, ig.six)
             else:
                 after_low[key] = (entry[0] + cg.p * ig.p, entry[1], entry[2])
-    out: dict[tuple[int, int, int], float] = defaultdict(float)
-    for (rem4, rem5, _, _), (mass, six_c, six_i) in after_low.items():
+    # Masses by what the Interference 6s leave, each with its check 6-distribution: the
+    # low successes (r4, r5) when they suffice, else how many check 6s they cancel.
+    vectors: list[tuple[float, ...]] = []
+    index: dict[int, int] = {}
+    low_part: dict[tuple[int, int, int], float] = defaultdict(float)
+    over_part: dict[tuple[int, int], float] = defaultdict(float)
+    for (rem4, rem5, c_id, _), (mass, six_c, six_i) in after_low.items():
+        ci = index.get(c_id)
+        if ci is None:
+            ci = index[c_id] = len(vectors)
+            vectors.append(six_c)
         low = rem4 + rem5
         for i6, q in enumerate(six_i):
             mq = mass * q
@@ -58,39 +67,19 @@ def _classic_remaining(state: CheckState) -> dict[tuple[int, int, int], float]:
                 continue
             if i6 <= low:
                 k4 = min(i6, rem4)
-                r4, r5 = rem4 - k4, rem5 - (i6 - k4)
-                for c6, pc in enumerate(six_c):
-                    out[(r4, r5, c6)] += mq * pc
+                low_part[(rem4 - k4, rem5 - (i6 - k4), ci)] += mq
             else:
-                d = i6 - low
-                for c6, pc in enumerate(six_c):
-                    out[(0, 0, c6 - d if c6 > d else 0)] += mq * pc
+                over_part[(i6 - low, ci)] += mq
+    out: dict[tuple[int, int, int], float] = defaultdict(float)
+    for (r4, r5, ci), m in low_part.items():
+        for c6, pc in enumerate(vectors[ci]):
+            out[(r4, r5, c6)] += m * pc
+    for (d, ci), m in over_part.items():
+        vec = vectors[ci]
+        out[(0, 0, 0)] += m * math.fsum(vec[: d + 1])
+        for c6 in range(d + 1, len(vec)):
+            out[(0, 0, c6 - d)] += m * vec[c6]
     return dict(out)
-
-
-def _classic_momentum(counts: tuple[int, int, int], ventures: int) -> int:
-    pairs = sum(n // 2 for n in counts)
-    singles = sum(n % 2 for n in counts)
-    return pairs + min(ventures, singles)
-
-
-def _remove_lowest(counts: tuple[int, int, int]) -> tuple[int, int, int]:
-    r4, r5, r6 = counts
-    if r4:
-        return (r4 - 1, r5, r6)
-    if r5:
-        return (r4, r5 - 1, r6)
-    return (r4, r5, r6 - 1)
-
-
-def _lowest(counts: tuple[int, int, int]) -> int:
-    r4, r5, _ = counts
-    return 4 if r4 else 5 if r5 else 6
-
-
-def _highest(counts: tuple[int, int, int]) -> int:
-    _, r5, r6 = counts
-    return 6 if r6 else 5 if r5 else 4
 
 
 def classic_p_gain_above(spec: PoolSpec, n: int) -> float:
@@ -109,10 +98,45 @@ def classic_p_gain_above(spec: PoolSpec, n: int) -> float:
 def classic_check_odds(spec: PoolSpec | CheckState) -> CheckOdds:
     """Exact odds of one af-classic check (C1, C3, C5); ``p_fumble`` is always 0."""
     state = spec if isinstance(spec, CheckState) else _classic_state(spec)
-    rem = _classic_remaining(state)
-    p_success = math.fsum(p for c, p in rem.items() if sum(c))
-    mom = math.fsum(p * _classic_momentum(c, state.ventures) for c, p in rem.items())
-    return CheckOdds(p_success, 0.0, mom)
+    p_success, momentum, _, _ = _summary(state)
+    return CheckOdds(p_success, 0.0, momentum)
+
+
+@lru_cache(maxsize=512)
+def _summary(
+    state: CheckState,
+) -> tuple[float, float, dict[int, float], tuple[tuple[int, int, int, int, float], ...]]:
+    """(P(success), expected Momentum, {highest success: p}, rows) of a check (C1, C3).
+
+    ``rows`` are the successful outcomes as (lowest success, successes, Momentum,
+    Momentum once the lowest success is removed, p) for the opposition (C2)."""
+    v = state.ventures
+    highest: dict[int, float] = defaultdict(float)
+    rows: dict[tuple[int, int, int, int], float] = defaultdict(float)
+    momentum = 0.0
+    for (r4, r5, r6), p in _classic_remaining(state).items():
+        n = r4 + r5 + r6
+        if not n:
+            continue
+        mom = _momentum3(r4, r5, r6, v)
+        momentum += p * mom
+        highest[6 if r6 else 5 if r5 else 4] += p
+        if r4:
+            low, reduced = 4, _momentum3(r4 - 1, r5, r6, v)
+        elif r5:
+            low, reduced = 5, _momentum3(r4, r5 - 1, r6, v)
+        else:
+            low, reduced = 6, _momentum3(r4, r5, r6 - 1, v)
+        rows[(low, min(n, 2), mom, reduced)] += p
+    p_success = math.fsum(highest.values())
+    flat = tuple((lo, n, m, red, p) for (lo, n, m, red), p in rows.items())
+    return p_success, momentum, dict(highest), flat
+
+
+def _momentum3(r4: int, r5: int, r6: int, ventures: int) -> int:
+    """C3: pairs of matching successes, plus one pair per token on a single success."""
+    singles = (r4 & 1) + (r5 & 1) + (r6 & 1)
+    return (r4 >> 1) + (r5 >> 1) + (r6 >> 1) + (ventures if ventures < singles else singles)
 
 
 def classic_contest_odds(
@@ -126,37 +150,29 @@ def classic_contest_odds(
     attacker with Advantage, before the attack is rolled and after (``CheckState.advantage``).
     """
     a_state = attacker if isinstance(attacker, CheckState) else _classic_state(attacker)
-    a_rem = _classic_remaining(a_state)
-    p_success = math.fsum(p for c, p in a_rem.items() if sum(c))
-    mom_before = math.fsum(p * _classic_momentum(c, a_state.ventures) for c, p in a_rem.items())
     if defender is None:
-        return ContestOdds(p_success, 0.0, p_success, mom_before, 0.0)
-    against = a_state.advantage
+        p_success, momentum, _, _ = _summary(a_state)
+        return ContestOdds(p_success, 0.0, p_success, momentum, 0.0)
     d_state = (
         defender
         if isinstance(defender, CheckState)
-        else _classic_state(defender, against_advantage=against)
+        else _classic_state(defender, against_advantage=a_state.advantage)
     )
-    d_rem = _classic_remaining(d_state)
-    highest: dict[int, float] = defaultdict(float)
-    d_mom = 0.0
-    for c, p in d_rem.items():
-        if sum(c):
-            highest[_highest(c)] += p
-            d_mom += p * _classic_momentum(c, d_state.ventures)
+    return _contest(a_state, d_state)
+
+
+@lru_cache(maxsize=512)
+def _contest(a_state: CheckState, d_state: CheckState) -> ContestOdds:
+    p_success, _, _, a_rows = _summary(a_state)
+    _, d_mom, highest, _ = _summary(d_state)
+    # P(the opposition's highest success is at least ``low``), for low = 4, 5, 6.
+    cut = {low: math.fsum(q for h, q in highest.items() if h >= low) for low in (4, 5, 6)}
     stopped = 0.0
     momentum = 0.0
-    for c, p in a_rem.items():
-        if not sum(c):
-            continue
-        low = _lowest(c)
-        p_cut = sum(q for h, q in highest.items() if low <= h)
-        reduced = _remove_lowest(c)
-        momentum += p * (
-            p_cut * _classic_momentum(reduced, a_state.ventures)
-            + (1.0 - p_cut) * _classic_momentum(c, a_state.ventures)
-        )
-        if sum(c) == 1:
+    for low, n, mom, reduced, p in a_rows:
+        p_cut = cut[low]
+        momentum += p * (p_cut * reduced + (1.0 - p_cut) * mom)
+        if n == 1:
             stopped += p * p_cut
     return ContestOdds(p_success, stopped, p_success - stopped, momentum, p_success * d_mom)
 
@@ -164,3 +180,5 @@ def classic_contest_odds(
 def clear_cache() -> None:
     """Forget memoised af-classic distributions."""
     _classic_remaining.cache_clear()
+    _summary.cache_clear()
+    _contest.cache_clear()

@@ -198,40 +198,141 @@ def _add_faces(
 
 
 @lru_cache(maxsize=64)
-def _advantage_faces(n: int) -> tuple[tuple[tuple[int, int, int, int], float], ...]:
-    """Advantage: the faces that the retried 6s of ``n`` exploding dice's runs show.
+def _advantage_table(n: int) -> tuple[tuple[int, int, tuple[float, ...]], ...]:
+    """Advantage: the Wins that the retried 6s of ``n`` exploding dice's runs show, as
+    ``(4s, 5s, distribution of 6s)`` rows.
 
     The runs hold S sixes (negative binomial, 1/6); each is retried to a uniform face, a Win
     with probability 1/2. Thinning a negative binomial keeps it one: the Wins among them are
     negative binomial with 1/11 (generating function ((10/11) / (1 - z/11))^n), spread
-    uniformly over 4, 5 and 6. Terms below 1e-24 are dropped.
+    uniformly over 4, 5 and 6. Tails below 1e-21 are dropped (together below 1e-18).
     """
-    out = []
+    # P(k Wins) * k! / 3^k, then each split (x4, x5, x6) weighs 1 / (x4! x5! x6!).
+    weights = []
     p = (10 / 11) ** n
     k = 0
+    scale = 1.0
     while True:
-        for x4 in range(k + 1):
-            for x5 in range(k + 1 - x4):
-                x6 = k - x4 - x5
-                w = p * math.comb(k, x4) * math.comb(k - x4, x5) / 3**k
-                if w >= 1e-24:
-                    out.append(((x4, x5, x6, 0), w))
+        weights.append(p * scale)
         p *= (k + n) / (k + 1) / 11
         k += 1
-        if p < 1e-22 and (k + n) / (k + 1) / 11 < 0.5:
-            return tuple(out)
+        scale *= k / 3
+        if p < 1e-21 and (k + n) / (k + 1) / 11 < 0.5:
+            break
+    inv = [1 / math.factorial(i) for i in range(len(weights))]
+    rows = []
+    for x4 in range(len(weights)):
+        for x5 in range(len(weights) - x4):
+            vec = [
+                weights[x4 + x5 + x6] * inv[x4] * inv[x5] * inv[x6]
+                for x6 in range(len(weights) - x4 - x5)
+            ]
+            while vec and vec[-1] < 1e-21:
+                vec.pop()
+            if vec:
+                rows.append((x4, x5, tuple(vec)))
+    return tuple(rows)
 
 
-def _retried_sixes(
-    dist: dict[tuple[int, int, int, int], float], n: int
+def _capped_table(table: _Table, cap: int) -> _Table:
+    """``table`` with its 4s and 5s counted up to ``cap`` (rows beyond it merged)."""
+    merged: dict[tuple[int, int], list[float]] = {}
+    for a4, a5, vec in table:
+        key = (min(a4, cap), min(a5, cap))
+        acc = merged.get(key)
+        if acc is None:
+            merged[key] = list(vec)
+            continue
+        if len(acc) < len(vec):
+            acc.extend([0.0] * (len(vec) - len(acc)))
+        acc[: len(vec)] = [x + q for x, q in zip(acc[: len(vec)], vec, strict=False)]
+    return tuple((a4, a5, tuple(vec)) for (a4, a5), vec in merged.items())
+
+
+@lru_cache(maxsize=64)
+def _plain_faces(k: int) -> tuple[tuple[int, int, int, float], ...]:
+    """``k`` plain dice (no explosion) as (4s, 5s, 6s, probability) rows."""
+    dist = _add_faces({(0, 0, 0, 0): 1.0}, _PLAIN, k, False)
+    return tuple((x4, x5, x6, p) for (x4, x5, x6, _), p in dist.items())
+
+
+RetryMix = tuple[tuple[int, float], ...]
+"""How many Fails the roller may retry, as a distribution: ((count, probability), ...)."""
+
+_Table = tuple[tuple[int, int, tuple[float, ...]], ...]
+
+
+def _pool_dist(
+    state: PoolState, track: bool, cap: int | None = None
+) -> tuple[dict[tuple[int, int, int, int], float], int, _Table]:
+    """The pool before any Fail retries: {(4s, 5s, 6s, Fails): p} (Fails counted only when
+    ``track``), the length of its exploding chain, and the Advantage table of its retried
+    6s (empty without Advantage)."""
+    f4, f5, f6 = state.fixed
+    dist: dict[tuple[int, int, int, int], float] = {(f4, f5, f6, state.fails if track else 0): 1}
+    chain = 0
+    table: _Table = ()
+    if state.exploding:
+        if not state.explode:
+            dist = _add_faces(dist, _PLAIN, state.exploding, track)
+        elif state.retry == "advantage":
+            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
+            table = _advantage_table(state.exploding)
+            if cap is not None:
+                table = _capped_table(table, cap)
+        elif state.retry == "disadvantage":
+            dist = _add_faces(dist, _DISADVANTAGE_LAST, state.exploding, track)
+            chain = state.exploding
+        else:
+            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
+            chain = state.exploding
+    dist = _add_faces(dist, _PLAIN, state.plain, track)
+    return dist, chain, table
+
+
+def _retried(
+    dist: dict[tuple[int, int, int, int], float], mix: RetryMix
 ) -> dict[tuple[int, int, int, int], float]:
-    """Add the retried 6s of ``n`` dice (Advantage) to ``dist``."""
+    """Retry min(Fails, R) Fails to plain frozen faces, R drawn from ``mix`` (R3, R11)."""
     out: dict[tuple[int, int, int, int], float] = defaultdict(float)
-    faces = _advantage_faces(n)
     for (x4, x5, x6, xf), p in dist.items():
-        for (a4, a5, a6, _), q in faces:
-            out[(x4 + a4, x5 + a5, x6 + a6, xf)] += p * q
+        by_k: dict[int, float] = defaultdict(float)
+        for r, q in mix:
+            by_k[min(xf, r)] += q
+        for k, pk in by_k.items():
+            for y4, y5, y6, py in _plain_faces(k):
+                out[(x4 + y4, x5 + y5, x6 + y6, 0)] += p * pk * py
     return out
+
+
+def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, ...]:
+    track = any(r for r, _ in mix)
+    top = 1 << 30 if cap is None else cap
+    dist, chain, table = _pool_dist(state, track, cap)
+    if track:
+        dist = _retried(dist, mix)
+    by_low: dict[tuple[int, int], list[float]] = {}
+    rows = table or ((0, 0, (1.0,)),)
+    for (x4, x5, x6, _), p in dist.items():
+        for a4, a5, vec in rows:
+            key = (min(x4 + a4, top), min(x5 + a5, top))
+            acc = by_low.get(key)
+            end = x6 + len(vec)
+            if acc is None:
+                by_low[key] = [0.0] * x6 + [p * q for q in vec]
+                continue
+            if len(acc) < end:
+                acc.extend([0.0] * (end - len(acc)))
+            acc[x6:end] = [x + p * q for x, q in zip(acc[x6:end], vec, strict=True)]
+    chain_pmf = _sixes(chain)
+    out = []
+    for low, sixes in by_low.items():
+        total = math.fsum(sixes)
+        if total <= 0:
+            continue
+        vec = tuple(x / total for x in sixes)
+        out.append(_Group(low, total, _shared(_convolve(vec, chain_pmf))))
+    return tuple(out)
 
 
 class _Group(NamedTuple):
@@ -241,46 +342,18 @@ class _Group(NamedTuple):
 
 
 @lru_cache(maxsize=512)
-def groups(state: PoolState) -> tuple[_Group, ...]:
-    """The pool as ((4s, 5s), probability, distribution of its 6s given those) groups."""
-    f4, f5, f6 = state.fixed
-    track = state.retry_fails > 0
-    dist: dict[tuple[int, int, int, int], float] = {(f4, f5, f6, state.fails if track else 0): 1}
-    chain = 0
-    if state.exploding:
-        if not state.explode:
-            dist = _add_faces(dist, _PLAIN, state.exploding, track)
-        elif state.retry == "advantage":
-            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
-            dist = _retried_sixes(dist, state.exploding)
-        elif state.retry == "disadvantage":
-            dist = _add_faces(dist, _DISADVANTAGE_LAST, state.exploding, track)
-            chain = state.exploding
-        else:
-            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
-            chain = state.exploding
-    dist = _add_faces(dist, _PLAIN, state.plain, track)
-    if state.retry_fails:
-        retried: dict[tuple[int, int, int, int], float] = defaultdict(float)
-        for (x4, x5, x6, xf), p in dist.items():
-            k = min(xf, state.retry_fails)
-            for key, q in _add_faces({(x4, x5, x6, xf - k): p}, _PLAIN, k, True).items():
-                retried[key] += q
-        dist = retried
-    by_low: dict[tuple[int, int], dict[int, float]] = defaultdict(lambda: defaultdict(float))
-    for (x4, x5, x6, _), p in dist.items():
-        by_low[(x4, x5)][x6] += p
-    chain_pmf = _sixes(chain)
-    groups = []
-    for low, sixes in by_low.items():
-        total = sum(sixes.values())
-        if total <= 0:
-            continue
-        vec = [0.0] * (max(sixes) + 1)
-        for k, p in sixes.items():
-            vec[k] = p / total
-        groups.append(_Group(low, total, _shared(_convolve(tuple(vec), chain_pmf))))
-    return tuple(groups)
+def groups(state: PoolState, cap: int | None = None) -> tuple[_Group, ...]:
+    """The pool as ((4s, 5s), probability, distribution of its 6s given those) groups.
+
+    ``cap``: count 4s and 5s only up to it (more are merged into it)."""
+    return _groups(state, ((state.retry_fails, 1.0),), cap)
+
+
+@lru_cache(maxsize=256)
+def mixed_groups(state: PoolState, mix: RetryMix) -> tuple[_Group, ...]:
+    """:func:`groups` of ``state`` when the roller retries a random number of Fails, drawn
+    from ``mix`` instead of ``state.retry_fails`` (the leader of a cooperation, R11)."""
+    return _groups(state, mix, None)
 
 
 _SHARED: dict[tuple[float, ...], tuple[float, ...]] = {}
@@ -327,6 +400,8 @@ class ContestOdds(NamedTuple):
 def clear_cache() -> None:
     """Forget the memoised pool distributions."""
     _sixes.cache_clear()
-    _advantage_faces.cache_clear()
+    _advantage_table.cache_clear()
+    _plain_faces.cache_clear()
     groups.cache_clear()
+    mixed_groups.cache_clear()
     _SHARED.clear()
