@@ -4,9 +4,9 @@ Budget (issue 11), on the 2-core machine: every query <= 25 ms; the common case 
 each side, no cooperation) <= 2 ms. Each case records its median and its ratio to two
 floors measured in the same run: the slow exact code the fast paths replaced
 (``tests/rules/reference``) where it applies, and a trivial pure-Python workload (so a
-loaded machine shows as a larger floor, not as a slower odds path). Asserted: the budget
-where the fast path meets it with room to spare, and at least the speed-up over the
-reference where the budget is not met yet (see the issue 11 report for the table).
+loaded machine shows as a larger floor, not as a slower odds path: the budget is scaled by
+the floor over ``FLOOR_MS``). Asserted: the budget, or, where it is not met yet, at least
+the speed-up over the reference (see the issue 11 report for the table).
 """
 
 from __future__ import annotations
@@ -106,6 +106,10 @@ def _cold_median(fn, clear, rounds: int) -> float:
     return statistics.median(times)
 
 
+FLOOR_MS = 1.2
+"""The floor below on the 2-core machine the budget was set for (min of 60 runs, issue 11)."""
+
+
 def _floor() -> float:
     """A trivial pure-Python workload: 20,000 dict updates."""
 
@@ -124,7 +128,15 @@ def test_odds_query_speed(benchmark, name):
     assert result is not None
     median = benchmark.stats.stats.median
     floor = _floor()
-    info = {"median_ms": median * 1000, "budget_ms": budget_ms, "floor_ratio": median / floor}
+    # A slower or busier machine shows as a larger floor: the budget scales with it.
+    allowance = max(1.0, floor * 1000 / FLOOR_MS)
+    info = {
+        "median_ms": median * 1000,
+        "budget_ms": budget_ms,
+        "floor_ms": floor * 1000,
+        "floor_ratio": median / floor,
+        "allowed_ms": budget_ms * allowance,
+    }
     if name in REFERENCE:
         rounds = 1 if "guard 12" in name else 3
         ref_median = _cold_median(_reference(name), _ref_clear, rounds)
@@ -132,6 +144,6 @@ def test_odds_query_speed(benchmark, name):
         info["speedup"] = ref_median / median
     benchmark.extra_info.update(info)
     if speedup is None:
-        assert median * 1000 <= budget_ms, info
+        assert median * 1000 <= budget_ms * allowance, info
     else:
         assert info["speedup"] >= speedup, info

@@ -133,16 +133,17 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
                 low_mass[(s0 - i5, face, count, 0, ii)] += m * ip
             else:
                 low_mass[(0, 0, 0, e + i5 - s0 > 0, ii)] += m * ip
-    six_branch = _weighted(six_mass, vectors)
     low_branch = _weighted(low_mass, vectors)
     scores: dict[tuple[int, int], float] = defaultdict(float)
     p_fumble = 0.0
     momentum = 0.0
-    # Check 6s present: the Result is 6. ``six_i`` is mass-weighted, ``six_c`` conditional
-    # on at least one 6.
-    for (b, c_id), six_i in six_branch.items():
-        six_c = vectors[c_id]
-        norm = 1.0 - six_c[0]
+    # Check 6s present: the Result is 6. Each term is bilinear in the Interference's
+    # 6-distribution and the check's (given at least one 6), so the side with fewer distinct
+    # distributions is summed first: the check's with retried Fails, the Interference's with
+    # Advantage.
+    for b, six_i, six_c in _six_pairs(six_mass, vectors):
+        total_c = math.fsum(six_c)
+        tail_c = suffix(six_c)
         # i6 <= b: every check 6 stands, W = b - i6.
         p_low_i = 0.0
         mom = 0.0
@@ -152,19 +153,18 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
             mom += q * ((b - i6 + v) // 2)
         if p_low_i:
             for g in range(1, len(six_c)):
-                scores[(6, g)] += six_c[g] / norm * p_low_i
-        momentum += mom
+                scores[(6, g)] += six_c[g] * p_low_i
+        momentum += mom * total_c
         # i6 = b + d > b: c6 - d sixes are left (W = 0).
-        tail_c = suffix(six_c)
         for d in range(1, len(six_i) - b):
-            q = six_i[b + d] / norm
-            if q < 1e-30:
+            q = six_i[b + d]
+            if q * total_c < 1e-30:
                 continue
             for g in range(1, len(six_c) - d):
                 scores[(6, g)] += q * six_c[g + d]
             momentum += q * (tail_c[d + 1] if d + 1 < len(tail_c) else 0.0) * (v // 2)
             # 1 <= c6 < d: the check runs out with Interference 6s unspent.
-            p_fumble += q * (norm - (tail_c[d] if d < len(tail_c) else 0.0))
+            p_fumble += q * (total_c - (tail_c[d] if d < len(tail_c) else 0.0))
     # No check 6s.
     for (b, face, count, unspent), six_i in low_branch.items():
         mass = math.fsum(six_i)
@@ -180,6 +180,37 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
         p_fumble += math.fsum(six_i[b + 1 :])
     p_success = math.fsum(scores.values())
     return Distribution(min(p_success, 1.0), p_fumble, momentum, dict(scores))
+
+
+def _six_pairs(
+    six_mass: dict[tuple[int, ...], float], vectors: list[tuple[float, ...]]
+) -> list[tuple[int, list[float], list[float]]]:
+    """(b, Interference 6-distribution, check 6-distribution given at least one 6 with
+    its 0 entry dropped) pairs whose bilinear terms sum to the whole six branch; one side of
+    each pair carries the masses of ``six_mass`` ({(b, check vector, Interference vector):
+    mass})."""
+    checks = {ci for _, ci, _ in six_mass}
+    intfs = {ii for _, _, ii in six_mass}
+    cond: dict[int, list[float]] = {}
+    for ci in checks:
+        own = vectors[ci]
+        norm = 1.0 - own[0]
+        cond[ci] = [0.0, *(x / norm for x in own[1:])]
+    if len(checks) <= len(intfs):
+        by_check = _weighted(six_mass, vectors)
+        return [(b, six_i, cond[ci]) for (b, ci), six_i in by_check.items()]
+    by_intf: dict[tuple[int, int], list[float]] = {}
+    for (b, ci, ii), m in six_mass.items():
+        vec = cond[ci]
+        acc = by_intf.get((b, ii))
+        if acc is None:
+            by_intf[(b, ii)] = [m * x for x in vec]
+            continue
+        if len(acc) < len(vec):
+            acc.extend([0.0] * (len(vec) - len(acc)))
+        n = len(vec)
+        acc[:n] = [y + m * x for y, x in zip(acc[:n], vec, strict=True)]
+    return [(b, list(vectors[ii]), six_c) for (b, ii), six_c in by_intf.items()]
 
 
 def _weighted(

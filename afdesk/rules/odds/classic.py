@@ -29,45 +29,43 @@ def _classic_remaining(state: CheckState) -> dict[tuple[int, int, int], float]:
     Failures with unspent Interference are folded into (0, 0, 0); fumbles are not a
     classic notion.
     """
-    check = groups(state.check)
-    intf = groups(state.interference)
-    after_low: dict[
-        tuple[int, int, int, int], tuple[float, tuple[float, ...], tuple[float, ...]]
-    ] = {}
-    for cg in check:
-        c4, c5 = cg.low
-        for ig in intf:
-            i4, i5 = ig.low
-            a = c4 - i4 if c4 > i4 else 0
-            # Interference 5s take the remaining 4s first, then 5s.
-            rem4 = a - i5 if a > i5 else 0
-            left5 = i5 - a if i5 > a else 0
-            rem5 = c5 - left5 if c5 > left5 else 0
-            key = (rem4, rem5, id(cg.six), id(ig.six))
-            entry = after_low.get(key)
-            if entry is None:
-                after_low[key] = (cg.p * ig.p, cg.six, ig.six)
-            else:
-                after_low[key] = (entry[0] + cg.p * ig.p, entry[1], entry[2])
-    # Masses by what the Interference 6s leave, each with its check 6-distribution: the
-    # low successes (r4, r5) when they suffice, else how many check 6s they cancel.
     vectors: list[tuple[float, ...]] = []
     index: dict[int, int] = {}
+
+    def vid(vec: tuple[float, ...]) -> int:
+        i = index.get(id(vec))
+        if i is None:
+            i = index[id(vec)] = len(vectors)
+            vectors.append(vec)
+        return i
+
+    check = [(*cg.low, cg.p, vid(cg.six)) for cg in groups(state.check)]
+    intf = [(*ig.low, ig.p, vid(ig.six)) for ig in groups(state.interference)]
+    # Interference 4s take check 4s; 5s take the remaining 4s first, then 5s.
+    after_low: dict[tuple[int, int, int, int], float] = defaultdict(float)
+    for i4, i5, ip, ii in intf:
+        for c4, c5, cp, ci in check:
+            a = c4 - i4 if c4 > i4 else 0
+            if a > i5:
+                after_low[(a - i5, c5, ci, ii)] += cp * ip
+            else:
+                left5 = i5 - a
+                after_low[(0, c5 - left5 if c5 > left5 else 0, ci, ii)] += cp * ip
+    # Masses by what the Interference 6s leave, each with its check 6-distribution: the
+    # low successes (r4, r5) when they suffice, else how many check 6s they cancel.
     low_part: dict[tuple[int, int, int], float] = defaultdict(float)
     over_part: dict[tuple[int, int], float] = defaultdict(float)
-    for (rem4, rem5, c_id, _), (mass, six_c, six_i) in after_low.items():
-        ci = index.get(c_id)
-        if ci is None:
-            ci = index[c_id] = len(vectors)
-            vectors.append(six_c)
+    for (rem4, rem5, ci, ii), mass in after_low.items():
         low = rem4 + rem5
-        for i6, q in enumerate(six_i):
+        for i6, q in enumerate(vectors[ii]):
             mq = mass * q
             if mq < 1e-30:
                 continue
             if i6 <= low:
-                k4 = min(i6, rem4)
-                low_part[(rem4 - k4, rem5 - (i6 - k4), ci)] += mq
+                if i6 <= rem4:
+                    low_part[(rem4 - i6, rem5, ci)] += mq
+                else:
+                    low_part[(0, low - i6, ci)] += mq
             else:
                 over_part[(i6 - low, ci)] += mq
     out: dict[tuple[int, int, int], float] = defaultdict(float)

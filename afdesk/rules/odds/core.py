@@ -305,9 +305,41 @@ def _retried(
     return out
 
 
+def _advantage_pool(n: int, cap: int) -> dict[tuple[int, int], list[float]]:
+    """{(4s, 5s): [P(6s = k)]} of ``n`` fresh Interference dice with Advantage: the table of
+    their retried 6s, then their last faces (1-3, 4 or 5, 3:1:1) added one die at a time,
+    4s and 5s counted up to ``cap``."""
+    table = _capped_table(_advantage_table(n), cap)
+    width = max(len(vec) for _, _, vec in table)
+    grid = {(a4, a5): [*vec, *([0.0] * (width - len(vec)))] for a4, a5, vec in table}
+    zeros = [0.0] * width
+    for _ in range(n):
+        keys = set(grid)
+        keys |= {(min(a4 + 1, cap), a5) for a4, a5 in grid}
+        keys |= {(a4, min(a5 + 1, cap)) for a4, a5 in grid}
+        nxt = {}
+        for a4, a5 in keys:
+            own = 3 / 5 + (1 / 5 if a4 == cap else 0.0) + (1 / 5 if a5 == cap else 0.0)
+            here = grid.get((a4, a5), zeros)
+            left = grid.get((a4 - 1, a5), zeros) if a4 else zeros
+            down = grid.get((a4, a5 - 1), zeros) if a5 else zeros
+            nxt[(a4, a5)] = [
+                own * x + (y + z) / 5 for x, y, z in zip(here, left, down, strict=True)
+            ]
+        grid = nxt
+    return grid
+
+
 def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, ...]:
     track = any(r for r, _ in mix)
     top = 1 << 30 if cap is None else cap
+    if (
+        state.retry == "advantage"
+        and state.explode
+        and state.exploding
+        and not (state.plain or track or any(state.fixed))
+    ):
+        return _normalised(_advantage_pool(state.exploding, top), 0)
     dist, chain, table = _pool_dist(state, track, cap)
     if track:
         dist = _retried(dist, mix)
@@ -324,12 +356,20 @@ def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, .
             if len(acc) < end:
                 acc.extend([0.0] * (end - len(acc)))
             acc[x6:end] = [x + p * q for x, q in zip(acc[x6:end], vec, strict=True)]
+    return _normalised(by_low, chain)
+
+
+def _normalised(by_low: dict[tuple[int, int], list[float]], chain: int) -> tuple[_Group, ...]:
+    """Groups from {(4s, 5s): unnormalised 6-counts}, the 6s of a ``chain`` of exploding
+    dice added."""
     chain_pmf = _sixes(chain)
     out = []
     for low, sixes in by_low.items():
         total = math.fsum(sixes)
         if total <= 0:
             continue
+        while sixes[-1] == 0.0:
+            sixes = sixes[:-1]
         vec = tuple(x / total for x in sixes)
         out.append(_Group(low, total, _shared(_convolve(vec, chain_pmf))))
     return tuple(out)
