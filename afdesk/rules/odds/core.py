@@ -290,19 +290,41 @@ def _pool_dist(
     return dist, chain, table
 
 
+@lru_cache(maxsize=64)
+def _plain_rows(k: int) -> _Table:
+    """``k`` plain dice (no explosion) as (4s, 5s, distribution of 6s) rows."""
+    rows: dict[tuple[int, int], list[float]] = {}
+    for y4, y5, y6, p in _plain_faces(k):
+        vec = rows.setdefault((y4, y5), [])
+        if len(vec) <= y6:
+            vec.extend([0.0] * (y6 + 1 - len(vec)))
+        vec[y6] += p
+    return tuple((y4, y5, tuple(vec)) for (y4, y5), vec in rows.items())
+
+
 def _retried(
-    dist: dict[tuple[int, int, int, int], float], mix: RetryMix
-) -> dict[tuple[int, int, int, int], float]:
-    """Retry min(Fails, R) Fails to plain frozen faces, R drawn from ``mix`` (R3, R11)."""
-    out: dict[tuple[int, int, int, int], float] = defaultdict(float)
+    dist: dict[tuple[int, int, int, int], float], mix: RetryMix, top: int
+) -> dict[tuple[int, int], list[float]]:
+    """Retry min(Fails, R) Fails to plain frozen faces, R drawn from ``mix`` (R3, R11):
+    {(4s, 5s): unnormalised 6-counts}, 4s and 5s counted up to ``top``."""
+    by_low: dict[tuple[int, int], list[float]] = {}
     for (x4, x5, x6, xf), p in dist.items():
         by_k: dict[int, float] = defaultdict(float)
         for r, q in mix:
             by_k[min(xf, r)] += q
         for k, pk in by_k.items():
-            for y4, y5, y6, py in _plain_faces(k):
-                out[(x4 + y4, x5 + y5, x6 + y6, 0)] += p * pk * py
-    return out
+            w = p * pk
+            for y4, y5, vec in _plain_rows(k):
+                key = (min(x4 + y4, top), min(x5 + y5, top))
+                acc = by_low.get(key)
+                end = x6 + len(vec)
+                if acc is None:
+                    by_low[key] = [0.0] * x6 + [w * q for q in vec]
+                    continue
+                if len(acc) < end:
+                    acc.extend([0.0] * (end - len(acc)))
+                acc[x6:end] = [a + w * q for a, q in zip(acc[x6:end], vec, strict=True)]
+    return by_low
 
 
 def _advantage_pool(n: int, cap: int) -> dict[tuple[int, int], list[float]]:
@@ -342,7 +364,7 @@ def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, .
         return _normalised(_advantage_pool(state.exploding, top), 0)
     dist, chain, table = _pool_dist(state, track, cap)
     if track:
-        dist = _retried(dist, mix)
+        return _normalised(_retried(dist, mix, top), chain)
     by_low: dict[tuple[int, int], list[float]] = {}
     rows = table or ((0, 0, (1.0,)),)
     for (x4, x5, x6, _), p in dist.items():
@@ -442,6 +464,7 @@ def clear_cache() -> None:
     _sixes.cache_clear()
     _advantage_table.cache_clear()
     _plain_faces.cache_clear()
+    _plain_rows.cache_clear()
     groups.cache_clear()
     mixed_groups.cache_clear()
     _SHARED.clear()
