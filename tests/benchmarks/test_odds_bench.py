@@ -1,8 +1,9 @@
 """Odds speed (issues 2 and 11): every odds query the app makes, from cold caches.
 
 Budget (issue 11), on the 2-core machine: every query <= 25 ms; the common case (<= 6 dice
-each side, no cooperation) <= 2 ms. Each case records its median and its ratio to two
-floors measured in the same run: the slow exact code the fast paths replaced
+each side, no cooperation) <= 2 ms. Each case records its wall-clock median (pytest-benchmark), its
+median CPU time (asserted: other jobs on a shared machine stretch the wall clock), and its
+ratio to two floors measured in the same run: the slow exact code the fast paths replaced
 (``tests/rules/reference``) where it applies, and a trivial pure-Python workload (so a
 loaded machine shows as a larger floor, not as a slower odds path: the budget is scaled by
 the floor over ``FLOOR_MS``). Asserted: the budget, or, where it is not met yet, at least
@@ -97,17 +98,19 @@ def _reference(name: str):
 
 
 def _cold_median(fn, clear, rounds: int) -> float:
+    """The median CPU time of ``fn`` from cold caches: the other jobs on a shared machine
+    stretch the wall-clock time (pytest-benchmark's median) but hardly the CPU time."""
     times = []
     for _ in range(rounds):
         clear()
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times)
 
 
 FLOOR_MS = 1.2
-"""The floor below on the 2-core machine the budget was set for (min of 60 runs, issue 11)."""
+"""The floor below on the 2-core machine the budget was set for (issue 11)."""
 
 
 def _floor() -> float:
@@ -126,11 +129,13 @@ def test_odds_query_speed(benchmark, name):
     _, _, _, budget_ms, speedup = CASES[name]
     result = benchmark.pedantic(_query(name), setup=odds.clear_cache, rounds=7, iterations=1)
     assert result is not None
-    median = benchmark.stats.stats.median
+    wall = benchmark.stats.stats.median
+    median = _cold_median(_query(name), odds.clear_cache, 7)
     floor = _floor()
     # A slower or busier machine shows as a larger floor: the budget scales with it.
     allowance = max(1.0, floor * 1000 / FLOOR_MS)
     info = {
+        "wall_median_ms": wall * 1000,
         "median_ms": median * 1000,
         "budget_ms": budget_ms,
         "floor_ms": floor * 1000,
