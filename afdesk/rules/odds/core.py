@@ -166,11 +166,13 @@ def _convolve(a: Sequence[float], b: Sequence[float]) -> tuple[float, ...]:
         return tuple(b)
     if len(b) == 1 and b[0] == 1.0:
         return tuple(a)
+    if len(a) < len(b):
+        a, b = b, a
     out = [0.0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
+    n = len(a)
+    for j, y in enumerate(b):
+        if y:
+            out[j : j + n] = [o + x * y for o, x in zip(out[j : j + n], a, strict=True)]
     return tuple(out)
 
 
@@ -252,7 +254,10 @@ def _capped_table(table: _Table, cap: int) -> _Table:
 @lru_cache(maxsize=64)
 def _plain_faces(k: int) -> tuple[tuple[int, int, int, float], ...]:
     """``k`` plain dice (no explosion) as (4s, 5s, 6s, probability) rows."""
-    dist = _add_faces({(0, 0, 0, 0): 1.0}, _PLAIN, k, False)
+    start = {(0, 0, 0, 0): 1.0}
+    if k:
+        start = {(x4, x5, x6, 0): p for x4, x5, x6, p in _plain_faces(k - 1)}
+    dist = _add_faces(start, _PLAIN, 1 if k else 0, False)
     return tuple((x4, x5, x6, p) for (x4, x5, x6, _), p in dist.items())
 
 
@@ -306,24 +311,38 @@ def _retried(
     dist: dict[tuple[int, int, int, int], float], mix: RetryMix, top: int
 ) -> dict[tuple[int, int], list[float]]:
     """Retry min(Fails, R) Fails to plain frozen faces, R drawn from ``mix`` (R3, R11):
-    {(4s, 5s): unnormalised 6-counts}, 4s and 5s counted up to ``top``."""
-    by_low: dict[tuple[int, int], list[float]] = {}
+    {(4s, 5s): unnormalised 6-counts}, 4s and 5s counted up to ``top``. The retried dice
+    depend only on the count of Fails, so their faces are mixed once per count."""
+    by_fails: dict[int, dict[tuple[int, int, int], float]] = defaultdict(lambda: defaultdict(float))
     for (x4, x5, x6, xf), p in dist.items():
+        by_fails[xf][(x4, x5, x6)] += p
+    by_low: dict[tuple[int, int], list[float]] = {}
+    for xf, part in by_fails.items():
         by_k: dict[int, float] = defaultdict(float)
         for r, q in mix:
             by_k[min(xf, r)] += q
+        retried: dict[tuple[int, int], list[float]] = {}
         for k, pk in by_k.items():
-            w = p * pk
             for y4, y5, vec in _plain_rows(k):
+                acc = retried.get((y4, y5))
+                if acc is None:
+                    retried[(y4, y5)] = [pk * q for q in vec]
+                    continue
+                if len(acc) < len(vec):
+                    acc.extend([0.0] * (len(vec) - len(acc)))
+                n = len(vec)
+                acc[:n] = [a + pk * q for a, q in zip(acc[:n], vec, strict=True)]
+        for (x4, x5, x6), p in part.items():
+            for (y4, y5), vec in retried.items():
                 key = (min(x4 + y4, top), min(x5 + y5, top))
                 acc = by_low.get(key)
                 end = x6 + len(vec)
                 if acc is None:
-                    by_low[key] = [0.0] * x6 + [w * q for q in vec]
+                    by_low[key] = [0.0] * x6 + [p * q for q in vec]
                     continue
                 if len(acc) < end:
                     acc.extend([0.0] * (end - len(acc)))
-                acc[x6:end] = [a + w * q for a, q in zip(acc[x6:end], vec, strict=True)]
+                acc[x6:end] = [a + p * q for a, q in zip(acc[x6:end], vec, strict=True)]
     return by_low
 
 
