@@ -333,16 +333,16 @@ def _retried(
                 n = len(vec)
                 acc[:n] = [a + pk * q for a, q in zip(acc[:n], vec, strict=True)]
         for (x4, x5, x6), p in part.items():
-            for (y4, y5), vec in retried.items():
+            for (y4, y5), row in retried.items():
                 key = (min(x4 + y4, top), min(x5 + y5, top))
                 acc = by_low.get(key)
-                end = x6 + len(vec)
+                end = x6 + len(row)
                 if acc is None:
-                    by_low[key] = [0.0] * x6 + [p * q for q in vec]
+                    by_low[key] = [0.0] * x6 + [p * q for q in row]
                     continue
                 if len(acc) < end:
                     acc.extend([0.0] * (end - len(acc)))
-                acc[x6:end] = [a + p * q for a, q in zip(acc[x6:end], vec, strict=True)]
+                acc[x6:end] = [a + p * q for a, q in zip(acc[x6:end], row, strict=True)]
     return by_low
 
 
