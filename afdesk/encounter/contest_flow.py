@@ -8,6 +8,8 @@ Nothing here changes the encounter.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -190,13 +192,42 @@ class ContestFlow:
     # -------------------------------------------------------------------------- odds
 
     def odds(self) -> ContestOdds:
-        """Exact odds right now: before rolling, or given what is already rolled."""
-        if not self.rules.dice_pools:
-            bonus, tn, f = self.d20_numbers()
-            p = self.rules.p_success(bonus, tn, f, keywords=self.keywords)
-            return ContestOdds(p, 0.0, p)
-        attacker = CheckState.from_roll(self.attack) if self.attack else self.attack_spec()
-        return self.rules.contest_odds(attacker, self._defender_state())
+        """Exact odds right now: before rolling, or given what is already rolled.
+
+        :class:`IllegalOp` (never a bare RulesError) when the rules refuse the check."""
+        query = self.odds_query()
+        try:
+            return query()
+        except RulesError as exc:
+            raise IllegalOp(str(exc)) from None
+
+    def odds_query(self) -> Callable[[], ContestOdds]:
+        """:meth:`odds` as a pure computation to run later, on any thread: it holds only
+        immutable values (specs, roll states, the stateless ruleset), never this flow or
+        the Encounter. It raises RulesError when the rules refuse the check."""
+        rules = self.rules
+        try:
+            if not rules.dice_pools:
+                bonus, tn, f = self.d20_numbers()
+                keywords = tuple(self.keywords)
+
+                def d20_odds() -> ContestOdds:
+                    p = rules.p_success(bonus, tn, f, keywords=keywords)
+                    return ContestOdds(p, 0.0, p)
+
+                return d20_odds
+            attacker = CheckState.from_roll(self.attack) if self.attack else self.attack_spec()
+            defender = self._defender_state()
+        except RulesError as exc:
+            raise IllegalOp(str(exc)) from None
+        return functools.partial(rules.contest_odds, attacker, defender)
+
+    def degree_odds_query(self) -> Callable[[], dict[d20.Degree, Fraction]]:
+        """:meth:`degree_odds` as a pure computation to run later, on any thread."""
+        bonus, tn, f = self.d20_numbers()
+        return functools.partial(
+            self.rules.degree_odds, bonus, tn, f, keywords=tuple(self.keywords)
+        )
 
     def _defender_state(self) -> PoolSpec | CheckState | Cooperation | None:
         if self.defense_roll is not None:
@@ -308,14 +339,19 @@ class ContestFlow:
     def shift_choices(self, side: Role) -> dict[str, ContestOdds]:
         """The odds after each spend ``side`` may choose, by kind: "add" (2 dice), "retry"
         (every Fail not yet retried) — R10; af-classic: "will" (2 dice, C4)."""
+        return self.shift_choices_query(side)()
+
+    def shift_choices_query(self, side: Role) -> Callable[[], dict[str, ContestOdds]]:
+        """:meth:`shift_choices` as a pure computation to run later, on any thread (it
+        holds only roll states, specs and the stateless ruleset)."""
         if self.rules.spend_unit is None or not self.rolled:
-            return {}
+            return dict
         if side is Role.DEFENDER and self.defense_roll is None:
-            return {}
+            return dict
         own = self.attack if side is Role.ATTACKER else self.defense_roll
         assert own is not None and self.attack is not None
         state = CheckState.from_roll(own)
-        out = {}
+        pairs = []
         for kind in self.rules.spend_kinds:
             if kind is SpendKind.RETRY and not own.fail_indices():
                 continue
@@ -324,13 +360,19 @@ class ContestFlow:
                 a, d = st, self._defender_state()
             else:
                 a, d = CheckState.from_roll(self.attack), st
-            out[kind.value] = self.rules.contest_odds(a, d)
-        return out
+            pairs.append((kind.value, a, d))
+        rules = self.rules
 
-    def spend_options(self, side: Role) -> list[SpendOption]:
-        """Every way ``side`` may spend under this ruleset, with the odds after it and why
-        it is refused now ("" if it is not): what the Shifts panel offers."""
-        choices = self.shift_choices(side)
+        def choices() -> dict[str, ContestOdds]:
+            return {kind: rules.contest_odds(a, d) for kind, a, d in pairs}
+
+        return choices
+
+    def spend_options(self, side: Role, *, with_odds: bool = True) -> list[SpendOption]:
+        """Every way ``side`` may spend under this ruleset, with the odds after it (None
+        without ``with_odds``: the dialog computes them off the UI thread) and why it is
+        refused now ("" if it is not): what the Shifts panel offers."""
+        choices = self.shift_choices(side) if with_odds else {}
         return [
             SpendOption(kind, choices.get(kind.value), self.spend_refusal(side, kind))
             for kind in self.rules.spend_kinds

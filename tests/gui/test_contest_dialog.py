@@ -16,6 +16,7 @@ from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.rules.dice import ScriptedSource
+from tests.gui.odds_wait import settled_odds
 
 
 @pytest.fixture
@@ -43,11 +44,11 @@ def test_odds_update_on_every_change(duel, qtbot):
     duel.encounter.apply(UseSnap("huang", SnapKind.PREPARE))
     dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
-    before = dlg.odds.text()
+    before = settled_odds(qtbot, dlg)
     assert "Succeeds" in before and "%" in before
     assert any("Prepared" in row for row in dlg.modifiers.rows())
     dlg.modifiers.box_for("Prepared").setChecked(False)
-    assert dlg.odds.text() != before
+    assert settled_odds(qtbot, dlg) != before
     assert dlg.flow.attack_pools() == (3, 0)
     dlg.modifiers.add_gm("Mud", -1)
     assert dlg.flow.attack_pools() == (3, 1)
@@ -70,6 +71,7 @@ def test_roll_defend_shift_and_apply_is_one_op(duel, qtbot):
     qtbot.mouseClick(dlg.dice.roll_defense, Qt.MouseButton.LeftButton)
     assert "stopped" in dlg.dice.verdict_text()
     add = dlg.shifts.button_for("add")
+    settled_odds(qtbot, dlg)
     assert dlg.shifts.box.isEnabled() and "lands" in add.text()
     dlg.source = ScriptedSource([6, 6])
     qtbot.mouseClick(add, Qt.MouseButton.LeftButton)
@@ -111,7 +113,8 @@ def test_d20_shows_degree_and_riders(duel, qtbot):
     duel.encounter.apply(SetRuleset("d20-degrees"))
     dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
-    assert "Success" in dlg.odds.text() or "Triumph" in dlg.odds.text()
+    odds = settled_odds(qtbot, dlg)
+    assert "Success" in odds or "Triumph" in odds
     dlg.source = ScriptedSource([20])
     dlg.dice.roll_check()
     text = dlg.dice.attack_text.text()

@@ -12,6 +12,7 @@ from afdesk.encounter.ops.roster import AdjustCounter, PlaceCombatant
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.rules.dice import ScriptedSource
+from tests.gui.odds_wait import settled_odds
 
 
 def _duel(playing_doc, ruleset: str | None = None) -> EncounterDocument:
@@ -33,7 +34,7 @@ def dialog(playing_doc, qtbot, request):
 
 
 @pytest.mark.parametrize("dialog", ["af-classic"], indirect=True)
-def test_classic_spends_will(dialog):
+def test_classic_spends_will(dialog, qtbot):
     dlg = dialog
     assert not dlg.options.ventures.isHidden() and dlg.options.ventures.maximum() == 3  # C3
     dlg.defense.choose("dodge")
@@ -41,6 +42,7 @@ def test_classic_spends_will(dialog):
     dlg.dice.roll_check()
     assert dlg.shifts.box.isEnabled()
     will = dlg.shifts.button_for("will")
+    settled_odds(qtbot, dlg)
     assert will.text().startswith("&Will: +2 dice") and "lands" in will.text()
     assert dlg.shifts.buttons[1].isHidden()  # no retry in af-classic
     assert "0 Will left" in dlg.shifts.turn.text()  # Huang has no Will (C4)
@@ -74,12 +76,13 @@ def test_d20_shows_keywords_and_no_pools(dialog):
     assert "Roll first" in dlg.momentum.summary() and not dlg.momentum.can_spend()
 
 
-def test_af254_offers_add_and_retry_with_their_odds(dialog):
+def test_af254_offers_add_and_retry_with_their_odds(dialog, qtbot):
     dlg = dialog
     assert not dlg.options.keyword_boxes
     dlg.source = ScriptedSource([5, 1, 2])
     dlg.dice.roll_check()
     add, retry = dlg.shifts.button_for("add"), dlg.shifts.button_for("retry")
+    settled_odds(qtbot, dialog)
     assert "lands" in add.text() and "lands" in retry.text()
     assert add.isEnabled() and retry.isEnabled()
     dlg.source = ScriptedSource([1, 1])

@@ -336,7 +336,7 @@ def test_degree_odds():
     [
         lambda: odds.PoolSpec(-1),
         lambda: odds.PoolSpec(2, -1),
-        lambda: odds.PoolSpec(2, 6, ventures=1),
+        lambda: odds.check_odds(odds.PoolSpec(2, 6, ventures=1)),  # R8, checked by af-2.5.4
         lambda: odds.PoolSpec(2, ventures=-1),
         lambda: odds.PoolSpec(2.5),
         lambda: odds.PoolSpec(2, advantage="yes"),

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import msgspec
 
+from afdesk.rules import af254
 from afdesk.rules.dice import Roll
 from afdesk.rules.errors import RulesError
 from afdesk.rules.odds.core import (
@@ -23,7 +24,10 @@ from afdesk.rules.odds.core import (
     ContestOdds,
     PoolSpec,
     PoolState,
+    RetryMix,
+    _Group,
     groups,
+    mixed_groups,
     suffix,
 )
 
@@ -34,6 +38,7 @@ def _af254_state(spec: PoolSpec, extra_interference: int = 0) -> CheckState:
     ``extra_interference`` comes from failed helpers (R11). Disadvantage with no
     Interference at all adds 2 Interference dice instead of its retry.
     """
+    af254.check_venture_allowed(spec.interference, spec.ventures)
     total = spec.interference + extra_interference + 2 * spec.ventures
     adv = spec.advantage and not spec.disadvantage
     dis = spec.disadvantage and not spec.advantage
@@ -67,57 +72,78 @@ class Distribution(NamedTuple):
 
 @lru_cache(maxsize=1024)
 def _distribution(state: CheckState) -> Distribution:
-    v = state.ventures
     check = groups(state.check)
-    intf = groups(state.interference)
-    # Masses by (key, interference 6-distribution); the sums below are linear in that
-    # distribution, so each key later gets one mass-weighted vector.
-    six_mass: dict[tuple[int, ...], float] = defaultdict(float)
-    low_mass: dict[tuple[int, ...], float] = defaultdict(float)
-    vectors: dict[int, tuple[float, ...]] = {}
-    for ig in intf:
-        vectors[id(ig.six)] = ig.six
+    return _outcome(check, _interference(state.interference, check), state.ventures)
+
+
+def _interference(state: PoolState, check: tuple[_Group, ...]) -> tuple[_Group, ...]:
+    """The Interference groups, 4s and 5s counted up to one more than the check can have
+    low Wins: beyond that every count cancels the same and leaves some unspent (R4).
+    This keeps the Advantage pools, with their long tails of retried Wins, small."""
+    return groups(state, 1 + max((c4 + c5 for (c4, c5), _, _ in check), default=0))
+
+
+def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Distribution:
+    """What a check pool comes to against an Interference pool, both as groups (R4-R7)."""
+    # Masses by (key, 6-distribution indices); the sums below are linear in those
+    # distributions, so each key later gets one mass-weighted vector.
+    vectors: list[tuple[float, ...]] = []
+    index: dict[int, int] = {}
+
+    def vid(vec: tuple[float, ...]) -> int:
+        i = index.get(id(vec))
+        if i is None:
+            i = index[id(vec)] = len(vectors)
+            vectors.append(vec)
+        return i
+
+    check_rows = []
     for cg in check:
-        c4, c5 = cg.low
         p_no_six = cg.six[0]
         p_six = 1.0 - p_no_six if len(cg.six) > 1 else 0.0
-        vectors[id(cg.six)] = cg.six
-        top: tuple[int, int]
-        if c5:
-            top = (5, c5)
-        elif c4:
-            top = (4, c4)
-        else:
-            top = (0, 0)
-        for ig in intf:
-            i4, i5 = ig.low
-            m = cg.p * ig.p
-            a = c4 - i4 if c4 > i4 else 0
-            b = a + c5 - i5 if a + c5 > i5 else 0
-            if p_six > 0:
-                six_mass[(b, id(cg.six), id(ig.six))] += m * p_six
-            if p_no_six > 0:
-                if b == 0:
-                    if c4 + c5 == 0:
-                        ul = i4 + i5
-                    elif c5 == 0:
-                        ul = i4 - c4 + i5 if i4 >= c4 else i5 - a
-                    else:
-                        ul = i5 - a - c5
-                    key: tuple[int, ...] = (0, 0, 0, ul > 0, id(ig.six))
-                else:
-                    key = (b, *top, False, id(ig.six))
-                low_mass[key] += m * p_no_six
-    six_branch = _weighted(six_mass, vectors)
+        check_rows.append((*cg.low, cg.p * p_six, cg.p * p_no_six, vid(cg.six)))
+    # The check's low Wins after the Interference 4s depend on the count of 4s only: ``s``
+    # low Wins are left, and ``e`` Interference 4s (unspent if the check has no 5s).
+    after_4s: dict[int, tuple[list[tuple[int, int, float]], list[tuple[tuple[int, ...], float]]]]
+    after_4s = {}
+    six_mass: dict[tuple[int, ...], float] = defaultdict(float)
+    low_mass: dict[tuple[int, ...], float] = defaultdict(float)
+    for ig in intf:
+        i4, i5 = ig.low
+        rows = after_4s.get(i4)
+        if rows is None:
+            six_rows: dict[tuple[int, int], float] = defaultdict(float)
+            low_rows: dict[tuple[int, ...], float] = defaultdict(float)
+            for c4, c5, m6, m0, ci in check_rows:
+                a, e = (c4 - i4, 0) if c4 > i4 else (0, i4 - c4)
+                if m6:
+                    six_rows[(a + c5, ci)] += m6
+                if m0:
+                    low_rows[(a + c5, 5, c5, 0) if c5 else (a, 4, c4, e)] += m0
+            rows = after_4s[i4] = (
+                [(s6, ci, m) for (s6, ci), m in six_rows.items()],
+                list(low_rows.items()),
+            )
+        ii = vid(ig.six)
+        ip = ig.p
+        for s6, ci, m in rows[0]:
+            six_mass[(s6 - i5 if s6 > i5 else 0, ci, ii)] += m * ip
+        for (s0, face, count, e), m in rows[1]:
+            if s0 > i5:
+                low_mass[(s0 - i5, face, count, 0, ii)] += m * ip
+            else:
+                low_mass[(0, 0, 0, e + i5 - s0 > 0, ii)] += m * ip
     low_branch = _weighted(low_mass, vectors)
     scores: dict[tuple[int, int], float] = defaultdict(float)
     p_fumble = 0.0
     momentum = 0.0
-    # Check 6s present: the Result is 6. ``six_i`` is mass-weighted, ``six_c`` conditional
-    # on at least one 6.
-    for (b, c_id), six_i in six_branch.items():
-        six_c = vectors[c_id]
-        norm = 1.0 - six_c[0]
+    # Check 6s present: the Result is 6. Each term is bilinear in the Interference's
+    # 6-distribution and the check's (given at least one 6), so the side with fewer distinct
+    # distributions is summed first: the check's with retried Fails, the Interference's with
+    # Advantage.
+    for b, six_i, six_c in _six_pairs(six_mass, vectors):
+        total_c = math.fsum(six_c)
+        tail_c = suffix(six_c)
         # i6 <= b: every check 6 stands, W = b - i6.
         p_low_i = 0.0
         mom = 0.0
@@ -127,19 +153,18 @@ def _distribution(state: CheckState) -> Distribution:
             mom += q * ((b - i6 + v) // 2)
         if p_low_i:
             for g in range(1, len(six_c)):
-                scores[(6, g)] += six_c[g] / norm * p_low_i
-        momentum += mom
+                scores[(6, g)] += six_c[g] * p_low_i
+        momentum += mom * total_c
         # i6 = b + d > b: c6 - d sixes are left (W = 0).
-        tail_c = suffix(six_c)
         for d in range(1, len(six_i) - b):
-            q = six_i[b + d] / norm
-            if q < 1e-30:
+            q = six_i[b + d]
+            if q * total_c < 1e-30:
                 continue
             for g in range(1, len(six_c) - d):
                 scores[(6, g)] += q * six_c[g + d]
             momentum += q * (tail_c[d + 1] if d + 1 < len(tail_c) else 0.0) * (v // 2)
             # 1 <= c6 < d: the check runs out with Interference 6s unspent.
-            p_fumble += q * (norm - (tail_c[d] if d < len(tail_c) else 0.0))
+            p_fumble += q * (total_c - (tail_c[d] if d < len(tail_c) else 0.0))
     # No check 6s.
     for (b, face, count, unspent), six_i in low_branch.items():
         mass = math.fsum(six_i)
@@ -157,8 +182,39 @@ def _distribution(state: CheckState) -> Distribution:
     return Distribution(min(p_success, 1.0), p_fumble, momentum, dict(scores))
 
 
+def _six_pairs(
+    six_mass: dict[tuple[int, ...], float], vectors: list[tuple[float, ...]]
+) -> list[tuple[int, list[float], list[float]]]:
+    """(b, Interference 6-distribution, check 6-distribution given at least one 6 with
+    its 0 entry dropped) pairs whose bilinear terms sum to the whole six branch; one side of
+    each pair carries the masses of ``six_mass`` ({(b, check vector, Interference vector):
+    mass})."""
+    checks = {ci for _, ci, _ in six_mass}
+    intfs = {ii for _, _, ii in six_mass}
+    cond: dict[int, list[float]] = {}
+    for ci in checks:
+        own = vectors[ci]
+        norm = 1.0 - own[0]
+        cond[ci] = [0.0, *(x / norm for x in own[1:])]
+    if len(checks) <= len(intfs):
+        by_check = _weighted(six_mass, vectors)
+        return [(b, six_i, cond[ci]) for (b, ci), six_i in by_check.items()]
+    by_intf: dict[tuple[int, int], list[float]] = {}
+    for (b, ci, ii), m in six_mass.items():
+        vec = cond[ci]
+        acc = by_intf.get((b, ii))
+        if acc is None:
+            by_intf[(b, ii)] = [m * x for x in vec]
+            continue
+        if len(acc) < len(vec):
+            acc.extend([0.0] * (len(vec) - len(acc)))
+        n = len(vec)
+        acc[:n] = [y + m * x for y, x in zip(acc[:n], vec, strict=True)]
+    return [(b, list(vectors[ii]), six_c) for (b, ii), six_c in by_intf.items()]
+
+
 def _weighted(
-    masses: dict[tuple[int, ...], float], vectors: dict[int, tuple[float, ...]]
+    masses: dict[tuple[int, ...], float], vectors: list[tuple[float, ...]]
 ) -> dict[tuple[int, ...], list[float]]:
     """Turn {(*key, vector id): mass} into {key: sum of mass * vector}."""
     out: dict[tuple[int, ...], list[float]] = {}
@@ -171,8 +227,8 @@ def _weighted(
             continue
         if len(acc) < len(vec):
             acc.extend([0.0] * (len(vec) - len(acc)))
-        for i, x in enumerate(vec):
-            acc[i] += m * x
+        n = len(vec)
+        acc[:n] = [y + m * x for y, x in zip(acc[:n], vec, strict=True)]
     return out
 
 
@@ -193,6 +249,9 @@ class Cooperation(msgspec.Struct, frozen=True):
 
 @lru_cache(maxsize=256)
 def _cooperation(coop: Cooperation) -> Distribution:
+    """R11 as a mixture: the helpers decide the leader's extra Interference and how many
+    Fails it may retry; the outcome is linear in the leader's pool, so for each extra
+    Interference the leader's pool is mixed over its retries and evaluated once."""
     # Distribution over (extra Interference, Fail retries) from the helpers.
     combos: dict[tuple[int, int], float] = {(0, 0): 1.0}
     for helper in coop.helpers:
@@ -207,19 +266,31 @@ def _cooperation(coop: Cooperation) -> Distribution:
             for (e2, r2), p2 in own.items():
                 nxt[(e1 + e2, r1 + r2)] += p1 * p2
         combos = nxt
-    scores: dict[tuple[int, int], float] = defaultdict(float)
-    p_fumble = momentum = 0.0
+    by_extra: dict[int, dict[int, float]] = defaultdict(lambda: defaultdict(float))
     leader = coop.leader
     for (extra, retries), p in combos.items():
-        if p < 1e-30:
-            continue
-        spec = msgspec.structs.replace(leader, retry_fails=leader.retry_fails + retries)
-        state = _af254_state(spec, extra)
-        dist = _distribution(state)
+        if p >= 1e-30:
+            by_extra[extra][leader.retry_fails + retries] += p
+    scores: dict[tuple[int, int], float] = defaultdict(float)
+    p_fumble = momentum = 0.0
+    for extra, mix in sorted(by_extra.items()):
+        weight = math.fsum(mix.values())
+        state = _af254_state(leader, extra)
+        if len(mix) == 1:
+            (retries,) = mix
+            dist = _distribution(state._replace(check=state.check._replace(retry_fails=retries)))
+        else:
+            # Retrying more Fails than the pool has dice is retrying them all.
+            capped: dict[int, float] = defaultdict(float)
+            for r, p in mix.items():
+                capped[min(r, leader.dice)] += p / weight
+            retry_mix: RetryMix = tuple(sorted(capped.items()))
+            check = mixed_groups(state.check._replace(retry_fails=0), retry_mix)
+            dist = _outcome(check, _interference(state.interference, check), state.ventures)
         for key, q in dist.scores.items():
-            scores[key] += p * q
-        p_fumble += p * dist.p_fumble
-        momentum += p * dist.expected_momentum
+            scores[key] += weight * q
+        p_fumble += weight * dist.p_fumble
+        momentum += weight * dist.expected_momentum
     return Distribution(min(1.0, math.fsum(scores.values())), p_fumble, momentum, dict(scores))
 
 

@@ -18,6 +18,7 @@ def _classic_state(spec: PoolSpec, *, against_advantage: bool = False) -> CheckS
         check=PoolState(exploding=spec.dice, explode=not dis and not against_advantage),
         interference=PoolState(exploding=spec.interference + spec.ventures, explode=not adv),
         ventures=spec.ventures,
+        advantage=adv,
     )
 
 
@@ -28,68 +29,55 @@ def _classic_remaining(state: CheckState) -> dict[tuple[int, int, int], float]:
     Failures with unspent Interference are folded into (0, 0, 0); fumbles are not a
     classic notion.
     """
-    check = groups(state.check)
-    intf = groups(state.interference)
-    after_low: dict[
-        tuple[int, int, int, int], tuple[float, tuple[float, ...], tuple[float, ...]]
-    ] = {}
-    for cg in check:
-        c4, c5 = cg.low
-        for ig in intf:
-            i4, i5 = ig.low
+    vectors: list[tuple[float, ...]] = []
+    index: dict[int, int] = {}
+
+    def vid(vec: tuple[float, ...]) -> int:
+        i = index.get(id(vec))
+        if i is None:
+            i = index[id(vec)] = len(vectors)
+            vectors.append(vec)
+        return i
+
+    check = [(*cg.low, cg.p, vid(cg.six)) for cg in groups(state.check)]
+    intf = [(*ig.low, ig.p, vid(ig.six)) for ig in groups(state.interference)]
+    # Interference 4s take check 4s; 5s take the remaining 4s first, then 5s.
+    after_low: dict[tuple[int, int, int, int], float] = defaultdict(float)
+    for i4, i5, ip, ii in intf:
+        for c4, c5, cp, ci in check:
             a = c4 - i4 if c4 > i4 else 0
-            # Interference 5s take the remaining 4s first, then 5s.
-            rem4 = a - i5 if a > i5 else 0
-            left5 = i5 - a if i5 > a else 0
-            rem5 = c5 - left5 if c5 > left5 else 0
-            key = (rem4, rem5, id(cg.six), id(ig.six))
-            entry = after_low.get(key)
-            if entry is None:
-                after_low[key] = (cg.p * ig.p, cg.six, ig.six)
+            if a > i5:
+                after_low[(a - i5, c5, ci, ii)] += cp * ip
             else:
-                after_low[key] = (entry[0] + cg.p * ig.p, entry[1], entry[2])
-    out: dict[tuple[int, int, int], float] = defaultdict(float)
-    for (rem4, rem5, _, _), (mass, six_c, six_i) in after_low.items():
+                left5 = i5 - a
+                after_low[(0, c5 - left5 if c5 > left5 else 0, ci, ii)] += cp * ip
+    # Masses by what the Interference 6s leave, each with its check 6-distribution: the
+    # low successes (r4, r5) when they suffice, else how many check 6s they cancel.
+    low_part: dict[tuple[int, int, int], float] = defaultdict(float)
+    over_part: dict[tuple[int, int], float] = defaultdict(float)
+    for (rem4, rem5, ci, ii), mass in after_low.items():
         low = rem4 + rem5
-        for i6, q in enumerate(six_i):
+        for i6, q in enumerate(vectors[ii]):
             mq = mass * q
             if mq < 1e-30:
                 continue
             if i6 <= low:
-                k4 = min(i6, rem4)
-                r4, r5 = rem4 - k4, rem5 - (i6 - k4)
-                for c6, pc in enumerate(six_c):
-                    out[(r4, r5, c6)] += mq * pc
+                if i6 <= rem4:
+                    low_part[(rem4 - i6, rem5, ci)] += mq
+                else:
+                    low_part[(0, low - i6, ci)] += mq
             else:
-                d = i6 - low
-                for c6, pc in enumerate(six_c):
-                    out[(0, 0, c6 - d if c6 > d else 0)] += mq * pc
+                over_part[(i6 - low, ci)] += mq
+    out: dict[tuple[int, int, int], float] = defaultdict(float)
+    for (r4, r5, ci), m in low_part.items():
+        for c6, pc in enumerate(vectors[ci]):
+            out[(r4, r5, c6)] += m * pc
+    for (d, ci), m in over_part.items():
+        vec = vectors[ci]
+        out[(0, 0, 0)] += m * math.fsum(vec[: d + 1])
+        for c6 in range(d + 1, len(vec)):
+            out[(0, 0, c6 - d)] += m * vec[c6]
     return dict(out)
-
-
-def _classic_momentum(counts: tuple[int, int, int], ventures: int) -> int:
-    pairs = sum(n // 2 for n in counts)
-    singles = sum(n % 2 for n in counts)
-    return pairs + min(ventures, singles)
-
-
-def _remove_lowest(counts: tuple[int, int, int]) -> tuple[int, int, int]:
-    r4, r5, r6 = counts
-    if r4:
-        return (r4 - 1, r5, r6)
-    if r5:
-        return (r4, r5 - 1, r6)
-    return (r4, r5, r6 - 1)
-
-
-def _lowest(counts: tuple[int, int, int]) -> int:
-    r4, r5, _ = counts
-    return 4 if r4 else 5 if r5 else 6
-
-
-def _highest(counts: tuple[int, int, int]) -> int:
-    _, r5, r6 = counts
-    return 6 if r6 else 5 if r5 else 4
 
 
 def classic_p_gain_above(spec: PoolSpec, n: int) -> float:
@@ -108,10 +96,45 @@ def classic_p_gain_above(spec: PoolSpec, n: int) -> float:
 def classic_check_odds(spec: PoolSpec | CheckState) -> CheckOdds:
     """Exact odds of one af-classic check (C1, C3, C5); ``p_fumble`` is always 0."""
     state = spec if isinstance(spec, CheckState) else _classic_state(spec)
-    rem = _classic_remaining(state)
-    p_success = math.fsum(p for c, p in rem.items() if sum(c))
-    mom = math.fsum(p * _classic_momentum(c, state.ventures) for c, p in rem.items())
-    return CheckOdds(p_success, 0.0, mom)
+    p_success, momentum, _, _ = _summary(state)
+    return CheckOdds(p_success, 0.0, momentum)
+
+
+@lru_cache(maxsize=512)
+def _summary(
+    state: CheckState,
+) -> tuple[float, float, dict[int, float], tuple[tuple[int, int, int, int, float], ...]]:
+    """(P(success), expected Momentum, {highest success: p}, rows) of a check (C1, C3).
+
+    ``rows`` are the successful outcomes as (lowest success, successes, Momentum,
+    Momentum once the lowest success is removed, p) for the opposition (C2)."""
+    v = state.ventures
+    highest: dict[int, float] = defaultdict(float)
+    rows: dict[tuple[int, int, int, int], float] = defaultdict(float)
+    momentum = 0.0
+    for (r4, r5, r6), p in _classic_remaining(state).items():
+        n = r4 + r5 + r6
+        if not n:
+            continue
+        mom = _momentum3(r4, r5, r6, v)
+        momentum += p * mom
+        highest[6 if r6 else 5 if r5 else 4] += p
+        if r4:
+            low, reduced = 4, _momentum3(r4 - 1, r5, r6, v)
+        elif r5:
+            low, reduced = 5, _momentum3(r4, r5 - 1, r6, v)
+        else:
+            low, reduced = 6, _momentum3(r4, r5, r6 - 1, v)
+        rows[(low, min(n, 2), mom, reduced)] += p
+    p_success = math.fsum(highest.values())
+    flat = tuple((lo, n, m, red, p) for (lo, n, m, red), p in rows.items())
+    return p_success, momentum, dict(highest), flat
+
+
+def _momentum3(r4: int, r5: int, r6: int, ventures: int) -> int:
+    """C3: pairs of matching successes, plus one pair per token on a single success."""
+    singles = (r4 & 1) + (r5 & 1) + (r6 & 1)
+    return (r4 >> 1) + (r5 >> 1) + (r6 >> 1) + (ventures if ventures < singles else singles)
 
 
 def classic_contest_odds(
@@ -121,40 +144,33 @@ def classic_contest_odds(
 
     The opposition's highest success cancels the original's lowest success if that is not
     higher; the original then needs a success left. With Advantage on the original, the
-    opposition's 6s do not explode (C5).
+    opposition's 6s do not explode (C5): a spec defender is rolled that way against an
+    attacker with Advantage, before the attack is rolled and after (``CheckState.advantage``).
     """
     a_state = attacker if isinstance(attacker, CheckState) else _classic_state(attacker)
-    a_rem = _classic_remaining(a_state)
-    p_success = math.fsum(p for c, p in a_rem.items() if sum(c))
-    mom_before = math.fsum(p * _classic_momentum(c, a_state.ventures) for c, p in a_rem.items())
     if defender is None:
-        return ContestOdds(p_success, 0.0, p_success, mom_before, 0.0)
-    against = isinstance(attacker, PoolSpec) and attacker.advantage and not attacker.disadvantage
+        p_success, momentum, _, _ = _summary(a_state)
+        return ContestOdds(p_success, 0.0, p_success, momentum, 0.0)
     d_state = (
         defender
         if isinstance(defender, CheckState)
-        else _classic_state(defender, against_advantage=against)
+        else _classic_state(defender, against_advantage=a_state.advantage)
     )
-    d_rem = _classic_remaining(d_state)
-    highest: dict[int, float] = defaultdict(float)
-    d_mom = 0.0
-    for c, p in d_rem.items():
-        if sum(c):
-            highest[_highest(c)] += p
-            d_mom += p * _classic_momentum(c, d_state.ventures)
+    return _contest(a_state, d_state)
+
+
+@lru_cache(maxsize=512)
+def _contest(a_state: CheckState, d_state: CheckState) -> ContestOdds:
+    p_success, _, _, a_rows = _summary(a_state)
+    _, d_mom, highest, _ = _summary(d_state)
+    # P(the opposition's highest success is at least ``low``), for low = 4, 5, 6.
+    cut = {low: math.fsum(q for h, q in highest.items() if h >= low) for low in (4, 5, 6)}
     stopped = 0.0
     momentum = 0.0
-    for c, p in a_rem.items():
-        if not sum(c):
-            continue
-        low = _lowest(c)
-        p_cut = sum(q for h, q in highest.items() if low <= h)
-        reduced = _remove_lowest(c)
-        momentum += p * (
-            p_cut * _classic_momentum(reduced, a_state.ventures)
-            + (1.0 - p_cut) * _classic_momentum(c, a_state.ventures)
-        )
-        if sum(c) == 1:
+    for low, n, mom, reduced, p in a_rows:
+        p_cut = cut[low]
+        momentum += p * (p_cut * reduced + (1.0 - p_cut) * mom)
+        if n == 1:
             stopped += p * p_cut
     return ContestOdds(p_success, stopped, p_success - stopped, momentum, p_success * d_mom)
 
@@ -162,3 +178,5 @@ def classic_contest_odds(
 def clear_cache() -> None:
     """Forget memoised af-classic distributions."""
     _classic_remaining.cache_clear()
+    _summary.cache_clear()
+    _contest.cache_clear()

@@ -25,7 +25,6 @@ from typing import NamedTuple
 
 import msgspec
 
-from afdesk.rules import af254
 from afdesk.rules.dice import Roll, validate_count, validate_faces
 from afdesk.rules.errors import RulesError
 
@@ -48,6 +47,7 @@ class PoolSpec(msgspec.Struct, frozen=True):
     ``dice`` check dice, ``interference`` Interference dice (penalties), ``ventures``
     Ventures (R8: +2 Interference each; af-classic C3: +1 each), ``advantage`` and
     ``disadvantage`` (R4, C5), ``retry_fails`` Fails the roller will retry (a Distinction).
+    Each ruleset's odds check its own Venture limit (R8, C3), not the spec.
     """
 
     dice: int
@@ -65,7 +65,6 @@ class PoolSpec(msgspec.Struct, frozen=True):
         for name in ("advantage", "disadvantage"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be true or false")
-        af254.check_venture_allowed(self.interference, self.ventures)
 
 
 class PoolState(NamedTuple):
@@ -93,11 +92,19 @@ class CheckState(NamedTuple):
     check: PoolState
     interference: PoolState
     ventures: int = 0
+    advantage: bool = False
+    """The check was rolled with Advantage (and no Disadvantage): af-classic's opposition
+    rolls against it without exploding its 6s (C5)."""
 
     @classmethod
     def from_roll(cls, roll: Roll) -> CheckState:
         """Every face known: the state right after ``roll`` (before any Shift)."""
-        return cls(_known(roll.check_faces), _known(roll.interference_faces), roll.ventures)
+        return cls(
+            _known(roll.check_faces),
+            _known(roll.interference_faces),
+            roll.ventures,
+            roll.advantage and not roll.disadvantage,
+        )
 
     def with_added_dice(self, count: int = 2) -> CheckState:
         """After a Shift that adds ``count`` dice (they do not explode, R10)."""
@@ -159,11 +166,13 @@ def _convolve(a: Sequence[float], b: Sequence[float]) -> tuple[float, ...]:
         return tuple(b)
     if len(b) == 1 and b[0] == 1.0:
         return tuple(a)
+    if len(a) < len(b):
+        a, b = b, a
     out = [0.0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
+    n = len(a)
+    for j, y in enumerate(b):
+        if y:
+            out[j : j + n] = [o + x * y for o, x in zip(out[j : j + n], a, strict=True)]
     return tuple(out)
 
 
@@ -191,40 +200,220 @@ def _add_faces(
 
 
 @lru_cache(maxsize=64)
-def _advantage_faces(n: int) -> tuple[tuple[tuple[int, int, int, int], float], ...]:
-    """Advantage: the faces that the retried 6s of ``n`` exploding dice's runs show.
+def _advantage_table(n: int) -> tuple[tuple[int, int, tuple[float, ...]], ...]:
+    """Advantage: the Wins that the retried 6s of ``n`` exploding dice's runs show, as
+    ``(4s, 5s, distribution of 6s)`` rows.
 
     The runs hold S sixes (negative binomial, 1/6); each is retried to a uniform face, a Win
     with probability 1/2. Thinning a negative binomial keeps it one: the Wins among them are
     negative binomial with 1/11 (generating function ((10/11) / (1 - z/11))^n), spread
-    uniformly over 4, 5 and 6. Terms below 1e-24 are dropped.
+    uniformly over 4, 5 and 6. Tails below 1e-21 are dropped (together below 1e-18).
     """
-    out = []
+    # P(k Wins) * k! / 3^k, then each split (x4, x5, x6) weighs 1 / (x4! x5! x6!).
+    weights = []
     p = (10 / 11) ** n
     k = 0
+    scale = 1.0
     while True:
-        for x4 in range(k + 1):
-            for x5 in range(k + 1 - x4):
-                x6 = k - x4 - x5
-                w = p * math.comb(k, x4) * math.comb(k - x4, x5) / 3**k
-                if w >= 1e-24:
-                    out.append(((x4, x5, x6, 0), w))
+        weights.append(p * scale)
         p *= (k + n) / (k + 1) / 11
         k += 1
-        if p < 1e-22 and (k + n) / (k + 1) / 11 < 0.5:
-            return tuple(out)
+        scale *= k / 3
+        if p < 1e-21 and (k + n) / (k + 1) / 11 < 0.5:
+            break
+    inv = [1 / math.factorial(i) for i in range(len(weights))]
+    rows = []
+    for x4 in range(len(weights)):
+        for x5 in range(len(weights) - x4):
+            vec = [
+                weights[x4 + x5 + x6] * inv[x4] * inv[x5] * inv[x6]
+                for x6 in range(len(weights) - x4 - x5)
+            ]
+            while vec and vec[-1] < 1e-21:
+                vec.pop()
+            if vec:
+                rows.append((x4, x5, tuple(vec)))
+    return tuple(rows)
 
 
-def _retried_sixes(
-    dist: dict[tuple[int, int, int, int], float], n: int
-) -> dict[tuple[int, int, int, int], float]:
-    """Add the retried 6s of ``n`` dice (Advantage) to ``dist``."""
-    out: dict[tuple[int, int, int, int], float] = defaultdict(float)
-    faces = _advantage_faces(n)
+def _capped_table(table: _Table, cap: int) -> _Table:
+    """``table`` with its 4s and 5s counted up to ``cap`` (rows beyond it merged)."""
+    merged: dict[tuple[int, int], list[float]] = {}
+    for a4, a5, vec in table:
+        key = (min(a4, cap), min(a5, cap))
+        acc = merged.get(key)
+        if acc is None:
+            merged[key] = list(vec)
+            continue
+        if len(acc) < len(vec):
+            acc.extend([0.0] * (len(vec) - len(acc)))
+        acc[: len(vec)] = [x + q for x, q in zip(acc[: len(vec)], vec, strict=False)]
+    return tuple((a4, a5, tuple(vec)) for (a4, a5), vec in merged.items())
+
+
+@lru_cache(maxsize=64)
+def _plain_faces(k: int) -> tuple[tuple[int, int, int, float], ...]:
+    """``k`` plain dice (no explosion) as (4s, 5s, 6s, probability) rows."""
+    start = {(0, 0, 0, 0): 1.0}
+    if k:
+        start = {(x4, x5, x6, 0): p for x4, x5, x6, p in _plain_faces(k - 1)}
+    dist = _add_faces(start, _PLAIN, 1 if k else 0, False)
+    return tuple((x4, x5, x6, p) for (x4, x5, x6, _), p in dist.items())
+
+
+RetryMix = tuple[tuple[int, float], ...]
+"""How many Fails the roller may retry, as a distribution: ((count, probability), ...)."""
+
+_Table = tuple[tuple[int, int, tuple[float, ...]], ...]
+
+
+def _pool_dist(
+    state: PoolState, track: bool, cap: int | None = None
+) -> tuple[dict[tuple[int, int, int, int], float], int, _Table]:
+    """The pool before any Fail retries: {(4s, 5s, 6s, Fails): p} (Fails counted only when
+    ``track``), the length of its exploding chain, and the Advantage table of its retried
+    6s (empty without Advantage)."""
+    f4, f5, f6 = state.fixed
+    dist: dict[tuple[int, int, int, int], float] = {(f4, f5, f6, state.fails if track else 0): 1}
+    chain = 0
+    table: _Table = ()
+    if state.exploding:
+        if not state.explode:
+            dist = _add_faces(dist, _PLAIN, state.exploding, track)
+        elif state.retry == "advantage":
+            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
+            table = _advantage_table(state.exploding)
+            if cap is not None:
+                table = _capped_table(table, cap)
+        elif state.retry == "disadvantage":
+            dist = _add_faces(dist, _DISADVANTAGE_LAST, state.exploding, track)
+            chain = state.exploding
+        else:
+            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
+            chain = state.exploding
+    dist = _add_faces(dist, _PLAIN, state.plain, track)
+    return dist, chain, table
+
+
+@lru_cache(maxsize=64)
+def _plain_rows(k: int) -> _Table:
+    """``k`` plain dice (no explosion) as (4s, 5s, distribution of 6s) rows."""
+    rows: dict[tuple[int, int], list[float]] = {}
+    for y4, y5, y6, p in _plain_faces(k):
+        vec = rows.setdefault((y4, y5), [])
+        if len(vec) <= y6:
+            vec.extend([0.0] * (y6 + 1 - len(vec)))
+        vec[y6] += p
+    return tuple((y4, y5, tuple(vec)) for (y4, y5), vec in rows.items())
+
+
+def _retried(
+    dist: dict[tuple[int, int, int, int], float], mix: RetryMix, top: int
+) -> dict[tuple[int, int], list[float]]:
+    """Retry min(Fails, R) Fails to plain frozen faces, R drawn from ``mix`` (R3, R11):
+    {(4s, 5s): unnormalised 6-counts}, 4s and 5s counted up to ``top``. The retried dice
+    depend only on the count of Fails, so their faces are mixed once per count."""
+    by_fails: dict[int, dict[tuple[int, int, int], float]] = defaultdict(lambda: defaultdict(float))
     for (x4, x5, x6, xf), p in dist.items():
-        for (a4, a5, a6, _), q in faces:
-            out[(x4 + a4, x5 + a5, x6 + a6, xf)] += p * q
-    return out
+        by_fails[xf][(x4, x5, x6)] += p
+    by_low: dict[tuple[int, int], list[float]] = {}
+    for xf, part in by_fails.items():
+        by_k: dict[int, float] = defaultdict(float)
+        for r, q in mix:
+            by_k[min(xf, r)] += q
+        retried: dict[tuple[int, int], list[float]] = {}
+        for k, pk in by_k.items():
+            for y4, y5, vec in _plain_rows(k):
+                acc = retried.get((y4, y5))
+                if acc is None:
+                    retried[(y4, y5)] = [pk * q for q in vec]
+                    continue
+                if len(acc) < len(vec):
+                    acc.extend([0.0] * (len(vec) - len(acc)))
+                n = len(vec)
+                acc[:n] = [a + pk * q for a, q in zip(acc[:n], vec, strict=True)]
+        for (x4, x5, x6), p in part.items():
+            for (y4, y5), row in retried.items():
+                key = (min(x4 + y4, top), min(x5 + y5, top))
+                acc = by_low.get(key)
+                end = x6 + len(row)
+                if acc is None:
+                    by_low[key] = [0.0] * x6 + [p * q for q in row]
+                    continue
+                if len(acc) < end:
+                    acc.extend([0.0] * (end - len(acc)))
+                acc[x6:end] = [a + p * q for a, q in zip(acc[x6:end], row, strict=True)]
+    return by_low
+
+
+def _advantage_pool(n: int, cap: int) -> dict[tuple[int, int], list[float]]:
+    """{(4s, 5s): [P(6s = k)]} of ``n`` fresh Interference dice with Advantage: the table of
+    their retried 6s, then their last faces (1-3, 4 or 5, 3:1:1) added one die at a time,
+    4s and 5s counted up to ``cap``."""
+    table = _capped_table(_advantage_table(n), cap)
+    width = max(len(vec) for _, _, vec in table)
+    grid = {(a4, a5): [*vec, *([0.0] * (width - len(vec)))] for a4, a5, vec in table}
+    zeros = [0.0] * width
+    for _ in range(n):
+        keys = set(grid)
+        keys |= {(min(a4 + 1, cap), a5) for a4, a5 in grid}
+        keys |= {(a4, min(a5 + 1, cap)) for a4, a5 in grid}
+        nxt = {}
+        for a4, a5 in keys:
+            own = 3 / 5 + (1 / 5 if a4 == cap else 0.0) + (1 / 5 if a5 == cap else 0.0)
+            here = grid.get((a4, a5), zeros)
+            left = grid.get((a4 - 1, a5), zeros) if a4 else zeros
+            down = grid.get((a4, a5 - 1), zeros) if a5 else zeros
+            nxt[(a4, a5)] = [
+                own * x + (y + z) / 5 for x, y, z in zip(here, left, down, strict=True)
+            ]
+        grid = nxt
+    return grid
+
+
+def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, ...]:
+    track = any(r for r, _ in mix)
+    top = 1 << 30 if cap is None else cap
+    if (
+        state.retry == "advantage"
+        and state.explode
+        and state.exploding
+        and not (state.plain or track or any(state.fixed))
+    ):
+        return _normalised(_advantage_pool(state.exploding, top), 0)
+    dist, chain, table = _pool_dist(state, track, cap)
+    if track:
+        return _normalised(_retried(dist, mix, top), chain)
+    by_low: dict[tuple[int, int], list[float]] = {}
+    rows = table or ((0, 0, (1.0,)),)
+    for (x4, x5, x6, _), p in dist.items():
+        for a4, a5, vec in rows:
+            key = (min(x4 + a4, top), min(x5 + a5, top))
+            acc = by_low.get(key)
+            end = x6 + len(vec)
+            if acc is None:
+                by_low[key] = [0.0] * x6 + [p * q for q in vec]
+                continue
+            if len(acc) < end:
+                acc.extend([0.0] * (end - len(acc)))
+            acc[x6:end] = [x + p * q for x, q in zip(acc[x6:end], vec, strict=True)]
+    return _normalised(by_low, chain)
+
+
+def _normalised(by_low: dict[tuple[int, int], list[float]], chain: int) -> tuple[_Group, ...]:
+    """Groups from {(4s, 5s): unnormalised 6-counts}, the 6s of a ``chain`` of exploding
+    dice added."""
+    chain_pmf = _sixes(chain)
+    out = []
+    for low, sixes in by_low.items():
+        total = math.fsum(sixes)
+        if total <= 0:
+            continue
+        while sixes[-1] == 0.0:
+            sixes = sixes[:-1]
+        vec = tuple(x / total for x in sixes)
+        out.append(_Group(low, total, _shared(_convolve(vec, chain_pmf))))
+    return tuple(out)
 
 
 class _Group(NamedTuple):
@@ -234,46 +423,18 @@ class _Group(NamedTuple):
 
 
 @lru_cache(maxsize=512)
-def groups(state: PoolState) -> tuple[_Group, ...]:
-    """The pool as ((4s, 5s), probability, distribution of its 6s given those) groups."""
-    f4, f5, f6 = state.fixed
-    track = state.retry_fails > 0
-    dist: dict[tuple[int, int, int, int], float] = {(f4, f5, f6, state.fails if track else 0): 1}
-    chain = 0
-    if state.exploding:
-        if not state.explode:
-            dist = _add_faces(dist, _PLAIN, state.exploding, track)
-        elif state.retry == "advantage":
-            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
-            dist = _retried_sixes(dist, state.exploding)
-        elif state.retry == "disadvantage":
-            dist = _add_faces(dist, _DISADVANTAGE_LAST, state.exploding, track)
-            chain = state.exploding
-        else:
-            dist = _add_faces(dist, _EXPLODING_LAST, state.exploding, track)
-            chain = state.exploding
-    dist = _add_faces(dist, _PLAIN, state.plain, track)
-    if state.retry_fails:
-        retried: dict[tuple[int, int, int, int], float] = defaultdict(float)
-        for (x4, x5, x6, xf), p in dist.items():
-            k = min(xf, state.retry_fails)
-            for key, q in _add_faces({(x4, x5, x6, xf - k): p}, _PLAIN, k, True).items():
-                retried[key] += q
-        dist = retried
-    by_low: dict[tuple[int, int], dict[int, float]] = defaultdict(lambda: defaultdict(float))
-    for (x4, x5, x6, _), p in dist.items():
-        by_low[(x4, x5)][x6] += p
-    chain_pmf = _sixes(chain)
-    groups = []
-    for low, sixes in by_low.items():
-        total = sum(sixes.values())
-        if total <= 0:
-            continue
-        vec = [0.0] * (max(sixes) + 1)
-        for k, p in sixes.items():
-            vec[k] = p / total
-        groups.append(_Group(low, total, _shared(_convolve(tuple(vec), chain_pmf))))
-    return tuple(groups)
+def groups(state: PoolState, cap: int | None = None) -> tuple[_Group, ...]:
+    """The pool as ((4s, 5s), probability, distribution of its 6s given those) groups.
+
+    ``cap``: count 4s and 5s only up to it (more are merged into it)."""
+    return _groups(state, ((state.retry_fails, 1.0),), cap)
+
+
+@lru_cache(maxsize=256)
+def mixed_groups(state: PoolState, mix: RetryMix) -> tuple[_Group, ...]:
+    """:func:`groups` of ``state`` when the roller retries a random number of Fails, drawn
+    from ``mix`` instead of ``state.retry_fails`` (the leader of a cooperation, R11)."""
+    return _groups(state, mix, None)
 
 
 _SHARED: dict[tuple[float, ...], tuple[float, ...]] = {}
@@ -320,6 +481,9 @@ class ContestOdds(NamedTuple):
 def clear_cache() -> None:
     """Forget the memoised pool distributions."""
     _sixes.cache_clear()
-    _advantage_faces.cache_clear()
+    _advantage_table.cache_clear()
+    _plain_faces.cache_clear()
+    _plain_rows.cache_clear()
     groups.cache_clear()
+    mixed_groups.cache_clear()
     _SHARED.clear()

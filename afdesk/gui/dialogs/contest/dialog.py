@@ -8,6 +8,8 @@ the flow and only shows it and lets the GM choose.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,8 +32,10 @@ from afdesk.gui.dialogs.contest.extras import ExtrasPanel
 from afdesk.gui.dialogs.contest.modifiers import ModifiersPanel, OptionsPanel
 from afdesk.gui.dialogs.contest.shifts import MomentumPanel, ShiftsPanel
 from afdesk.gui.document import EncounterDocument
+from afdesk.gui.odds_worker import OddsWorker
 from afdesk.gui.text import pct, sentence
 from afdesk.rules.dice import DiceSource
+from afdesk.rules.odds import ContestOdds
 from afdesk.rules.rulesets import ruleset_named
 
 
@@ -102,6 +106,9 @@ class ContestDialog(QDialog):
         self.odds = QLabel()
         self.odds.setTextFormat(Qt.TextFormat.RichText)
         self.odds.setStyleSheet("font-size: 15px; padding: 6px; background: #f3f6fb;")
+        self.odds_worker = OddsWorker(self)
+        """Computes the odds off the UI thread; its ``compute`` is the tests' seam."""
+        self.odds_worker.ready.connect(self._odds_ready)
         self.dice = DicePanel(lambda: self.source)
         self.dice.defense_choice = self.defense.choice
         self.shifts = ShiftsPanel(self.enc, lambda: self.source)
@@ -258,24 +265,51 @@ class ContestDialog(QDialog):
         self.apply_button.setEnabled(rolled)
 
     def _show_odds(self, f: ContestFlow) -> None:
-        if not self.rules.dice_pools:
-            dist = f.degree_odds()
-            parts = [f"{k.label} <b>{pct(float(v))}</b>" for k, v in dist.items() if v]
-            self.odds.setText("Odds: " + " · ".join(parts))
-            return
+        """Ask for the odds of what is on screen; they are computed off the UI thread and
+        shown by :meth:`_odds_ready` (issue 11: odds never freeze the table)."""
         try:
-            o = f.odds()
+            if self.rules.dice_pools:
+                query: Callable[[], object] = f.odds_query()
+            else:
+                query = f.degree_odds_query()
         except IllegalOp as exc:
+            self.odds_worker.request(lambda: None)  # drops any odds still on their way
             self.odds.setText(str(exc))
             return
+        context = (
+            bool(f.defense or f.defense_roll is not None),
+            f.odds_leave_out_guard_help,
+        )
+        self.odds_worker.request(query, context)
+        self.odds.setText("Odds: <i>computing…</i>")
+
+    def _odds_ready(self, _request: int, result: object, context: object) -> None:
+        if isinstance(result, Exception):
+            self.odds.setText(sentence(str(result)))
+            return
+        if result is None:
+            return
+        if isinstance(result, dict):  # d20 degrees
+            parts = [f"{k.label} <b>{pct(float(v))}</b>" for k, v in result.items() if v]
+            self.odds.setText("Odds: " + " · ".join(parts))
+            return
+        assert isinstance(result, ContestOdds) and isinstance(context, tuple)
+        has_defense, leave_out_guard = context
+        o = result
         text = (
             f"Succeeds <b>{pct(o.p_attacker_succeeds)}</b> · "
             f"Stopped <b>{pct(o.p_stopped)}</b> · "
             f"Lands <b>{pct(o.p_attack_lands)}</b> · "
             f"Momentum {o.attacker_expected_momentum:.2f}"
         )
-        if f.defense or f.defense_roll is not None:
+        if has_defense:
             text += f" / defense {o.defender_expected_momentum:.2f}"
-        if f.odds_leave_out_guard_help:
+        if leave_out_guard:
             text += f"<br><i>{self.rules.name}: the odds do not count the guard's help.</i>"
         self.odds.setText(text)
+
+    def done(self, result: int) -> None:
+        """Closing: drop odds still waiting and let a running query finish."""
+        self.odds_worker.shutdown()
+        self.shifts.odds_worker.shutdown()
+        super().done(result)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.model import Encounter
 from afdesk.gui.dialogs.contest.common import Panel
+from afdesk.gui.odds_worker import OddsWorker
 from afdesk.gui.text import pct, sentence
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import DiceSource
@@ -72,6 +73,9 @@ class ShiftsPanel(Panel):
         for i, b in enumerate(self.buttons):
             b.clicked.connect(lambda _c=False, i=i: self._clicked(i))
         self.pass_button.clicked.connect(self.pass_turn)
+        self.odds_worker = OddsWorker(self)
+        """Computes the odds after each spend off the UI thread."""
+        self.odds_worker.ready.connect(self._odds_ready)
 
     def spend(self, kind: SpendKind | str) -> None:
         """The side on turn spends ``kind`` (add, retry, will)."""
@@ -109,22 +113,29 @@ class ShiftsPanel(Panel):
             "Spend as often as you like, then Pass when satisfied; the other side then "
             "answers."
         )
-        goal = "lands" if side is Role.ATTACKER else "stopped"
-        options = f.spend_options(side)
+        options = f.spend_options(side, with_odds=False)
         self._kinds = [o.kind for o in options]
         for i, button in enumerate(self.buttons):
             if i >= len(options):
                 button.setVisible(False)
                 continue
             o = options[i]
-            title = SPEND_BUTTON_TEXT[o.kind]
-            if o.odds is not None:
-                p = o.odds.p_attack_lands if side is Role.ATTACKER else o.odds.p_stopped
-                title = f"{title} ({goal} {pct(p)})"
-            button.setText(title)
+            button.setText(f"{SPEND_BUTTON_TEXT[o.kind]} (…)")
             button.setVisible(True)
             button.setEnabled(not o.refusal)
             button.setToolTip(sentence(o.refusal) if o.refusal else "")
+        # The odds after each spend come off the UI thread (issue 11).
+        self.odds_worker.request(f.shift_choices_query(side), side)
+
+    def _odds_ready(self, _request: int, result: object, side: object) -> None:
+        for kind, button in zip(self._kinds, self.buttons, strict=False):
+            title = SPEND_BUTTON_TEXT[kind]
+            if isinstance(result, dict) and kind.value in result:
+                o = result[kind.value]
+                p = o.p_attack_lands if side is Role.ATTACKER else o.p_stopped
+                goal = "lands" if side is Role.ATTACKER else "stopped"
+                title = f"{title} ({goal} {pct(p)})"
+            button.setText(title)
 
 
 class MomentumPanel(Panel):

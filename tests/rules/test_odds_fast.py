@@ -1,0 +1,136 @@
+"""The fast odds paths (issue 11) against the slow exact ones they replaced
+(``tests/rules/reference``, the odds code as it was), over seeded random configurations of
+every ruleset, to 1e-12. The brute-force oracle tests in test_odds.py check both against
+enumerated dice."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from afdesk.rules import af254, classic, odds
+from afdesk.rules.dice import RandomSource
+from tests.rules.reference import af254 as ref_af254
+from tests.rules.reference import classic as ref_classic
+
+TOL = 1e-12
+
+
+def close(a, b) -> bool:
+    return all(abs(x - y) <= TOL for x, y in zip(a, b, strict=True))
+
+
+def af_spec(rng: random.Random, max_dice: int = 7, retries: bool = True) -> odds.PoolSpec:
+    intf = rng.randint(0, 5)
+    ventures = rng.randint(0, 2)
+    try:
+        af254.check_venture_allowed(intf, ventures)
+    except Exception:
+        ventures = 0
+    return odds.PoolSpec(
+        rng.randint(0, max_dice),
+        intf,
+        ventures,
+        advantage=rng.random() < 0.35,
+        disadvantage=rng.random() < 0.35,
+        retry_fails=rng.randint(0, 2) if retries else 0,
+    )
+
+
+def classic_spec(rng: random.Random) -> odds.PoolSpec:
+    return odds.PoolSpec(
+        rng.randint(0, 8),
+        rng.randint(0, 5),
+        rng.randint(0, 3),
+        advantage=rng.random() < 0.35,
+        disadvantage=rng.random() < 0.35,
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_af254_contests_match_the_reference(seed):
+    rng = random.Random(seed)
+    for _ in range(12):
+        a, d = af_spec(rng), af_spec(rng)
+        got = odds.contest_odds(a, d)
+        want = ref_af254.contest_odds(a, d)
+        assert close(got, want), (a, d, got, want)
+        assert close(odds.check_odds(a), ref_af254.check_odds(a)), a
+        assert odds.distribution(a).scores.keys() == ref_af254.distribution(a).scores.keys()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_af254_cooperation_matches_the_reference(seed):
+    """R11 as one mixed leader pool per extra Interference, against one leader pool per
+    (extra Interference, retries) as before."""
+    rng = random.Random(100 + seed)
+    for _ in range(4):
+        leader = af_spec(rng, 6)
+        helpers = tuple(
+            odds.PoolSpec(rng.randint(0, 5), rng.randint(1, 4)) for _ in range(rng.randint(1, 2))
+        )
+        coop = odds.Cooperation(leader, helpers)
+        attacker = af_spec(rng, 5, retries=False)
+        assert close(odds.check_odds(coop), ref_af254.check_odds(coop)), coop
+        got = odds.contest_odds(attacker, coop)
+        assert close(got, ref_af254.contest_odds(attacker, coop)), (attacker, coop)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_af254_odds_part_way_through_match_the_reference(seed):
+    """Rolled checks, with a Shift's added dice or retried Fails (R10)."""
+    rng = random.Random(200 + seed)
+    source = RandomSource(seed)
+    for _ in range(10):
+        spec = af_spec(rng, 6, retries=False)
+        roll = af254.roll_check(
+            spec.dice,
+            spec.interference,
+            ventures=spec.ventures,
+            advantage=spec.advantage,
+            disadvantage=spec.disadvantage,
+            source=source,
+        )
+        state = odds.CheckState.from_roll(roll)
+        fails = [roll.dice[i].face for i in roll.fail_indices()]
+        for st in (state, state.with_added_dice(2), state.with_retried(fails)):
+            defender = af_spec(rng, 6)
+            got = odds.contest_odds(st, defender)
+            assert close(got, ref_af254.contest_odds(st, defender)), (st, defender)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_classic_contests_match_the_reference(seed):
+    rng = random.Random(300 + seed)
+    source = RandomSource(seed)
+    for _ in range(15):
+        a, d = classic_spec(rng), classic_spec(rng)
+        got = odds.classic_contest_odds(a, d)
+        assert close(got, ref_classic.classic_contest_odds(a, d)), (a, d)
+        assert close(odds.classic_check_odds(a), ref_classic.classic_check_odds(a)), a
+        for n in (0, 1, 2):
+            assert (
+                abs(odds.classic_p_gain_above(a, n) - ref_classic.classic_p_gain_above(a, n)) <= TOL
+            )
+        roll = classic.roll_check(
+            a.dice, a.interference, ventures=a.ventures, advantage=a.advantage, source=source
+        )
+        st = odds.CheckState.from_roll(roll).with_added_dice(2)
+        got = odds.classic_contest_odds(st, d)
+        assert close(got, ref_classic.classic_contest_odds(st, d)), (st, d)
+
+
+def test_large_pools_match_the_reference():
+    """The biggest pools the app asks about, once each (the reference is slow)."""
+    big = odds.PoolSpec(12, 8)
+    for a in (
+        odds.PoolSpec(12, 8, advantage=True),
+        odds.PoolSpec(12, 8, disadvantage=True),
+        odds.PoolSpec(12, 4, ventures=1, retry_fails=3),
+    ):
+        assert close(odds.contest_odds(a, big), ref_af254.contest_odds(a, big)), a
+    coop = odds.Cooperation(odds.PoolSpec(10, 6), (odds.PoolSpec(8, 7),))
+    assert close(odds.check_odds(coop), ref_af254.check_odds(coop))
+    c = odds.PoolSpec(12, 5, ventures=3, advantage=True)
+    assert close(odds.classic_contest_odds(c, big), ref_classic.classic_contest_odds(c, big))
