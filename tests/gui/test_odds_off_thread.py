@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.roster import PlaceCombatant
-from afdesk.encounter.ops.turn import NextTurn
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.odds_worker import OddsWorker
