@@ -63,6 +63,8 @@ class ContestFlow:
         self.d20: d20.D20Check | None = None
         self.defense_roll: Roll | None = None
         self.helper_roll: Roll | None = None
+        self.also: list[DefenseUse] = []
+        """Other opponents in the overlap contesting the same move check (E14)."""
         self.shift_exchange = ShiftExchange()
         self.spends: list[ShiftSpend] = []
         self.momentum_uses: list[MomentumUse] = []
@@ -271,6 +273,54 @@ class ContestFlow:
         self.defense_roll = roll
         self.shift_exchange = ShiftExchange(turn=self._losing_side())
 
+    def others(self) -> list[str]:
+        """Other opponents in the mover's overlap who may still contest the same move check
+        to leave it (E14); empty for any other check."""
+        if self.plan.action is not CheckKind.LEAVE_OVERLAP:
+            return []
+        a = self.enc.combatant(self.plan.attacker)
+        if a.area is None:
+            return []
+        taken = {self.plan.target, *(d.defender for d in self.also)}
+        return [c.id for c in self.enc.opponents_in(a.area, a) if c.id not in taken]
+
+    def other_plan(self, opponent: str) -> Plan:
+        """The defenses ``opponent`` could contest this move check with (E14)."""
+        from afdesk.encounter.contest import assemble
+
+        return assemble(self.enc, self.plan.attacker, CheckKind.LEAVE_OVERLAP, opponent)
+
+    def contest_also(self, option: DefenseOption, source: DiceSource | None = None) -> None:
+        """Another opponent in the overlap contests the same move check and rolls now: one
+        move check, which each opponent there may contest (E14)."""
+        if not self.rolled:
+            raise IllegalOp("roll the check first")
+        if option.defender not in self.others():
+            raise IllegalOp(
+                f"{self.enc.combatant(option.defender).name} is not another opponent in the "
+                "overlap still free to contest this move check (E14)"
+            )
+        if not option.allowed:
+            raise IllegalOp(option.reason)
+        if not self.attack_succeeded():
+            raise IllegalOp("the check failed: there is nothing to oppose (R9)")
+        dice, intf = pools(option.dice, option.modifiers)
+        try:
+            roll, _helper = self.rules.roll_opposition(
+                dice,
+                intf,
+                None,
+                against_advantage=self.advantage and not self.disadvantage,
+                source=source,
+            )
+        except RulesError as exc:
+            raise IllegalOp(str(exc)) from None
+        self.also.append(
+            DefenseUse(
+                option.defender, option.kind, option.via, option.facet, option.modifiers, roll
+            )
+        )
+
     def _losing_side(self) -> Role:
         v = self.verdict_now()
         return Role.ATTACKER if (not v.succeeds or v.stopped) else Role.DEFENDER
@@ -406,7 +456,14 @@ class ContestFlow:
             return self.rules.verdict(self.d20)
         if self.attack is None:
             raise IllegalOp("the check has not been rolled")
-        return self.rules.verdict(self.attack, self.defense_roll)
+        v = self.rules.verdict(self.attack, self.defense_roll)
+        if not v.stopped:
+            # Another opponent's defense that wins stops the move check too (E14).
+            for d in self.also:
+                other = self.rules.verdict(self.attack, d.roll)
+                if other.stopped:
+                    return other
+        return v
 
     def momentum(self, side: Role) -> int:
         v = self.verdict_now()
@@ -459,6 +516,7 @@ class ContestFlow:
                     helper,
                 ),
             )
+        defenses += tuple(self.also)
         return ContestRecord(
             attacker=self.plan.attacker,
             action=self.plan.action,

@@ -87,6 +87,8 @@ class ResolveContest(Op, frozen=True):
                 raise IllegalOp(f"a {rules.name} check needs its d20 roll")
         elif r.attack is None:
             raise IllegalOp("the check has not been rolled")
+        if r.action is CheckKind.LEAVE_OVERLAP:
+            _one_move_check(enc, attacker, r)
         people[attacker.id] = _consume(attacker, r.modifiers)
         for d in r.defenses:
             if d.defender not in people:
@@ -245,6 +247,27 @@ class ResolveContest(Op, frozen=True):
         r = self.record
         target = f" {name(enc, r.target)}" if r.target else ""
         return f"{name(enc, r.attacker)} {r.action.spec.verb}{target}"
+
+
+def _one_move_check(enc: Encounter, mover: Combatant, r: ContestRecord) -> None:
+    """Leaving an overlap is one move check, which each opponent there may contest once
+    (E14): a second check this move, or a defense from anyone else, is refused."""
+    e = mover.economy
+    if e.exit_free or e.exit_to is not None:
+        raise IllegalOp(
+            f"{mover.name} has already made the one move check to leave this overlap; every "
+            "opponent there contests that one check (E14)"
+        )
+    foes = {f.id for f in enc.opponents_in(mover.area, mover)} if mover.area else set()
+    seen: set[str] = set()
+    for d in r.defenses:
+        if d.defender not in foes:
+            raise IllegalOp(
+                f"{name(enc, d.defender)} is not an opponent in {mover.name}'s overlap (E14)"
+            )
+        if d.defender in seen:
+            raise IllegalOp(f"{name(enc, d.defender)} contests the move check only once (E14)")
+        seen.add(d.defender)
 
 
 def _stops(enc: Encounter, attack: Roll, defense: Roll) -> bool:

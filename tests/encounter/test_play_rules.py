@@ -1,0 +1,89 @@
+"""Rules exact at every step of play (issue 11): each test is named by its rule id and
+reproduces what the audit found."""
+
+from __future__ import annotations
+
+import pytest
+
+from afdesk.encounter.contest import DefenseKind, Via
+from afdesk.encounter.contest_flow import leave_overlap_flow
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.turn import TakeAction
+from afdesk.encounter.turn import ActionKind
+from afdesk.rules.dice import ScriptedSource
+from tests.encounter.conftest import band, foe, make, start_round
+
+
+def option(plan, kind, via=Via.GUARD, defender=""):
+    return next(
+        d
+        for d in plan.defenses
+        if d.kind is kind and d.via is via and (not defender or d.defender == defender)
+    )
+
+
+def _overlap_of_three(y_facing=0.0):
+    enc = make(
+        band("a", (6, 5), facing=0.0),
+        foe("x", (6, 5), facing=0.0),
+        foe("y", (6, 5), facing=y_facing),
+    )
+    start_round(enc, ["a", "opponent:Foes"])
+    enc.apply(TakeAction("a", ActionKind.MANEUVER))
+    return enc
+
+
+def test_E14_one_move_check_a_second_check_is_refused():
+    """The audit's reproduction: a loses to x's parry, then a second check "beats" y
+    unopposed and the move south (behind x's flank) was accepted."""
+    enc = _overlap_of_three()
+    flow = leave_overlap_flow(enc, "a", "x")
+    flow.roll_attack(ScriptedSource([4, 2]))
+    flow.choose_defense(option(flow.plan, DefenseKind.PARRY))
+    flow.roll_defense(ScriptedSource([5, 1]))
+    enc.apply(flow.op())
+    again = leave_overlap_flow(enc, "a", "y")
+    again.roll_attack(ScriptedSource([6, 5, 2]))
+    with pytest.raises(IllegalOp, match="one move check"):
+        enc.apply(again.op())
+    with pytest.raises(IllegalOp, match="E14"):
+        enc.apply(MoveCombatant("a", ((6, 5), (6, 6), (6, 7)), 180.0))
+    assert set(enc.combatants["a"].economy.exit_to) == {(5, 4), (6, 4), (7, 4), (5, 5), (7, 5)}
+
+
+def test_E14_each_opponent_contests_the_same_check():
+    """x and y both contest the one check: x's parry wins, y's dodge does not; only a step
+    in front of x is open and the move ends there."""
+    enc = _overlap_of_three(y_facing=90.0)
+    flow = leave_overlap_flow(enc, "a", "x")
+    flow.roll_attack(ScriptedSource([5, 2]))
+    flow.choose_defense(option(flow.plan, DefenseKind.PARRY))
+    flow.roll_defense(ScriptedSource([6, 1, 2]))  # x's 6 beats a's 5
+    assert flow.others() == ["y"]
+    y_dodge = option(flow.other_plan("y"), DefenseKind.DODGE, defender="y")
+    flow.contest_also(y_dodge, ScriptedSource([4, 1]))  # y's 4 does not stop a's 5
+    record = flow.record()
+    assert [d.defender for d in record.defenses] == ["x", "y"]
+    enc.apply(flow.op())
+    exits = set(enc.combatants["a"].economy.exit_to)
+    assert exits == {(5, 4), (6, 4), (7, 4), (5, 5), (7, 5)}
+    with pytest.raises(IllegalOp, match="E14"):
+        enc.apply(MoveCombatant("a", ((6, 5), (6, 6), (6, 7)), 180.0))
+    enc.apply(MoveCombatant("a", ((6, 5), (6, 4)), 0.0))
+    assert enc.combatants["a"].economy.movement == 0
+
+
+def test_E14_every_winning_defense_limits_the_exit():
+    """Both defenses win: only areas in front of both flanks are open."""
+    enc = _overlap_of_three(y_facing=90.0)
+    flow = leave_overlap_flow(enc, "a", "x")
+    flow.roll_attack(ScriptedSource([5, 2]))
+    flow.choose_defense(option(flow.plan, DefenseKind.PARRY))
+    flow.roll_defense(ScriptedSource([6, 1, 2]))
+    flow.contest_also(
+        option(flow.other_plan("y"), DefenseKind.PARRY, defender="y"), ScriptedSource([6, 1, 2])
+    )
+    enc.apply(flow.op())
+    # in front of x (north: row <= 5) and of y (east: column >= 6)
+    assert set(enc.combatants["a"].economy.exit_to) == {(6, 4), (7, 4), (7, 5)}
