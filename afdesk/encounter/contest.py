@@ -265,7 +265,7 @@ def assemble(
     behind = not in_front(t_area, target.facing, a_area)
     surprise = attacker.hidden and spec.attack
     cover: tuple[Area, ...] = ()
-    if spec.attack and not spec.social:
+    if spec.attack:  # a taunt is an attack line like any other (E13)
         cover_areas = [a for a, t in enc.terrain.items() if t.cover]
         cover = tuple(crossed_areas(a_area, t_area, cover_areas))
         if cover:
@@ -321,7 +321,9 @@ def assemble(
         notes.append(f"{attacker.name} is hidden: a surprise attack cannot be dodged (E8)")
     if behind:
         notes.append(f"{attacker.name} is behind {target.name}'s flank (E11)")
-    defenses = _defenses(enc, attacker, target, action, dist, behind, bool(cover), surprise)
+    # Crouch: +2 only when the cover next to the target is on the line (E5).
+    crouch_cover = any(distance(a, t_area) == 1 for a in cover)
+    defenses = _defenses(enc, attacker, target, action, dist, behind, crouch_cover, surprise)
     return Plan(
         attacker=attacker.id,
         action=action,
@@ -369,7 +371,7 @@ def _defenses(
     action: CheckKind,
     dist: int,
     behind: bool,
-    cover: bool,
+    crouch_cover: bool,
     surprise: bool,
 ) -> list[DefenseOption]:
     spec = action.spec
@@ -396,7 +398,7 @@ def _defenses(
                     "E8",
                 )
             )
-        if kind.base is DefenseKind.DODGE and cover and target.has(StateKind.CROUCHED):
+        if kind.base is DefenseKind.DODGE and crouch_cover and target.has(StateKind.CROUCHED):
             mods.append(
                 Modifier("crouch", "Crouch", 2, f"{target.name} crouches behind the cover", "E5")
             )

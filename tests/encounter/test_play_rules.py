@@ -3,16 +3,38 @@ reproduces what the audit found."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
-from afdesk.encounter.contest import DefenseKind, Via
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import leave_overlap_flow
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.move import MoveCombatant
+from afdesk.encounter.ops.roster import AddCombatant, AddState
 from afdesk.encounter.ops.turn import TakeAction
 from afdesk.encounter.turn import ActionKind
+from afdesk.encounter.zone import Segment, SegmentProps, grid_zone
 from afdesk.rules.dice import ScriptedSource
-from tests.encounter.conftest import band, foe, make, start_round
+from afdesk.storage.tilesets import tileset
+from tests.encounter.conftest import MEADOWS, band, foe, make, start_round
+
+
+def covered(cover, *combatants):
+    """An encounter whose zone has Cover exactly on ``cover`` (E10) and no other segment."""
+    zone = grid_zone(tileset("wilderness"), MEADOWS)
+    tiles = []
+    for t in zone.tiles:
+        local = tuple(
+            (c - 5 * t.col, r - 5 * t.row) for c, r in cover if (c // 5, r // 5) == (t.col, t.row)
+        )
+        segs = (Segment("cover", local, SegmentProps(cover=True)),) if local else ()
+        tiles.append(msgspec.structs.replace(t, segments=segs))
+    enc = Encounter(zone=msgspec.structs.replace(zone, tiles=tuple(tiles)))
+    for c in combatants:
+        enc.apply(AddCombatant(c))
+    return enc
 
 
 def option(plan, kind, via=Via.GUARD, defender=""):
@@ -87,3 +109,42 @@ def test_E14_every_winning_defense_limits_the_exit():
     enc.apply(flow.op())
     # in front of x (north: row <= 5) and of y (east: column >= 6)
     assert set(enc.combatants["a"].economy.exit_to) == {(6, 4), (7, 4), (7, 5)}
+
+
+# ---------------------------------------------------------------------- E5 Crouch, E13
+
+
+def _crouching_target(shooter_at):
+    enc = covered(
+        [(8, 7), (2, 7)],
+        band("huang", (7, 7), facing=270.0),
+        foe("gao", shooter_at, weapon_range=12),
+    )
+    start_round(enc, ["opponent:Foes", "huang"])
+    enc.apply(AddState("huang", StateKind.CROUCHED))
+    return enc
+
+
+def test_E5_crouch_only_behind_the_adjacent_cover():
+    """Crouching at (7, 7) beside cover at (8, 7): an attack whose line crosses only the
+    cover at (2, 7), next to the attacker, gets no +2 (the audit's reproduction)."""
+    enc = _crouching_target((1, 7))
+    plan = assemble(enc, "gao", CheckKind.AIM, "huang")
+    assert [m.key for m in plan.modifiers if m.key == "cover"] == ["cover"]
+    dodge = option(plan, DefenseKind.DODGE)
+    assert not any(m.key == "crouch" for m in dodge.modifiers)
+
+
+def test_E5_crouch_behind_the_adjacent_cover_gives_two():
+    enc = _crouching_target((12, 7))
+    plan = assemble(enc, "gao", CheckKind.AIM, "huang")
+    crouch = next(m for m in option(plan, DefenseKind.DODGE).modifiers if m.key == "crouch")
+    assert crouch.dice == 2 and crouch.rule == "E5"
+
+
+def test_E13_a_taunt_across_cover_takes_the_cover_penalty():
+    enc = covered([(4, 7)], band("huang", (7, 7)), foe("gao", (1, 7)))
+    start_round(enc, ["opponent:Foes", "huang"])
+    plan = assemble(enc, "gao", CheckKind.TAUNT, "huang")
+    cover = next(m for m in plan.modifiers if m.key == "cover")
+    assert cover.dice == -2 and cover.rule == "E13"
