@@ -13,7 +13,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import AddCombatant, AddState
-from afdesk.encounter.ops.turn import TakeAction
+from afdesk.encounter.ops.turn import ActHesitated, NextTurn, Screen, TakeAction
 from afdesk.encounter.turn import ActionKind
 from afdesk.encounter.zone import Segment, SegmentProps, grid_zone
 from afdesk.rules.dice import ScriptedSource
@@ -148,3 +148,28 @@ def test_E13_a_taunt_across_cover_takes_the_cover_penalty():
     plan = assemble(enc, "gao", CheckKind.TAUNT, "huang")
     cover = next(m for m in plan.modifiers if m.key == "cover")
     assert cover.dice == -2 and cover.rule == "E13"
+
+
+# ------------------------------------------------------------------------- E7 Screen
+
+
+def test_E7_screen_aborts_the_held_hesitated_action():
+    """A character holding a hesitated action screens off-turn: the held action is the
+    next one it would take, so the Screen aborts it, and the next turn keeps its action."""
+    enc = make(band("huang", (5, 5)), band("chen", (6, 5)), foe("gao", (5, 4)))
+    start_round(enc, ["huang", "chen", "opponent:Foes"])
+    enc.apply(TakeAction("huang", ActionKind.HESITATE))
+    enc.apply(NextTurn())  # Chen's turn: Huang still holds the action
+    enc.apply(Screen("huang"))
+    c = enc.combatants["huang"]
+    assert c.has(StateKind.SCREENING) and not c.economy.action
+    assert not c.has(StateKind.HESITATING) and not c.economy.lose_next_action
+    with pytest.raises(IllegalOp, match="E6"):
+        enc.apply(ActHesitated("huang"))
+    enc.apply(NextTurn())
+    enc.apply(NextTurn())  # round over
+    start_round(enc, ["huang", "chen", "opponent:Foes"], deal=False)
+    c = enc.combatants["huang"]
+    assert c.economy.action  # the Screen took the held action, not this one
+    assert not c.has(StateKind.SCREENING)  # defenses until this turn, as Defend (E6, E7)
+    enc.apply(TakeAction("huang", ActionKind.DEFEND))
