@@ -8,7 +8,7 @@ import pytest
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
-from afdesk.encounter.contest_flow import leave_overlap_flow
+from afdesk.encounter.contest_flow import ContestFlow, leave_overlap_flow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.move import MoveCombatant
@@ -173,3 +173,41 @@ def test_E7_screen_aborts_the_held_hesitated_action():
     assert c.economy.action  # the Screen took the held action, not this one
     assert not c.has(StateKind.SCREENING)  # defenses until this turn, as Defend (E6, E7)
     enc.apply(TakeAction("huang", ActionKind.DEFEND))
+
+
+# --------------------------------------------------------------------------- E6 Hide
+
+
+def _hide(enc, decoys, faces=(5, 2)):
+    f = ContestFlow(enc, assemble(enc, "huang", CheckKind.HIDE))
+    f.decoys = decoys
+    f.roll_attack(ScriptedSource(list(faces)))
+    return f.op()
+
+
+@pytest.mark.parametrize("decoys", [(), ((4, 5),)])
+def test_E6_hide_places_exactly_two_decoys(decoys):
+    enc = make(band("huang", (5, 5)), foe("gao", (9, 9)))
+    start_round(enc, ["huang", "opponent:Foes"])
+    with pytest.raises(IllegalOp, match=r"exactly 2 decoys.*\(E6\)"):
+        enc.apply(_hide(enc, decoys))
+    assert not enc.combatants["huang"].hidden
+    enc.apply(_hide(enc, ((4, 5), (6, 5))))
+    assert enc.combatants["huang"].decoys == ((4, 5), (6, 5))
+
+
+def test_E6_hide_with_fewer_adjacent_areas_says_why():
+    """Only where fewer adjacent areas exist are fewer decoys placed, and the reason is
+    shown: a corner of the zone still has three neighbours, so two are needed there."""
+    enc = make(band("huang", (0, 0)), foe("gao", (9, 9)))
+    start_round(enc, ["huang", "opponent:Foes"])
+    with pytest.raises(IllegalOp, match="exactly 2"):
+        enc.apply(_hide(enc, ((1, 0),)))
+    from afdesk.encounter.ops.roster import check_decoys, hide_decoy_count
+
+    c = enc.combatants["huang"]
+    assert hide_decoy_count(enc, c) == 2
+    lone = c.replace(area=None)
+    assert hide_decoy_count(enc, lone) == 0
+    with pytest.raises(IllegalOp, match=r"exactly 0 decoys in adjacent areas \(0 adjacent"):
+        check_decoys(enc, lone, ((1, 0),), hiding=True)

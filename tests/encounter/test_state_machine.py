@@ -1090,8 +1090,12 @@ class GameMaster(RuleBasedStateMachine):
         self._run_flow(data, flow, seed)
         if action is CheckKind.HIDE:
             spots = [a for a in neighbours(c.area) if enc.zone.contains(a)]
+            n = min(2, len(spots))  # Hide places exactly two, fewer only if fewer fit (E6)
             flow.decoys = tuple(
-                data.draw(st.lists(st.sampled_from(spots), max_size=2, unique=True), label="decoys")
+                data.draw(
+                    st.lists(st.sampled_from(spots), min_size=n, max_size=n, unique=True),
+                    label="decoys",
+                )
             )
         if action is CheckKind.LOOK:
             decoys = enc.combatant(target).decoys

@@ -203,7 +203,7 @@ class ResolveContest(Op, frozen=True):
                 momentum=(*target.momentum, MomentumMarker(-1, source))
             )
         elif r.action is CheckKind.HIDE and v.lands:
-            check_decoys(enc, a, r.decoys)
+            check_decoys(enc, a, r.decoys, hiding=True)
             people[a.id] = a.with_state(State(StateKind.HIDDEN)).replace(
                 decoys=tuple(tuple(d) for d in r.decoys)
             )

@@ -477,7 +477,29 @@ def decoy_spots(enc: Encounter, c: Combatant) -> list[Area]:
     return [n for n in neighbours(c.area) if enc.zone.contains(n)]
 
 
-def check_decoys(enc: Encounter, c: Combatant, decoys: Sequence[Area]) -> None:
+def hide_decoy_count(enc: Encounter, c: Combatant) -> int:
+    """How many decoys Hide places: two, fewer only where fewer adjacent areas exist (E6)."""
+    return min(2, len(decoy_spots(enc, c)))
+
+
+def check_decoys(
+    enc: Encounter, c: Combatant, decoys: Sequence[Area], *, hiding: bool = False
+) -> None:
+    """Refuse decoys that break E6. ``hiding``: the Hide action places exactly two (fewer
+    only where fewer adjacent areas exist); the GM may place fewer later (a Look or a
+    Creep removes some)."""
+    if hiding:
+        want = hide_decoy_count(enc, c)
+        if len(decoys) != want:
+            where = (
+                ""
+                if want == 2
+                else f" ({want} adjacent area{'' if want == 1 else 's'} inside the zone)"
+            )
+            raise IllegalOp(
+                f"{c.name} hides with exactly {want} decoy{'' if want == 1 else 's'} in "
+                f"adjacent areas{where}, not {len(decoys)} (E6)"
+            )
     if len(decoys) > 2:
         raise IllegalOp("a hidden character has at most 2 decoys (E6)")
     if len({tuple(d) for d in decoys}) != len(decoys):
