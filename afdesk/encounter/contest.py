@@ -31,6 +31,7 @@ from afdesk.encounter.combatant import (
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
 from afdesk.encounter.ops.base import spend_refusal
+from afdesk.encounter.reflex import Card
 from afdesk.encounter.turn import has_defenses
 from afdesk.rules.contest import Role, verdict
 from afdesk.rules.d20 import D20Check
@@ -111,6 +112,9 @@ class DefenseUse(msgspec.Struct, frozen=True, omit_defaults=True):
     modifiers: tuple[Modifier, ...] = ()
     roll: Roll | None = None
     helper: DefenseUse | None = None
+    higher_card: bool = False
+    """Both hold a reflex card this round and the defender's is higher: a full tie goes
+    to this defense (R9, E2)."""
 
 
 class ShiftSpend(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -169,7 +173,11 @@ class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
             return verdict(rules.name, self.d20)  # a d20 check is its own verdict (D2)
         if self.attack is None:
             raise IllegalOp("the check has not been rolled")
-        results = [rules.verdict(self.attack, d.roll) for d in self.defenses if d.roll]
+        results = [
+            rules.verdict(self.attack, d.roll, defense_wins_ties=d.higher_card)
+            for d in self.defenses
+            if d.roll
+        ]
         if not results:
             return rules.verdict(self.attack)
         stopping = [v for v in results if v.stopped]
@@ -342,6 +350,22 @@ def assemble(
     )
 
 
+def higher_card(enc: Encounter, defender: str, attacker: str) -> bool:
+    """Whether both characters hold a reflex card this round and the defender's is the
+    higher: the higher card wins full ties in contests (R9, E2). Members of one hand share
+    its card, so between them the original stands."""
+    r = enc.turn.round
+
+    def card(cid: str) -> Card | None:
+        h = enc.reflex.hand_of(cid)
+        if h is None or r < 1 or len(h.played) < r:
+            return None
+        return h.played[r - 1]
+
+    a, d = card(attacker), card(defender)
+    return a is not None and d is not None and a.key < d.key
+
+
 def candidates(enc: Encounter, attacker_id: str, action: CheckKind | str) -> list[Combatant]:
     """Who ``attacker`` could do ``action`` to, opponents first, nearest first: an opponent
     in its overlap to leave (E14), a hidden character to look for (E5), anyone else on the
@@ -388,13 +412,15 @@ def _defenses(
     def option(kind: DefenseKind, via: Via, allowed: bool = True, reason: str = "") -> None:
         facet = DEFENSE_FACET[kind.base]
         mods = list(base_mods)
-        if kind.base is DefenseKind.DODGE and behind:
+        if behind and kind.base is not DefenseKind.PARRY:
+            # -2 on any contest that originates behind the flank: a dodge, an insight, a
+            # guard, a sneak; a parry cannot be made from behind at all (E8).
             mods.append(
                 Modifier(
                     "flank",
                     "Behind the flank",
                     -2,
-                    f"{attacker.name} attacks from behind {target.name}'s flank",
+                    f"{attacker.name} acts from behind {target.name}'s flank",
                     "E8",
                 )
             )

@@ -28,6 +28,7 @@ from afdesk.encounter.contest import (
     momentum_refusal,
     pools,
 )
+from afdesk.encounter.defense_side import DefenseSide
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
 from afdesk.rules import d20
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
     from afdesk.encounter.ops.check import ResolveContest
 
 
-class ContestFlow:
-    """One contested (or plain) check in progress."""
+class ContestFlow(DefenseSide):
+    """One contested (or plain) check in progress (the defense's part: DefenseSide)."""
 
     def __init__(self, enc: Encounter, plan: Plan) -> None:
         if not plan.allowed:
@@ -134,20 +135,6 @@ class ContestFlow:
     def attack_spec(self) -> PoolSpec:
         dice, intf = self.attack_pools()
         return PoolSpec(dice, intf, self.ventures, self.advantage, self.disadvantage)
-
-    def defense_mods(self, index: int, option: DefenseOption) -> list[Modifier]:
-        return self.defense_modifiers.get(index, list(option.modifiers))
-
-    def set_defense_enabled(self, index: int, key: str, enabled: bool) -> None:
-        option = self.defense[index]
-        mods = self.defense_mods(index, option)
-        self.defense_modifiers[index] = [
-            msgspec.structs.replace(m, enabled=enabled) if m.key == key else m for m in mods
-        ]
-
-    def defense_pools(self, index: int = 0) -> tuple[int, int]:
-        option = self.defense[index]
-        return pools(option.dice, self.defense_mods(index, option))
 
     def choose_defense(self, *options: DefenseOption) -> None:
         """The target's choice after seeing the attack's result (E4): nothing, one guard or
@@ -272,54 +259,6 @@ class ContestFlow:
             raise IllegalOp(str(exc)) from None
         self.defense_roll = roll
         self.shift_exchange = ShiftExchange(turn=self._losing_side())
-
-    def others(self) -> list[str]:
-        """Other opponents in the mover's overlap who may still contest the same move check
-        to leave it (E14); empty for any other check."""
-        if self.plan.action is not CheckKind.LEAVE_OVERLAP:
-            return []
-        a = self.enc.combatant(self.plan.attacker)
-        if a.area is None:
-            return []
-        taken = {self.plan.target, *(d.defender for d in self.also)}
-        return [c.id for c in self.enc.opponents_in(a.area, a) if c.id not in taken]
-
-    def other_plan(self, opponent: str) -> Plan:
-        """The defenses ``opponent`` could contest this move check with (E14)."""
-        from afdesk.encounter.contest import assemble
-
-        return assemble(self.enc, self.plan.attacker, CheckKind.LEAVE_OVERLAP, opponent)
-
-    def contest_also(self, option: DefenseOption, source: DiceSource | None = None) -> None:
-        """Another opponent in the overlap contests the same move check and rolls now: one
-        move check, which each opponent there may contest (E14)."""
-        if not self.rolled:
-            raise IllegalOp("roll the check first")
-        if option.defender not in self.others():
-            raise IllegalOp(
-                f"{self.enc.combatant(option.defender).name} is not another opponent in the "
-                "overlap still free to contest this move check (E14)"
-            )
-        if not option.allowed:
-            raise IllegalOp(option.reason)
-        if not self.attack_succeeded():
-            raise IllegalOp("the check failed: there is nothing to oppose (R9)")
-        dice, intf = pools(option.dice, option.modifiers)
-        try:
-            roll, _helper = self.rules.roll_opposition(
-                dice,
-                intf,
-                None,
-                against_advantage=self.advantage and not self.disadvantage,
-                source=source,
-            )
-        except RulesError as exc:
-            raise IllegalOp(str(exc)) from None
-        self.also.append(
-            DefenseUse(
-                option.defender, option.kind, option.via, option.facet, option.modifiers, roll
-            )
-        )
 
     def _losing_side(self) -> Role:
         v = self.verdict_now()
@@ -456,11 +395,12 @@ class ContestFlow:
             return self.rules.verdict(self.d20)
         if self.attack is None:
             raise IllegalOp("the check has not been rolled")
-        v = self.rules.verdict(self.attack, self.defense_roll)
+        ties = bool(self.defense) and self.higher_card(self.defense[0].defender)
+        v = self.rules.verdict(self.attack, self.defense_roll, defense_wins_ties=ties)
         if not v.stopped:
             # Another opponent's defense that wins stops the move check too (E14).
             for d in self.also:
-                other = self.rules.verdict(self.attack, d.roll)
+                other = self.rules.verdict(self.attack, d.roll, defense_wins_ties=d.higher_card)
                 if other.stopped:
                     return other
         return v
@@ -514,6 +454,7 @@ class ContestFlow:
                     tuple(self.defense_mods(0, lead)),
                     self.defense_roll,
                     helper,
+                    self.higher_card(lead.defender),
                 ),
             )
         defenses += tuple(self.also)

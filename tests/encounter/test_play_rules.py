@@ -211,3 +211,73 @@ def test_E6_hide_with_fewer_adjacent_areas_says_why():
     assert hide_decoy_count(enc, lone) == 0
     with pytest.raises(IllegalOp, match=r"exactly 0 decoys in adjacent areas \(0 adjacent"):
         check_decoys(enc, lone, ((1, 0),), hiding=True)
+
+
+# ------------------------------------------------------------ R9, C2, C3, E8 amendments
+
+
+def _tie(order):
+    """Huang attacks Gao; both roll a 5 (Result 5, Gain 1): a full tie (R9)."""
+    enc = make(band("huang", (5, 5)), foe("gao", (5, 4), facing=180.0))
+    start_round(enc, order)
+    if enc.actor != "huang":
+        enc.apply(NextTurn())
+    flow = ContestFlow(enc, assemble(enc, "huang", CheckKind.HACK, "gao"))
+    flow.roll_attack(ScriptedSource([5, 2]))
+    flow.choose_defense(option(flow.plan, DefenseKind.DODGE))
+    flow.roll_defense(ScriptedSource([5, 1]))
+    return enc, flow
+
+
+def test_R9_a_full_tie_goes_to_the_higher_reflex_card():
+    enc, flow = _tie(["opponent:Foes", "huang"])  # Gao's card is higher
+    assert flow.verdict_now().stopped
+    enc.apply(flow.op())
+    assert enc.combatants["gao"].hits == 0
+    assert flow.record().verdict(enc.ruleset).stopped
+
+
+def test_R9_a_full_tie_with_the_attackers_card_higher_stands():
+    _enc, flow = _tie(["huang", "opponent:Foes"])
+    assert not flow.verdict_now().stopped
+
+
+def test_C2_the_opposition_spends_its_lowest_able_success():
+    """Seed 002's alley: the thug's best is 4; Huang's guard rolls 1, 2, 4, 5 with one
+    Venture token (Interference 3). Her 4 removes his 4, her 5 stays and the token pairs
+    with it: the punch is stopped and she has 1 Momentum (C2, C3)."""
+    from afdesk.rules import classic
+    from afdesk.rules.rulesets import ruleset_named
+
+    thug = classic.roll_check(2, source=ScriptedSource([4, 2]))
+    huang = classic.roll_check(4, ventures=1, source=ScriptedSource([1, 2, 4, 5, 3]))
+    v = ruleset_named("af-classic").verdict(thug, huang)
+    assert v.stopped and v.defense.wins == (5,) and v.defense.momentum == 1
+
+
+def test_C3_momentum_is_counted_after_the_opposition_spent_its_success():
+    """The opposition 4, 4, 5 against an original whose lowest success is 4: it spends a 4
+    (its lowest that can), leaving 4, 5: no pair, no Momentum (C2, C3)."""
+    from afdesk.rules import classic
+
+    original = classic.evaluate((4, 6))
+    opposition = classic.evaluate((4, 4, 5))
+    assert opposition.momentum == 1
+    after = classic.spend_opposition(original, opposition)
+    assert after.wins == (4, 5) and after.momentum == 0
+    assert classic.oppose(original, opposition).wins == (6,)
+
+
+@pytest.mark.parametrize(
+    ("kind", "action"),
+    [(DefenseKind.INSIGHT, CheckKind.TAUNT), (DefenseKind.RETORT, CheckKind.TAUNT)],
+)
+def test_E8_minus_two_on_any_contest_from_behind_the_flank(kind, action):
+    """Seed 003: -2 on any contest that originates behind your flank, not only a dodge:
+    an insight (or a retort guard) against a taunt from behind."""
+    enc = make(band("huang", (5, 5)), foe("gao", (5, 4), facing=0.0))  # Gao faces away
+    start_round(enc, ["huang", "opponent:Foes"])
+    plan = assemble(enc, "huang", action, "gao")
+    assert plan.behind
+    flank = next(m for m in option(plan, kind).modifiers if m.key == "flank")
+    assert flank.dice == -2 and flank.rule == "E8"

@@ -175,7 +175,7 @@ class ResolveContest(Op, frozen=True):
             winners = []
             for d in r.defenses:
                 if not v.succeeds or (
-                    d.roll is not None and r.attack is not None and _stops(enc, r.attack, d.roll)
+                    d.roll is not None and r.attack is not None and _stops(enc, r.attack, d)
                 ):
                     winners.append(enc.combatant(d.defender))
             if not v.succeeds and not winners:
@@ -270,8 +270,9 @@ def _one_move_check(enc: Encounter, mover: Combatant, r: ContestRecord) -> None:
         seen.add(d.defender)
 
 
-def _stops(enc: Encounter, attack: Roll, defense: Roll) -> bool:
-    return ruleset_named(enc.ruleset).verdict(attack, defense).stopped
+def _stops(enc: Encounter, attack: Roll, d: DefenseUse) -> bool:
+    rules = ruleset_named(enc.ruleset)
+    return rules.verdict(attack, d.roll, defense_wins_ties=d.higher_card).stopped
 
 
 def _as_option(d: DefenseUse) -> DefenseOption:

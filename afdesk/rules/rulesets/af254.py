@@ -28,6 +28,15 @@ class AF254(DicePoolRuleset):
     def oppose(self, attack: Outcome, defense: Outcome) -> tuple[bool, Outcome]:
         return af254.stops(attack, defense), attack
 
+    def full_tie(self, attack: Outcome, defense: Outcome) -> bool:
+        """Equal Result and equal Gain (R9)."""
+        return (
+            attack.success
+            and defense.success
+            and attack.result == defense.result
+            and attack.gain == defense.gain
+        )
+
     def roll_check(
         self,
         dice: int,

@@ -33,6 +33,9 @@ class Classic(DicePoolRuleset):
         after = classic.oppose(attack, defense)
         return not after.success, after
 
+    def opposition_after(self, attack: Outcome, defense: Outcome) -> Outcome:
+        return classic.spend_opposition(attack, defense)
+
     def roll_check(
         self,
         dice: int,
