@@ -60,6 +60,9 @@ class ContestFlow(DefenseSide):
         self.keywords: tuple[str, ...] = ()
         self.defense: tuple[DefenseOption, ...] = ()
         self.defense_modifiers: dict[int, list[Modifier]] = {}
+        self.defense_ventures = 0
+        self.defense_advantage = False
+        self.defense_disadvantage = False
         self.attack: Roll | None = None
         self.d20: d20.D20Check | None = None
         self.defense_roll: Roll | None = None
@@ -167,7 +170,12 @@ class ContestFlow(DefenseSide):
         helping counts where the ruleset's odds can, R11)."""
         if not self.defense:
             return None
-        lead = PoolSpec(*self.defense_pools(0))
+        lead = PoolSpec(
+            *self.defense_pools(0),
+            self.defense_ventures,
+            self.defense_advantage,
+            self.defense_disadvantage,
+        )
         helper = PoolSpec(*self.defense_pools(1)) if len(self.defense) == 2 else None
         return self.rules.opposition_spec(lead, helper)
 
@@ -253,6 +261,9 @@ class ContestFlow(DefenseSide):
                 intf,
                 helper,
                 against_advantage=self.advantage and not self.disadvantage,
+                ventures=self.defense_ventures,
+                advantage=self.defense_advantage,
+                disadvantage=self.defense_disadvantage,
                 source=source,
             )
         except RulesError as exc:

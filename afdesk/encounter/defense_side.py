@@ -1,6 +1,7 @@
-"""The defense side of a contested check in progress: its modifiers, the reflex tie-break
-(R9, E2), and other opponents in an overlap contesting the same move check (E14). A part
-of :class:`~afdesk.encounter.contest_flow.ContestFlow`."""
+"""The defense side of a contested check in progress: its modifiers, Ventures, Advantage
+and the GM's own modifiers (every modifier the attack can take, the defense can take: R1,
+R4, R8, C3, C5), the reflex tie-break (R9, E2), and other opponents in an overlap contesting
+the same move check (E14). A part of :class:`~afdesk.encounter.contest_flow.ContestFlow`."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ class DefenseSide:
     defense: tuple[DefenseOption, ...]
     defense_modifiers: dict[int, list[Modifier]]
     defense_roll: Roll | None
+    defense_ventures: int
+    defense_advantage: bool
+    defense_disadvantage: bool
     advantage: bool
     disadvantage: bool
     also: list[DefenseUse]
@@ -56,6 +60,44 @@ class DefenseSide:
         self.defense_modifiers[index] = [
             msgspec.structs.replace(m, enabled=enabled) if m.key == key else m for m in mods
         ]
+
+    def _before_defense_roll(self, what: str) -> None:
+        if self.defense_roll is not None:
+            raise IllegalOp(f"the defense is rolled: {what} can no longer change")
+
+    def add_defense_gm_modifier(self, label: str, dice: int, reason: str = "") -> None:
+        """The GM's own modifier on the chosen defense, as on the attack (R1)."""
+        self._before_defense_roll("its modifiers")
+        if not self.defense:
+            raise IllegalOp("choose a defense first")
+        if dice == 0:
+            raise IllegalOp("a modifier of 0 changes nothing")
+        mods = self.defense_mods(0, self.defense[0])
+        key = f"gm-{len([m for m in mods if m.gm])}"
+        self.defense_modifiers[0] = [
+            *mods,
+            Modifier(key, label or "GM", dice, reason or "GM's call", "", True, True),
+        ]
+
+    def set_defense_ventures(self, n: int) -> None:
+        """Ventures declared on the defense before it rolls (R8, C3)."""
+        self._before_defense_roll("its Ventures")
+        intf = self.defense_pools(0)[1] if self.defense else 0
+        try:
+            self.rules.check_ventures(intf, n)
+        except RulesError as exc:
+            raise IllegalOp(str(exc)) from None
+        self.defense_ventures = n
+
+    def max_defense_ventures(self) -> int:
+        """The most Ventures the rules allow on the chosen defense now (R8, C3)."""
+        intf = self.defense_pools(0)[1] if self.defense else 0
+        return self.rules.max_ventures(intf)
+
+    def set_defense_advantage(self, advantage: bool, disadvantage: bool) -> None:
+        """Advantage or Disadvantage on the defense (R4, C5)."""
+        self._before_defense_roll("its Advantage")
+        self.defense_advantage, self.defense_disadvantage = advantage, disadvantage
 
     def defense_pools(self, index: int = 0) -> tuple[int, int]:
         option = self.defense[index]

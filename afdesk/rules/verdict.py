@@ -31,6 +31,8 @@ class Verdict(msgspec.Struct, frozen=True):
         if self.degree is not None:
             return self.degree.label
         a, d = self.attack, self.defense
+        if a is not None and not a.success and self.succeeds and self.stopped:
+            return "the opposition removes the last success, stopped"  # C2
         if a is None or not a.success:
             return "Fumble" if a is not None and a.fumble else "failed"
         if d is None:

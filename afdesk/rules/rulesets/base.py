@@ -139,10 +139,14 @@ class Ruleset(abc.ABC):
         helper: tuple[int, int] | None = None,
         *,
         against_advantage: bool = False,
+        ventures: int = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
         source: DiceSource | None = None,
     ) -> tuple[Roll, Roll | None]:
         """Roll a defense, with a guard's ``(dice, Interference)`` cooperating (E4):
-        ``(the defense's roll, the helper's roll)``."""
+        ``(the defense's roll, the helper's roll)``. The defense takes Ventures,
+        Advantage and Disadvantage like any check (R4, R8, C3, C5)."""
         raise RulesError(f"{self.name} has no defense roll: the TN and F are the defense")
 
     # ------------------------------------------------------------------------- odds

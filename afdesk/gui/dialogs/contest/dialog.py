@@ -25,6 +25,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import distance
 from afdesk.gui.dialogs.contest.common import Panel
 from afdesk.gui.dialogs.contest.defense import DefensePanel
+from afdesk.gui.dialogs.contest.defense_options import DefenseOptionsPanel
 from afdesk.gui.dialogs.contest.dice import DicePanel
 from afdesk.gui.dialogs.contest.extras import ExtrasPanel
 from afdesk.gui.dialogs.contest.modifiers import ModifiersPanel, OptionsPanel
@@ -39,7 +40,8 @@ class ContestDialog(QDialog):
     """Assemble, roll and resolve one check; Apply pushes one ResolveContest Op.
 
     Panels: ``modifiers``, ``options`` (Ventures, Advantage, keywords), ``extras`` (decoys),
-    ``defense``, ``dice``, ``shifts`` and ``momentum``.
+    ``defense``, ``defense_options`` (the defense's Ventures, Advantage, GM modifiers),
+    ``dice``, ``shifts`` and ``momentum``.
     """
 
     def __init__(
@@ -99,6 +101,7 @@ class ContestDialog(QDialog):
         self.options = OptionsPanel(self.rules)
         self.extras = ExtrasPanel(self.enc)
         self.defense = DefensePanel(self.enc, self.rules)
+        self.defense_options = DefenseOptionsPanel(self.rules)
         self.odds = QLabel()
         self.odds.setTextFormat(Qt.TextFormat.RichText)
         self.odds.setStyleSheet("font-size: 15px; padding: 6px; background: #f3f6fb;")
@@ -106,7 +109,7 @@ class ContestDialog(QDialog):
         self.dice.defense_choice = self.defense.choice
         self.shifts = ShiftsPanel(self.enc, lambda: self.source)
         self.momentum = MomentumPanel(self.enc)
-        for w in (self.modifiers, self.options, self.extras, self.defense):
+        for w in (self.modifiers, self.options, self.extras, self.defense, self.defense_options):
             root.addWidget(w)
         root.addWidget(self.odds)
         for w in (self.dice, self.shifts, self.momentum):
@@ -135,6 +138,7 @@ class ContestDialog(QDialog):
             self.options,
             self.extras,
             self.defense,
+            self.defense_options,
             self.dice,
             self.shifts,
             self.momentum,
@@ -246,6 +250,7 @@ class ContestDialog(QDialog):
         mods = f.modifiers if f is not None else list(self.plan.modifiers if self.plan else [])
         self.modifiers.show_modifiers(mods, editable=not rolled)
         self.defense.show_plan(self.plan, rolled)
+        self.defense_options.refresh()
         self.dice.refresh()
         if f is None:
             self.odds.setText("")
