@@ -29,6 +29,7 @@ from afdesk.gui.dialogs.contest.defense_options import DefenseOptionsPanel
 from afdesk.gui.dialogs.contest.dice import DicePanel
 from afdesk.gui.dialogs.contest.extras import ExtrasPanel
 from afdesk.gui.dialogs.contest.modifiers import ModifiersPanel, OptionsPanel
+from afdesk.gui.dialogs.contest.overlap import OverlapPanel
 from afdesk.gui.dialogs.contest.shifts import MomentumPanel, ShiftsPanel
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.text import pct, sentence
@@ -109,10 +110,11 @@ class ContestDialog(QDialog):
         self.dice.defense_choice = self.defense.choice
         self.shifts = ShiftsPanel(self.enc, lambda: self.source)
         self.momentum = MomentumPanel(self.enc)
+        self.overlap = OverlapPanel(self.enc, lambda: self.source)
         for w in (self.modifiers, self.options, self.extras, self.defense, self.defense_options):
             root.addWidget(w)
         root.addWidget(self.odds)
-        for w in (self.dice, self.shifts, self.momentum):
+        for w in (self.dice, self.overlap, self.shifts, self.momentum):
             root.addWidget(w)
 
         self.buttons = QDialogButtonBox(
@@ -140,6 +142,7 @@ class ContestDialog(QDialog):
             self.defense,
             self.defense_options,
             self.dice,
+            self.overlap,
             self.shifts,
             self.momentum,
         )
@@ -252,6 +255,7 @@ class ContestDialog(QDialog):
         self.defense.show_plan(self.plan, rolled)
         self.defense_options.refresh()
         self.dice.refresh()
+        self.overlap.refresh()
         if f is None:
             self.odds.setText("")
             for w in (self.apply_button, self.shifts.box, self.momentum.box):
