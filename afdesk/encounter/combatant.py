@@ -186,6 +186,8 @@ class Economy(msgspec.Struct, frozen=True, omit_defaults=True):
     flank of every opponent who won (E14); empty if there are none."""
     acted_round: tuple[int, int] = (0, 0)
     """(exchange, round) of its last action: never two actions in one round (E6)."""
+    resolved: tuple[str, ...] = ()
+    """Ongoing states resolved this turn (bleeding, burning, blinded): once each (E3)."""
 
 
 class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.combatant import Speeds, StateKind
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow, leave_overlap_flow
 from afdesk.encounter.errors import IllegalOp
@@ -281,3 +281,88 @@ def test_E8_minus_two_on_any_contest_from_behind_the_flank(kind, action):
     assert plan.behind
     flank = next(m for m in option(plan, kind).modifiers if m.key == "flank")
     assert flank.dice == -2 and flank.rule == "E8"
+
+
+# ------------------------------------------------------------------- E14 jumping, E17
+
+
+def _jumper(**speeds):
+    enc = covered(
+        [],
+        band("huang", (5, 5), speeds=Speeds(**speeds)),
+        foe("gao", (6, 5), facing=180.0),
+    )
+    start_round(enc, ["huang", "opponent:Foes"])
+    return enc
+
+
+def test_E14_a_jump_counts_only_its_start_and_end():
+    """Jumping over Gao's area (an overlap would end a walk there) to land beyond him."""
+    enc = _jumper(jump=2)
+    with pytest.raises(IllegalOp, match="E14"):
+        enc.apply(MoveCombatant("huang", ((5, 5), (6, 5), (7, 5)), 90.0, maneuver=True))
+    enc.apply(MoveCombatant("huang", ((5, 5), (7, 5)), 90.0, maneuver=True, jump=True))
+    assert enc.combatants["huang"].area == (7, 5)
+    assert "jumps" in enc.log[-1].text
+
+
+def test_E14_a_jump_reaches_the_jump_speed_and_altitude_is_in_the_way():
+    enc = _jumper(jump=1)
+    with pytest.raises(IllegalOp, match="jumps 1"):
+        enc.apply(MoveCombatant("huang", ((5, 5), (7, 5)), 90.0, maneuver=True, jump=True))
+    zone = covered([]).zone
+    tile = zone.tile_at(1, 1)
+    segs = (Segment("wall", ((1, 0),), SegmentProps(altitude=2)),)
+    tiles = tuple(msgspec.structs.replace(t, segments=segs) if t is tile else t for t in zone.tiles)
+    enc = Encounter(zone=msgspec.structs.replace(zone, tiles=tiles))
+    enc.apply(AddCombatant(band("huang", (5, 5), speeds=Speeds(jump=2))))
+    enc.apply(AddCombatant(foe("gao", (12, 12))))
+    start_round(enc, ["huang", "opponent:Foes"])
+    assert enc.terrain_at((6, 5)).altitude == 2
+    with pytest.raises(IllegalOp, match=r"altitude.*E14"):
+        enc.apply(MoveCombatant("huang", ((5, 5), (7, 5)), 90.0, maneuver=True, jump=True))
+
+
+def test_E14_knocked_down_while_flying_stalls():
+    enc = make(band("huang", (5, 5)), foe("gao", (5, 4)))
+    start_round(enc, ["huang", "opponent:Foes"])
+    enc.apply(AddState("huang", StateKind.FLYING))
+    enc.apply(AddState("huang", StateKind.DOWN))
+    huang = enc.combatants["huang"]
+    assert huang.has(StateKind.DOWN) and huang.has(StateKind.STALL)
+    assert "stalls" in enc.log[-1].text
+    plan = assemble(enc, "huang", CheckKind.HACK, "gao")
+    assert any(m.key == "stall" and m.dice == -2 for m in plan.modifiers)
+    enc.apply(TakeAction("huang", ActionKind.RECOVER))
+    huang = enc.combatants["huang"]
+    assert not huang.has(StateKind.DOWN) and not huang.has(StateKind.STALL)
+    # On the ground, down is only down.
+    enc2 = make(band("huang", (5, 5)), foe("gao", (5, 4)))
+    enc2.apply(AddState("huang", StateKind.DOWN))
+    assert not enc2.combatants["huang"].has(StateKind.STALL)
+
+
+def test_E3_ongoing_states_resolve_once_on_the_own_turn():
+    from afdesk.encounter.ops.roster import TickBleeding
+    from afdesk.encounter.turn import turn_prompts
+
+    enc = make(band("huang", (5, 5)), band("chen", (6, 5)), foe("gao", (5, 4)))
+    start_round(enc, ["huang", "chen", "opponent:Foes"])
+    enc.apply(AddState("huang", StateKind.BLEEDING, markers=3))
+    enc.apply(AddState("huang", StateKind.BURNING))
+    enc.apply(AddState("chen", StateKind.BLEEDING, markers=2))
+    prompts = turn_prompts(enc, enc.combatants["huang"])
+    assert any("Bleeding 3" in p for p in prompts) and any("fire" in p for p in prompts)
+    with pytest.raises(IllegalOp, match="own turn"):
+        enc.apply(TickBleeding("chen"))
+    enc.apply(TickBleeding("huang"))
+    with pytest.raises(IllegalOp, match=r"already resolved bleeding this turn.*E3"):
+        enc.apply(TickBleeding("huang"))
+    enc.apply(TickBleeding("huang", StateKind.BURNING, hits=1))
+    with pytest.raises(IllegalOp, match="E3"):
+        enc.apply(TickBleeding("huang", StateKind.BURNING, hits=1))
+    huang = enc.combatants["huang"]
+    assert huang.hits == 2 + 1 and huang.state(StateKind.BLEEDING).markers == 2
+    assert not any("Bleeding" in p or "fire" in p for p in turn_prompts(enc, huang))
+    enc.apply(NextTurn())  # Chen's turn: now Chen bleeds
+    enc.apply(TickBleeding("chen"))

@@ -1182,7 +1182,13 @@ class GameMaster(RuleBasedStateMachine):
         enc = self.enc
         c = enc.combatant(cid)
         st_ = c.state(StateKind.BLEEDING)
-        legal = st_ is not None and st_.markers > 0
+        legal = (
+            st_ is not None
+            and st_.markers > 0
+            # once, on the character's own turn (E3)
+            and (enc.turn.phase is not Phase.TURNS or enc.turn.actor == cid)
+            and "bleeding" not in c.economy.resolved
+        )
         self.expect(TickBleeding(cid), legal)
         if legal:
             after = enc.combatant(cid)

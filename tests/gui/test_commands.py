@@ -8,7 +8,7 @@ import random
 
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
@@ -348,3 +348,24 @@ def test_place_is_not_a_command_but_a_push_through_the_context(table):
     doc = table.ctx.doc
     assert table.ctx.push(PlaceCombatant("lan", (1, 1)), beside=None)
     assert doc.encounter.combatants["lan"].area == (1, 1)
+
+
+def test_E3_the_turn_start_prompts_an_ongoing_state_once(window):
+    """Burning on the actor: the dock prompts it at the turn's start and offers to resolve
+    it; once resolved the prompt is gone and a second resolution is refused (E3)."""
+    doc = window.doc
+    actor = doc.encounter.actor
+    doc.push(AddState(actor, StateKind.BURNING))
+    doc.select(actor)
+    panel = window.combatant_panel
+    assert "resolve the fire" in panel.prompts.text() and not panel.prompts.isHidden()
+    resolve = next(
+        b
+        for b in panel.findChildren(QPushButton)
+        if b.text() == cmd.RESOLVE[StateKind.BURNING].label
+    )
+    resolve.click()
+    assert "fire" not in panel.prompts.text()
+    assert "resolves burning" in doc.encounter.log[-1].text
+    entry = next(e for e in actions.entries(doc, actor) if e.key == "resolve:burning")
+    assert not entry.enabled and "E3" in entry.reason

@@ -331,6 +331,12 @@ class CombatantPanel(QWidget):
             bleed.setToolTip(cmd.BLEED.tip)
             bleed.clicked.connect(lambda: self.run(cmd.BLEED))
             row.addWidget(bleed)
+        for kind, resolve in cmd.RESOLVE.items():
+            if c.has(kind):  # ongoing states, once on the character's own turn (E3)
+                button = QPushButton(resolve.label)
+                button.setToolTip(resolve.tip)
+                button.clicked.connect(lambda _c=False, r=resolve: self.run(r))
+                row.addWidget(button)
         self.states_layout.addLayout(row)
 
     # ----------------------------------------------------------------------- menus
