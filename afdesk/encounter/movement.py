@@ -227,6 +227,38 @@ def path_cost(enc: Encounter, c: Combatant, path: list[Area]) -> int:
     return total
 
 
+def entering_prompts(enc: Encounter, c: Combatant, entered: list[Area]) -> list[str]:
+    """What entering these areas asks of ``c`` (E10): Slippery, a balance check or fall
+    down. (Flying ignores segments without altitude.)"""
+    flying = c.has(StateKind.FLYING)
+    out = []
+    for a in entered:
+        t = enc.terrain_at(a)
+        if t.slippery and not (flying and t.altitude <= 0):
+            out.append(
+                f"{c.name} entered Slippery ground at ({a[0]}, {a[1]}): a balance check, or "
+                "fall down (E10)"
+            )
+            break
+    return out
+
+
+def interference_prompts(enc: Encounter, c: Combatant, interfered: bool) -> list[str]:
+    """A check with Interference on a Ledge or a Steep slope makes ``c`` fall (E10)."""
+    if not interfered or c.area is None or c.has(StateKind.FLYING):
+        return []
+    t = enc.terrain_at(c.area)
+    where = f"({c.area[0]}, {c.area[1]})"
+    if t.ledge:
+        return [
+            f"{c.name} gained Interference on the Ledge at {where}: falls to the bottom of "
+            "the segment (E10)"
+        ]
+    if t.steep:
+        return [f"{c.name} gained Interference on the Steep slope at {where}: falls (E10)"]
+    return []
+
+
 def jump_cost(enc: Encounter, c: Combatant, start: Area, end: Area) -> int:
     """Check a jump from ``start`` to ``end`` and return its cost in ticks (E14).
 

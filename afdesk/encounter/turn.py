@@ -207,4 +207,5 @@ def turn_prompts(enc: Encounter, c: Combatant) -> list[str]:
         out.append(f"Hidden with {len(c.decoys)} decoy(s)")
     if c.economy.action_used == "screen":
         out.append("The Screen took this turn's action (E7)")
+    out.extend(c.economy.pending)  # what the terrain asked this turn (E10)
     return out

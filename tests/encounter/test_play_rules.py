@@ -366,3 +366,53 @@ def test_E3_ongoing_states_resolve_once_on_the_own_turn():
     assert not any("Bleeding" in p or "fire" in p for p in turn_prompts(enc, huang))
     enc.apply(NextTurn())  # Chen's turn: now Chen bleeds
     enc.apply(TickBleeding("chen"))
+
+
+# --------------------------------------------------------------- E10 terrain prompts
+
+
+def _terrain(props, area, *combatants):
+    zone = covered([]).zone
+    tile = zone.tile_at(area[0] // 5, area[1] // 5)
+    local = (area[0] % 5, area[1] % 5)
+    segs = (Segment("here", (local,), props),)
+    tiles = tuple(msgspec.structs.replace(t, segments=segs) if t is tile else t for t in zone.tiles)
+    enc = Encounter(zone=msgspec.structs.replace(zone, tiles=tiles))
+    for c in combatants:
+        enc.apply(AddCombatant(c))
+    return enc
+
+
+def test_E10_entering_slippery_ground_prompts_a_balance_check():
+    from afdesk.encounter.turn import turn_prompts
+
+    enc = _terrain(SegmentProps(slippery=True), (6, 5), band("huang", (5, 5)), foe("gao", (12, 12)))
+    start_round(enc, ["huang", "opponent:Foes"])
+    enc.apply(MoveCombatant("huang", ((5, 5), (6, 5), (7, 5)), 90.0, maneuver=True))
+    assert "balance check, or fall down (E10)" in enc.log[-1].text
+    prompts = turn_prompts(enc, enc.combatants["huang"])
+    assert any("Slippery ground at (6, 5)" in p for p in prompts)
+    enc.apply(NextTurn())
+    enc.apply(NextTurn())  # round over
+    start_round(enc, ["huang", "opponent:Foes"], deal=False)
+    assert not any("(6, 5)" in p for p in turn_prompts(enc, enc.combatants["huang"]))
+
+
+@pytest.mark.parametrize(
+    ("props", "words"), [({"ledge": True}, "Ledge"), ({"steep": True}, "Steep")]
+)
+def test_E10_interference_on_a_ledge_or_steep_prompts_the_fall(props, words):
+    enc = _terrain(SegmentProps(**props), (5, 5), band("huang", (5, 5)), foe("gao", (5, 4)))
+    start_round(enc, ["huang", "opponent:Foes"])
+    flow = ContestFlow(enc, assemble(enc, "huang", CheckKind.CHECK, facet="balance"))
+    flow.add_gm_modifier("Wind", -1)
+    flow.roll_attack(ScriptedSource([5, 2, 4]))  # Interference 4 takes nothing but is a Win
+    enc.apply(flow.op())
+    assert f"on the {words}" in enc.log[-1].text and "(E10)" in enc.log[-1].text
+    assert any(words in p for p in enc.combatants["huang"].economy.pending)
+    # Interference that came up a Fail does not make anyone fall.
+    calm = ContestFlow(enc, assemble(enc, "huang", CheckKind.CHECK, facet="balance"))
+    calm.add_gm_modifier("Wind", -1)
+    calm.roll_attack(ScriptedSource([5, 2, 1]))
+    enc.apply(calm.op())
+    assert "E10" not in enc.log[-1].text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
@@ -14,7 +15,7 @@ from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.roster import AddState, PlaceCombatant
-from afdesk.encounter.ops.turn import NextTurn, TakeAction
+from afdesk.encounter.ops.turn import NextTurn, SetEconomy, TakeAction
 from afdesk.encounter.state import Mode, Phase
 from afdesk.encounter.turn import ActionKind
 from afdesk.gui import actions
@@ -369,3 +370,22 @@ def test_E3_the_turn_start_prompts_an_ongoing_state_once(window):
     assert "resolves burning" in doc.encounter.log[-1].text
     entry = next(e for e in actions.entries(doc, actor) if e.key == "resolve:burning")
     assert not entry.enabled and "E3" in entry.reason
+
+
+def test_E10_a_terrain_prompt_shows_in_the_dock_where_it_happened(window):
+    """A fall on a Ledge after Interference is prompted for the character who rolled it,
+    even off its turn, so the GM can act (add falling or down)."""
+    doc = window.doc
+    other = other_than(doc.encounter, doc.encounter.actor)
+    c = doc.encounter.combatants[other]
+    doc.push(
+        SetEconomy(
+            other,
+            msgspec.structs.replace(
+                c.economy, pending=("Gao gained Interference on the Ledge: falls (E10)",)
+            ),
+        )
+    )
+    doc.select(other)
+    panel = window.combatant_panel
+    assert "Ledge: falls (E10)" in panel.prompts.text() and not panel.prompts.isHidden()

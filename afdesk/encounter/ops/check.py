@@ -113,10 +113,28 @@ class ResolveContest(Op, frozen=True):
         v = r.verdict(enc.ruleset)
         self._momentum(enc, v, people)
         self._effects(enc, v, people)
+        for cid, asks in self.terrain_prompts(enc).items():
+            c = people.get(cid) or enc.combatant(cid)
+            people[cid] = c.with_economy(pending=(*c.economy.pending, *asks))
         if meta != enc.meta:
             enc.set_meta(meta)
         for c in people.values():
             enc.put(c)
+
+    def terrain_prompts(self, enc: Encounter) -> dict[str, list[str]]:
+        """Who fell on a Ledge or a Steep slope: a roll of this check with Interference
+        that interfered (a Win on an Interference die) where its roller stands (E10)."""
+        r = self.record
+        rolls = [(r.attacker, r.attack)] + [(d.defender, d.roll) for d in r.defenses]
+        out: dict[str, list[str]] = {}
+        for cid, roll in rolls:
+            if roll is None or cid not in enc.combatants:
+                continue
+            interfered = any(f >= 4 for f in roll.interference_faces)
+            asks = movement.interference_prompts(enc, enc.combatant(cid), interfered)
+            if asks:
+                out.setdefault(cid, []).extend(asks)
+        return out
 
     def _pay(self, enc: Encounter, s: ShiftSpend, people: dict[str, Combatant], meta: Meta) -> Meta:
         if s.payer == "referee":
@@ -232,6 +250,8 @@ class ResolveContest(Op, frozen=True):
         ]
         if spent:
             tail += " (Shifts: " + ", ".join(spent) + ")"
+        for asks in self.terrain_prompts(enc).values():
+            tail += "".join(f" — {a}" for a in asks)
         if not r.defenses or not v.succeeds:
             return f"{head} — {v.explain()}{tail}"
         d = r.defenses[0]

@@ -84,8 +84,15 @@ class MoveCombatant(Op, frozen=True):
             left = 0  # entering an opponent's overlap ends the move (E14)
         if c.economy.exit_to is not None and not c.economy.exit_free:
             left = 0  # a lost leave-overlap check: one step in front, then the move ends
+        entered = [end] if self.jump else path[1:]
+        asks = movement.entering_prompts(enc, c, entered)
         c = c.replace(area=end, facing=normalise_facing(self.facing))
-        c = c.with_economy(movement=left, exit_free=False, exit_to=None)
+        c = c.with_economy(
+            movement=left,
+            exit_free=False,
+            exit_to=None,
+            pending=(*c.economy.pending, *asks),
+        )
         enc.put(c)
 
     def describe(self, enc: Encounter) -> str:
@@ -108,6 +115,10 @@ class MoveCombatant(Op, frozen=True):
             foes = enc.opponents_in((end[0], end[1]), c)
             if foes:
                 text += f" into an overlap with {', '.join(f.name for f in foes)}"
+            steps = [(a[0], a[1]) for a in self.path]
+            asks = movement.entering_prompts(enc, c, steps[-1:] if self.jump else steps[1:])
+            text += f", facing {direction_name(self.facing)}"
+            return text + "".join(f" — {a}" for a in asks)
         return text + f", facing {direction_name(self.facing)}"
 
     def title(self, enc: Encounter) -> str:
