@@ -39,6 +39,8 @@ class Verdict(msgspec.Struct, frozen=True):
             return f"{_score(a)}, succeeds"
         if not d.success:
             return f"{_score(a)} against a failed defense, lands"
+        if self.stopped and (d.result, d.gain) == (a.result, a.gain):
+            return f"{_score(d)} ties {_score(a)}: the higher reflex card wins, stopped (R9)"
         if self.stopped:
             return f"{_score(d)} beats {_score(a)}, stopped"
         return f"{_score(a)} stands against {_score(d)}"

@@ -232,6 +232,7 @@ def _tie(order):
 def test_R9_a_full_tie_goes_to_the_higher_reflex_card():
     enc, flow = _tie(["opponent:Foes", "huang"])  # Gao's card is higher
     assert flow.verdict_now().stopped
+    assert "higher reflex card" in flow.verdict_now().explain()
     enc.apply(flow.op())
     assert enc.combatants["gao"].hits == 0
     assert flow.record().verdict(enc.ruleset).stopped
@@ -416,3 +417,16 @@ def test_E10_interference_on_a_ledge_or_steep_prompts_the_fall(props, words):
     calm.roll_attack(ScriptedSource([5, 2, 1]))
     enc.apply(calm.op())
     assert "E10" not in enc.log[-1].text
+
+
+def test_E14_a_drop_a_walk_cannot_reach_becomes_a_jump():
+    """Dragging Huang (run 1, jump 2) two areas away, over Gao: only a jump gets there."""
+    from afdesk.encounter import drag
+
+    enc = _jumper(run=1, jump=2)
+    plan = drag.plan_drag(enc, "huang")
+    assert (7, 5) not in plan.reach
+    out = drag.drop(enc, plan, (7, 5))
+    assert out.ops and out.ops[0].jump and not out.reason
+    enc.apply(out.ops[0])
+    assert enc.combatants["huang"].area == (7, 5)
