@@ -186,6 +186,12 @@ class Economy(msgspec.Struct, frozen=True, omit_defaults=True):
     flank of every opponent who won (E14); empty if there are none."""
     acted_round: tuple[int, int] = (0, 0)
     """(exchange, round) of its last action: never two actions in one round (E6)."""
+    resolved: tuple[str, ...] = ()
+    """Ongoing states resolved this turn (bleeding, burning, blinded): once each (E3)."""
+    pending: tuple[str, ...] = ()
+    """What the terrain asks of the character where it happened (E10): a balance check on
+    entering Slippery ground, a fall after Interference on a Ledge or Steep slope. Shown to
+    the GM until the character's next turn starts."""
 
 
 class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):

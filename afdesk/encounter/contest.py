@@ -32,6 +32,7 @@ from afdesk.encounter.economy import has_defenses
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
 from afdesk.encounter.ops.base import spend_refusal
+from afdesk.encounter.reflex import Card
 from afdesk.rules.contest import Role, verdict
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll, pool_sizes
@@ -111,6 +112,9 @@ class DefenseUse(msgspec.Struct, frozen=True, omit_defaults=True):
     modifiers: tuple[Modifier, ...] = ()
     roll: Roll | None = None
     helper: DefenseUse | None = None
+    higher_card: bool = False
+    """Both hold a reflex card this round and the defender's is higher: a full tie goes
+    to this defense (R9, E2)."""
 
 
 class ShiftSpend(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -169,7 +173,11 @@ class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
             return verdict(rules.name, self.d20)  # a d20 check is its own verdict (D2)
         if self.attack is None:
             raise IllegalOp("the check has not been rolled")
-        results = [rules.verdict(self.attack, d.roll) for d in self.defenses if d.roll]
+        results = [
+            rules.verdict(self.attack, d.roll, defense_wins_ties=d.higher_card)
+            for d in self.defenses
+            if d.roll
+        ]
         if not results:
             return rules.verdict(self.attack)
         stopping = [v for v in results if v.stopped]
@@ -265,7 +273,7 @@ def assemble(
     behind = not in_front(t_area, target.facing, a_area)
     surprise = attacker.hidden and spec.attack
     cover: tuple[Area, ...] = ()
-    if spec.attack and not spec.social:
+    if spec.attack:  # a taunt is an attack line like any other (E13)
         cover_areas = [a for a, t in enc.terrain.items() if t.cover]
         cover = tuple(crossed_areas(a_area, t_area, cover_areas))
         if cover:
@@ -321,7 +329,9 @@ def assemble(
         notes.append(f"{attacker.name} is hidden: a surprise attack cannot be dodged (E8)")
     if behind:
         notes.append(f"{attacker.name} is behind {target.name}'s flank (E11)")
-    defenses = _defenses(enc, attacker, target, action, dist, behind, bool(cover), surprise)
+    # Crouch: +2 only when the cover next to the target is on the line (E5).
+    crouch_cover = any(distance(a, t_area) == 1 for a in cover)
+    defenses = _defenses(enc, attacker, target, action, dist, behind, crouch_cover, surprise)
     return Plan(
         attacker=attacker.id,
         action=action,
@@ -338,6 +348,22 @@ def assemble(
         surprise=surprise,
         notes=tuple(notes),
     )
+
+
+def higher_card(enc: Encounter, defender: str, attacker: str) -> bool:
+    """Whether both characters hold a reflex card this round and the defender's is the
+    higher: the higher card wins full ties in contests (R9, E2). Members of one hand share
+    its card, so between them the original stands."""
+    r = enc.turn.round
+
+    def card(cid: str) -> Card | None:
+        h = enc.reflex.hand_of(cid)
+        if h is None or r < 1 or len(h.played) < r:
+            return None
+        return h.played[r - 1]
+
+    a, d = card(attacker), card(defender)
+    return a is not None and d is not None and a.key < d.key
 
 
 def candidates(enc: Encounter, attacker_id: str, action: CheckKind | str) -> list[Combatant]:
@@ -369,7 +395,7 @@ def _defenses(
     action: CheckKind,
     dist: int,
     behind: bool,
-    cover: bool,
+    crouch_cover: bool,
     surprise: bool,
 ) -> list[DefenseOption]:
     spec = action.spec
@@ -386,17 +412,19 @@ def _defenses(
     def option(kind: DefenseKind, via: Via, allowed: bool = True, reason: str = "") -> None:
         facet = DEFENSE_FACET[kind.base]
         mods = list(base_mods)
-        if kind.base is DefenseKind.DODGE and behind:
+        if behind and kind.base is not DefenseKind.PARRY:
+            # -2 on any contest that originates behind the flank: a dodge, an insight, a
+            # guard, a sneak; a parry cannot be made from behind at all (E8).
             mods.append(
                 Modifier(
                     "flank",
                     "Behind the flank",
                     -2,
-                    f"{attacker.name} attacks from behind {target.name}'s flank",
+                    f"{attacker.name} acts from behind {target.name}'s flank",
                     "E8",
                 )
             )
-        if kind.base is DefenseKind.DODGE and cover and target.has(StateKind.CROUCHED):
+        if kind.base is DefenseKind.DODGE and crouch_cover and target.has(StateKind.CROUCHED):
             mods.append(
                 Modifier("crouch", "Crouch", 2, f"{target.name} crouches behind the cover", "E5")
             )

@@ -30,6 +30,7 @@ from afdesk.encounter.contest import (
     momentum_refusal,
     pools,
 )
+from afdesk.encounter.defense_side import DefenseSide
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
 from afdesk.rules import d20
@@ -45,8 +46,8 @@ if TYPE_CHECKING:
     from afdesk.encounter.ops.check import ResolveContest
 
 
-class ContestFlow:
-    """One contested (or plain) check in progress."""
+class ContestFlow(DefenseSide):
+    """One contested (or plain) check in progress (the defense's part: DefenseSide)."""
 
     def __init__(self, enc: Encounter, plan: Plan) -> None:
         if not plan.allowed:
@@ -61,10 +62,15 @@ class ContestFlow:
         self.keywords: tuple[str, ...] = ()
         self.defense: tuple[DefenseOption, ...] = ()
         self.defense_modifiers: dict[int, list[Modifier]] = {}
+        self.defense_ventures = 0
+        self.defense_advantage = False
+        self.defense_disadvantage = False
         self.attack: Roll | None = None
         self.d20: d20.D20Check | None = None
         self.defense_roll: Roll | None = None
         self.helper_roll: Roll | None = None
+        self.also: list[DefenseUse] = []
+        """Other opponents in the overlap contesting the same move check (E14)."""
         self.shift_exchange = ShiftExchange()
         self.spends: list[ShiftSpend] = []
         self.momentum_uses: list[MomentumUse] = []
@@ -135,20 +141,6 @@ class ContestFlow:
         dice, intf = self.attack_pools()
         return PoolSpec(dice, intf, self.ventures, self.advantage, self.disadvantage)
 
-    def defense_mods(self, index: int, option: DefenseOption) -> list[Modifier]:
-        return self.defense_modifiers.get(index, list(option.modifiers))
-
-    def set_defense_enabled(self, index: int, key: str, enabled: bool) -> None:
-        option = self.defense[index]
-        mods = self.defense_mods(index, option)
-        self.defense_modifiers[index] = [
-            msgspec.structs.replace(m, enabled=enabled) if m.key == key else m for m in mods
-        ]
-
-    def defense_pools(self, index: int = 0) -> tuple[int, int]:
-        option = self.defense[index]
-        return pools(option.dice, self.defense_mods(index, option))
-
     def choose_defense(self, *options: DefenseOption) -> None:
         """The target's choice after seeing the attack's result (E4): nothing, one guard or
         defense, or a guard cooperating with a defense of another type."""
@@ -180,7 +172,12 @@ class ContestFlow:
         helping counts where the ruleset's odds can, R11)."""
         if not self.defense:
             return None
-        lead = PoolSpec(*self.defense_pools(0))
+        lead = PoolSpec(
+            *self.defense_pools(0),
+            self.defense_ventures,
+            self.defense_advantage,
+            self.defense_disadvantage,
+        )
         helper = PoolSpec(*self.defense_pools(1)) if len(self.defense) == 2 else None
         return self.rules.opposition_spec(lead, helper)
 
@@ -295,6 +292,9 @@ class ContestFlow:
                 intf,
                 helper,
                 against_advantage=self.advantage and not self.disadvantage,
+                ventures=self.defense_ventures,
+                advantage=self.defense_advantage,
+                disadvantage=self.defense_disadvantage,
                 source=source,
             )
         except RulesError as exc:
@@ -448,7 +448,15 @@ class ContestFlow:
             return self.rules.verdict(self.d20)
         if self.attack is None:
             raise IllegalOp("the check has not been rolled")
-        return self.rules.verdict(self.attack, self.defense_roll)
+        ties = bool(self.defense) and self.higher_card(self.defense[0].defender)
+        v = self.rules.verdict(self.attack, self.defense_roll, defense_wins_ties=ties)
+        if not v.stopped:
+            # Another opponent's defense that wins stops the move check too (E14).
+            for d in self.also:
+                other = self.rules.verdict(self.attack, d.roll, defense_wins_ties=d.higher_card)
+                if other.stopped:
+                    return other
+        return v
 
     def momentum(self, side: Role) -> int:
         v = self.verdict_now()
@@ -499,8 +507,10 @@ class ContestFlow:
                     tuple(self.defense_mods(0, lead)),
                     self.defense_roll,
                     helper,
+                    self.higher_card(lead.defender),
                 ),
             )
+        defenses += tuple(self.also)
         return ContestRecord(
             attacker=self.plan.attacker,
             action=self.plan.action,

@@ -205,6 +205,12 @@ def drop(enc: Encounter, plan: DragPlan, area: Area) -> Outcome:
         return Outcome(
             [_move(plan, movement.path_to(plan.reach, area), c.facing)], f"Move {c.name}"
         )
+    if plan.start is not None:
+        # Where a walk cannot go a jump may: only its start and end count (E14).
+        hop = (plan.start, area)
+        jump = MoveCombatant(plan.cid, hop, move_facing(list(hop), c.facing), plan.maneuver, True)
+        if not enc.refusal(jump):
+            return Outcome([jump], f"Jump {c.name}")
     return Outcome(reason=_refusal(enc, plan, area))
 
 

@@ -179,15 +179,18 @@ def turn_prompts(enc: Encounter, c: Combatant) -> list[str]:
     out = []
     if c.has(StateKind.DOWN):
         out.append("Down: the action is lost until Recover (or a snap to stand) removes it")
+    done = c.economy.resolved  # ongoing states resolve once on each turn (E3)
     bleeding = c.state(StateKind.BLEEDING)
-    if bleeding and bleeding.markers:
+    if bleeding and bleeding.markers and "bleeding" not in done:
         out.append(
             f"Bleeding {bleeding.markers}: suffer {bleeding_hits(bleeding.markers)} hits, "
             "then remove one marker"
         )
     burning = c.state(StateKind.BURNING)
-    if burning:
+    if burning and "burning" not in done:
         out.append(f"{burning.label()}: resolve the fire")
+    if c.has(StateKind.BLINDED) and "blinded" not in done:
+        out.append("Blinded: resolve it this turn")
     if c.has(StateKind.FALLING):
         out.append("Falling: resolve the fall (the action may try to stop it first)")
     if c.has(StateKind.TEETER):
@@ -204,4 +207,5 @@ def turn_prompts(enc: Encounter, c: Combatant) -> list[str]:
         out.append(f"Hidden with {len(c.decoys)} decoy(s)")
     if c.economy.action_used == "screen":
         out.append("The Screen took this turn's action (E7)")
+    out.extend(c.economy.pending)  # what the terrain asked this turn (E10)
     return out

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import Combatant, StateKind, opposed
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.geometry import NEIGHBOURS, Area, in_front
+from afdesk.encounter.geometry import NEIGHBOURS, Area, crossed_areas, in_front
 from afdesk.encounter.zone import PLAIN, AreaTerrain
 
 if TYPE_CHECKING:
@@ -225,6 +225,77 @@ def path_cost(enc: Encounter, c: Combatant, path: list[Area]) -> int:
             )
         total += step
     return total
+
+
+def entering_prompts(enc: Encounter, c: Combatant, entered: list[Area]) -> list[str]:
+    """What entering these areas asks of ``c`` (E10): Slippery, a balance check or fall
+    down. (Flying ignores segments without altitude.)"""
+    flying = c.has(StateKind.FLYING)
+    out = []
+    for a in entered:
+        t = enc.terrain_at(a)
+        if t.slippery and not (flying and t.altitude <= 0):
+            out.append(
+                f"{c.name} entered Slippery ground at ({a[0]}, {a[1]}): a balance check, or "
+                "fall down (E10)"
+            )
+            break
+    return out
+
+
+def interference_prompts(enc: Encounter, c: Combatant, interfered: bool) -> list[str]:
+    """A check with Interference on a Ledge or a Steep slope makes ``c`` fall (E10)."""
+    if not interfered or c.area is None or c.has(StateKind.FLYING):
+        return []
+    t = enc.terrain_at(c.area)
+    where = f"({c.area[0]}, {c.area[1]})"
+    if t.ledge:
+        return [
+            f"{c.name} gained Interference on the Ledge at {where}: falls to the bottom of "
+            "the segment (E10)"
+        ]
+    if t.steep:
+        return [f"{c.name} gained Interference on the Steep slope at {where}: falls (E10)"]
+    return []
+
+
+def jump_cost(enc: Encounter, c: Combatant, start: Area, end: Area) -> int:
+    """Check a jump from ``start`` to ``end`` and return its cost in ticks (E14).
+
+    A jump counts only its start and end areas: the terrain and the opponents between are
+    jumped over, unless a segment between has altitude (it is in the way). It reaches up to
+    the jump speed in areas; its cost is that share of one action's movement (the Rough
+    of the landing area doubles it); landing in an opponent's overlap ends the move.
+    """
+    if start != c.area:
+        raise IllegalOp(f"a jump of {c.name} must start where {c.name} stands")
+    if not enc.zone.contains(end):
+        raise IllegalOp(f"({end[0]}, {end[1]}) is outside the zone")
+    speed = c.speeds.jump
+    if speed <= 0 or c.has(StateKind.DOWN):
+        raise IllegalOp(f"{c.name} cannot jump: the jump speed is 0 (E14)")
+    d = max(abs(start[0] - end[0]), abs(start[1] - end[1]))
+    if d < 1:
+        raise IllegalOp(f"{c.name} needs a landing area to jump to")
+    if d > speed:
+        raise IllegalOp(f"({end[0]}, {end[1]}) is {d} areas away; {c.name} jumps {speed} (E14)")
+    limits = exit_limits(enc, c)
+    if limits is not None and end not in limits:
+        raise IllegalOp(
+            f"{c.name} lost the move check to leave the overlap: only an adjacent area in "
+            "front of the winning opponent's flank is open, and the move ends there (E14)"
+        )
+    high = [a for a, t in enc.terrain.items() if t.altitude > 0]
+    walls = crossed_areas(start, end, high)
+    if walls:
+        w = walls[0]
+        raise IllegalOp(
+            f"{c.name} cannot jump over ({w[0]}, {w[1]}): its segment has altitude, so it "
+            "counts and is in the way (E14)"
+        )
+    unit = tick_unit(c)
+    cost = -(-d * unit // speed)  # rounded up
+    return cost * 2 if enc.terrain_at(end).rough else cost
 
 
 def front_exits(enc: Encounter, area: Area, winners: list[Combatant]) -> tuple[Area, ...]:

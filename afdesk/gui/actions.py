@@ -42,6 +42,7 @@ def _layout(doc: EncounterDocument, cid: str) -> Iterator[cmd.Command]:
     yield cmd.SCREEN
     yield cmd.HESITATED
     yield cmd.BLEED
+    yield from cmd.RESOLVE.values()
     for st in doc.encounter.combatants[cid].states:
         yield cmd.REMOVE_STATE[st.kind]
     yield cmd.ADD_STATE

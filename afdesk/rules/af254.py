@@ -43,11 +43,14 @@ def evaluate(
     check = validate_faces(check, "check")
     interference = validate_faces(interference, "interference")
     validate_count(ventures, "ventures")
-    if ventures:
-        # The explosion dice are the 6s (one extra die per 6); what is left beyond the
-        # Venture dice was there before the Ventures were declared (R8).
-        before = len(interference) - interference.count(6) - 2 * ventures
-        check_venture_allowed(max(before, 0), ventures)
+    if len(interference) < 2 * ventures:
+        raise RulesError(
+            f"{ventures} Venture(s) add {2 * ventures} Interference dice, but only "
+            f"{len(interference)} are given (R8)"
+        )
+    # The R8 limit (no Venture at 6 Interference or more) is checked when the roll is made
+    # (roll_check). Final faces cannot tell it: explosion dice and Advantage retries of 6s
+    # hide how many Interference dice there were before the Ventures.
     return _evaluate(check, interference, ventures)
 
 

@@ -98,11 +98,12 @@ def evaluate(
 
 
 def oppose(original: Outcome, opposition: Outcome) -> Outcome:
-    """The original's outcome after opposition (C2).
+    """The original's outcome after opposition (C2, C3).
 
-    Opposition is rolled only if the original succeeded. If it has successes left, its
-    highest cancels the original's lowest success, which must be <= it; only one success is
-    ever removed. The original succeeds if any success remains.
+    Opposition is rolled only if the original succeeded. If it has successes left, one of
+    them removes the original's lowest success, which must be <= it; only one success is
+    ever removed. The original succeeds if any success remains; its Momentum counts what is
+    left.
     """
     for value, what in ((original, "original"), (opposition, "opposition")):
         if not isinstance(value, Outcome):
@@ -113,6 +114,32 @@ def oppose(original: Outcome, opposition: Outcome) -> Outcome:
     if opposition.result is None or lowest > opposition.result:
         return original
     return _outcome(original.wins[1:], 0, original.ventures)
+
+
+def spend_opposition(original: Outcome, opposition: Outcome) -> Outcome:
+    """The opposition's outcome after it opposed (C2, C3): it spends its lowest success
+    that can remove the original's lowest success (one >= it), keeping its higher ones,
+    and its Momentum counts what is left. Nothing is spent when none can. Its success,
+    Result and Gain stay those of the roll (it did succeed); ``wins`` and ``momentum`` are
+    what is left.
+
+    >>> spend_opposition(evaluate((2, 4, 5)), evaluate((4, 5))).wins  # the alley: 4 spent
+    (5,)
+    """
+    for value, what in ((original, "original"), (opposition, "opposition")):
+        if not isinstance(value, Outcome):
+            raise RulesError(f"{what}: expected an outcome, got {value!r}")
+    if not original.success or not opposition.success:
+        return opposition
+    lowest = original.wins[0]
+    able = [i for i, w in enumerate(opposition.wins) if w >= lowest]
+    if not able:
+        return opposition
+    spent = able[0]
+    left = opposition.wins[:spent] + opposition.wins[spent + 1 :]
+    return msgspec.structs.replace(
+        opposition, wins=left, momentum=momentum_of(left, opposition.ventures)
+    )
 
 
 def roll_check(

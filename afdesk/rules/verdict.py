@@ -31,12 +31,16 @@ class Verdict(msgspec.Struct, frozen=True):
         if self.degree is not None:
             return self.degree.label
         a, d = self.attack, self.defense
+        if a is not None and not a.success and self.succeeds and self.stopped:
+            return "the opposition removes the last success, stopped"  # C2
         if a is None or not a.success:
             return "Fumble" if a is not None and a.fumble else "failed"
         if d is None:
             return f"{_score(a)}, succeeds"
         if not d.success:
             return f"{_score(a)} against a failed defense, lands"
+        if self.stopped and (d.result, d.gain) == (a.result, a.gain):
+            return f"{_score(d)} ties {_score(a)}: the higher reflex card wins, stopped (R9)"
         if self.stopped:
             return f"{_score(d)} beats {_score(a)}, stopped"
         return f"{_score(a)} stands against {_score(d)}"

@@ -1084,8 +1084,12 @@ class GameMaster(RuleBasedStateMachine):
         self._run_flow(data, flow, seed)
         if action is CheckKind.HIDE:
             spots = [a for a in neighbours(c.area) if enc.zone.contains(a)]
+            n = min(2, len(spots))  # Hide places exactly two, fewer only if fewer fit (E6)
             flow.decoys = tuple(
-                data.draw(st.lists(st.sampled_from(spots), max_size=2, unique=True), label="decoys")
+                data.draw(
+                    st.lists(st.sampled_from(spots), min_size=n, max_size=n, unique=True),
+                    label="decoys",
+                )
             )
         if action is CheckKind.LOOK:
             decoys = enc.combatant(target).decoys
@@ -1172,7 +1176,13 @@ class GameMaster(RuleBasedStateMachine):
         enc = self.enc
         c = enc.combatant(cid)
         st_ = c.state(StateKind.BLEEDING)
-        legal = st_ is not None and st_.markers > 0
+        legal = (
+            st_ is not None
+            and st_.markers > 0
+            # once, on the character's own turn (E3)
+            and (enc.turn.phase is not Phase.TURNS or enc.turn.actor == cid)
+            and "bleeding" not in c.economy.resolved
+        )
         self.expect(TickBleeding(cid), legal)
         if legal:
             after = enc.combatant(cid)

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.economy import TakeAction
+from afdesk.encounter.ops.economy import SetEconomy, TakeAction
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.roster import AddState, PlaceCombatant
 from afdesk.encounter.state import Mode, Phase
@@ -373,3 +374,43 @@ def test_place_is_not_a_command_but_a_push_through_the_context(table):
     doc = table.ctx.doc
     assert table.ctx.push(PlaceCombatant("lan", (1, 1)), beside=None)
     assert doc.encounter.combatants["lan"].area == (1, 1)
+
+
+def test_E3_the_turn_start_prompts_an_ongoing_state_once(window):
+    """Burning on the actor: the dock prompts it at the turn's start and offers to resolve
+    it; once resolved the prompt is gone and a second resolution is refused (E3)."""
+    doc = window.doc
+    actor = doc.encounter.actor
+    doc.push(AddState(actor, StateKind.BURNING))
+    doc.select(actor)
+    panel = window.combatant_panel
+    assert "resolve the fire" in panel.prompts.text() and not panel.prompts.isHidden()
+    resolve = next(
+        b
+        for b in panel.findChildren(QPushButton)
+        if b.text() == cmd.RESOLVE[StateKind.BURNING].label
+    )
+    resolve.click()
+    assert "fire" not in panel.prompts.text()
+    assert "resolves burning" in doc.encounter.log[-1].text
+    entry = next(e for e in actions.entries(doc, actor) if e.key == "resolve:burning")
+    assert not entry.enabled and "E3" in entry.reason
+
+
+def test_E10_a_terrain_prompt_shows_in_the_dock_where_it_happened(window):
+    """A fall on a Ledge after Interference is prompted for the character who rolled it,
+    even off its turn, so the GM can act (add falling or down)."""
+    doc = window.doc
+    other = other_than(doc.encounter, doc.encounter.actor)
+    c = doc.encounter.combatants[other]
+    doc.push(
+        SetEconomy(
+            other,
+            msgspec.structs.replace(
+                c.economy, pending=("Gao gained Interference on the Ledge: falls (E10)",)
+            ),
+        )
+    )
+    doc.select(other)
+    panel = window.combatant_panel
+    assert "Ledge: falls (E10)" in panel.prompts.text() and not panel.prompts.isHidden()

@@ -264,7 +264,7 @@ def test_cooperation():
         lambda: af254.evaluate((4.0,)),
         lambda: af254.evaluate(4),
         lambda: af254.evaluate((4,), ventures=-1),
-        lambda: af254.evaluate((5,), (1, 1, 1, 1, 1, 1, 2, 2), ventures=1),
+        lambda: af254.evaluate((5,), (1,), ventures=1),
         lambda: af254.roll_check(-1),
         lambda: af254.roll_check(2, -2),
         lambda: af254.roll_check(2, 6, ventures=1),
@@ -290,6 +290,17 @@ def test_evaluate_accepts_a_venture_over_exploded_interference():
     """Explosion dice do not count toward the R8 limit: 4 dice + 2 Venture + 1 explosion."""
     o = af254.evaluate((5,), (6, 1, 1, 1, 1, 1, 1), ventures=1)
     assert not o.success
+
+
+def test_R8_evaluate_accepts_a_legal_roll_with_advantage_and_a_venture():
+    """The audit's reproduction: 1 die, 4 Interference, 1 Venture, Advantage. Both 6s of
+    the Interference explode and are then retried (2, 2), so the final faces show 8
+    Interference dice and no 6: evaluate must not guess the Venture limit from them."""
+    source = ScriptedSource([4, 6, 6, 1, 1, 1, 1, 1, 1, 2, 2])
+    roll = af254.roll_check(1, 4, ventures=1, advantage=True, source=source)
+    assert roll.interference_faces.count(6) == 0 and len(roll.interference_faces) == 8
+    o = af254.evaluate(roll.check_faces, roll.interference_faces, ventures=1)
+    assert o == af254.outcome_of(roll)
 
 
 # ------------------------------------------------------------------------------ properties

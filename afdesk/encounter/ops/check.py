@@ -87,6 +87,8 @@ class ResolveContest(Op, frozen=True):
                 raise IllegalOp(f"a {rules.name} check needs its d20 roll")
         elif r.attack is None:
             raise IllegalOp("the check has not been rolled")
+        if r.action is CheckKind.LEAVE_OVERLAP:
+            _one_move_check(enc, attacker, r)
         people[attacker.id] = _consume(attacker, r.modifiers)
         for d in r.defenses:
             if d.defender not in people:
@@ -111,10 +113,28 @@ class ResolveContest(Op, frozen=True):
         v = r.verdict(enc.ruleset)
         self._momentum(enc, v, people)
         self._effects(enc, v, people)
+        for cid, asks in self.terrain_prompts(enc).items():
+            c = people.get(cid) or enc.combatant(cid)
+            people[cid] = c.with_economy(pending=(*c.economy.pending, *asks))
         if meta != enc.meta:
             enc.set_meta(meta)
         for c in people.values():
             enc.put(c)
+
+    def terrain_prompts(self, enc: Encounter) -> dict[str, list[str]]:
+        """Who fell on a Ledge or a Steep slope: a roll of this check with Interference
+        that interfered (a Win on an Interference die) where its roller stands (E10)."""
+        r = self.record
+        rolls = [(r.attacker, r.attack)] + [(d.defender, d.roll) for d in r.defenses]
+        out: dict[str, list[str]] = {}
+        for cid, roll in rolls:
+            if roll is None or cid not in enc.combatants:
+                continue
+            interfered = any(f >= 4 for f in roll.interference_faces)
+            asks = movement.interference_prompts(enc, enc.combatant(cid), interfered)
+            if asks:
+                out.setdefault(cid, []).extend(asks)
+        return out
 
     def _pay(self, enc: Encounter, s: ShiftSpend, people: dict[str, Combatant], meta: Meta) -> Meta:
         if s.payer == "referee":
@@ -173,7 +193,7 @@ class ResolveContest(Op, frozen=True):
             winners = []
             for d in r.defenses:
                 if not v.succeeds or (
-                    d.roll is not None and r.attack is not None and _stops(enc, r.attack, d.roll)
+                    d.roll is not None and r.attack is not None and _stops(enc, r.attack, d)
                 ):
                     winners.append(enc.combatant(d.defender))
             if not v.succeeds and not winners:
@@ -201,7 +221,7 @@ class ResolveContest(Op, frozen=True):
                 momentum=(*target.momentum, MomentumMarker(-1, source))
             )
         elif r.action is CheckKind.HIDE and v.lands:
-            check_decoys(enc, a, r.decoys)
+            check_decoys(enc, a, r.decoys, hiding=True)
             people[a.id] = a.with_state(State(StateKind.HIDDEN)).replace(
                 decoys=tuple(tuple(d) for d in r.decoys)
             )
@@ -230,6 +250,8 @@ class ResolveContest(Op, frozen=True):
         ]
         if spent:
             tail += " (Shifts: " + ", ".join(spent) + ")"
+        for asks in self.terrain_prompts(enc).values():
+            tail += "".join(f" — {a}" for a in asks)
         if not r.defenses or not v.succeeds:
             return f"{head} — {v.explain()}{tail}"
         d = r.defenses[0]
@@ -247,8 +269,30 @@ class ResolveContest(Op, frozen=True):
         return f"{name(enc, r.attacker)} {r.action.spec.verb}{target}"
 
 
-def _stops(enc: Encounter, attack: Roll, defense: Roll) -> bool:
-    return ruleset_named(enc.ruleset).verdict(attack, defense).stopped
+def _one_move_check(enc: Encounter, mover: Combatant, r: ContestRecord) -> None:
+    """Leaving an overlap is one move check, which each opponent there may contest once
+    (E14): a second check this move, or a defense from anyone else, is refused."""
+    e = mover.economy
+    if e.exit_free or e.exit_to is not None:
+        raise IllegalOp(
+            f"{mover.name} has already made the one move check to leave this overlap; every "
+            "opponent there contests that one check (E14)"
+        )
+    foes = {f.id for f in enc.opponents_in(mover.area, mover)} if mover.area else set()
+    seen: set[str] = set()
+    for d in r.defenses:
+        if d.defender not in foes:
+            raise IllegalOp(
+                f"{name(enc, d.defender)} is not an opponent in {mover.name}'s overlap (E14)"
+            )
+        if d.defender in seen:
+            raise IllegalOp(f"{name(enc, d.defender)} contests the move check only once (E14)")
+        seen.add(d.defender)
+
+
+def _stops(enc: Encounter, attack: Roll, d: DefenseUse) -> bool:
+    rules = ruleset_named(enc.ruleset)
+    return rules.verdict(attack, d.roll, defense_wins_ties=d.higher_card).stopped
 
 
 def _as_option(d: DefenseUse) -> DefenseOption:

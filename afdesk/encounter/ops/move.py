@@ -39,12 +39,14 @@ def _terrain_words(enc: Encounter, areas: Iterable[Area]) -> str:
 class MoveCombatant(Op, frozen=True):
     """The character whose turn it is moves along ``path`` and then picks a facing (E11,
     E14). ``maneuver`` spends the action on a Maneuver first (a drag does it when no
-    movement is left); otherwise the move uses what a Maneuver or Hustle left."""
+    movement is left); otherwise the move uses what a Maneuver or Hustle left. ``jump``:
+    the path is the start and the landing area, and only those count (E14)."""
 
     id: str
     path: tuple[Area, ...]
     facing: float
     maneuver: bool = False
+    jump: bool = False
     label = "Move"
 
     def execute(self, enc: Encounter) -> None:
@@ -53,6 +55,8 @@ class MoveCombatant(Op, frozen=True):
         path: list[Area] = [(a[0], a[1]) for a in self.path]  # decoded paths hold lists
         if len(path) < 2:
             raise IllegalOp(f"{c.name} needs a path of at least one step to move")
+        if self.jump and len(path) != 2:
+            raise IllegalOp(f"a jump goes from {c.name}'s area to the landing area (E14)")
         t = enc.turn
         if self.maneuver:
             c = economy.use_action(c, ActionKind.MANEUVER, t.exchange, t.round)
@@ -63,7 +67,10 @@ class MoveCombatant(Op, frozen=True):
                 f"{c.name} has no movement left: Maneuver (the action) or Hustle (a snap and "
                 "a move check) first"
             )
-        cost = movement.path_cost(enc, c, path)
+        if self.jump:
+            cost = movement.jump_cost(enc, c, path[0], path[1])
+        else:
+            cost = movement.path_cost(enc, c, path)
         if cost > budget:
             have = movement.as_areas(c, budget)
             need = movement.as_areas(c, cost)
@@ -77,24 +84,41 @@ class MoveCombatant(Op, frozen=True):
             left = 0  # entering an opponent's overlap ends the move (E14)
         if c.economy.exit_to is not None and not c.economy.exit_free:
             left = 0  # a lost leave-overlap check: one step in front, then the move ends
+        entered = [end] if self.jump else path[1:]
+        asks = movement.entering_prompts(enc, c, entered)
         c = c.replace(area=end, facing=normalise_facing(self.facing))
-        c = c.with_economy(movement=left, exit_free=False, exit_to=None)
+        c = c.with_economy(
+            movement=left,
+            exit_free=False,
+            exit_to=None,
+            pending=(*c.economy.pending, *asks),
+        )
         enc.put(c)
 
     def describe(self, enc: Encounter) -> str:
         c = enc.combatants.get(self.id)
         who = name(enc, self.id)
         start, end = self.path[0], self.path[-1]
-        text = f"{who} moves {area_text(start)} -> {area_text(end)}"
+        verb = "jumps" if self.jump else "moves"
+        text = f"{who} {verb} {area_text(start)} -> {area_text(end)}"
         if c is not None:
             try:
-                ticks = movement.path_cost(enc, c, [(a[0], a[1]) for a in self.path])
+                steps = [(a[0], a[1]) for a in self.path]
+                ticks = (
+                    movement.jump_cost(enc, c, steps[0], steps[-1])
+                    if self.jump
+                    else movement.path_cost(enc, c, steps)
+                )
                 text += f" ({_areas(movement.as_areas(c, ticks))})"
             except IllegalOp:
                 pass
             foes = enc.opponents_in((end[0], end[1]), c)
             if foes:
                 text += f" into an overlap with {', '.join(f.name for f in foes)}"
+            steps = [(a[0], a[1]) for a in self.path]
+            asks = movement.entering_prompts(enc, c, steps[-1:] if self.jump else steps[1:])
+            text += f", facing {direction_name(self.facing)}"
+            return text + "".join(f" — {a}" for a in asks)
         return text + f", facing {direction_name(self.facing)}"
 
     def title(self, enc: Encounter) -> str:

@@ -256,6 +256,11 @@ class ExitCombatant(Op, frozen=True):
         return f"Exit {name(enc, self.id)}"
 
 
+def _stalls(c: Combatant, kind: StateKind) -> bool:
+    """Knocked down while flying, a character stalls (-2 until it recovers, E14)."""
+    return kind is StateKind.DOWN and c.has(StateKind.FLYING) and not c.has(StateKind.STALL)
+
+
 class AddState(Op, frozen=True):
     """A character gets a state (E17). A state it already has that takes no markers costs
     1 grit instead; a marked state (bleeding, burning) gains the markers."""
@@ -282,6 +287,8 @@ class AddState(Op, frozen=True):
         else:
             markers = self.markers or (1 if self.kind in MARKED_STATES else 0)
             c = c.with_state(State(self.kind, markers, self.until, self.note))
+            if _stalls(c, self.kind):
+                c = c.with_state(State(StateKind.STALL, note="knocked down while flying"))
         enc.put(c)
 
     def describe(self, enc: Encounter) -> str:
@@ -292,6 +299,8 @@ class AddState(Op, frozen=True):
                 return f"{who} gets more {self.kind.value} (+{max(self.markers, 1)})"
             return f"{who} is already {self.kind.value}: it costs 1 grit instead (E17)"
         extra = f" {self.markers}" if self.markers else ""
+        if c is not None and _stalls(c, self.kind):
+            extra += " and stalls while flying: -2 on all checks until recovered (E14)"
         return f"{who} is now {self.kind.value}{extra}"
 
     def title(self, enc: Encounter) -> str:
@@ -353,33 +362,70 @@ def step_markers(c: Combatant, kind: StateKind, delta: int) -> SetMarkers:
     return SetMarkers(c.id, kind, max(markers + delta, 0))
 
 
+ONGOING = (StateKind.BLEEDING, StateKind.BURNING, StateKind.BLINDED)
+"""Ongoing states a character resolves once on each of its own turns (E3, E17)."""
+
+
+def ongoing_refusal(enc: Encounter, c: Combatant, kind: StateKind) -> str:
+    """Why ``c`` cannot resolve its ``kind`` state now, or "" (E3): once on each of its own
+    turns, while it has the state."""
+    if kind not in ONGOING:
+        return f"{kind.value} is not an ongoing state resolved each turn (E3)"
+    st = c.state(kind)
+    if st is None or (kind is StateKind.BLEEDING and st.markers <= 0):
+        return f"{c.name} is not {kind.value}"
+    if enc.turn.phase is Phase.TURNS and enc.turn.actor != c.id:
+        return f"{c.name} resolves {kind.value} on {c.name}'s own turn (E3)"
+    if str(kind) in c.economy.resolved:
+        return f"{c.name} has already resolved {kind.value} this turn: once a turn (E3)"
+    return ""
+
+
 class TickBleeding(Op, frozen=True):
-    """Start of turn: suffer hits equal to half the bleeding markers (rounded up), then
-    remove one marker (E17)."""
+    """On the character's turn, resolve an ongoing state once (E3, E17). Bleeding: suffer
+    hits equal to half the markers (rounded up), then remove one marker. Burning: the hits
+    the GM rolled for the fire. Blinded: the GM narrates it; it is marked resolved."""
 
     id: str
+    state: StateKind = StateKind.BLEEDING
+    hits: int = 0
+    """Burning: the hits the fire deals this turn."""
     label = "Bleed"
 
     def execute(self, enc: Encounter) -> None:
         c = enc.combatant(self.id)
-        st = c.state(StateKind.BLEEDING)
-        if st is None or st.markers <= 0:
-            raise IllegalOp(f"{c.name} is not bleeding")
-        c = c.replace(hits=c.hits + bleeding_hits(st.markers))
-        if st.markers <= 1:
-            c = c.without_state(StateKind.BLEEDING)
+        why = ongoing_refusal(enc, c, self.state)
+        if why:
+            raise IllegalOp(why)
+        if self.hits < 0:
+            raise IllegalOp("hits cannot be negative")
+        st = c.state(self.state)
+        assert st is not None
+        if self.state is StateKind.BLEEDING:
+            c = c.replace(hits=c.hits + bleeding_hits(st.markers))
+            if st.markers <= 1:
+                c = c.without_state(StateKind.BLEEDING)
+            else:
+                c = c.with_state(msgspec.structs.replace(st, markers=st.markers - 1))
         else:
-            c = c.with_state(msgspec.structs.replace(st, markers=st.markers - 1))
+            c = c.replace(hits=c.hits + self.hits)
+        if enc.turn.phase is Phase.TURNS:
+            c = c.with_economy(resolved=(*c.economy.resolved, str(self.state)))
         enc.put(c)
 
     def describe(self, enc: Encounter) -> str:
         c = enc.combatants.get(self.id)
+        who = name(enc, self.id)
+        if self.state is not StateKind.BLEEDING:
+            hits = f": {self.hits} hits" if self.hits else ""
+            return f"{who} resolves {self.state.value}{hits} (E3)"
         st = c.state(StateKind.BLEEDING) if c else None
         m = st.markers if st else 0
-        return f"{name(enc, self.id)} bleeds: {bleeding_hits(m)} hits, bleeding {m} -> {m - 1}"
+        return f"{who} bleeds: {bleeding_hits(m)} hits, bleeding {m} -> {m - 1}"
 
     def title(self, enc: Encounter) -> str:
-        return f"Bleed {name(enc, self.id)}"
+        verb = "Bleed" if self.state is StateKind.BLEEDING else f"Resolve {self.state.value}:"
+        return f"{verb} {name(enc, self.id)}"
 
 
 COUNTERS = ("grit", "grit_max", "hits", "shifts", "will")
@@ -477,7 +523,29 @@ def decoy_spots(enc: Encounter, c: Combatant) -> list[Area]:
     return [n for n in neighbours(c.area) if enc.zone.contains(n)]
 
 
-def check_decoys(enc: Encounter, c: Combatant, decoys: Sequence[Area]) -> None:
+def hide_decoy_count(enc: Encounter, c: Combatant) -> int:
+    """How many decoys Hide places: two, fewer only where fewer adjacent areas exist (E6)."""
+    return min(2, len(decoy_spots(enc, c)))
+
+
+def check_decoys(
+    enc: Encounter, c: Combatant, decoys: Sequence[Area], *, hiding: bool = False
+) -> None:
+    """Refuse decoys that break E6. ``hiding``: the Hide action places exactly two (fewer
+    only where fewer adjacent areas exist); the GM may place fewer later (a Look or a
+    Creep removes some)."""
+    if hiding:
+        want = hide_decoy_count(enc, c)
+        if len(decoys) != want:
+            where = (
+                ""
+                if want == 2
+                else f" ({want} adjacent area{'' if want == 1 else 's'} inside the zone)"
+            )
+            raise IllegalOp(
+                f"{c.name} hides with exactly {want} decoy{'' if want == 1 else 's'} in "
+                f"adjacent areas{where}, not {len(decoys)} (E6)"
+            )
     if len(decoys) > 2:
         raise IllegalOp("a hidden character has at most 2 decoys (E6)")
     if len({tuple(d) for d in decoys}) != len(decoys):

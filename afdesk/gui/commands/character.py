@@ -236,22 +236,35 @@ class ToggleHesitate(_StateToggle):
 
 
 class BleedCommand(OpCommand):
+    """Resolve an ongoing state once on the character's own turn (E3): bleeding (the
+    default), burning or blinded. Offered while the state lasts; the model refuses it off
+    the character's turn or a second time in one turn, with the reason."""
+
     id = "bleed"
     label = "Bleed"
     group = "State"
     tip = "Suffer half the markers in hits, then remove one (E17)"
 
+    def __init__(self, kind: StateKind = StateKind.BLEEDING) -> None:
+        self.kind = kind
+        if kind is not StateKind.BLEEDING:
+            self.id = f"resolve:{kind.value}"
+            self.label = f"Resolve {kind.label.lower()}"
+            self.tip = f"Resolve {kind.label.lower()} for this turn (E3)"
+
     def offered(self, doc: EncounterDocument, who: str) -> bool:
         c = _combatant(doc, who)
-        st = c.state(StateKind.BLEEDING) if c is not None else None
-        return st is not None and st.markers > 0
+        st = c.state(self.kind) if c is not None else None
+        return st is not None and (self.kind is not StateKind.BLEEDING or st.markers > 0)
 
     def text(self, doc: EncounterDocument, who: str) -> str:
-        st = doc.encounter.combatants[who].state(StateKind.BLEEDING)
-        return f"Bleed ({st.label()})" if st is not None else self.label
+        st = doc.encounter.combatants[who].state(self.kind)
+        if self.kind is StateKind.BLEEDING and st is not None:
+            return f"Bleed ({st.label()})"
+        return self.label
 
     def op(self, doc: EncounterDocument, who: str) -> Op:
-        return TickBleeding(who)
+        return TickBleeding(who, self.kind)
 
 
 class RemoveStateCommand(OpCommand):
@@ -353,6 +366,7 @@ SIMPLE_SNAPS = tuple(
 SCREEN = _r(ScreenCommand())
 HESITATED = _r(ActHesitatedCommand())
 BLEED = _r(BleedCommand())
+RESOLVE = {k: _r(BleedCommand(k)) for k in (StateKind.BURNING, StateKind.BLINDED)}
 REMOVE_STATE = {k: _r(RemoveStateCommand(k)) for k in StateKind}
 ADD_STATE = _r(AddStateCommand())
 MOMENTUM = _r(MomentumCommand())

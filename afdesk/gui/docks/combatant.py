@@ -254,7 +254,8 @@ class CombatantPanel(QWidget):
         self.defend.setChecked(c.has(StateKind.DEFENDING))
         self.screen_toggle.setChecked(c.has(StateKind.SCREENING))
         self.hesitate.setChecked(c.has(StateKind.HESITATING))
-        prompts = turn_prompts(enc, c) if enc.actor == c.id else []
+        # The actor's turn prompts (E3); anyone's terrain prompts where they happened (E10).
+        prompts = turn_prompts(enc, c) if enc.actor == c.id else list(c.economy.pending)
         self.prompts.setText("\n".join(f"• {p}" for p in prompts))
         self.prompts.setVisible(bool(prompts))
         self.counter_labels["grit"].setText(f"{c.grit} / {c.grit_max}")
@@ -331,6 +332,12 @@ class CombatantPanel(QWidget):
             bleed.setToolTip(cmd.BLEED.tip)
             bleed.clicked.connect(lambda: self.run(cmd.BLEED))
             row.addWidget(bleed)
+        for kind, resolve in cmd.RESOLVE.items():
+            if c.has(kind):  # ongoing states, once on the character's own turn (E3)
+                button = QPushButton(resolve.label)
+                button.setToolTip(resolve.tip)
+                button.clicked.connect(lambda _c=False, r=resolve: self.run(r))
+                row.addWidget(button)
         self.states_layout.addLayout(row)
 
     # ----------------------------------------------------------------------- menus

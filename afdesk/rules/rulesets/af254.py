@@ -28,6 +28,15 @@ class AF254(DicePoolRuleset):
     def oppose(self, attack: Outcome, defense: Outcome) -> tuple[bool, Outcome]:
         return af254.stops(attack, defense), attack
 
+    def full_tie(self, attack: Outcome, defense: Outcome) -> bool:
+        """Equal Result and equal Gain (R9)."""
+        return (
+            attack.success
+            and defense.success
+            and attack.result == defense.result
+            and attack.gain == defense.gain
+        )
+
     def roll_check(
         self,
         dice: int,
@@ -56,6 +65,9 @@ class AF254(DicePoolRuleset):
         helper: tuple[int, int] | None = None,
         *,
         against_advantage: bool = False,
+        ventures: int = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
         source: DiceSource | None = None,
     ) -> tuple[Roll, Roll | None]:
         """The guard helps as a cooperator (R11): its Gain buys the defense Fail retries,
@@ -68,7 +80,15 @@ class AF254(DicePoolRuleset):
                 h_dice, h_intf + af254.helper_interference(2), pool=Pool.HELPER, source=source
             )
             extra, retries = af254.leader_adjustment([af254.outcome_of(helper_roll)])
-        roll = af254.roll_check(dice, interference + extra, pool=Pool.OPPOSITION, source=source)
+        roll = af254.roll_check(
+            dice,
+            interference + extra,
+            ventures=ventures,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            pool=Pool.OPPOSITION,
+            source=source,
+        )
         fails = roll.fail_indices()[:retries]
         if fails:
             roll = af254.retry_fails(roll, fails, retries, "cooperation", source)

@@ -103,8 +103,16 @@ class Ruleset(abc.ABC):
     # ---------------------------------------------------------------------- rolling
 
     @abc.abstractmethod
-    def verdict(self, attack: Roll | D20Check, defense: Roll | None = None) -> Verdict:
-        """What a contest came to (R9, C2, D2)."""
+    def verdict(
+        self,
+        attack: Roll | D20Check,
+        defense: Roll | None = None,
+        *,
+        defense_wins_ties: bool = False,
+    ) -> Verdict:
+        """What a contest came to (R9, C2, D2). ``defense_wins_ties``: in an encounter
+        both hold a reflex card this round and the defender's is higher, so a full tie
+        goes to the defense (R9, E2)."""
 
     def outcome(self, roll: Roll) -> Outcome:
         """The outcome of a dice-pool roll."""
@@ -131,10 +139,14 @@ class Ruleset(abc.ABC):
         helper: tuple[int, int] | None = None,
         *,
         against_advantage: bool = False,
+        ventures: int = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
         source: DiceSource | None = None,
     ) -> tuple[Roll, Roll | None]:
         """Roll a defense, with a guard's ``(dice, Interference)`` cooperating (E4):
-        ``(the defense's roll, the helper's roll)``."""
+        ``(the defense's roll, the helper's roll)``. The defense takes Ventures,
+        Advantage and Disadvantage like any check (R4, R8, C3, C5)."""
         raise RulesError(f"{self.name} has no defense roll: the TN and F are the defense")
 
     # ------------------------------------------------------------------------- odds
@@ -246,7 +258,21 @@ class DicePoolRuleset(Ruleset):
     def oppose(self, attack: Outcome, defense: Outcome) -> tuple[bool, Outcome]:
         """``(stopped, the attack's outcome after opposition)`` (R9, C2)."""
 
-    def verdict(self, attack: Roll | D20Check, defense: Roll | None = None) -> Verdict:
+    def full_tie(self, attack: Outcome, defense: Outcome) -> bool:
+        """Whether a contest is a full tie that the higher reflex card decides (R9)."""
+        return False
+
+    def opposition_after(self, attack: Outcome, defense: Outcome) -> Outcome:
+        """The opposition's outcome once it has opposed (C2, C3: what it spent is gone)."""
+        return defense
+
+    def verdict(
+        self,
+        attack: Roll | D20Check,
+        defense: Roll | None = None,
+        *,
+        defense_wins_ties: bool = False,
+    ) -> Verdict:
         if isinstance(attack, D20Check):
             raise RulesError(f"{self.name} checks roll dice pools, not a d20")
         a = self.outcome(attack)
@@ -254,7 +280,11 @@ class DicePoolRuleset(Ruleset):
             return Verdict(succeeds=a.success, stopped=False, attack=a)
         d = self.outcome(defense)
         stopped, after = self.oppose(a, d)
-        return Verdict(succeeds=True, stopped=stopped, attack=after, defense=d)
+        if not stopped and defense_wins_ties and self.full_tie(a, d):
+            stopped = True  # the higher reflex card wins the full tie (R9, E2)
+        return Verdict(
+            succeeds=True, stopped=stopped, attack=after, defense=self.opposition_after(a, d)
+        )
 
     def roll_plain(
         self, score: int, modifiers: Sequence[int], source: DiceSource | None = None

@@ -33,6 +33,9 @@ class Classic(DicePoolRuleset):
         after = classic.oppose(attack, defense)
         return not after.success, after
 
+    def opposition_after(self, attack: Outcome, defense: Outcome) -> Outcome:
+        return classic.spend_opposition(attack, defense)
+
     def roll_check(
         self,
         dice: int,
@@ -61,12 +64,18 @@ class Classic(DicePoolRuleset):
         helper: tuple[int, int] | None = None,
         *,
         against_advantage: bool = False,
+        ventures: int = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
         source: DiceSource | None = None,
     ) -> tuple[Roll, Roll | None]:
         """The guard's remaining successes join the defense's pool (C6)."""
         roll = classic.roll_check(
             dice,
             interference,
+            ventures=ventures,
+            advantage=advantage,
+            disadvantage=disadvantage,
             pool=Pool.OPPOSITION,
             against_advantage=against_advantage,
             source=source,

@@ -25,7 +25,13 @@ class D20Degrees(Ruleset):
     odds_count_guard_help = False
     momentum = False
 
-    def verdict(self, attack: Roll | D20Check, defense: Roll | None = None) -> Verdict:
+    def verdict(
+        self,
+        attack: Roll | D20Check,
+        defense: Roll | None = None,
+        *,
+        defense_wins_ties: bool = False,
+    ) -> Verdict:
         """A d20 check has no opposing roll: the defense is in its TN and F; it
         "succeeds" from a Pass up (D2)."""
         if not isinstance(attack, D20Check):

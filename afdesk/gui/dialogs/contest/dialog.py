@@ -27,9 +27,11 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import distance
 from afdesk.gui.dialogs.contest.common import Panel
 from afdesk.gui.dialogs.contest.defense import DefensePanel
+from afdesk.gui.dialogs.contest.defense_options import DefenseOptionsPanel
 from afdesk.gui.dialogs.contest.dice import DicePanel
 from afdesk.gui.dialogs.contest.extras import ExtrasPanel
 from afdesk.gui.dialogs.contest.modifiers import ModifiersPanel, OptionsPanel
+from afdesk.gui.dialogs.contest.overlap import OverlapPanel
 from afdesk.gui.dialogs.contest.shifts import MomentumPanel, ShiftsPanel
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.odds_worker import OddsWorker
@@ -43,7 +45,8 @@ class ContestDialog(QDialog):
     """Assemble, roll and resolve one check; Apply pushes one ResolveContest Op.
 
     Panels: ``modifiers``, ``options`` (Ventures, Advantage, keywords), ``extras`` (decoys),
-    ``defense``, ``dice``, ``shifts`` and ``momentum``.
+    ``defense``, ``defense_options`` (the defense's Ventures, Advantage, GM modifiers),
+    ``dice``, ``shifts`` and ``momentum``.
     """
 
     def __init__(
@@ -103,6 +106,7 @@ class ContestDialog(QDialog):
         self.options = OptionsPanel(self.rules)
         self.extras = ExtrasPanel(self.enc)
         self.defense = DefensePanel(self.enc, self.rules)
+        self.defense_options = DefenseOptionsPanel(self.rules)
         self.odds = QLabel()
         self.odds.setTextFormat(Qt.TextFormat.RichText)
         self.odds.setStyleSheet("font-size: 15px; padding: 6px; background: #f3f6fb;")
@@ -113,10 +117,11 @@ class ContestDialog(QDialog):
         self.dice.defense_choice = self.defense.choice
         self.shifts = ShiftsPanel(self.enc, lambda: self.source)
         self.momentum = MomentumPanel(self.enc)
-        for w in (self.modifiers, self.options, self.extras, self.defense):
+        self.overlap = OverlapPanel(self.enc, lambda: self.source)
+        for w in (self.modifiers, self.options, self.extras, self.defense, self.defense_options):
             root.addWidget(w)
         root.addWidget(self.odds)
-        for w in (self.dice, self.shifts, self.momentum):
+        for w in (self.dice, self.overlap, self.shifts, self.momentum):
             root.addWidget(w)
 
         self.buttons = QDialogButtonBox(
@@ -142,7 +147,9 @@ class ContestDialog(QDialog):
             self.options,
             self.extras,
             self.defense,
+            self.defense_options,
             self.dice,
+            self.overlap,
             self.shifts,
             self.momentum,
         )
@@ -253,7 +260,9 @@ class ContestDialog(QDialog):
         mods = f.modifiers if f is not None else list(self.plan.modifiers if self.plan else [])
         self.modifiers.show_modifiers(mods, editable=not rolled)
         self.defense.show_plan(self.plan, rolled)
+        self.defense_options.refresh()
         self.dice.refresh()
+        self.overlap.refresh()
         if f is None:
             self.odds.setText("")
             for w in (self.apply_button, self.shifts.box, self.momentum.box):

@@ -3,11 +3,11 @@ a Creep loses (E5)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from afdesk.encounter.contest import CheckKind, Plan
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.roster import decoy_spots
+from afdesk.encounter.ops.roster import decoy_spots, hide_decoy_count
 from afdesk.gui.dialogs.contest.common import Panel
 
 
@@ -31,9 +31,18 @@ class ExtrasPanel(Panel):
         self.decoy_boxes = []
         self.look_box = None
         if action is CheckKind.HIDE:
-            free = decoy_spots(self.enc, self.enc.combatant(attacker))
+            hider = self.enc.combatant(attacker)
+            free = decoy_spots(self.enc, hider)
+            want = hide_decoy_count(self.enc, hider)
+            if want < 2:
+                self._layout.addRow(
+                    QLabel(
+                        f"Only {len(free)} adjacent area(s) inside the zone: "
+                        f"{want} decoy(s) instead of two (E6)."
+                    )
+                )
             if free:
-                for k in range(2):
+                for k in range(want):
                     box = QComboBox()
                     for area in free:
                         box.addItem(f"({area[0]}, {area[1]})", area)

@@ -1,0 +1,161 @@
+"""The defense side of a contested check in progress: its modifiers, Ventures, Advantage
+and the GM's own modifiers (every modifier the attack can take, the defense can take: R1,
+R4, R8, C3, C5), the reflex tie-break (R9, E2), and other opponents in an overlap contesting
+the same move check (E14). A part of :class:`~afdesk.encounter.contest_flow.ContestFlow`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter.contest import (
+    CheckKind,
+    DefenseOption,
+    DefenseUse,
+    Modifier,
+    Plan,
+    assemble,
+    higher_card,
+    pools,
+)
+from afdesk.encounter.errors import IllegalOp
+from afdesk.rules.dice import DiceSource, Roll
+from afdesk.rules.errors import RulesError
+from afdesk.rules.rulesets import Ruleset
+
+if TYPE_CHECKING:
+    from afdesk.encounter.model import Encounter
+
+
+class DefenseSide:
+    """What :class:`ContestFlow` does for the defense before and as it rolls."""
+
+    enc: Encounter
+    plan: Plan
+    rules: Ruleset
+    defense: tuple[DefenseOption, ...]
+    defense_modifiers: dict[int, list[Modifier]]
+    defense_roll: Roll | None
+    defense_ventures: int
+    defense_advantage: bool
+    defense_disadvantage: bool
+    advantage: bool
+    disadvantage: bool
+    also: list[DefenseUse]
+
+    @property
+    def rolled(self) -> bool:
+        raise NotImplementedError
+
+    def attack_succeeded(self) -> bool:
+        raise NotImplementedError
+
+    def defense_mods(self, index: int, option: DefenseOption) -> list[Modifier]:
+        return self.defense_modifiers.get(index, list(option.modifiers))
+
+    def set_defense_enabled(self, index: int, key: str, enabled: bool) -> None:
+        option = self.defense[index]
+        mods = self.defense_mods(index, option)
+        self.defense_modifiers[index] = [
+            msgspec.structs.replace(m, enabled=enabled) if m.key == key else m for m in mods
+        ]
+
+    def _before_defense_roll(self, what: str) -> None:
+        if self.defense_roll is not None:
+            raise IllegalOp(f"the defense is rolled: {what} can no longer change")
+
+    def add_defense_gm_modifier(self, label: str, dice: int, reason: str = "") -> None:
+        """The GM's own modifier on the chosen defense, as on the attack (R1)."""
+        self._before_defense_roll("its modifiers")
+        if not self.defense:
+            raise IllegalOp("choose a defense first")
+        if dice == 0:
+            raise IllegalOp("a modifier of 0 changes nothing")
+        mods = self.defense_mods(0, self.defense[0])
+        key = f"gm-{len([m for m in mods if m.gm])}"
+        self.defense_modifiers[0] = [
+            *mods,
+            Modifier(key, label or "GM", dice, reason or "GM's call", "", True, True),
+        ]
+
+    def set_defense_ventures(self, n: int) -> None:
+        """Ventures declared on the defense before it rolls (R8, C3)."""
+        self._before_defense_roll("its Ventures")
+        intf = self.defense_pools(0)[1] if self.defense else 0
+        try:
+            self.rules.check_ventures(intf, n)
+        except RulesError as exc:
+            raise IllegalOp(str(exc)) from None
+        self.defense_ventures = n
+
+    def max_defense_ventures(self) -> int:
+        """The most Ventures the rules allow on the chosen defense now (R8, C3)."""
+        intf = self.defense_pools(0)[1] if self.defense else 0
+        return self.rules.max_ventures(intf)
+
+    def set_defense_advantage(self, advantage: bool, disadvantage: bool) -> None:
+        """Advantage or Disadvantage on the defense (R4, C5)."""
+        self._before_defense_roll("its Advantage")
+        self.defense_advantage, self.defense_disadvantage = advantage, disadvantage
+
+    def defense_pools(self, index: int = 0) -> tuple[int, int]:
+        option = self.defense[index]
+        return pools(option.dice, self.defense_mods(index, option))
+
+    def others(self) -> list[str]:
+        """Other opponents in the mover's overlap who may still contest the same move check
+        to leave it (E14); empty for any other check."""
+        if self.plan.action is not CheckKind.LEAVE_OVERLAP:
+            return []
+        a = self.enc.combatant(self.plan.attacker)
+        if a.area is None:
+            return []
+        taken = {self.plan.target, *(d.defender for d in self.also)}
+        return [c.id for c in self.enc.opponents_in(a.area, a) if c.id not in taken]
+
+    def other_plan(self, opponent: str) -> Plan:
+        """The defenses ``opponent`` could contest this move check with (E14)."""
+        return assemble(self.enc, self.plan.attacker, CheckKind.LEAVE_OVERLAP, opponent)
+
+    def contest_also(self, option: DefenseOption, source: DiceSource | None = None) -> None:
+        """Another opponent in the overlap contests the same move check and rolls now: one
+        move check, which each opponent there may contest (E14)."""
+        if not self.rolled:
+            raise IllegalOp("roll the check first")
+        if option.defender not in self.others():
+            raise IllegalOp(
+                f"{self.enc.combatant(option.defender).name} is not another opponent in the "
+                "overlap still free to contest this move check (E14)"
+            )
+        if not option.allowed:
+            raise IllegalOp(option.reason)
+        if not self.attack_succeeded():
+            raise IllegalOp("the check failed: there is nothing to oppose (R9)")
+        dice, intf = pools(option.dice, option.modifiers)
+        try:
+            roll, _helper = self.rules.roll_opposition(
+                dice,
+                intf,
+                None,
+                against_advantage=self.advantage and not self.disadvantage,
+                source=source,
+            )
+        except RulesError as exc:
+            raise IllegalOp(str(exc)) from None
+        self.also.append(
+            DefenseUse(
+                option.defender,
+                option.kind,
+                option.via,
+                option.facet,
+                option.modifiers,
+                roll,
+                higher_card=self.higher_card(option.defender),
+            )
+        )
+
+    def higher_card(self, defender: str) -> bool:
+        """The defender's reflex card beats the attacker's this round: a full tie goes to
+        the defense (R9, E2)."""
+        return higher_card(self.enc, defender, self.plan.attacker)
