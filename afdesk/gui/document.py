@@ -24,6 +24,7 @@ from afdesk.encounter.history import History, Step, StepEvent
 from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.ops.base import Op
 from afdesk.gui.text import sentence
+from afdesk.storage.errors import SaveError
 
 
 class Links:
@@ -236,7 +237,7 @@ class EncounterDocument(QObject):
         if self._journal is None:
             try:
                 self._journal = self._journal_factory(self)
-            except Exception as exc:  # SaveError, OSError: no journal, but say so
+            except (SaveError, OSError) as exc:  # no journal, but say so
                 self._journal_failed(exc)
         return self._journal
 
@@ -247,7 +248,7 @@ class EncounterDocument(QObject):
             return
         try:
             call(j)
-        except Exception as exc:  # the storage layer's SaveError: disk full, ...
+        except (SaveError, OSError) as exc:  # disk full, permissions, ...
             self._journal_failed(exc)
 
     def _journal_failed(self, exc: Exception) -> None:

@@ -79,15 +79,12 @@ def load_encounter(path: Path):
         raise ExportError(f"{path}: no such file")
     if not path.is_file():
         raise ExportError(f"{path}: not a file")
-    try:
-        from afdesk.storage import load
-    except ImportError:
-        raise ExportError(f"{path}: cannot read encounter files without afdesk.storage") from None
     from afdesk.encounter.model import Encounter
+    from afdesk.storage import LoadError, load
 
     try:
         state = load(path).state
-    except Exception as exc:  # any failure to read is the file's problem, in one line
+    except (LoadError, OSError) as exc:  # the file's problem, in one line
         text = " ".join(str(exc).split()) or type(exc).__name__
         raise ExportError(f"{path}: cannot read this encounter file: {text}") from None
     return Encounter.from_state(state)

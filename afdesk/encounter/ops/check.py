@@ -30,6 +30,7 @@ from afdesk.encounter.state import Meta, Phase
 from afdesk.rules.contest import Role
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll
+from afdesk.rules.errors import RulesError
 from afdesk.rules.rulesets import d20_margin, ruleset_named
 from afdesk.rules.verdict import Verdict
 
@@ -233,7 +234,7 @@ class ResolveContest(Op, frozen=True):
         target = f" {name(enc, r.target)}" if r.target else ""
         try:
             v = r.verdict(enc.ruleset)
-        except Exception:  # the Op will be refused; the line is never shown
+        except (RulesError, IllegalOp):  # the Op will be refused; the line is never shown
             return f"{who} {spec.verb}{target}"
         if r.d20 is not None:
             return f"{who} {spec.verb}{target}: {r.d20.describe()}"
