@@ -1,7 +1,7 @@
 """Map tools: each reads the GM's mouse and keys on the map while it is the view's active
 tool (as Tiled's AbstractTool and MapScene::setSelectedTool). A new tool (the zone
 brush, a measuring tape) is one subclass of :class:`MapTool` in its own module, added to
-:meth:`MapView.tools`."""
+the view's tools (``MapView.add_tool``)."""
 
 from afdesk.gui.map.tools.base import MapTool
 from afdesk.gui.map.tools.facing import FacingTool

@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import random
+from collections.abc import Iterable
+from typing import Any, Protocol
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt, SignalInstance
 from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-if TYPE_CHECKING:
-    from afdesk.gui.map.view import MapView
+from afdesk.encounter.ops.base import Op
+from afdesk.gui.map.selection import Selection
+
+
+class ToolHost(Protocol):
+    """What a tool may use of the view it works in (the map view is one). Tools know this
+    interface, not the view's class: the view creates its tools, so a tool importing the
+    view would tie the two in a circle."""
+
+    doc: Any
+    """The :class:`~afdesk.gui.document.EncounterDocument` on the map."""
+    map_scene: Any
+    """The view's :class:`~afdesk.gui.map.scene.MapScene`."""
+    player: bool
+    rng: random.Random | None
+    statusMessage: SignalInstance
+
+    def viewport(self) -> QWidget: ...
+    def items(self, pos: QPoint) -> list[QGraphicsItem]: ...
+    def mapFromScene(self, pos: QPointF) -> QPoint: ...
+    def tool(self, name: str) -> MapTool: ...
+    def select(self, sel: Selection) -> None: ...
+    def pan_by(self, dx: int, dy: int) -> None: ...
+    def push(
+        self,
+        ops: Iterable[Op],
+        text: str | None = None,
+        hint: str = "",
+        merge_key: str | None = None,
+    ) -> bool: ...
+    def refuse(self, reason: str, hint: str = "") -> None: ...
+
 
 OVERRIDE = Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier
 
@@ -26,11 +59,11 @@ class MapTool:
     to the facing tool) by forwarding that gesture's events."""
 
     name = ""
-    """How the view's :meth:`MapView.tools` knows it."""
+    """How the view knows it (``MapView.tool(name)``)."""
     cursor: Qt.CursorShape | None = None
     """The viewport's cursor while the tool is active (None: the default arrow)."""
 
-    def __init__(self, view: MapView) -> None:
+    def __init__(self, view: ToolHost) -> None:
         self.view = view
 
     @property
