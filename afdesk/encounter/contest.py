@@ -40,7 +40,7 @@ from afdesk.rules.rulesets import Ruleset, ruleset_named
 from afdesk.rules.verdict import Verdict
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class Modifier(msgspec.Struct, frozen=True, omit_defaults=True):

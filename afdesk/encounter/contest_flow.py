@@ -42,7 +42,7 @@ from afdesk.rules.rulesets import Ruleset, SpendKind, SpendUnit, ruleset_named
 from afdesk.rules.verdict import Verdict
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
     from afdesk.encounter.ops.check import ResolveContest
 
 

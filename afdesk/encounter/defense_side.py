@@ -25,7 +25,7 @@ from afdesk.rules.errors import RulesError
 from afdesk.rules.rulesets import Ruleset
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class DefenseSide:

@@ -16,7 +16,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, neighbours
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class SnapKind(enum.StrEnum):

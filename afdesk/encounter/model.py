@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from afdesk.encounter import modes  # noqa: F401 - registers the modes and their parts
 from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.ops.registry import decode_hook
-from afdesk.encounter.parts import Event, EventKind, all_parts, by_name
+from afdesk.encounter.parts import MISSING, Event, EventKind, all_parts, by_name
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Edge, Zone
@@ -24,9 +25,6 @@ from afdesk.encounter.zone import PLAIN, AreaTerrain, Edge, Zone
 if TYPE_CHECKING:
     from afdesk.encounter.ops.base import Op
     from afdesk.encounter.snapshot import EncounterState, LogEntry
-
-
-_MISSING = object()
 
 
 def canonical(op: Op) -> Op:
@@ -229,7 +227,7 @@ class Encounter:
         if rec is None:
             return
         for cid, old in rec["combatants"].items():
-            if old is _MISSING:
+            if old is MISSING:
                 self.combatants.pop(cid, None)
             else:
                 self.combatants[cid] = old
@@ -260,10 +258,10 @@ class Encounter:
         if rec is None:
             raise RuntimeError("the encounter changes only through Encounter.apply(op)")
         cid = combatant.id
-        old = self.combatants.get(cid, _MISSING)
+        old = self.combatants.get(cid, MISSING)
         rec["combatants"].setdefault(cid, old)
         self.combatants[cid] = combatant
-        if old is _MISSING:
+        if old is MISSING:
             self._touch("order")
             self.order = (*self.order, cid)
             self._events.append(Event(EventKind.ROSTER))
@@ -295,6 +293,10 @@ class Encounter:
         self.order = tuple(order)
         self._occupancy = None
         self._events.append(Event(EventKind.ROSTER))
+
+    def forget_terrain(self) -> None:
+        """The zone changed: the terrain by area is worked out again when next asked."""
+        self._terrain = None
 
     def set_part(self, name: str, value: Any) -> None:
         """Replace the whole part ``name`` (afdesk.encounter.parts) with ``value``."""

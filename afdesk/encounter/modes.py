@@ -27,12 +27,12 @@ import msgspec
 
 from afdesk.encounter import economy
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.parts import Part
+from afdesk.encounter.parts import Part, set_mode_part
 from afdesk.encounter.reflex import ROUNDS
 from afdesk.encounter.state import Mode, Phase, TurnState
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 T = TypeVar("T")
 
@@ -189,6 +189,7 @@ _MODES: dict[Mode, EncounterMode] = {}
 def register_mode(obj: EncounterMode) -> None:
     """Make ``obj`` the behaviour of ``obj.mode`` (replacing the one registered before)."""
     _MODES[obj.mode] = obj
+    set_mode_part(str(obj.mode), obj.part)
 
 
 for _mode in (Battle(), Chase(), Dispute(), Infiltration()):

@@ -21,7 +21,7 @@ from afdesk.encounter.geometry import NEIGHBOURS, Area, crossed_areas, in_front
 from afdesk.encounter.zone import PLAIN, AreaTerrain
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 def tick_unit(c: Combatant) -> int:

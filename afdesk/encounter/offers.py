@@ -16,7 +16,7 @@ from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.base import spend_refusal
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 _SPENDS_ORDER = {"action": 0, "snap": 1, "free": 2}
 

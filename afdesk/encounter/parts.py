@@ -29,7 +29,7 @@ from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import Zone
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class EventKind(enum.StrEnum):
@@ -72,7 +72,7 @@ class Part:
 
 
 def _zone_changed(enc: Encounter) -> None:
-    enc._terrain = None
+    enc.forget_terrain()
 
 
 PARTS: tuple[Part, ...] = (
@@ -86,11 +86,26 @@ PARTS: tuple[Part, ...] = (
 """Every whole value of an encounter (see the module)."""
 
 
+_MODE_PARTS: dict[str, Part] = {}
+"""The parts the registered modes add, by mode (``afdesk.encounter.modes.register_mode``
+keeps it; the model imports the modes, so they are registered before any encounter)."""
+
+
+def set_mode_part(mode: str, part: Part | None) -> None:
+    """The part ``mode`` adds to every encounter (None: none)."""
+    if part is None:
+        _MODE_PARTS.pop(mode, None)
+    else:
+        _MODE_PARTS[mode] = part
+
+
 def all_parts() -> tuple[Part, ...]:
     """The parts of every encounter: :data:`PARTS` and those the modes add."""
-    from afdesk.encounter.modes import mode_parts
+    return PARTS + tuple(_MODE_PARTS.values())
 
-    return PARTS + mode_parts()
+
+MISSING: Any = object()
+"""Where a record of what an Op changed says "this character did not exist"."""
 
 
 def by_name(name: str) -> Part:

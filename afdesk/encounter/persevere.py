@@ -14,7 +14,7 @@ from afdesk.rules.dice import DiceSource
 from afdesk.rules.rulesets import ruleset_named
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class PersevereCheck(NamedTuple):

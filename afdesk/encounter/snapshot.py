@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from afdesk.encounter.combatant import Combatant
-from afdesk.encounter.ops.registry import AnyOp
+from afdesk.encounter.ops.base import AnyOp
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import Zone

@@ -12,7 +12,7 @@ from afdesk.encounter.reflex import ROUNDS
 from afdesk.encounter.state import Phase
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 def headline(enc: Encounter, *, brief: bool = False) -> str:

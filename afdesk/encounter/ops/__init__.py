@@ -15,10 +15,11 @@ model, which in turn imports :mod:`afdesk.encounter.ops.base`.
 from __future__ import annotations
 
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.ops.registry import registered_ops
 
 
 def __getattr__(name: str) -> type[Op]:
+    from afdesk.encounter.ops.registry import registered_ops
+
     for cls in registered_ops():
         if cls.__name__ == name:
             return cls
@@ -26,6 +27,8 @@ def __getattr__(name: str) -> type[Op]:
 
 
 def __dir__() -> list[str]:
+    from afdesk.encounter.ops.registry import registered_ops
+
     return sorted({*globals(), *(cls.__name__ for cls in registered_ops())})
 
 

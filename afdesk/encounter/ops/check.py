@@ -35,7 +35,7 @@ from afdesk.rules.rulesets import d20_margin, ruleset_named
 from afdesk.rules.verdict import Verdict
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 def _consume(c: Combatant, modifiers: Iterable[Modifier]) -> Combatant:

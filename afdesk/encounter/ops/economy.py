@@ -15,7 +15,7 @@ from afdesk.rules.d20 import D20Check, Degree
 from afdesk.rules.dice import Roll
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 def check_succeeded(enc: Encounter, roll: Roll | None, d20: D20Check | None) -> bool:

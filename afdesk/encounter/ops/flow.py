@@ -16,7 +16,7 @@ from afdesk.encounter.ops.base import Op, name, require_phase
 from afdesk.encounter.state import Phase, TurnState, exchanges_lasted
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class NextTurn(Op, frozen=True):

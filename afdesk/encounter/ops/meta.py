@@ -13,7 +13,7 @@ from afdesk.encounter.state import Mode, Phase, Settings
 from afdesk.rules import RulesError, ruleset_named
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class Rename(Op, frozen=True):

@@ -13,7 +13,7 @@ from afdesk.encounter.geometry import Area, direction_name, normalise_facing
 from afdesk.encounter.ops.base import Op, area_text, name, require_actor, require_on_map
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 def _areas(value: Fraction) -> str:

@@ -25,7 +25,7 @@ from afdesk.encounter.reflex import (
 from afdesk.encounter.state import Phase, TurnState
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class DealHands(Op, frozen=True):

@@ -6,60 +6,25 @@ after files were already read is decoded too: the fields that hold "any Op" are 
 :data:`AnyOp`, which msgspec hands to :func:`decode_hook`, and the hook converts with the
 union of what is registered *now*.
 
+The registration itself (``register``, :data:`AnyOp`) lives beside ``Op`` in
+:mod:`afdesk.encounter.ops.base`, so that defining an Op needs nothing above it; this module
+stands above every Op module: it loads them all before anything is decoded.
+
 Why a hook and not a plain ``Union``: msgspec resolves a Struct's field types once, the first
 time it is used, and never again; a union frozen then would refuse every Op registered after.
 """
 
 from __future__ import annotations
 
-import abc
 import re
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 import msgspec
 
-if TYPE_CHECKING:
-    from afdesk.encounter.ops.base import Op
+from afdesk.encounter.ops.base import _REGISTRY, AnyOp, Op, OpTagClash, _AnyOpMarker, register
 
-_REGISTRY: dict[str, type[Op]] = {}
 _union_cache: tuple[int, Any] = (-1, None)
 _package_loaded = False
-
-
-class _AnyOpMarker(abc.ABC):  # noqa: B024 - a marker: every registered Op is a virtual subclass
-    """The runtime type of a field that holds any registered Op (see the module)."""
-
-
-if TYPE_CHECKING:
-    AnyOp = Op
-else:
-    AnyOp = _AnyOpMarker
-
-
-class OpTagClash(TypeError):
-    """Two different Op classes want the same tag: files could not tell them apart."""
-
-
-def register(cls: type[Op]) -> None:
-    """Register an Op class under its tag (called by ``Op.__init_subclass__``).
-
-    Defining the same class again (same module and name: a reloaded module, a test run
-    twice) replaces it; another class with the tag of a registered one is refused, because a
-    file holding that tag could not say which one it meant.
-    """
-    # msgspec sets the tag (``tag=True``: the class name) only after this runs.
-    tag = cls.__name__
-    old = _REGISTRY.get(tag)
-    if old is not None and (old.__module__, old.__qualname__) != (
-        cls.__module__,
-        cls.__qualname__,
-    ):
-        raise OpTagClash(
-            f"the Op {cls.__module__}.{cls.__qualname__} has the tag {tag!r}, already "
-            f"used by {old.__module__}.{old.__qualname__}: give it another class name"
-        )
-    _REGISTRY[tag] = cls
-    _AnyOpMarker.register(cls)
 
 
 def _import_package_ops() -> None:
@@ -130,3 +95,14 @@ def nested_message(message: str) -> str:
         if m is None:
             return message
         message = f"{m['msg']} - at `${m['outer']}{m['inner']}`"
+
+
+__all__ = [
+    "AnyOp",
+    "OpTagClash",
+    "decode_hook",
+    "nested_message",
+    "op_union",
+    "register",
+    "registered_ops",
+]

@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.parts import all_parts
+from afdesk.encounter.parts import MISSING, all_parts
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.snapshot import LogEntry, Slot
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import Zone
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class Restore(Op, frozen=True):
@@ -41,10 +41,8 @@ class Restore(Op, frozen=True):
 
     @classmethod
     def from_record(cls, rec: dict[str, Any]) -> Restore:
-        from afdesk.encounter.model import _MISSING
-
         slots = tuple(
-            Slot(cid, None if old is _MISSING else old) for cid, old in rec["combatants"].items()
+            Slot(cid, None if old is MISSING else old) for cid, old in rec["combatants"].items()
         )
         log_length = rec.get("log")
         entries: tuple[LogEntry, ...] = ()

@@ -39,7 +39,7 @@ from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import Edge
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 def new_id(enc: Encounter, name_: str) -> str:

@@ -12,7 +12,7 @@ from afdesk.encounter.ops.base import Op
 from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, Tile
 
 if TYPE_CHECKING:
-    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.interface import Encounter
 
 
 class ExtendZone(Op, frozen=True):
