@@ -61,6 +61,27 @@ def test_af254_contests_match_the_reference(seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
+def test_R9_full_ties_to_the_defense_match_the_reference(seed):
+    """R9 (amended): the odds with a full tie going to the defense (the higher reflex card)
+    and with the original standing, against the reference's plain double loop, for checks,
+    rolled checks and cooperations."""
+    rng = random.Random(400 + seed)
+    source = RandomSource(seed)
+    for _ in range(8):
+        a, d = af_spec(rng), af_spec(rng)
+        roll = af254.roll_check(a.dice, a.interference, ventures=a.ventures, source=source)
+        coop = odds.Cooperation(d, (odds.PoolSpec(rng.randint(0, 4), rng.randint(1, 3)),))
+        for attacker, defender in ((a, d), (odds.CheckState.from_roll(roll), d), (a, coop)):
+            for ties in (False, True):
+                got = odds.contest_odds(attacker, defender, defense_wins_ties=ties)
+                want = ref_af254.contest_odds(attacker, defender, defense_wins_ties=ties)
+                assert close(got, want), (attacker, defender, ties, got, want)
+            lost = odds.contest_odds(attacker, defender, defense_wins_ties=True)
+            kept = odds.contest_odds(attacker, defender)
+            assert lost.p_stopped >= kept.p_stopped
+
+
+@pytest.mark.parametrize("seed", range(3))
 def test_af254_cooperation_matches_the_reference(seed):
     """R11 as one mixed leader pool per extra Interference, against one leader pool per
     (extra Interference, retries) as before."""

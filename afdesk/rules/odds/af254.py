@@ -8,6 +8,7 @@ combined once per ``b``.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import defaultdict
 from functools import lru_cache
@@ -315,43 +316,49 @@ def check_odds(spec: PoolSpec | CheckState | Cooperation) -> CheckOdds:
 
 
 def p_beats(
-    defender: dict[tuple[int, int], float], attacker: dict[tuple[int, int], float]
+    defender: dict[tuple[int, int], float],
+    attacker: dict[tuple[int, int], float],
+    *,
+    ties: bool = False,
 ) -> float:
-    """P(defender's score beats attacker's) over independent (Result, Gain) scores (R9)."""
+    """P(defender's score beats attacker's) over independent (Result, Gain) scores (R9).
+
+    ``ties``: a full tie (equal Result and equal Gain) goes to the defender too (R9: in an
+    encounter where its reflex card is the higher, E2); else the original stands."""
     by_result: dict[int, list[tuple[int, float]]] = defaultdict(list)
     for (r, g), p in defender.items():
         by_result[r].append((g, p))
     higher: dict[int, float] = {}
-    gains: dict[int, tuple[list[tuple[int, float]], list[float]]] = {}
+    gains: dict[int, tuple[list[int], list[float]]] = {}
     for r in (4, 5, 6):
         higher[r] = sum(p for (rr, _), p in defender.items() if rr > r)
         items = sorted(by_result.get(r, ()))
-        gains[r] = (items, suffix([p for _, p in items]))
+        gains[r] = ([g for g, _ in items], suffix([p for _, p in items]))
+    find = bisect.bisect_left if ties else bisect.bisect_right
     total = 0.0
     for (r, g), p in attacker.items():
-        items, tail = gains[r]
-        # First defender gain strictly above g.
-        lo, hi = 0, len(items)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if items[mid][0] <= g:
-                lo = mid + 1
-            else:
-                hi = mid
-        total += p * (higher[r] + tail[lo])
+        keys, tail = gains[r]
+        # The first defender Gain above g (at least g when it wins ties).
+        total += p * (higher[r] + tail[find(keys, g)])
     return total
 
 
 def contest_odds(
     attacker: PoolSpec | CheckState | Cooperation,
     defender: PoolSpec | CheckState | Cooperation | None,
+    *,
+    defense_wins_ties: bool = False,
 ) -> ContestOdds:
-    """Exact odds of an af-2.5.4 contest: the attack succeeds, is stopped, lands (R9)."""
+    """Exact odds of an af-2.5.4 contest: the attack succeeds, is stopped, lands (R9).
+
+    ``defense_wins_ties``: a full tie (equal Result and Gain) stops the attack, as in an
+    encounter where the defender holds the higher reflex card this round (R9, E2); by
+    default the original stands."""
     a = distribution(attacker)
     if defender is None:
         return ContestOdds(a.p_success, 0.0, a.p_success, a.expected_momentum, 0.0)
     d = distribution(defender)
-    stopped = p_beats(d.scores, a.scores)
+    stopped = p_beats(d.scores, a.scores, ties=defense_wins_ties)
     lands = max(0.0, a.p_success - stopped)
     return ContestOdds(
         a.p_success, stopped, lands, a.expected_momentum, a.p_success * d.expected_momentum

@@ -138,14 +138,20 @@ def _momentum3(r4: int, r5: int, r6: int, ventures: int) -> int:
 
 
 def classic_contest_odds(
-    attacker: PoolSpec | CheckState, defender: PoolSpec | CheckState | None
+    attacker: PoolSpec | CheckState,
+    defender: PoolSpec | CheckState | None,
+    *,
+    defense_wins_ties: bool = False,
 ) -> ContestOdds:
-    """Exact odds of an af-classic contest (C2).
+    """Exact odds of an af-classic contest (C2, C3).
 
-    The opposition's highest success cancels the original's lowest success if that is not
-    higher; the original then needs a success left. With Advantage on the original, the
-    opposition's 6s do not explode (C5): a spec defender is rolled that way against an
-    attacker with Advantage, before the attack is rolled and after (``CheckState.advantage``).
+    The opposition spends its lowest success that is not below the original's lowest
+    success to remove it; the original then needs a success left. Both sides' Momentum is
+    counted on what is left: the original's after the removal, the opposition's after its
+    spent success (C3). With Advantage on the original, the opposition's 6s do not explode
+    (C5): a spec defender is rolled that way against an attacker with Advantage, before the
+    attack is rolled and after (``CheckState.advantage``). ``defense_wins_ties`` changes
+    nothing: af-classic's opposition has no full tie (C2; R9's tie rule is af-2.5.4's).
     """
     a_state = attacker if isinstance(attacker, CheckState) else _classic_state(attacker)
     if defender is None:
@@ -162,17 +168,46 @@ def classic_contest_odds(
 @lru_cache(maxsize=512)
 def _contest(a_state: CheckState, d_state: CheckState) -> ContestOdds:
     p_success, _, _, a_rows = _summary(a_state)
-    _, d_mom, highest, _ = _summary(d_state)
+    _, _, highest, _ = _summary(d_state)
     # P(the opposition's highest success is at least ``low``), for low = 4, 5, 6.
     cut = {low: math.fsum(q for h, q in highest.items() if h >= low) for low in (4, 5, 6)}
+    spent = _spent_momentum(d_state)
     stopped = 0.0
     momentum = 0.0
+    d_momentum = 0.0
     for low, n, mom, reduced, p in a_rows:
         p_cut = cut[low]
         momentum += p * (p_cut * reduced + (1.0 - p_cut) * mom)
+        d_momentum += p * spent[low]
         if n == 1:
             stopped += p * p_cut
-    return ContestOdds(p_success, stopped, p_success - stopped, momentum, p_success * d_mom)
+    return ContestOdds(p_success, stopped, p_success - stopped, momentum, d_momentum)
+
+
+@lru_cache(maxsize=512)
+def _spent_momentum(state: CheckState) -> dict[int, float]:
+    """The opposition's expected Momentum once it has opposed an original whose lowest
+    success is 4, 5 or 6: it spends its lowest success that is not below that one (none if
+    it has none such) and counts pairs on what is left (C2, C3)."""
+    v = state.ventures
+    out = dict.fromkeys((4, 5, 6), 0.0)
+    for (r4, r5, r6), p in _classic_remaining(state).items():
+        if not r4 + r5 + r6:
+            continue
+        if r4:
+            out[4] += p * _momentum3(r4 - 1, r5, r6, v)
+        elif r5:
+            out[4] += p * _momentum3(r4, r5 - 1, r6, v)
+        else:
+            out[4] += p * _momentum3(r4, r5, r6 - 1, v)
+        if r5:
+            out[5] += p * _momentum3(r4, r5 - 1, r6, v)
+        elif r6:
+            out[5] += p * _momentum3(r4, r5, r6 - 1, v)
+        else:
+            out[5] += p * _momentum3(r4, r5, r6, v)
+        out[6] += p * (_momentum3(r4, r5, r6 - 1, v) if r6 else _momentum3(r4, r5, r6, v))
+    return out
 
 
 def clear_cache() -> None:
@@ -180,3 +215,4 @@ def clear_cache() -> None:
     _classic_remaining.cache_clear()
     _summary.cache_clear()
     _contest.cache_clear()
+    _spent_momentum.cache_clear()
