@@ -155,3 +155,29 @@ def test_large_pools_match_the_reference():
     assert close(odds.check_odds(coop), ref_af254.check_odds(coop))
     c = odds.PoolSpec(12, 5, ventures=3, advantage=True)
     assert close(odds.classic_contest_odds(c, big), ref_classic.classic_contest_odds(c, big))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8])
+def test_advantage_interference_groups_match_the_reference(n):
+    """R4 Advantage: the Interference pool built from the joint distribution of its low
+    Wins and 6s (each low Win a 4 or a 5 with even odds) against the reference's
+    enumeration of every retried face, group by group."""
+    from afdesk.rules.odds import core
+    from tests.rules.reference import core as ref_core
+
+    state = odds.PoolState(exploding=n, retry="advantage")
+    want = {g.low: g for g in ref_core.groups(state)}
+    got = {g.low: g for g in core.groups(state)}
+    heavy = {k for k, g in want.items() if g.p > 1e-15}
+    assert heavy <= got.keys()
+    for low, g in got.items():
+        w = want.get(low)
+        if w is None:
+            assert g.p < 1e-15, low
+            continue
+        assert abs(g.p - w.p) <= TOL, low
+        if w.p > 1e-9:
+            tail = max(len(g.six), len(w.six))
+            a = [*g.six, *[0.0] * (tail - len(g.six))]
+            b = [*w.six, *[0.0] * (tail - len(w.six))]
+            assert close(a, b), low

@@ -134,7 +134,7 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
                 low_mass[(s0 - i5, face, count, 0, ii)] += m * ip
             else:
                 low_mass[(0, 0, 0, e + i5 - s0 > 0, ii)] += m * ip
-    low_branch = _weighted(low_mass, vectors)
+    low_branch = _heads(low_mass, vectors)
     scores: dict[tuple[int, int], float] = defaultdict(float)
     p_fumble = 0.0
     momentum = 0.0
@@ -166,9 +166,8 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
             momentum += q * (tail_c[d + 1] if d + 1 < len(tail_c) else 0.0) * (v // 2)
             # 1 <= c6 < d: the check runs out with Interference 6s unspent.
             p_fumble += q * (total_c - (tail_c[d] if d < len(tail_c) else 0.0))
-    # No check 6s.
-    for (b, face, count, unspent), six_i in low_branch.items():
-        mass = math.fsum(six_i)
+    # No check 6s: only the Interference's first b + 1 six-counts matter, and its mass.
+    for (b, face, count, unspent), (six_i, mass) in low_branch.items():
         if b == 0:
             p_fumble += mass if unspent else mass - six_i[0]
             continue
@@ -178,7 +177,8 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
             g = min(count, r)
             scores[(face, g)] += q
             momentum += q * ((r - g + v) // 2)
-        p_fumble += math.fsum(six_i[b + 1 :])
+        # More than b Interference 6s: the check runs out with some unspent (R6).
+        p_fumble += mass - math.fsum(six_i)
     p_success = math.fsum(scores.values())
     return Distribution(min(p_success, 1.0), p_fumble, momentum, dict(scores))
 
@@ -212,6 +212,33 @@ def _six_pairs(
         n = len(vec)
         acc[:n] = [y + m * x for y, x in zip(acc[:n], vec, strict=True)]
     return [(b, list(vectors[ii]), six_c) for (b, ii), six_c in by_intf.items()]
+
+
+def _heads(
+    masses: dict[tuple[int, ...], float], vectors: list[tuple[float, ...]]
+) -> dict[tuple[int, ...], tuple[list[float], float]]:
+    """Turn {(b, *key, vector id): mass} into {(b, *key): (sum of mass * vector[: b + 1],
+    sum of mass * the vector's total)}: the low branch needs no more of a 6-distribution."""
+    totals: dict[int, float] = {}
+    out: dict[tuple[int, ...], tuple[list[float], float]] = {}
+    for (*parts, vid), m in masses.items():
+        vec = vectors[vid]
+        total = totals.get(vid)
+        if total is None:
+            total = totals[vid] = math.fsum(vec)
+        key = tuple(parts)
+        head = vec[: key[0] + 1]
+        entry = out.get(key)
+        if entry is None:
+            out[key] = ([m * x for x in head], m * total)
+            continue
+        acc, mass = entry
+        if len(acc) < len(head):
+            acc.extend([0.0] * (len(head) - len(acc)))
+        n = len(head)
+        acc[:n] = [y + m * x for y, x in zip(acc[:n], head, strict=True)]
+        out[key] = (acc, mass + m * total)
+    return out
 
 
 def _weighted(

@@ -162,11 +162,13 @@ def classic_contest_odds(
             highest[_highest(c)] += p
     # C2, C3 as amended: the opposition spends its lowest success not below the original's
     # lowest, and counts its Momentum on what is left (a plain double loop).
-    terms = []
+    by_lowest: dict[int, list[float]] = defaultdict(list)
     for ca, pa in a_rem.items():
-        if not sum(ca):
-            continue
-        low = _lowest(ca)
+        if sum(ca):
+            by_lowest[_lowest(ca)].append(pa)
+    terms = []
+    for low, masses in by_lowest.items():
+        pa = math.fsum(masses)
         for cd, pd in d_rem.items():
             if sum(cd):
                 terms.append(pa * pd * _classic_momentum(_spend_able(cd, low), d_state.ventures))
