@@ -217,7 +217,9 @@ class ContestFlow(DefenseSide):
             defender = self._defender_state()
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
-        return functools.partial(rules.contest_odds, attacker, defender)
+        return functools.partial(
+            rules.contest_odds, attacker, defender, defense_wins_ties=self.defense_wins_ties()
+        )
 
     def degree_odds_query(self) -> Callable[[], dict[d20.Degree, Fraction]]:
         """:meth:`degree_odds` as a pure computation to run later, on any thread."""
@@ -362,9 +364,10 @@ class ContestFlow(DefenseSide):
                 a, d = CheckState.from_roll(self.attack), st
             pairs.append((kind.value, a, d))
         rules = self.rules
+        ties = self.defense_wins_ties()
 
         def choices() -> dict[str, ContestOdds]:
-            return {kind: rules.contest_odds(a, d) for kind, a, d in pairs}
+            return {kind: rules.contest_odds(a, d, defense_wins_ties=ties) for kind, a, d in pairs}
 
         return choices
 
@@ -448,7 +451,7 @@ class ContestFlow(DefenseSide):
             return self.rules.verdict(self.d20)
         if self.attack is None:
             raise IllegalOp("the check has not been rolled")
-        ties = bool(self.defense) and self.higher_card(self.defense[0].defender)
+        ties = self.defense_wins_ties()
         v = self.rules.verdict(self.attack, self.defense_roll, defense_wins_ties=ties)
         if not v.stopped:
             # Another opponent's defense that wins stops the move check too (E14).

@@ -159,3 +159,8 @@ class DefenseSide:
         """The defender's reflex card beats the attacker's this round: a full tie goes to
         the defense (R9, E2)."""
         return higher_card(self.enc, defender, self.plan.attacker)
+
+    def defense_wins_ties(self) -> bool:
+        """A full tie goes to the chosen defense (its character's reflex card is the
+        higher, R9, E2): the verdict and the odds shown take the same tie rule."""
+        return bool(self.defense) and self.higher_card(self.defense[0].defender)

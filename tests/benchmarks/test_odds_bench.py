@@ -6,8 +6,7 @@ median CPU time (asserted: other jobs on a shared machine stretch the wall clock
 ratio to two floors measured in the same run: the slow exact code the fast paths replaced
 (``tests/rules/reference``) where it applies, and a trivial pure-Python workload (so a
 loaded machine shows as a larger floor, not as a slower odds path: the budget is scaled by
-the floor over ``FLOOR_MS``). Asserted: the budget, or, where it is not met yet, at least
-the speed-up over the reference (see the issue 11 report for the table).
+the floor over ``FLOOR_MS``). Asserted for every case: its budget, so scaled.
 """
 
 from __future__ import annotations
@@ -45,30 +44,29 @@ GUARD_SMALL = AF.opposition_spec(P(6, 1), P(6, 2))
 ADV = {"advantage": True}
 DIS = {"disadvantage": True}
 
-# name: (ruleset, attacker, defender, budget in ms, the speed-up over the reference asserted
-# instead of the budget, or None: the budget is asserted).
+# name: (ruleset, attacker, defender, budget in ms).
 CASES = {
-    "af 4+1 v 3": (AF, P(4, 1), P(3), 2, None),
-    "af 6+2 v 6+2": (AF, P(6, 2), P(6, 2), 2, None),
-    "af 6+2 V1 v 6": (AF, P(6, 2, 1), P(6), 2, None),
-    "af 6 adv v 6+2": (AF, P(6, 0, **ADV), P(6, 2), 2, None),
-    "af 6+2 adv v 6": (AF, P(6, 2, **ADV), P(6), 2, 1.5),
-    "af 6+2 dis v 6": (AF, P(6, 2, **DIS), P(6), 2, None),
-    "af 6 r2 v 6+1": (AF, P(6, 0, retry_fails=2), P(6, 1), 2, None),
-    "af 10+6 v 10+6": (AF, P(10, 6), P(10, 6), 25, None),
-    "af 12+8 v 12+8": (AF, P(12, 8), P(12, 8), 25, None),
-    "af 12+8 adv v 12+8": (AF, P(12, 8, **ADV), P(12, 8), 25, 1.5),
-    "af 12+8 dis v 12+8": (AF, P(12, 8, **DIS), P(12, 8), 25, None),
-    "af 12+4 V1 r3 v 12+8": (AF, P(12, 4, 1, retry_fails=3), P(12, 8), 25, 1.1),
-    "af 12+8 adv v guard 12+8/12+9": (AF, P(12, 8, **ADV), GUARD_BIG, 25, 10),
-    "af 6 v guard 6+1/6+2": (AF, P(6), GUARD_SMALL, 25, 3),
-    "af rolled 12+8 adv +2 dice v 12+8": (AF, ROLLED.with_added_dice(2), P(12, 8), 25, None),
-    "classic 6+2 v 6+2": (CLASSIC, P(6, 2), P(6, 2), 2, None),
-    "classic 6+2 T3 adv v 6": (CLASSIC, P(6, 2, 3, **ADV), P(6), 2, None),
-    "classic 12+8 v 12+8": (CLASSIC, P(12, 8), P(12, 8), 25, None),
-    "classic 12+5 T3 adv v 12+8": (CLASSIC, P(12, 5, 3, **ADV), P(12, 8), 25, None),
-    "classic 12+8 dis v 12+8 dis": (CLASSIC, P(12, 8, **DIS), P(12, 8, **DIS), 25, None),
-    "d20 degrees": (D20, None, None, 2, None),
+    "af 4+1 v 3": (AF, P(4, 1), P(3), 2),
+    "af 6+2 v 6+2": (AF, P(6, 2), P(6, 2), 2),
+    "af 6+2 V1 v 6": (AF, P(6, 2, 1), P(6), 2),
+    "af 6 adv v 6+2": (AF, P(6, 0, **ADV), P(6, 2), 2),
+    "af 6+2 adv v 6": (AF, P(6, 2, **ADV), P(6), 2),
+    "af 6+2 dis v 6": (AF, P(6, 2, **DIS), P(6), 2),
+    "af 6 r2 v 6+1": (AF, P(6, 0, retry_fails=2), P(6, 1), 2),
+    "af 10+6 v 10+6": (AF, P(10, 6), P(10, 6), 25),
+    "af 12+8 v 12+8": (AF, P(12, 8), P(12, 8), 25),
+    "af 12+8 adv v 12+8": (AF, P(12, 8, **ADV), P(12, 8), 25),
+    "af 12+8 dis v 12+8": (AF, P(12, 8, **DIS), P(12, 8), 25),
+    "af 12+4 V1 r3 v 12+8": (AF, P(12, 4, 1, retry_fails=3), P(12, 8), 25),
+    "af 12+8 adv v guard 12+8/12+9": (AF, P(12, 8, **ADV), GUARD_BIG, 25),
+    "af 6 v guard 6+1/6+2": (AF, P(6), GUARD_SMALL, 25),
+    "af rolled 12+8 adv +2 dice v 12+8": (AF, ROLLED.with_added_dice(2), P(12, 8), 25),
+    "classic 6+2 v 6+2": (CLASSIC, P(6, 2), P(6, 2), 2),
+    "classic 6+2 T3 adv v 6": (CLASSIC, P(6, 2, 3, **ADV), P(6), 2),
+    "classic 12+8 v 12+8": (CLASSIC, P(12, 8), P(12, 8), 25),
+    "classic 12+5 T3 adv v 12+8": (CLASSIC, P(12, 5, 3, **ADV), P(12, 8), 25),
+    "classic 12+8 dis v 12+8 dis": (CLASSIC, P(12, 8, **DIS), P(12, 8, **DIS), 25),
+    "d20 degrees": (D20, None, None, 2),
 }
 REFERENCE = {
     "af 4+1 v 3",
@@ -84,14 +82,14 @@ REFERENCE = {
 
 
 def _query(name: str):
-    rules, attacker, defender, _, _ = CASES[name]
+    rules, attacker, defender, _ = CASES[name]
     if rules is D20:
         return lambda: rules.degree_odds(7, 15, 5, keywords=("risk", "ease"))
     return lambda: rules.contest_odds(attacker, defender)
 
 
 def _reference(name: str):
-    rules, attacker, defender, _, _ = CASES[name]
+    rules, attacker, defender, _ = CASES[name]
     if rules is AF:
         return lambda: ref_af254.contest_odds(attacker, defender)
     return lambda: ref_classic.classic_contest_odds(attacker, defender)
@@ -126,7 +124,7 @@ def _floor() -> float:
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_odds_query_speed(benchmark, name):
-    _, _, _, budget_ms, speedup = CASES[name]
+    budget_ms = CASES[name][3]
     result = benchmark.pedantic(_query(name), setup=odds.clear_cache, rounds=7, iterations=1)
     assert result is not None
     wall = benchmark.stats.stats.median
@@ -148,7 +146,4 @@ def test_odds_query_speed(benchmark, name):
         info["reference_ms"] = ref_median * 1000
         info["speedup"] = ref_median / median
     benchmark.extra_info.update(info)
-    if speedup is None:
-        assert median * 1000 <= budget_ms * allowance, info
-    else:
-        assert info["speedup"] >= speedup, info
+    assert median * 1000 <= budget_ms * allowance, info

@@ -1,11 +1,12 @@
-"""The odds the check flow shows, in every ruleset (issue 11: C3, C5)."""
+"""The odds the check flow shows, in every ruleset (issue 11: R9, C3, C5)."""
 
 from __future__ import annotations
 
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
 from afdesk.encounter.ops.meta import SetRuleset
-from afdesk.rules import classic, odds
+from afdesk.rules import af254, classic, odds
+from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
 from tests.encounter.conftest import band, foe, make, start_round
 from tests.rules import oracle
@@ -63,3 +64,75 @@ def test_C5_odds_after_an_attack_with_advantage_keep_the_oppositions_6s_from_exp
     stopped = float(sum(p for d, p in dist.items() if not classic.oppose(attack, d).success))
     tol = oracle.bound(d_intf, depth) * 8
     assert abs(flow.odds().p_stopped - stopped) <= tol, (flow.odds().p_stopped, stopped)
+
+
+def _tie_flow(order):
+    """Huang's hack on Gao rolled 5, 2 (Result 5, Gain 1); Gao dodges (R9)."""
+    from afdesk.encounter.ops.flow import NextTurn
+
+    enc = make(band("huang", (5, 5)), foe("gao", (5, 4), facing=180.0))
+    start_round(enc, order)
+    if enc.actor != "huang":
+        enc.apply(NextTurn())
+    plan = assemble(enc, "huang", CheckKind.HACK, "gao")
+    flow = ContestFlow(enc, plan)
+    flow.roll_attack(ScriptedSource([5, 2]))
+    flow.choose_defense(dodge(plan))
+    return flow
+
+
+def _p_beats_or_ties(flow, depth=6):
+    """Enumerate Gao's dodge: P(it stops Result 5, Gain 1), and P(a full tie)."""
+    d_dice, d_intf = flow.defense_pools(0)
+    dist = oracle.enumerate_pool(
+        [oracle.exploding(depth)] * d_dice,
+        [oracle.exploding(depth)] * d_intf,
+        af254._evaluate,
+    )
+    attack = af254.outcome_of(flow.attack)
+    beats = float(sum(p for d, p in dist.items() if af254.stops(attack, d)))
+    ties = float(sum(p for d, p in dist.items() if d.success and (d.result, d.gain) == (5, 1)))
+    return beats, ties, oracle.bound(d_dice + d_intf, depth) * 8
+
+
+def test_R9_the_odds_shown_give_a_full_tie_to_the_higher_reflex_card():
+    """R9 (amended): Gao's reflex card is the higher, so a full tie stops the hack; the odds
+    the flow shows (and the dialog computes off the UI thread) count it, as the verdict
+    does."""
+    flow = _tie_flow(["opponent:Foes", "huang"])
+    assert flow.defense_wins_ties()
+    beats, ties, tol = _p_beats_or_ties(flow)
+    assert ties > 0.01
+    shown = flow.odds()
+    assert abs(shown.p_stopped - (beats + ties)) <= tol, (shown, beats, ties)
+    assert abs(flow.odds_query()().p_stopped - shown.p_stopped) < 1e-15
+    # Before the roll the same tie rule holds: the defense's spec against the attack's.
+    before = flow.rules.contest_odds(
+        flow.attack_spec(), flow.defense_spec(), defense_wins_ties=True
+    )
+    plain = flow.rules.contest_odds(flow.attack_spec(), flow.defense_spec())
+    assert before.p_stopped > plain.p_stopped
+
+
+def test_R9_with_the_attackers_card_higher_the_odds_shown_let_a_full_tie_stand():
+    flow = _tie_flow(["huang", "opponent:Foes"])
+    assert not flow.defense_wins_ties()
+    beats, _ties, tol = _p_beats_or_ties(flow)
+    assert abs(flow.odds().p_stopped - beats) <= tol
+
+
+def test_R9_the_odds_of_each_shift_take_the_same_tie_rule():
+    """R9, R10: after the defense is rolled, the odds of each of the attacker's Shifts count
+    a full tie for the defense with the higher card: the tie stands unless the two added
+    dice raise the Gain or the Result."""
+    flow = _tie_flow(["opponent:Foes", "huang"])
+    flow.roll_defense(ScriptedSource([5, 1]))
+    assert flow.verdict_now().stopped and flow.shift_exchange.turn is Role.ATTACKER
+    state = odds.CheckState.from_roll(flow.attack)
+    d_state = odds.CheckState.from_roll(flow.defense_roll)
+    added = flow.shift_choices(Role.ATTACKER)["add"]
+    want = odds.contest_odds(state.with_added_dice(2), d_state, defense_wins_ties=True)
+    assert added == want
+    # The tie stays when neither added die shows a 5 or a 6: (4/6)^2.
+    assert abs(added.p_stopped - 4 / 9) < 1e-12
+    assert odds.contest_odds(state.with_added_dice(2), d_state).p_stopped == 0.0

@@ -116,6 +116,42 @@ def test_contest_odds_match_brute_force(attacker, defender):
     assert abs(got.p_attack_lands - (succeeds - stopped)) <= tol
 
 
+@pytest.mark.parametrize("ties", [False, True], ids=["original-stands", "defense-wins-ties"])
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        (odds.PoolSpec(1), odds.PoolSpec(1)),
+        (odds.PoolSpec(2), odds.PoolSpec(2, 1)),
+        (odds.PoolSpec(2, 1), odds.PoolSpec(2)),
+    ],
+)
+def test_R9_contest_odds_match_brute_force_for_both_tie_rules(attacker, defender, ties):
+    """R9 (amended): a full tie (equal Result and Gain) stops the attack when the defense
+    wins ties (the higher reflex card in an encounter), else the original stands."""
+    depth = 7
+    a_dist, na = af_pool(attacker, depth)
+    d_dist, nd = af_pool(defender, depth)
+    stopped = tied = 0.0
+    for a, pa in a_dist.items():
+        if not a.success:
+            continue
+        for d, pd in d_dist.items():
+            if af254.stops(a, d):
+                stopped += float(pa * pd)
+            elif d.success and (d.result, d.gain) == (a.result, a.gain):
+                tied += float(pa * pd)
+    assert tied > 0.01
+    got = odds.contest_odds(attacker, defender, defense_wins_ties=ties)
+    want = stopped + tied if ties else stopped
+    tol = oracle.bound(na + nd, depth) * 8 + 1e-12
+    assert abs(got.p_stopped - want) <= tol, (got, want)
+    assert abs(got.p_attack_lands - (got.p_attacker_succeeds - want)) <= tol
+    # Momentum does not depend on who wins a tie: both sides keep theirs (R9).
+    base = odds.contest_odds(attacker, defender)
+    assert got.attacker_expected_momentum == base.attacker_expected_momentum
+    assert got.defender_expected_momentum == base.defender_expected_momentum
+
+
 def test_contest_without_defender_is_the_check():
     spec = odds.PoolSpec(3, 1)
     c = odds.contest_odds(spec, None)
@@ -280,6 +316,62 @@ def test_classic_check_odds_match_brute_force():
         got = odds.classic_check_odds(spec)
         tol = oracle.bound(len(check) + len(intf), DEPTH) * 8
         assert abs(got.p_success - p) <= tol and abs(got.expected_momentum - m) <= tol
+
+
+def _classic_pool(spec: odds.PoolSpec, depth: int, *, against_advantage: bool = False):
+    """Enumerated af-classic pool: check dice plain under Disadvantage or against a check
+    with Advantage (C5), Interference (with the tokens) plain under Advantage."""
+    adv = spec.advantage and not spec.disadvantage
+    dis = spec.disadvantage and not spec.advantage
+    check_die = oracle.plain() if dis or against_advantage else oracle.exploding(depth)
+    intf_die = oracle.plain() if adv else oracle.exploding(depth)
+    check = [check_die] * spec.dice
+    intf = [intf_die] * (spec.interference + spec.ventures)
+    dist = oracle.enumerate_pool(
+        check, intf, lambda c, i, v: classic.evaluate(c, i, ventures=v), spec.ventures
+    )
+    return dist, len(check) + len(intf)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        (odds.PoolSpec(2), odds.PoolSpec(2)),
+        (odds.PoolSpec(2, 0, ventures=1), odds.PoolSpec(2, 0, ventures=1)),
+        (odds.PoolSpec(2, 1), odds.PoolSpec(3)),
+        (odds.PoolSpec(2, 0, advantage=True), odds.PoolSpec(2, 0, ventures=1)),
+    ],
+)
+def test_C2_C3_classic_contest_momentum_matches_brute_force(attacker, defender):
+    """C2, C3 (amended): the opposition spends its lowest success that can remove the
+    original's lowest, and both sides' Momentum is counted on what is left: the odds'
+    expected Momentum of each side against every pair of enumerated rolls."""
+    depth = 5
+    against = attacker.advantage and not attacker.disadvantage
+    a_dist, na = _classic_pool(attacker, depth)
+    d_dist, nd = _classic_pool(defender, depth, against_advantage=against)
+    succeeds = stopped = a_mom = d_mom = d_mom_before = Fraction(0)
+    for a, pa in a_dist.items():
+        if not a.success:
+            continue
+        succeeds += pa
+        for d, pd in d_dist.items():
+            after = classic.oppose(a, d)
+            spent = classic.spend_opposition(a, d)
+            stopped += pa * pd * (not after.success)
+            a_mom += pa * pd * after.momentum
+            d_mom += pa * pd * spent.momentum
+            d_mom_before += pa * pd * d.momentum
+    got = odds.classic_contest_odds(attacker, defender)
+    tol = oracle.bound(na + nd, depth) * 40 + 1e-12
+    assert abs(got.p_attacker_succeeds - float(succeeds)) <= tol
+    assert abs(got.p_stopped - float(stopped)) <= tol
+    assert abs(got.attacker_expected_momentum - float(a_mom)) <= tol
+    assert abs(got.defender_expected_momentum - float(d_mom)) <= tol, (got, float(d_mom))
+    # The opposition's spent success costs it Momentum: the figure before was too high.
+    assert float(d_mom_before) - float(d_mom) > 0.01
+    # No full tie in af-classic: the tie rule changes nothing (R9 is af-2.5.4's).
+    assert odds.classic_contest_odds(attacker, defender, defense_wins_ties=True) == got
 
 
 # ---------------------------------------------------------------- odds part-way through a roll

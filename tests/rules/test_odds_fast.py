@@ -61,6 +61,27 @@ def test_af254_contests_match_the_reference(seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
+def test_R9_full_ties_to_the_defense_match_the_reference(seed):
+    """R9 (amended): the odds with a full tie going to the defense (the higher reflex card)
+    and with the original standing, against the reference's plain double loop, for checks,
+    rolled checks and cooperations."""
+    rng = random.Random(400 + seed)
+    source = RandomSource(seed)
+    for _ in range(8):
+        a, d = af_spec(rng), af_spec(rng)
+        roll = af254.roll_check(a.dice, a.interference, ventures=a.ventures, source=source)
+        coop = odds.Cooperation(d, (odds.PoolSpec(rng.randint(0, 4), rng.randint(1, 3)),))
+        for attacker, defender in ((a, d), (odds.CheckState.from_roll(roll), d), (a, coop)):
+            for ties in (False, True):
+                got = odds.contest_odds(attacker, defender, defense_wins_ties=ties)
+                want = ref_af254.contest_odds(attacker, defender, defense_wins_ties=ties)
+                assert close(got, want), (attacker, defender, ties, got, want)
+            lost = odds.contest_odds(attacker, defender, defense_wins_ties=True)
+            kept = odds.contest_odds(attacker, defender)
+            assert lost.p_stopped >= kept.p_stopped
+
+
+@pytest.mark.parametrize("seed", range(3))
 def test_af254_cooperation_matches_the_reference(seed):
     """R11 as one mixed leader pool per extra Interference, against one leader pool per
     (extra Interference, retries) as before."""
@@ -134,3 +155,29 @@ def test_large_pools_match_the_reference():
     assert close(odds.check_odds(coop), ref_af254.check_odds(coop))
     c = odds.PoolSpec(12, 5, ventures=3, advantage=True)
     assert close(odds.classic_contest_odds(c, big), ref_classic.classic_contest_odds(c, big))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8])
+def test_advantage_interference_groups_match_the_reference(n):
+    """R4 Advantage: the Interference pool built from the joint distribution of its low
+    Wins and 6s (each low Win a 4 or a 5 with even odds) against the reference's
+    enumeration of every retried face, group by group."""
+    from afdesk.rules.odds import core
+    from tests.rules.reference import core as ref_core
+
+    state = odds.PoolState(exploding=n, retry="advantage")
+    want = {g.low: g for g in ref_core.groups(state)}
+    got = {g.low: g for g in core.groups(state)}
+    heavy = {k for k, g in want.items() if g.p > 1e-15}
+    assert heavy <= got.keys()
+    for low, g in got.items():
+        w = want.get(low)
+        if w is None:
+            assert g.p < 1e-15, low
+            continue
+        assert abs(g.p - w.p) <= TOL, low
+        if w.p > 1e-9:
+            tail = max(len(g.six), len(w.six))
+            a = [*g.six, *[0.0] * (tail - len(g.six))]
+            b = [*w.six, *[0.0] * (tail - len(w.six))]
+            assert close(a, b), low

@@ -8,6 +8,7 @@ combined once per ``b``.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import defaultdict
 from functools import lru_cache
@@ -133,7 +134,7 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
                 low_mass[(s0 - i5, face, count, 0, ii)] += m * ip
             else:
                 low_mass[(0, 0, 0, e + i5 - s0 > 0, ii)] += m * ip
-    low_branch = _weighted(low_mass, vectors)
+    low_branch = _heads(low_mass, vectors)
     scores: dict[tuple[int, int], float] = defaultdict(float)
     p_fumble = 0.0
     momentum = 0.0
@@ -165,9 +166,8 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
             momentum += q * (tail_c[d + 1] if d + 1 < len(tail_c) else 0.0) * (v // 2)
             # 1 <= c6 < d: the check runs out with Interference 6s unspent.
             p_fumble += q * (total_c - (tail_c[d] if d < len(tail_c) else 0.0))
-    # No check 6s.
-    for (b, face, count, unspent), six_i in low_branch.items():
-        mass = math.fsum(six_i)
+    # No check 6s: only the Interference's first b + 1 six-counts matter, and its mass.
+    for (b, face, count, unspent), (six_i, mass) in low_branch.items():
         if b == 0:
             p_fumble += mass if unspent else mass - six_i[0]
             continue
@@ -177,7 +177,8 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
             g = min(count, r)
             scores[(face, g)] += q
             momentum += q * ((r - g + v) // 2)
-        p_fumble += math.fsum(six_i[b + 1 :])
+        # More than b Interference 6s: the check runs out with some unspent (R6).
+        p_fumble += mass - math.fsum(six_i)
     p_success = math.fsum(scores.values())
     return Distribution(min(p_success, 1.0), p_fumble, momentum, dict(scores))
 
@@ -211,6 +212,33 @@ def _six_pairs(
         n = len(vec)
         acc[:n] = [y + m * x for y, x in zip(acc[:n], vec, strict=True)]
     return [(b, list(vectors[ii]), six_c) for (b, ii), six_c in by_intf.items()]
+
+
+def _heads(
+    masses: dict[tuple[int, ...], float], vectors: list[tuple[float, ...]]
+) -> dict[tuple[int, ...], tuple[list[float], float]]:
+    """Turn {(b, *key, vector id): mass} into {(b, *key): (sum of mass * vector[: b + 1],
+    sum of mass * the vector's total)}: the low branch needs no more of a 6-distribution."""
+    totals: dict[int, float] = {}
+    out: dict[tuple[int, ...], tuple[list[float], float]] = {}
+    for (*parts, vid), m in masses.items():
+        vec = vectors[vid]
+        total = totals.get(vid)
+        if total is None:
+            total = totals[vid] = math.fsum(vec)
+        key = tuple(parts)
+        head = vec[: key[0] + 1]
+        entry = out.get(key)
+        if entry is None:
+            out[key] = ([m * x for x in head], m * total)
+            continue
+        acc, mass = entry
+        if len(acc) < len(head):
+            acc.extend([0.0] * (len(head) - len(acc)))
+        n = len(head)
+        acc[:n] = [y + m * x for y, x in zip(acc[:n], head, strict=True)]
+        out[key] = (acc, mass + m * total)
+    return out
 
 
 def _weighted(
@@ -315,43 +343,49 @@ def check_odds(spec: PoolSpec | CheckState | Cooperation) -> CheckOdds:
 
 
 def p_beats(
-    defender: dict[tuple[int, int], float], attacker: dict[tuple[int, int], float]
+    defender: dict[tuple[int, int], float],
+    attacker: dict[tuple[int, int], float],
+    *,
+    ties: bool = False,
 ) -> float:
-    """P(defender's score beats attacker's) over independent (Result, Gain) scores (R9)."""
+    """P(defender's score beats attacker's) over independent (Result, Gain) scores (R9).
+
+    ``ties``: a full tie (equal Result and equal Gain) goes to the defender too (R9: in an
+    encounter where its reflex card is the higher, E2); else the original stands."""
     by_result: dict[int, list[tuple[int, float]]] = defaultdict(list)
     for (r, g), p in defender.items():
         by_result[r].append((g, p))
     higher: dict[int, float] = {}
-    gains: dict[int, tuple[list[tuple[int, float]], list[float]]] = {}
+    gains: dict[int, tuple[list[int], list[float]]] = {}
     for r in (4, 5, 6):
         higher[r] = sum(p for (rr, _), p in defender.items() if rr > r)
         items = sorted(by_result.get(r, ()))
-        gains[r] = (items, suffix([p for _, p in items]))
+        gains[r] = ([g for g, _ in items], suffix([p for _, p in items]))
+    find = bisect.bisect_left if ties else bisect.bisect_right
     total = 0.0
     for (r, g), p in attacker.items():
-        items, tail = gains[r]
-        # First defender gain strictly above g.
-        lo, hi = 0, len(items)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if items[mid][0] <= g:
-                lo = mid + 1
-            else:
-                hi = mid
-        total += p * (higher[r] + tail[lo])
+        keys, tail = gains[r]
+        # The first defender Gain above g (at least g when it wins ties).
+        total += p * (higher[r] + tail[find(keys, g)])
     return total
 
 
 def contest_odds(
     attacker: PoolSpec | CheckState | Cooperation,
     defender: PoolSpec | CheckState | Cooperation | None,
+    *,
+    defense_wins_ties: bool = False,
 ) -> ContestOdds:
-    """Exact odds of an af-2.5.4 contest: the attack succeeds, is stopped, lands (R9)."""
+    """Exact odds of an af-2.5.4 contest: the attack succeeds, is stopped, lands (R9).
+
+    ``defense_wins_ties``: a full tie (equal Result and Gain) stops the attack, as in an
+    encounter where the defender holds the higher reflex card this round (R9, E2); by
+    default the original stands."""
     a = distribution(attacker)
     if defender is None:
         return ContestOdds(a.p_success, 0.0, a.p_success, a.expected_momentum, 0.0)
     d = distribution(defender)
-    stopped = p_beats(d.scores, a.scores)
+    stopped = p_beats(d.scores, a.scores, ties=defense_wins_ties)
     lands = max(0.0, a.p_success - stopped)
     return ContestOdds(
         a.p_success, stopped, lands, a.expected_momentum, a.p_success * d.expected_momentum

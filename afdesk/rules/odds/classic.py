@@ -96,60 +96,82 @@ def classic_p_gain_above(spec: PoolSpec, n: int) -> float:
 def classic_check_odds(spec: PoolSpec | CheckState) -> CheckOdds:
     """Exact odds of one af-classic check (C1, C3, C5); ``p_fumble`` is always 0."""
     state = spec if isinstance(spec, CheckState) else _classic_state(spec)
-    p_success, momentum, _, _ = _summary(state)
+    p_success, momentum, *_ = _summary(state)
     return CheckOdds(p_success, 0.0, momentum)
 
 
+_Summary = tuple[
+    float, float, dict[int, float], tuple[tuple[int, int, int, int, float], ...], dict[int, float]
+]
+
+
 @lru_cache(maxsize=512)
-def _summary(
-    state: CheckState,
-) -> tuple[float, float, dict[int, float], tuple[tuple[int, int, int, int, float], ...]]:
-    """(P(success), expected Momentum, {highest success: p}, rows) of a check (C1, C3).
+def _summary(state: CheckState) -> _Summary:
+    """(P(success), expected Momentum, {highest success: p}, rows, spent) of a check (C1-C3).
 
     ``rows`` are the successful outcomes as (lowest success, successes, Momentum,
-    Momentum once the lowest success is removed, p) for the opposition (C2)."""
+    Momentum once the lowest success is removed, p) for the opposition (C2). ``spent``:
+    the expected Momentum of this check as an opposition once it has opposed an original
+    whose lowest success is 4, 5 or 6: it spends its lowest success not below that one
+    (none if it has none such) and counts pairs on what is left (C2, C3)."""
     v = state.ventures
     highest: dict[int, float] = defaultdict(float)
     rows: dict[tuple[int, int, int, int], float] = defaultdict(float)
     momentum = 0.0
+    spent4 = spent5 = spent6 = 0.0
     for (r4, r5, r6), p in _classic_remaining(state).items():
         n = r4 + r5 + r6
         if not n:
             continue
-        mom = _momentum3(r4, r5, r6, v)
+        pairs = (r4 >> 1) + (r5 >> 1) + (r6 >> 1)
+        singles = (r4 & 1) + (r5 & 1) + (r6 & 1)
+        mom = pairs + (v if v < singles else singles)
+        # Momentum with one success of a face showing ``c`` removed: an odd count loses a
+        # single, an even one a pair and gains a single.
+        less6 = _less_one(r6, pairs, singles, v) if r6 else mom
+        less5 = _less_one(r5, pairs, singles, v) if r5 else less6
+        reduced = _less_one(r4, pairs, singles, v) if r4 else less5
         momentum += p * mom
+        spent4 += p * reduced
+        spent5 += p * less5
+        spent6 += p * less6
         highest[6 if r6 else 5 if r5 else 4] += p
-        if r4:
-            low, reduced = 4, _momentum3(r4 - 1, r5, r6, v)
-        elif r5:
-            low, reduced = 5, _momentum3(r4, r5 - 1, r6, v)
-        else:
-            low, reduced = 6, _momentum3(r4, r5, r6 - 1, v)
+        low = 4 if r4 else 5 if r5 else 6
         rows[(low, min(n, 2), mom, reduced)] += p
     p_success = math.fsum(highest.values())
     flat = tuple((lo, n, m, red, p) for (lo, n, m, red), p in rows.items())
-    return p_success, momentum, dict(highest), flat
+    return p_success, momentum, dict(highest), flat, {4: spent4, 5: spent5, 6: spent6}
 
 
-def _momentum3(r4: int, r5: int, r6: int, ventures: int) -> int:
-    """C3: pairs of matching successes, plus one pair per token on a single success."""
-    singles = (r4 & 1) + (r5 & 1) + (r6 & 1)
-    return (r4 >> 1) + (r5 >> 1) + (r6 >> 1) + (ventures if ventures < singles else singles)
+def _less_one(count: int, pairs: int, singles: int, ventures: int) -> int:
+    """C3 Momentum once one success is removed from a face showing ``count`` (> 0)."""
+    if count & 1:
+        singles -= 1
+    else:
+        pairs -= 1
+        singles += 1
+    return pairs + (ventures if ventures < singles else singles)
 
 
 def classic_contest_odds(
-    attacker: PoolSpec | CheckState, defender: PoolSpec | CheckState | None
+    attacker: PoolSpec | CheckState,
+    defender: PoolSpec | CheckState | None,
+    *,
+    defense_wins_ties: bool = False,
 ) -> ContestOdds:
-    """Exact odds of an af-classic contest (C2).
+    """Exact odds of an af-classic contest (C2, C3).
 
-    The opposition's highest success cancels the original's lowest success if that is not
-    higher; the original then needs a success left. With Advantage on the original, the
-    opposition's 6s do not explode (C5): a spec defender is rolled that way against an
-    attacker with Advantage, before the attack is rolled and after (``CheckState.advantage``).
+    The opposition spends its lowest success that is not below the original's lowest
+    success to remove it; the original then needs a success left. Both sides' Momentum is
+    counted on what is left: the original's after the removal, the opposition's after its
+    spent success (C3). With Advantage on the original, the opposition's 6s do not explode
+    (C5): a spec defender is rolled that way against an attacker with Advantage, before the
+    attack is rolled and after (``CheckState.advantage``). ``defense_wins_ties`` changes
+    nothing: af-classic's opposition has no full tie (C2; R9's tie rule is af-2.5.4's).
     """
     a_state = attacker if isinstance(attacker, CheckState) else _classic_state(attacker)
     if defender is None:
-        p_success, momentum, _, _ = _summary(a_state)
+        p_success, momentum, *_ = _summary(a_state)
         return ContestOdds(p_success, 0.0, p_success, momentum, 0.0)
     d_state = (
         defender
@@ -161,18 +183,20 @@ def classic_contest_odds(
 
 @lru_cache(maxsize=512)
 def _contest(a_state: CheckState, d_state: CheckState) -> ContestOdds:
-    p_success, _, _, a_rows = _summary(a_state)
-    _, d_mom, highest, _ = _summary(d_state)
+    p_success, _, _, a_rows, _ = _summary(a_state)
+    _, _, highest, _, spent = _summary(d_state)
     # P(the opposition's highest success is at least ``low``), for low = 4, 5, 6.
     cut = {low: math.fsum(q for h, q in highest.items() if h >= low) for low in (4, 5, 6)}
     stopped = 0.0
     momentum = 0.0
+    d_momentum = 0.0
     for low, n, mom, reduced, p in a_rows:
         p_cut = cut[low]
         momentum += p * (p_cut * reduced + (1.0 - p_cut) * mom)
+        d_momentum += p * spent[low]
         if n == 1:
             stopped += p * p_cut
-    return ContestOdds(p_success, stopped, p_success - stopped, momentum, p_success * d_mom)
+    return ContestOdds(p_success, stopped, p_success - stopped, momentum, d_momentum)
 
 
 def clear_cache() -> None:

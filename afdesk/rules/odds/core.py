@@ -346,29 +346,75 @@ def _retried(
     return by_low
 
 
-def _advantage_pool(n: int, cap: int) -> dict[tuple[int, int], list[float]]:
-    """{(4s, 5s): [P(6s = k)]} of ``n`` fresh Interference dice with Advantage: the table of
-    their retried 6s, then their last faces (1-3, 4 or 5, 3:1:1) added one die at a time,
-    4s and 5s counted up to ``cap``."""
-    table = _capped_table(_advantage_table(n), cap)
-    width = max(len(vec) for _, _, vec in table)
-    grid = {(a4, a5): [*vec, *([0.0] * (width - len(vec)))] for a4, a5, vec in table}
-    zeros = [0.0] * width
-    for _ in range(n):
-        keys = set(grid)
-        keys |= {(min(a4 + 1, cap), a5) for a4, a5 in grid}
-        keys |= {(a4, min(a5 + 1, cap)) for a4, a5 in grid}
-        nxt = {}
-        for a4, a5 in keys:
-            own = 3 / 5 + (1 / 5 if a4 == cap else 0.0) + (1 / 5 if a5 == cap else 0.0)
-            here = grid.get((a4, a5), zeros)
-            left = grid.get((a4 - 1, a5), zeros) if a4 else zeros
-            down = grid.get((a4, a5 - 1), zeros) if a5 else zeros
-            nxt[(a4, a5)] = [
-                own * x + (y + z) / 5 for x, y, z in zip(here, left, down, strict=True)
-            ]
-        grid = nxt
-    return grid
+@lru_cache(maxsize=64)
+def _advantage_groups(n: int, top: int) -> tuple[_Group, ...]:
+    """The groups of ``n`` fresh Interference dice with Advantage (R4), 4s and 5s counted
+    up to ``top``.
+
+    Every low Win, retried or a last face, is a 4 or a 5 with even odds, independently of
+    the rest; so given the count L of low Wins the 4s are binomial (L, 1/2) and the 6s do
+    not depend on how L splits. The pool is therefore the joint distribution of (L, 6s):
+    the retried Wins W are negative binomial (n, 1/11) (see :func:`_advantage_table`), each
+    low with odds 2/3; the last faces add binomial (n, 2/5) low Wins. Groups below ``top``
+    share one 6-distribution per L; the groups counted at ``top`` mix theirs. Tails below
+    1e-21 are dropped (together below 1e-18).
+    """
+    pw = []  # P(W = w)
+    p = (10 / 11) ** n
+    k = 0
+    while True:
+        pw.append(p)
+        p *= (k + n) / (k + 1) / 11
+        k += 1
+        if p < 1e-21 and (k + n) / (k + 1) / 11 < 0.5:
+            break
+    wmax = len(pw) - 1
+    last = [math.comb(n, j) * 0.4**j * 0.6 ** (n - j) for j in range(n + 1)]
+    # joint[L][k]: P(L low Wins and k 6s).
+    joint = [[0.0] * (wmax + 1) for _ in range(wmax + n + 1)]
+    for j in range(wmax + 1):
+        # j retried low Wins and k retried 6s: P(W = j + k) C(j + k, j) (2/3)^j (1/3)^k.
+        c = (2 / 3) ** j
+        row = []
+        for k6 in range(wmax + 1 - j):
+            row.append(pw[j + k6] * math.comb(j + k6, j) * c)
+            c /= 3
+        m = len(row)
+        for extra, q in enumerate(last):
+            acc = joint[j + extra]
+            acc[:m] = [a + q * r for a, r in zip(acc[:m], row, strict=True)]
+    out = []
+    merged: dict[tuple[int, int], list[float]] = {}
+    for low, row in enumerate(joint):
+        while row and row[-1] < 1e-21:
+            row.pop()
+        total = math.fsum(row)
+        if total <= 0:
+            continue
+        vec: tuple[float, ...] | None = None
+        half = 0.5**low
+        for i4 in range(low + 1):
+            i5 = low - i4
+            w = math.comb(low, i4) * half
+            if i4 < top and i5 < top:
+                if vec is None:
+                    vec = _shared(tuple(x / total for x in row))
+                out.append(_Group((i4, i5), total * w, vec))
+                continue
+            key = (min(i4, top), min(i5, top))
+            into = merged.get(key)
+            if into is None:
+                merged[key] = [w * x for x in row]
+                continue
+            if len(into) < len(row):
+                into.extend([0.0] * (len(row) - len(into)))
+            n_row = len(row)
+            into[:n_row] = [a + w * x for a, x in zip(into[:n_row], row, strict=True)]
+    for key, mix in merged.items():
+        total = math.fsum(mix)
+        if total > 0:
+            out.append(_Group(key, total, _shared(tuple(x / total for x in mix))))
+    return tuple(out)
 
 
 def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, ...]:
@@ -380,7 +426,7 @@ def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, .
         and state.exploding
         and not (state.plain or track or any(state.fixed))
     ):
-        return _normalised(_advantage_pool(state.exploding, top), 0)
+        return _advantage_groups(state.exploding, top)
     dist, chain, table = _pool_dist(state, track, cap)
     if track:
         return _normalised(_retried(dist, mix, top), chain)
@@ -482,6 +528,7 @@ def clear_cache() -> None:
     """Forget the memoised pool distributions."""
     _sixes.cache_clear()
     _advantage_table.cache_clear()
+    _advantage_groups.cache_clear()
     _plain_faces.cache_clear()
     _plain_rows.cache_clear()
     groups.cache_clear()

@@ -97,8 +97,14 @@ class AF254(DicePoolRuleset):
     def check_odds(self, spec: OddsInput) -> CheckOdds:
         return odds.check_odds(spec)
 
-    def contest_odds(self, attacker: OddsInput, defender: OddsInput | None) -> ContestOdds:
-        return odds.contest_odds(attacker, defender)
+    def contest_odds(
+        self,
+        attacker: OddsInput,
+        defender: OddsInput | None,
+        *,
+        defense_wins_ties: bool = False,
+    ) -> ContestOdds:
+        return odds.contest_odds(attacker, defender, defense_wins_ties=defense_wins_ties)
 
     def opposition_spec(self, lead: PoolSpec, helper: PoolSpec | None) -> OddsInput:
         if helper is None:

@@ -154,7 +154,16 @@ class Ruleset(abc.ABC):
     def check_odds(self, spec: OddsInput) -> CheckOdds:
         raise RulesError(f"ruleset {self.name!r} has no dice pools")
 
-    def contest_odds(self, attacker: OddsInput, defender: OddsInput | None) -> ContestOdds:
+    def contest_odds(
+        self,
+        attacker: OddsInput,
+        defender: OddsInput | None,
+        *,
+        defense_wins_ties: bool = False,
+    ) -> ContestOdds:
+        """Exact odds of a contest (R9, C2). ``defense_wins_ties``: a full tie goes to the
+        defense, as :meth:`verdict` takes it (R9, E2: the defender's reflex card is the
+        higher)."""
         raise RulesError(f"ruleset {self.name!r} has no dice pools")
 
     def opposition_spec(self, lead: PoolSpec, helper: PoolSpec | None) -> OddsInput:

@@ -91,9 +91,17 @@ class Classic(DicePoolRuleset):
     def check_odds(self, spec: OddsInput) -> CheckOdds:
         return odds.classic_check_odds(_single(spec))
 
-    def contest_odds(self, attacker: OddsInput, defender: OddsInput | None) -> ContestOdds:
+    def contest_odds(
+        self,
+        attacker: OddsInput,
+        defender: OddsInput | None,
+        *,
+        defense_wins_ties: bool = False,
+    ) -> ContestOdds:
         return odds.classic_contest_odds(
-            _single(attacker), None if defender is None else _single(defender)
+            _single(attacker),
+            None if defender is None else _single(defender),
+            defense_wins_ties=defense_wins_ties,
         )
 
     def p_gain_above(self, spec: PoolSpec, n: int) -> float:

@@ -265,13 +265,23 @@ def p_beats(
 def contest_odds(
     attacker: PoolSpec | CheckState | Cooperation,
     defender: PoolSpec | CheckState | Cooperation | None,
+    *,
+    defense_wins_ties: bool = False,
 ) -> ContestOdds:
-    """Exact odds of an af-2.5.4 contest: the attack succeeds, is stopped, lands (R9)."""
+    """Exact odds of an af-2.5.4 contest: the attack succeeds, is stopped, lands (R9).
+
+    ``defense_wins_ties`` (R9 as amended): a full tie stops the attack; the reference adds
+    the tied mass by a plain double loop over both score tables."""
     a = distribution(attacker)
     if defender is None:
         return ContestOdds(a.p_success, 0.0, a.p_success, a.expected_momentum, 0.0)
     d = distribution(defender)
     stopped = p_beats(d.scores, a.scores)
+    if defense_wins_ties:
+        for (ra, ga), pa in a.scores.items():
+            for (rd, gd), pd in d.scores.items():
+                if (ra, ga) == (rd, gd):
+                    stopped += pa * pd
     lands = max(0.0, a.p_success - stopped)
     return ContestOdds(
         a.p_success, stopped, lands, a.expected_momentum, a.p_success * d.expected_momentum

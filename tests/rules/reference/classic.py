@@ -1,4 +1,5 @@
-"""Reference (before issue 11): exact odds of af-classic checks and contests (C1-C3, C5)."""
+"""Reference (before issue 11): exact odds of af-classic checks and contests (C1-C3, C5),
+with the amended C2/C3 opposition Momentum in the plainest form."""
 
 from __future__ import annotations
 
@@ -90,6 +91,16 @@ def _remove_lowest(counts: tuple[int, int, int]) -> tuple[int, int, int]:
     return (r4, r5, r6 - 1)
 
 
+def _spend_able(counts: tuple[int, int, int], low: int) -> tuple[int, int, int]:
+    """``counts`` less its lowest success of at least ``low`` (unchanged if none)."""
+    out = list(counts)
+    for face in range(low, 7):
+        if out[face - 4]:
+            out[face - 4] -= 1
+            break
+    return (out[0], out[1], out[2])
+
+
 def _lowest(counts: tuple[int, int, int]) -> int:
     r4, r5, _ = counts
     return 4 if r4 else 5 if r5 else 6
@@ -146,11 +157,22 @@ def classic_contest_odds(
     )
     d_rem = _classic_remaining(d_state)
     highest: dict[int, float] = defaultdict(float)
-    d_mom = 0.0
     for c, p in d_rem.items():
         if sum(c):
             highest[_highest(c)] += p
-            d_mom += p * _classic_momentum(c, d_state.ventures)
+    # C2, C3 as amended: the opposition spends its lowest success not below the original's
+    # lowest, and counts its Momentum on what is left (a plain double loop).
+    by_lowest: dict[int, list[float]] = defaultdict(list)
+    for ca, pa in a_rem.items():
+        if sum(ca):
+            by_lowest[_lowest(ca)].append(pa)
+    terms = []
+    for low, masses in by_lowest.items():
+        pa = math.fsum(masses)
+        for cd, pd in d_rem.items():
+            if sum(cd):
+                terms.append(pa * pd * _classic_momentum(_spend_able(cd, low), d_state.ventures))
+    d_mom = math.fsum(terms)
     stopped = 0.0
     momentum = 0.0
     for c, p in a_rem.items():
@@ -165,7 +187,7 @@ def classic_contest_odds(
         )
         if sum(c) == 1:
             stopped += p * p_cut
-    return ContestOdds(p_success, stopped, p_success - stopped, momentum, p_success * d_mom)
+    return ContestOdds(p_success, stopped, p_success - stopped, momentum, d_mom)
 
 
 def clear_cache() -> None:
