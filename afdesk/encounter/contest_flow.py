@@ -315,22 +315,26 @@ class ContestFlow(DefenseSide):
         """What the players spend after the roll under this ruleset (Shifts, Will, none)."""
         return self.rules.spend_unit
 
-    def payer(self, side: Role) -> str:
-        """Who pays a Shift for a side: the character, or the referee's pool for opponents
-        and denizens (R10)."""
-        c = self.enc.combatant(self.party(side))
+    def payer(self, side: Role, defense: int = 0) -> str:
+        """Who pays a Shift for a side (on defense roll ``defense``): the character, or the
+        referee's pool for opponents and denizens (R10)."""
+        c = self.enc.combatant(self.party(side, defense))
         return c.id if c.side in (Team.BAND, Team.FOLLOWER) else "referee"
 
-    def party(self, side: Role) -> str:
+    def party(self, side: Role, defense: int = 0) -> str:
         """The character on ``side``: the attacker, or the defender (the leading defense's
-        character once one is chosen, else the target)."""
+        character once one is chosen, else the target; another opponent's for ``defense``
+        >= 1, E14)."""
         if side is Role.ATTACKER:
             return self.plan.attacker
+        other = self.defender_at(defense)
+        if other is not None:
+            return other
         return self.defense[0].defender if self.defense else self.plan.target
 
-    def shifts_left(self, side: Role) -> int:
+    def shifts_left(self, side: Role, defense: int = 0) -> int:
         """Shifts (or Will) ``side``'s payer has left, this check's spends counted."""
-        payer = self.payer(side)
+        payer = self.payer(side, defense)
         will = self.rules.spend_unit is SpendUnit.WILL
         spent = sum(1 for s in self.spends if s.payer == payer and (s.kind == "will") == will)
         if payer == "referee":
@@ -338,19 +342,23 @@ class ContestFlow(DefenseSide):
         c = self.enc.combatant(payer)
         return (c.will if will else c.shifts) - spent
 
-    def shift_choices(self, side: Role) -> dict[str, ContestOdds]:
+    def shift_choices(self, side: Role, defense: int = 0) -> dict[str, ContestOdds]:
         """The odds after each spend ``side`` may choose, by kind: "add" (2 dice), "retry"
-        (every Fail not yet retried) — R10; af-classic: "will" (2 dice, C4)."""
-        return self.shift_choices_query(side)()
+        (every Fail not yet retried) — R10; af-classic: "will" (2 dice, C4). For another
+        opponent's roll (``defense`` >= 1, E14): the odds that its defense stops the check."""
+        return self.shift_choices_query(side, defense)()
 
-    def shift_choices_query(self, side: Role) -> Callable[[], dict[str, ContestOdds]]:
+    def shift_choices_query(
+        self, side: Role, defense: int = 0
+    ) -> Callable[[], dict[str, ContestOdds]]:
         """:meth:`shift_choices` as a pure computation to run later, on any thread (it
         holds only roll states, specs and the stateless ruleset)."""
         if self.rules.spend_unit is None or not self.rolled:
             return dict
-        if side is Role.DEFENDER and self.defense_roll is None:
+        d_roll = self.defense_roll_at(defense)
+        if side is Role.DEFENDER and d_roll is None:
             return dict
-        own = self.attack if side is Role.ATTACKER else self.defense_roll
+        own = self.attack if side is Role.ATTACKER else d_roll
         assert own is not None and self.attack is not None
         state = CheckState.from_roll(own)
         pairs = []
@@ -364,30 +372,35 @@ class ContestFlow(DefenseSide):
                 a, d = CheckState.from_roll(self.attack), st
             pairs.append((kind.value, a, d))
         rules = self.rules
-        ties = self.defense_wins_ties()
+        other = self.defender_at(defense)
+        ties = self.higher_card(other) if other else self.defense_wins_ties()
 
         def choices() -> dict[str, ContestOdds]:
             return {kind: rules.contest_odds(a, d, defense_wins_ties=ties) for kind, a, d in pairs}
 
         return choices
 
-    def spend_options(self, side: Role, *, with_odds: bool = True) -> list[SpendOption]:
+    def spend_options(
+        self, side: Role, *, with_odds: bool = True, defense: int = 0
+    ) -> list[SpendOption]:
         """Every way ``side`` may spend under this ruleset, with the odds after it (None
         without ``with_odds``: the dialog computes them off the UI thread) and why it is
         refused now ("" if it is not): what the Shifts panel offers."""
-        choices = self.shift_choices(side) if with_odds else {}
+        choices = self.shift_choices(side, defense) if with_odds else {}
         return [
-            SpendOption(kind, choices.get(kind.value), self.spend_refusal(side, kind))
+            SpendOption(kind, choices.get(kind.value), self.spend_refusal(side, kind, defense))
             for kind in self.rules.spend_kinds
         ]
 
-    def spend_refusal(self, side: Role, kind: str = "") -> str:
-        """Why ``side`` cannot spend now, or "" (R10, C4)."""
+    def spend_refusal(self, side: Role, kind: str = "", defense: int = 0) -> str:
+        """Why ``side`` cannot spend now (on defense roll ``defense``), or "" (R10, C4)."""
         side = Role(side)
         unit = self.rules.spend_unit
         if unit is None:
             return f"{self.rules.name} has no Shifts"
-        if self.shifts_left(side) < 1:
+        if defense and side is Role.ATTACKER:
+            return "the attacker spends on its own check"
+        if self.shifts_left(side, defense) < 1:
             return f"no {unit.label} left for the {side.value} (R10)"
         if self.shift_exchange.done:
             return "both sides are satisfied: the Shifts are over for this check"
@@ -395,7 +408,7 @@ class ContestFlow(DefenseSide):
             return (
                 f"it is the {self.shift_exchange.turn.value}'s turn to spend Shifts or pass (R10)"
             )
-        roll = self.attack if side is Role.ATTACKER else self.defense_roll
+        roll = self.attack if side is Role.ATTACKER else self.defense_roll_at(defense)
         if roll is None:
             return f"the {side.value} has not rolled"
         return self.rules.spend_refusal(
@@ -411,15 +424,18 @@ class ContestFlow(DefenseSide):
         kind: str,
         indices: tuple[int, ...] = (),
         source: DiceSource | None = None,
+        *,
+        defense: int = 0,
     ) -> None:
-        """Spend a Shift (or Will in af-classic) for ``side`` on its own roll. A refused
-        spend changes nothing."""
+        """Spend a Shift (or Will in af-classic) for ``side`` on its own roll: for the
+        defender, on defense roll ``defense`` (another opponent's for 1 and up, E14). A
+        refused spend changes nothing."""
         side = Role(side)
-        why = self.spend_refusal(side, kind)
+        why = self.spend_refusal(side, kind, defense)
         if why:
             raise IllegalOp(why)
-        target = "attack" if side is Role.ATTACKER else "0"
-        roll = self.attack if side is Role.ATTACKER else self.defense_roll
+        target = "attack" if side is Role.ATTACKER else self._record_index(defense)
+        roll = self.attack if side is Role.ATTACKER else self.defense_roll_at(defense)
         assert roll is not None
         try:
             new, indices = self.rules.spend(roll, kind, indices, source)
@@ -429,8 +445,9 @@ class ContestFlow(DefenseSide):
         if side is Role.ATTACKER:
             self.attack = new
         else:
-            self.defense_roll = new
-        self.spends.append(ShiftSpend(side, self.payer(side), kind, target, tuple(indices)))
+            self._put_defense_roll(defense, new)
+        payer = self.payer(side, defense)
+        self.spends.append(ShiftSpend(side, payer, kind, target, tuple(indices)))
 
     def spend_on_turn(self, kind: SpendKind | str, source: DiceSource | None = None) -> None:
         """The side on turn spends (R10)."""

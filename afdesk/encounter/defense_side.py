@@ -20,6 +20,7 @@ from afdesk.encounter.contest import (
     pools,
 )
 from afdesk.encounter.errors import IllegalOp
+from afdesk.rules.contest import Role, ShiftExchange
 from afdesk.rules.dice import DiceSource, Roll
 from afdesk.rules.errors import RulesError
 from afdesk.rules.rulesets import Ruleset
@@ -43,9 +44,13 @@ class DefenseSide:
     advantage: bool
     disadvantage: bool
     also: list[DefenseUse]
+    shift_exchange: ShiftExchange
 
     @property
     def rolled(self) -> bool:
+        raise NotImplementedError
+
+    def _losing_side(self) -> Role:
         raise NotImplementedError
 
     def attack_succeeded(self) -> bool:
@@ -154,6 +159,8 @@ class DefenseSide:
                 higher_card=self.higher_card(option.defender),
             )
         )
+        # A new result: the Shifts start again with the side it leaves losing (R10).
+        self.shift_exchange = ShiftExchange(turn=self._losing_side())
 
     def higher_card(self, defender: str) -> bool:
         """The defender's reflex card beats the attacker's this round: a full tie goes to
@@ -164,3 +171,33 @@ class DefenseSide:
         """A full tie goes to the chosen defense (its character's reflex card is the
         higher, R9, E2): the verdict and the odds shown take the same tie rule."""
         return bool(self.defense) and self.higher_card(self.defense[0].defender)
+
+    # ------------------------------------------------- the defense rolls Shifts go on
+
+    def defense_roll_at(self, defense: int) -> Roll | None:
+        """The defense roll a Shift may go on: 0 the chosen defense's, ``k`` >= 1 the
+        ``k``-th other opponent's contesting the same move check (E14, R10)."""
+        if defense == 0:
+            return self.defense_roll
+        if not 1 <= defense <= len(self.also):
+            raise IllegalOp(f"there is no defense {defense} to spend Shifts on")
+        return self.also[defense - 1].roll
+
+    def defender_at(self, defense: int) -> str | None:
+        """Who rolled :meth:`defense_roll_at` ``defense`` (None: the chosen defense's)."""
+        if defense == 0:
+            return None
+        self.defense_roll_at(defense)
+        return self.also[defense - 1].defender
+
+    def _put_defense_roll(self, defense: int, roll: Roll) -> None:
+        if defense == 0:
+            self.defense_roll = roll
+        else:
+            use = self.also[defense - 1]
+            self.also[defense - 1] = msgspec.structs.replace(use, roll=roll)
+
+    def _record_index(self, defense: int) -> str:
+        """``defense``'s index among the record's defenses (the chosen one first once it
+        is rolled)."""
+        return str(defense - (0 if self.defense_roll is not None else 1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
 from afdesk.encounter.ops.meta import SetRuleset
@@ -136,3 +138,61 @@ def test_R9_the_odds_of_each_shift_take_the_same_tie_rule():
     # The tie stays when neither added die shows a 5 or a 6: (4/6)^2.
     assert abs(added.p_stopped - 4 / 9) < 1e-12
     assert odds.contest_odds(state.with_added_dice(2), d_state).p_stopped == 0.0
+
+
+def test_R10_E14_other_opponents_in_the_overlap_spend_shifts_on_their_own_rolls():
+    """E14, R10: y contests a's move check beside x; after y's roll the Shifts start again
+    (a new result), and the defender side may spend on y's roll (from the referee's pool),
+    with the odds of each choice: two added dice turn y's 4 into a 6 that stops a's 5."""
+    from afdesk.encounter.contest_flow import leave_overlap_flow
+    from afdesk.encounter.economy import ActionKind
+    from afdesk.encounter.errors import IllegalOp
+    from afdesk.encounter.ops.economy import TakeAction
+
+    enc = make(
+        band("a", (6, 5), facing=0.0),
+        foe("x", (6, 5), facing=0.0),
+        foe("y", (6, 5), facing=90.0),
+    )
+    start_round(enc, ["a", "opponent:Foes"])
+    enc.apply(TakeAction("a", ActionKind.MANEUVER))
+    flow = leave_overlap_flow(enc, "a", "x")
+    flow.roll_attack(ScriptedSource([5, 2]))
+    parry = next(d for d in flow.plan.defenses if d.kind is DefenseKind.PARRY)
+    flow.choose_defense(parry)
+    flow.roll_defense(ScriptedSource([4, 1, 1]))
+    flow.pass_turn(Role.DEFENDER)
+    flow.pass_turn(Role.ATTACKER)
+    assert flow.shift_exchange.done
+    y_dodge = next(
+        d
+        for d in flow.other_plan("y").defenses
+        if d.kind is DefenseKind.DODGE and d.defender == "y"
+    )
+    flow.contest_also(y_dodge, ScriptedSource([4, 1]))
+    assert not flow.verdict_now().stopped
+    # y's roll is a new result: the losing side (the defenders) answers first.
+    assert flow.shift_exchange.turn is Role.DEFENDER and not flow.shift_exchange.done
+    assert flow.payer(Role.DEFENDER, 1) == "referee" and flow.party(Role.DEFENDER, 1) == "y"
+    assert flow.spend_refusal(Role.DEFENDER, "add", 1) == ""
+    assert "own check" in flow.spend_refusal(Role.ATTACKER, "add", 1)
+    with pytest.raises(IllegalOp, match="no defense 2"):
+        flow.spend(Role.DEFENDER, "add", defense=2)
+    y_before = odds.CheckState.from_roll(flow.also[0].roll)
+    choices = flow.shift_choices(Role.DEFENDER, 1)
+    attack = odds.CheckState.from_roll(flow.attack)
+    assert choices["add"] == odds.contest_odds(attack, y_before.with_added_dice(2))
+    # Two added dice stop a's 5 (Gain 1) with a 6, or with two 5s: 11/36 + 1/36.
+    assert abs(choices["add"].p_stopped - 12 / 36) < 1e-12
+    shifts = enc.meta.referee_shifts
+    flow.spend(Role.DEFENDER, "add", source=ScriptedSource([6, 1]), defense=1)
+    assert flow.also[0].roll.check_faces.count(6) == 1
+    assert flow.verdict_now().stopped
+    assert flow.spends[-1].payer == "referee" and flow.spends[-1].roll == "1"
+    record = flow.record()
+    assert [d.defender for d in record.defenses] == ["x", "y"]
+    assert record.defenses[1].roll == flow.also[0].roll
+    enc.apply(flow.op())
+    assert enc.meta.referee_shifts == shifts - 1
+    # Only y's defense won: the one step allowed is in front of y (east, E14).
+    assert set(enc.combatants["a"].economy.exit_to) == {(6, 4), (6, 6), (7, 4), (7, 5), (7, 6)}

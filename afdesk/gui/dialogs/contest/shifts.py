@@ -62,6 +62,19 @@ class ShiftsPanel(Panel):
         inner.addWidget(self.turn)
         row = QHBoxLayout()
         inner.addLayout(row)
+        # Other opponents contesting a move check spend on their own rolls (E14, R10).
+        self.roll_label = QLabel("On the &roll of")
+        self.roll_choice = QComboBox()
+        self.roll_choice.setToolTip(
+            "Which defender's roll the defender side spends on: each opponent contesting "
+            "the move check has its own (E14, R10)"
+        )
+        self.roll_label.setBuddy(self.roll_choice)
+        row.addWidget(self.roll_label)
+        row.addWidget(self.roll_choice)
+        self.roll_choice.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.roll_label.setVisible(False)
+        self.roll_choice.setVisible(False)
         self.buttons = [QPushButton(SPEND_BUTTON_TEXT[SpendKind.ADD]), QPushButton()]
         self.buttons[1].setText(SPEND_BUTTON_TEXT[SpendKind.RETRY])
         self.pass_button = QPushButton("&Pass (satisfied)")
@@ -78,8 +91,28 @@ class ShiftsPanel(Panel):
         self.odds_worker.ready.connect(self._odds_ready)
 
     def spend(self, kind: SpendKind | str) -> None:
-        """The side on turn spends ``kind`` (add, retry, will)."""
-        self._try(lambda f: f.spend_on_turn(kind, source=self._source()))
+        """The side on turn spends ``kind`` (add, retry, will), the defender side on the
+        roll chosen in :attr:`roll_choice`."""
+        defense = self.chosen_defense()
+        self._try(
+            lambda f: f.spend(f.shift_exchange.turn, kind, source=self._source(), defense=defense)
+        )
+
+    def chosen_defense(self) -> int:
+        """The defense roll the defender side spends on: 0 the chosen defense's, ``k`` the
+        ``k``-th other opponent's in the overlap (E14)."""
+        data = self.roll_choice.currentData() if self.roll_choice.isVisibleTo(self) else None
+        return data if isinstance(data, int) else 0
+
+    def choose_roll(self, defender: str) -> None:
+        """Spend on ``defender``'s roll, as the GM picks it."""
+        f = self.flow
+        for i in range(self.roll_choice.count()):
+            k = self.roll_choice.itemData(i)
+            if f is not None and f.party(Role.DEFENDER, k) == defender:
+                self.roll_choice.setCurrentIndex(i)
+                return
+        raise KeyError(f"no roll of {defender!r} to spend on")
 
     def pass_turn(self) -> None:
         """The side on turn is satisfied."""
@@ -102,18 +135,20 @@ class ShiftsPanel(Panel):
             return
         self.box.setEnabled(True)
         side = f.shift_exchange.turn
-        if side is Role.ATTACKER or f.defense:
-            who = self.enc.combatant(f.party(side)).name
+        self._fill_rolls(side)
+        defense = self.chosen_defense()
+        if side is Role.ATTACKER or f.defense or defense:
+            who = self.enc.combatant(f.party(side, defense)).name
         else:
             who = "the defender"
-        pool = "in the referee's pool" if f.payer(side) == "referee" else ""
+        pool = "in the referee's pool" if f.payer(side, defense) == "referee" else ""
         self.turn.setText(
-            f"<b>{who}</b> ({side.value}) may spend — {f.shifts_left(side)} "
+            f"<b>{who}</b> ({side.value}) may spend — {f.shifts_left(side, defense)} "
             f"{f.spend_unit.label} left {pool}. "
             "Spend as often as you like, then Pass when satisfied; the other side then "
             "answers."
         )
-        options = f.spend_options(side, with_odds=False)
+        options = f.spend_options(side, with_odds=False, defense=defense)
         self._kinds = [o.kind for o in options]
         for i, button in enumerate(self.buttons):
             if i >= len(options):
@@ -125,7 +160,30 @@ class ShiftsPanel(Panel):
             button.setEnabled(not o.refusal)
             button.setToolTip(sentence(o.refusal) if o.refusal else "")
         # The odds after each spend come off the UI thread (issue 11).
-        self.odds_worker.request(f.shift_choices_query(side), side)
+        self.odds_worker.request(f.shift_choices_query(side, defense), side)
+
+    def _fill_rolls(self, side: Role) -> None:
+        """The defender rolls to spend on, shown only when other opponents in the overlap
+        contest the move check too (E14)."""
+        f = self.flow
+        assert f is not None
+        rolls: list[tuple[str, int]] = []
+        if side is Role.DEFENDER and f.also:
+            if f.defense_roll is not None and f.defense:
+                lead = f.defense[0]
+                rolls.append((f"{self.enc.combatant(lead.defender).name}: {lead.kind.label}", 0))
+            for k, d in enumerate(f.also, 1):
+                rolls.append((f"{self.enc.combatant(d.defender).name}: {d.kind.label}", k))
+        keep = self.roll_choice.currentData()
+        self.roll_choice.blockSignals(True)
+        self.roll_choice.clear()
+        for label, k in rolls:
+            self.roll_choice.addItem(label, k)
+        at = self.roll_choice.findData(keep) if keep is not None else -1
+        self.roll_choice.setCurrentIndex(max(at, 0) if rolls else -1)
+        self.roll_choice.blockSignals(False)
+        self.roll_label.setVisible(bool(rolls))
+        self.roll_choice.setVisible(bool(rolls))
 
     def _odds_ready(self, _request: int, result: object, side: object) -> None:
         for kind, button in zip(self._kinds, self.buttons, strict=False):
