@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 
 from afdesk.encounter.snapshot import EncounterState
-from afdesk.storage import atomic, codec, migrations
+from afdesk.storage import atomic, codec, meaning, migrations
 from afdesk.storage.errors import LoadError, SaveError
 
 EXTENSION = ".afenc"
@@ -127,6 +127,14 @@ def save(
     except (msgspec.EncodeError, TypeError, ValueError, OverflowError) as exc:
         # text msgspec cannot write (a lone surrogate), a number out of range, ...
         raise SaveError(path.name, f"the encounter could not be encoded: {exc}") from exc
+    try:
+        meaning.check(state, data, path.name, lambda: msgspec.json.decode(data))
+    except LoadError as exc:  # what afdesk could not open again is never written
+        raise SaveError(
+            path.name,
+            f"{exc.detail}; the encounter breaks a limit of the file format, so it is not "
+            "saved (the file on disk is unchanged)",
+        ) from exc
     if len(data) > codec.MAX_BYTES:
         raise SaveError(
             path.name,
