@@ -202,6 +202,12 @@ class EncounterDocument(QObject):
             self._modified = modified
             self.modifiedChanged.emit(modified)
 
+    def about_to_save(self, path: Path) -> None:
+        """Just before the encounter is saved to ``path``: the journal marks it, so a crash
+        between the save and :meth:`mark_saved` recovers from the saved file."""
+        if self._journal is not None and hasattr(self._journal, "saving"):
+            self._journal_call(lambda j: j.saving(path))
+
     def mark_saved(self, path: Path, on_disk_version: int | None = None) -> None:
         """After a successful save to ``path``: clean, and the journal starts afresh."""
         changed = path != self.path

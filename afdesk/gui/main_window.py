@@ -372,6 +372,7 @@ class MainWindow(QMainWindow):
         from afdesk.storage import SaveError, save
 
         doc = self.doc
+        doc.about_to_save(path)
         try:
             version = save(
                 path,

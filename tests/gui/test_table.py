@@ -214,6 +214,33 @@ def test_a_crash_is_recovered_at_the_next_start(qtbot, tmp_path, monkeypatch):
     assert fresh.doc.is_modified() and fresh.isWindowModified()
 
 
+def test_a_kill_between_save_and_journal_restart_opens_the_saved_file(qtbot, tmp_path, monkeypatch):
+    """Issue 13: killed after the file was written but before the journal restarted, the
+    next start opens the saved file (which holds every change), not the sample."""
+    from afdesk.gui import app
+    from afdesk.gui.dialogs import recovery
+    from afdesk.storage import save
+
+    w = no_prompt(shown(qtbot, MainWindow(QSettings())))
+    path = tmp_path / "ford.afenc"
+    w.set_document(fresh_doc())
+    assert w._save_to(path)
+    w.act_deal.trigger()
+    saved = w.doc.encounter.state()
+    w.doc.about_to_save(path)
+    save(path, saved)  # ... and the process dies before mark_saved restarts the journal
+    w.doc._journal = None
+    w.doc = None
+    w.deleteLater()
+
+    monkeypatch.setattr(recovery, "ask", lambda p, parent=None: pytest.fail("asked"))
+    fresh = no_prompt(shown(qtbot, MainWindow(QSettings())))
+    app.start(fresh)
+    assert fresh.doc.path == path
+    assert fresh.doc.encounter.state() == saved
+    assert not fresh.doc.is_modified()
+
+
 def test_a_failed_save_keeps_the_modified_mark(window, qtbot, tmp_path, monkeypatch):
     import os
 
