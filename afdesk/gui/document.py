@@ -123,6 +123,8 @@ class EncounterDocument(QObject):
         self.encounter = encounter
         self.path = Path(path) if path else None
         self.on_disk_version = on_disk_version
+        self.disk_digest: str | None = None
+        """SHA-256 of the file as opened or last saved: a save checks it is still so."""
         self.history = History(encounter)
         """The one undo history (afdesk.encounter.history); :attr:`undo_stack` is its view.
         Undo and redo through the view (or :meth:`undo`), which keeps both in step."""

@@ -328,3 +328,35 @@ def test_an_old_document_no_longer_drives_the_panels(window, qtbot):
     assert window.windowTitle() == title and not window.isWindowModified()
     second.push(PlaceCombatant("huang", (2, 2)))
     assert window.log_panel.view.model().rowCount() == rows + 1
+
+
+@pytest.mark.parametrize("choice", ["overwrite", "reload", ""])
+def test_a_file_changed_on_disk_lets_the_gm_choose(window, tmp_path, monkeypatch, choice):
+    from afdesk.encounter.ops.meta import Rename
+    from afdesk.gui.dialogs import file_changed
+    from afdesk.storage import load, save
+
+    path = tmp_path / "ford.afenc"
+    save(path, fresh_doc().encounter.state())
+    assert window.open_path(path)
+    window.act_deal.trigger()
+    ours = window.doc.encounter.state()
+    other = fresh_doc().encounter
+    other.apply(Rename("Edited elsewhere"))
+    save(path, other.state())
+    asked = []
+    monkeypatch.setattr(
+        file_changed, "ask_file_changed", lambda w, p, detail: asked.append(detail) or choice
+    )
+    saved = window.save()
+    assert asked and "changed on disk" in asked[0]
+    if choice == "overwrite":
+        assert saved and load(path).state == ours and not window.doc.is_modified()
+        window.act_deal.trigger()  # saving again: the digest of our own save is expected
+        assert window.save() and len(asked) == 1
+    elif choice == "reload":
+        assert saved and window.doc.encounter.state() == other.state()
+        assert not window.doc.is_modified()
+    else:
+        assert not saved and load(path).state == other.state()
+        assert window.doc.is_modified() and window.doc.encounter.state() == ours
