@@ -230,6 +230,12 @@ def _within(place: str, value: float, limit: Limit) -> None:
 
 def _segments(place: str, segments: tuple[Segment, ...]) -> None:
     for s, seg in enumerate(segments):
+        if not seg.areas:
+            raise _Problem(
+                f"{place}.segments[{s}].areas",
+                f"segment {messages.value_text(seg.name)} covers no area; a segment covers "
+                "at least one area of its tile",
+            )
         for a, (c, r) in enumerate(seg.areas):
             _within(f"{place}.segments[{s}].areas[{a}][0]", c, LOCAL_AREA)
             _within(f"{place}.segments[{s}].areas[{a}][1]", r, LOCAL_AREA)

@@ -88,10 +88,10 @@ def schema() -> dict[str, Any]:
         "description": (
             f"{state.get('description', '')} Beyond this schema, afdesk refuses files over "
             "64 MiB, nesting deeper than 64, NaN or Infinity, keys given twice, whole "
-            "numbers beyond 64 bits, a character, hand or tile kind id given twice, two "
-            "tiles in one place, a hand member, turn order entry or interjection that is "
-            "not a character's id, a tile whose kind is not one of the zone's, and a "
-            "turn index outside the turn order."
+            "numbers beyond 64 bits, a segment with no area, a character, hand or tile "
+            "kind id given twice, two tiles in one place, a hand member, turn order "
+            "entry or interjection that is not a character's id, a tile whose kind is "
+            "not one of the zone's, and a turn index outside the turn order."
         ).strip(),
         "type": "object",
         "properties": {

@@ -68,6 +68,11 @@ TILES_RULE = "tiles must lie within 64 tiles of the origin"
             "a segment's areas lie inside its tile (0 to 4)",
         ),
         (
+            _set(["zone", "tiles", 1, "segments", 0, "areas"], []),
+            'zone.tiles[1].segments[0].areas: segment "Boulders" covers no area; a segment '
+            "covers at least one area of its tile",
+        ),
+        (
             _set(["combatants", 2, "area"], [0, 10**6]),
             "combatants[2].area[1]: area 1000000 is outside the zone: areas must lie within "
             "the zone's reach (-320 to 324, 64 tiles from the origin)",
