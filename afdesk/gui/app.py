@@ -91,6 +91,9 @@ def main(argv: list[str]) -> int:
     from afdesk.gui.main_window import MainWindow
 
     window = MainWindow(QSettings())
+    from afdesk.gui.crash import install
+
+    window.crash_handler = install(window)  # one handler of unexpected errors
     window.show()
     start(window, str(Path(args.file)) if args.file else None)
     return app.exec()

@@ -204,6 +204,19 @@ class EncounterDocument(QObject):
             self._modified = modified
             self.modifiedChanged.emit(modified)
 
+    def secure_journal(self) -> str:
+        """After an unexpected error: make sure the crash journal holds the encounter (start
+        it, or restart it from the whole encounter after a failed write); its state in
+        words."""
+        journal = self._journal_obj()
+        if journal is None:
+            return "the crash journal could not be started"
+        if getattr(journal, "problem", ""):
+            self._journal_call(lambda j: j.restart())
+        problem = getattr(journal, "problem", "")
+        where = getattr(journal, "path", "")
+        return f"not written: {problem}" if problem else f"written ({where})"
+
     def about_to_save(self, path: Path) -> None:
         """Just before the encounter is saved to ``path``: the journal marks it, so a crash
         between the save and :meth:`mark_saved` recovers from the saved file."""

@@ -241,6 +241,14 @@ class Journal:
             return
         self._write(Line(self._lines + 1, saved=digest, to=str(Path(file).resolve())))
 
+    def restart(self) -> None:
+        """Rewrite the journal from the whole encounter now (after a failed write, say);
+        :class:`SaveError` if that fails too."""
+        self._check_open()
+        self._restart()
+        if self.problem:
+            raise SaveError(TARGET, self.problem)
+
     def close(self, clean: bool = True) -> None:
         """Stop journaling. A clean close (the encounter was saved or deliberately
         discarded) deletes the journal; ``clean=False`` leaves it for recovery."""
