@@ -34,7 +34,7 @@ def start(window, file: str | None = None) -> None:
     from afdesk.gui.dialogs.recovery import RecoveryChoice, ask
     from afdesk.gui.document import EncounterDocument
     from afdesk.storage import LoadError
-    from afdesk.storage.journal import discard, pending_journals, recover
+    from afdesk.storage.journal import discard, pending_journals, recover_report
 
     try:
         pending = pending_journals()
@@ -42,10 +42,21 @@ def start(window, file: str | None = None) -> None:
         pending = []
         window.reporter.failed("Crash journals", f"The crash journals cannot be read: {exc}")
     for p in pending:
+        if p.in_file and p.file is not None:
+            # afdesk stopped between a save and the journal's restart: the file holds it all
+            if window.open_path(p.file):
+                discard(p)
+                window.reporter.say(
+                    f"afdesk stopped right after saving {p.file.name}: opened the saved file, "
+                    "which holds every change."
+                )
+                return
+            continue
         choice = ask(p, window)
         if choice == RecoveryChoice.RECOVER:
             try:
-                state = recover(p)
+                report = recover_report(p)
+                state = report.state
             except LoadError as exc:
                 window.reporter.failed("Recovery failed", exc, kept="The journal is kept.")
                 continue
@@ -53,7 +64,10 @@ def start(window, file: str | None = None) -> None:
             window.set_document(doc)
             doc.start_journal()  # the recovered state is journaled before the old one goes
             discard(p)
-            window.reporter.say(f"Recovered {p.name}: {p.ops} change(s). Save it to keep them.")
+            left_out = f" Left out: {report.dropped}." if report.dropped else ""
+            window.reporter.say(
+                f"Recovered {p.name}: {p.ops} change(s). Save it to keep them.{left_out}"
+            )
             return
         if choice == RecoveryChoice.OPEN_SAVED and p.file is not None and window.open_path(p.file):
             return
@@ -77,6 +91,9 @@ def main(argv: list[str]) -> int:
     from afdesk.gui.main_window import MainWindow
 
     window = MainWindow(QSettings())
+    from afdesk.gui.crash import install
+
+    window.crash_handler = install(window)  # one handler of unexpected errors
     window.show()
     start(window, str(Path(args.file)) if args.file else None)
     return app.exec()

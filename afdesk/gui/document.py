@@ -124,6 +124,8 @@ class EncounterDocument(QObject):
         self.encounter = encounter
         self.path = Path(path) if path else None
         self.on_disk_version = on_disk_version
+        self.disk_digest: str | None = None
+        """SHA-256 of the file as opened or last saved: a save checks it is still so."""
         self.history = History(encounter)
         """The one undo history (afdesk.encounter.history); :attr:`undo_stack` is its view.
         Undo and redo through the view (or :meth:`undo`), which keeps both in step."""
@@ -202,6 +204,25 @@ class EncounterDocument(QObject):
         if modified != self._modified:
             self._modified = modified
             self.modifiedChanged.emit(modified)
+
+    def secure_journal(self) -> str:
+        """After an unexpected error: make sure the crash journal holds the encounter (start
+        it, or restart it from the whole encounter after a failed write); its state in
+        words."""
+        journal = self._journal_obj()
+        if journal is None:
+            return "the crash journal could not be started"
+        if getattr(journal, "problem", ""):
+            self._journal_call(lambda j: j.restart())
+        problem = getattr(journal, "problem", "")
+        where = getattr(journal, "path", "")
+        return f"not written: {problem}" if problem else f"written ({where})"
+
+    def about_to_save(self, path: Path) -> None:
+        """Just before the encounter is saved to ``path``: the journal marks it, so a crash
+        between the save and :meth:`mark_saved` recovers from the saved file."""
+        if self._journal is not None and hasattr(self._journal, "saving"):
+            self._journal_call(lambda j: j.saving(path))
 
     def mark_saved(self, path: Path, on_disk_version: int | None = None) -> None:
         """After a successful save to ``path``: clean, and the journal starts afresh."""

@@ -330,6 +330,7 @@ class MainWindow(QMainWindow):
         doc = EncounterDocument(
             Encounter.from_state(loaded.state), path, on_disk_version=loaded.schema_version
         )
+        doc.disk_digest = loaded.digest
         self.set_document(doc)
         self._add_recent(path)
         self.show_message(f"Opened {path.name}.")
@@ -368,16 +369,24 @@ class MainWindow(QMainWindow):
             name += ".afenc"
         return self._save_to(Path(name))
 
-    def _save_to(self, path: Path) -> bool:
-        from afdesk.storage import SaveError, save
+    def _save_to(self, path: Path, *, overwrite: bool = False) -> bool:
+        from afdesk.storage import FileChangedError, SaveError, save
+        from afdesk.storage.files import file_digest
 
         doc = self.doc
+        same = path == doc.path
+        doc.about_to_save(path)
         try:
             version = save(
                 path,
                 doc.encounter.state(),
-                on_disk_version=doc.on_disk_version if path == doc.path else None,
+                on_disk_version=doc.on_disk_version if same else None,
+                expected_digest=doc.disk_digest if same and not overwrite else None,
             )
+        except FileChangedError as exc:
+            from afdesk.gui.dialogs import file_changed
+
+            return file_changed.resolve(self, path, exc.detail)
         except SaveError as exc:
             again = self.reporter.failed(
                 "The encounter was not saved",
@@ -388,6 +397,7 @@ class MainWindow(QMainWindow):
             )
             return self.save_as() if again else False
         doc.mark_saved(path, version)
+        doc.disk_digest = file_digest(path)
         self._add_recent(path)
         self.show_message(f"Saved {path.name}.")
         return True

@@ -8,12 +8,13 @@ Pure Python, no Qt. The GUI uses::
 
 from afdesk.storage.atomic import clean_stale_temps
 from afdesk.storage.codec import MAX_BYTES, decode, encode
-from afdesk.storage.errors import LoadError, SaveError
+from afdesk.storage.errors import FileChangedError, LoadError, SaveError
 from afdesk.storage.files import EXTENSION, Loaded, load, save
 
 __all__ = [
     "EXTENSION",
     "MAX_BYTES",
+    "FileChangedError",
     "LoadError",
     "Loaded",
     "SaveError",

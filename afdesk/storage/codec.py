@@ -40,7 +40,7 @@ from afdesk.encounter.ops.registry import decode_hook, nested_message, op_union
 from afdesk.encounter.snapshot import EncounterState, LogEntry
 from afdesk.rules import RulesError
 from afdesk.rules.rulesets import ruleset_named, ruleset_names
-from afdesk.storage import messages, migrations, scan
+from afdesk.storage import meaning, messages, migrations, scan
 from afdesk.storage.errors import LoadError
 
 MAX_BYTES = 64 * 1024 * 1024
@@ -265,6 +265,7 @@ def _decode(data: Any, source: str) -> tuple[EncounterState, int]:
                 source, f"{_explain(str(exc), doc)} (after upgrading from version {version})"
             ) from None
     _check_meaning(state, source)
+    meaning.check(state, data, source, lambda: _raw(data))
     return state, version
 
 
@@ -352,16 +353,8 @@ def _refuse_duplicates(data: bytes, source: str) -> None:
 
 
 def _check_meaning(state: EncounterState, source: str) -> None:
-    """What the types cannot say but the encounter needs."""
-    seen: dict[str, int] = {}
-    for i, c in enumerate(state.combatants):
-        if c.id in seen:
-            raise LoadError(
-                source,
-                f"combatants[{i}].id: {messages.value_text(c.id)} is also the id of "
-                f"combatants[{seen[c.id]}]; every character needs its own",
-            )
-        seen[c.id] = i
+    """The ruleset the file names must be one afdesk knows (the rest of the meaning is
+    :mod:`afdesk.storage.meaning`)."""
     try:
         ruleset_named(state.meta.ruleset)
     except RulesError:

@@ -35,6 +35,12 @@ class SaveError(AfdeskError):
         super().__init__(f"could not save {target}: {detail}" if target else detail)
 
 
+class FileChangedError(SaveError):
+    """The file was changed (or deleted) on disk since the encounter was opened or last
+    saved: overwriting it would lose what the other program wrote. The GM chooses:
+    overwrite, save elsewhere, or reload the file."""
+
+
 JOURNAL = "the crash journal"
 """What a :class:`JournalError` names as its target."""
 

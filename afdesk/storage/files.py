@@ -10,8 +10,8 @@ from pathlib import Path
 import msgspec
 
 from afdesk.encounter.snapshot import EncounterState
-from afdesk.storage import atomic, codec, migrations
-from afdesk.storage.errors import LoadError, SaveError
+from afdesk.storage import atomic, codec, meaning, migrations
+from afdesk.storage.errors import FileChangedError, LoadError, SaveError
 
 EXTENSION = ".afenc"
 
@@ -93,6 +93,39 @@ def load(path: str | os.PathLike[str]) -> Loaded:
     return Loaded(state=state, path=path, schema_version=version, digest=codec.digest(data))
 
 
+def file_digest(path: str | os.PathLike[str]) -> str | None:
+    """The SHA-256 of a file's bytes now (None if it cannot be read)."""
+    path = Path(path)
+    try:
+        return codec.digest(read_bytes(path, _source(path)))
+    except LoadError:
+        return None
+
+
+def _check_target(path: Path, exists: bool, expected_digest: str | None) -> None:
+    unchanged = "the file on disk is unchanged"
+    if exists:
+        try:
+            mode = path.stat().st_mode
+        except OSError as exc:
+            raise SaveError(path.name, atomic.reason(exc, path)) from exc
+        if stat.S_ISREG(mode) and not mode & stat.S_IWUSR:
+            raise SaveError(
+                path.name,
+                f"the file is read-only; {unchanged}. Save it under another name, or make "
+                "it writable first",
+            )
+    if expected_digest is None:
+        return
+    if not exists:
+        raise FileChangedError(path.name, "it was deleted or moved on disk since it was opened")
+    if file_digest(path) != expected_digest:
+        raise FileChangedError(
+            path.name,
+            f"it was changed on disk (by another program?) since it was opened; {unchanged}",
+        )
+
+
 def backup_path(path: Path, version: int) -> Path:
     """Where the copy of a version-``version`` file goes before it is overwritten."""
     return path.with_name(f"{path.name}.v{version}.bak")
@@ -110,7 +143,11 @@ def peek_version(path: Path) -> int | None:
 
 
 def save(
-    path: str | os.PathLike[str], state: EncounterState, *, on_disk_version: int | None = None
+    path: str | os.PathLike[str],
+    state: EncounterState,
+    *,
+    on_disk_version: int | None = None,
+    expected_digest: str | None = None,
 ) -> int:
     """Save atomically: afterwards the file holds ``state``, or, if this raises
     :class:`SaveError`, exactly what it held before (and no temporary file remains).
@@ -120,6 +157,11 @@ def save(
     upgraded on load, or a newer one), its bytes are kept as ``NAME.vN.bak``. The version
     on disk is read from the file itself; ``on_disk_version`` (``Loaded.schema_version``)
     is used when the file's own header cannot be read.
+
+    With ``expected_digest`` (``Loaded.digest``, or :func:`file_digest` after the last
+    save) a file whose bytes are no longer those is not overwritten:
+    :class:`FileChangedError` (changed or deleted on disk since). A read-only file is
+    never replaced (:class:`SaveError`); the GM saves elsewhere or makes it writable.
     """
     path = Path(path)
     try:
@@ -127,6 +169,14 @@ def save(
     except (msgspec.EncodeError, TypeError, ValueError, OverflowError) as exc:
         # text msgspec cannot write (a lone surrogate), a number out of range, ...
         raise SaveError(path.name, f"the encounter could not be encoded: {exc}") from exc
+    try:
+        meaning.check(state, data, path.name, lambda: msgspec.json.decode(data))
+    except LoadError as exc:  # what afdesk could not open again is never written
+        raise SaveError(
+            path.name,
+            f"{exc.detail}; the encounter breaks a limit of the file format, so it is not "
+            "saved (the file on disk is unchanged)",
+        ) from exc
     if len(data) > codec.MAX_BYTES:
         raise SaveError(
             path.name,
@@ -139,6 +189,7 @@ def save(
         exists = path.exists()
     except OSError as exc:  # a folder that cannot even be looked into
         raise SaveError(path.name, atomic.reason(exc, path)) from exc
+    _check_target(path, exists, expected_digest)
     atomic.clean_stale_temps(path)
     version = peek_version(path) if exists else None
     if version is None and exists:

@@ -6,14 +6,23 @@ returns, so a crash or a power cut loses at most the change in flight. A clean s
 restarts the journal (:meth:`Journal.rebase`), a clean close deletes it. At the next start
 :func:`pending_journals` lists what is left and :func:`recover` replays it.
 
-A journal file::
+A journal file (each line sealed with the CRC-32 of the rest of it, ``"c"``)::
 
-    {"journal":"afdesk-journal","version":1,"schema_version":1,"name":"River ford",
+    {"journal":"afdesk-journal","version":2,"schema_version":2,"name":"River ford",
      "file":"/home/gm/river-ford.afenc","file_sha256":"9f2c...","file_size":10698,
-     "created":"2025-03-01T20:15:04+01:00","base":null}
-    {"n":1,"do":{"op":"MoveCombatant","id":"huang","path":[[7,11],[7,10]],"facing":0.0}}
-    {"n":2,"undo":true}
-    {"n":3,"redo":true}
+     "created":"2025-03-01T20:15:04+01:00","base":null,"c":"0c1d2e3f"}
+    {"n":1,"do":{"op":"MoveCombatant","id":"huang","path":[[7,11],[7,10]],"facing":0.0},"c":"5a6b7c8d"}
+    {"n":2,"undo":true,"c":"01234567"}
+    {"n":3,"redo":true,"c":"89abcdef"}
+    {"n":4,"saved":"77aa...","to":"/home/gm/river-ford.afenc","c":"fedcba98"}
+
+Why lines and not SQLite: the journal is appended to once per change and read once after
+a crash; a sealed line per change costs one ``write`` and one ``fsync`` (the same as
+before), a restart writes a new file and renames it over the old one (atomic, and a full
+disk leaves the old journal whole), and a damaged line is found by its seal, so recovery
+keeps the intact lines before it. The ``saved`` marker is written just before a save:
+if afdesk dies between the save and the journal's restart, recovery sees the file holds
+the marked bytes and recovers from it.
 
 The header names the file the changes apply to and the SHA-256 of its bytes, so a file
 changed since (saved elsewhere, replaced) is reported instead of replayed onto. When the
@@ -41,7 +50,7 @@ from pathlib import Path
 
 from afdesk.encounter.history import Change, History, StepEvent
 from afdesk.encounter.snapshot import EncounterState
-from afdesk.storage import atomic, files
+from afdesk.storage import atomic, codec, files
 from afdesk.storage.errors import SaveError
 from afdesk.storage.journal_file import (
     NEW_SUFFIX,
@@ -53,17 +62,27 @@ from afdesk.storage.journal_file import (
     header_line,
     journal_dir,
     lock,
+    seal,
 )
-from afdesk.storage.recovery import PendingRecovery, discard, pending_journals, recover
+from afdesk.storage.recovery import (
+    PendingRecovery,
+    Recovered,
+    discard,
+    pending_journals,
+    recover,
+    recover_report,
+)
 
 __all__ = [
     "Journal",
     "PendingRecovery",
+    "Recovered",
     "data_dir",
     "discard",
     "journal_dir",
     "pending_journals",
     "recover",
+    "recover_report",
 ]
 
 
@@ -208,6 +227,28 @@ class Journal:
         if self.problem:
             raise SaveError(TARGET, self.problem)
 
+    def saving(self, file: str | os.PathLike[str]) -> None:
+        """Just before the encounter is saved to ``file``: a marker line with the hash of
+        the bytes the save writes. A crash between the save and :meth:`rebase` then
+        recovers from the saved file (which holds every change) instead of refusing a
+        file that changed. Raises :class:`SaveError` as :meth:`record` does."""
+        self._check_open()
+        if self._history is None:
+            return
+        try:
+            digest = codec.digest(codec.encode(self._history.encounter.state()))
+        except Exception:  # an unencodable state cannot be saved either: no marker
+            return
+        self._write(Line(self._lines + 1, saved=digest, to=str(Path(file).resolve())))
+
+    def restart(self) -> None:
+        """Rewrite the journal from the whole encounter now (after a failed write, say);
+        :class:`SaveError` if that fails too."""
+        self._check_open()
+        self._restart()
+        if self.problem:
+            raise SaveError(TARGET, self.problem)
+
     def close(self, clean: bool = True) -> None:
         """Stop journaling. A clean close (the encounter was saved or deliberately
         discarded) deletes the journal; ``clean=False`` leaves it for recovery."""
@@ -240,7 +281,7 @@ class Journal:
             self._restart()
             return False
         try:
-            data = encoder.encode(line) + b"\n"
+            data = seal(encoder.encode(line)) + b"\n"
         except Exception as exc:  # text msgspec cannot encode (a lone surrogate, say)
             self.problem = f"a change could not be journaled ({exc})"
             raise SaveError(TARGET, self.problem) from exc
@@ -261,23 +302,51 @@ class Journal:
         return True
 
     def _restart(self) -> None:
-        """Rewrite the journal as a header for the current encounter and no lines."""
+        """Rewrite the journal as a header for the current encounter and no lines.
+
+        The new journal is written beside the old one, locked, fsynced and renamed over
+        it, so a full disk or a crash in the middle leaves the old journal whole (Windows,
+        which cannot rename over an open file, rewrites it in place)."""
         if self._history is None:
             self.problem = "the journal does not follow an encounter's history"
             return
         state = self._history.encounter.state()
         try:
             content = header_line(self.name, self.file, state)
-            os.ftruncate(self._fd, 0)
-            atomic.write_all(self._fd, content)
-            os.fsync(self._fd)
-        except OSError as exc:
-            self.problem = atomic.reason(exc, self.path).split(";")[0]
-            return
         except Exception as exc:  # an unencodable state: journaling is off until a save
             self.problem = f"the encounter could not be journaled ({exc})"
+            return
+        try:
+            if os.name == "posix":
+                self._replace_with(content)
+            else:
+                os.ftruncate(self._fd, 0)
+                atomic.write_all(self._fd, content)
+                os.fsync(self._fd)
+        except OSError as exc:
+            self.problem = atomic.reason(exc, self.path).split(";")[0]
             return
         self.problem = ""
         self._size = len(content)
         self._lines = 0
         self._undo_depth = self._redo_depth = 0
+
+    def _replace_with(self, content: bytes) -> None:
+        making = self.path.with_name(self.path.name.removesuffix(SUFFIX) + NEW_SUFFIX)
+        flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | getattr(os, "O_BINARY", 0)
+        fd = os.open(making, flags, 0o600)
+        try:
+            lock(fd)
+            atomic.write_all(fd, content)
+            os.fsync(fd)
+            os.replace(making, self.path)
+        except BaseException:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(making)
+            raise
+        atomic.fsync_folder(self.path.parent)
+        old = self._file_obj
+        self._file_obj = os.fdopen(fd, "ab", buffering=0)
+        self._fd = fd
+        old.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
+import zlib
 from pathlib import Path
 
 import msgspec
@@ -16,7 +18,9 @@ from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError
 
 JOURNAL_FORMAT = "afdesk-journal"
-JOURNAL_VERSION = 1
+JOURNAL_VERSION = 2
+"""2: every line is sealed with a CRC-32 (``"c"``, see :func:`seal`) and may be a save
+marker (``"saved"``); 1: no seals (still read)."""
 SUFFIX = ".afjournal"
 NEW_SUFFIX = ".afjournal-new"
 """A journal being created; renamed to ``SUFFIX`` once it is locked and complete."""
@@ -29,7 +33,7 @@ def journal_dir() -> Path:
     return data_dir() / "journal"
 
 
-class Header(msgspec.Struct, kw_only=True):
+class Header(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The first line: what the changes apply to."""
 
     journal: str
@@ -44,9 +48,10 @@ class Header(msgspec.Struct, kw_only=True):
     """The encounter the changes start from, as a whole document; null: the file's."""
 
 
-class Line(msgspec.Struct, omit_defaults=True):
+class Line(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """One change: ``do`` an Op, or an undo or a redo (with the Ops when the replay's
-    stacks cannot hold them, see :mod:`afdesk.storage.journal`)."""
+    stacks cannot hold them, see :mod:`afdesk.storage.journal`); or a save marker:
+    ``saved`` is the SHA-256 of the bytes about to be saved to the file ``to``."""
 
     n: int
     """1, 2, 3, ... since the header: a missing or repeated line shows."""
@@ -55,6 +60,26 @@ class Line(msgspec.Struct, omit_defaults=True):
     redo: bool = False
     op: AnyOp | None = None
     inverse: AnyOp | None = None
+    saved: str = ""
+    to: str = ""
+
+
+_SEAL = re.compile(rb',"c":"([0-9a-f]{8})"\}$')
+
+
+def seal(body: bytes) -> bytes:
+    """A JSON object with its CRC-32 as a last field: ``{...,"c":"1a2b3c4d"}``. The CRC
+    covers the object without that field, so one changed byte anywhere shows."""
+    return body[:-1] + b',"c":"%08x"}' % zlib.crc32(body)
+
+
+def unseal(line: bytes) -> bytes | None:
+    """The object a sealed line holds, or None if it has no seal or the seal is wrong."""
+    m = _SEAL.search(line)
+    if m is None:
+        return None
+    body = line[: m.start()] + b"}"
+    return body if zlib.crc32(body) == int(m.group(1), 16) else None
 
 
 encoder = msgspec.json.Encoder()
@@ -119,4 +144,4 @@ def header_line(name: str, file: Path | None, state: EncounterState) -> bytes:
         created=now(),
         base=base,
     )
-    return encoder.encode(header) + b"\n"
+    return seal(encoder.encode(header)) + b"\n"

@@ -23,10 +23,12 @@ from afdesk.storage.journal_file import (
     SUFFIX,
     TARGET,
     Header,
+    Line,
     header_decoder,
     journal_dir,
     line_decoder,
     lock,
+    unseal,
 )
 
 
@@ -45,28 +47,105 @@ class PendingRecovery:
     """The journal file."""
     problem: str
     """Why it cannot be recovered ('' if it can)."""
+    dropped: str = ""
+    """What recovery leaves out, in words ('' if nothing): a damaged line and those after."""
+    in_file: bool = False
+    """The saved file holds every change (afdesk stopped between a save and the journal's
+    restart): open the file, there is nothing to replay."""
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """The outcome of :func:`recover_report`."""
+
+    state: EncounterState
+    dropped: str
+    """What was left out, in words ('' if nothing)."""
 
 
 class _Empty(Exception):
     """A journal with nothing to recover."""
 
 
-def _parse(data: bytes, source: str) -> tuple[Header, list[bytes]]:
-    """The header and the complete change lines (a torn last line is left out)."""
+@dataclass
+class _Journal:
+    """A journal read: its header, the intact lines after it, what was left out."""
+
+    header: Header
+    lines: list[Line]
+    total: int
+    """Complete lines after the header, intact or not."""
+    dropped: str
+
+
+def _decode_line(raw: bytes, sealed: bool) -> Line | None:
+    body = unseal(raw) if sealed else raw
+    if body is None:
+        return None
+    try:
+        return line_decoder.decode(body)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return None
+
+
+def _parse(data: bytes, source: str) -> _Journal:
+    """The header and the intact lines: up to the first line that is damaged (a wrong
+    seal, unreadable, out of order); a torn last line (the change in flight) is no line."""
     complete = data.split(b"\n")[:-1]
     if not complete:
         raise _Empty
+    sealed = unseal(complete[0])
     try:
-        header = header_decoder.decode(complete[0])
+        header = header_decoder.decode(complete[0] if sealed is None else sealed)
     except Exception:
-        # A header without its newline cannot exist (it is written in one go): a line
-        # that ends but does not parse means the journal was damaged.
         raise LoadError(source, "the journal is damaged (its first line is unreadable)") from None
     if header.journal != JOURNAL_FORMAT:
         raise LoadError(source, "this is not an afdesk crash journal")
     if header.version > JOURNAL_VERSION:
         raise LoadError(source, f"the journal was written by a newer afdesk (v{header.version})")
-    return header, [line for line in complete[1:] if line.strip()]
+    if header.version >= 2 and sealed is None:
+        raise LoadError(source, "the journal is damaged (its first line fails its check)")
+    raws = [line for line in complete[1:] if line.strip()]
+    lines: list[Line] = []
+    dropped = ""
+    for i, raw in enumerate(raws):
+        line = _decode_line(raw, header.version >= 2)
+        problem = ""
+        if line is None:
+            problem = "is damaged"
+        elif line.n != i + 1:
+            problem = f"is out of order (it says {line.n})"
+        if problem:
+            dropped = _dropped_text(i + 1, len(raws), problem)
+            break
+        assert line is not None
+        lines.append(line)
+    return _Journal(header, lines, len(raws), dropped)
+
+
+def _dropped_text(number: int, total: int, problem: str) -> str:
+    after = total - number
+    rest = f" and the {after} after it are" if after else " is"
+    return f"step {number} of {total} {problem}: it{rest} left out"
+
+
+def _changes(lines: list[Line]) -> int:
+    return sum(1 for line in lines if not line.saved)
+
+
+def _saved_base(j: _Journal) -> tuple[Path, int] | None:
+    """The file and the index of the last save marker whose bytes the file holds now."""
+    for k in range(len(j.lines) - 1, -1, -1):
+        line = j.lines[k]
+        if line.saved and line.to:
+            file = Path(line.to)
+            try:
+                data = files.read_bytes(file, file.name)
+            except LoadError:
+                continue
+            if codec.digest(data) == line.saved:
+                return file, k
+    return None
 
 
 def _problem(header: Header) -> str:
@@ -114,7 +193,8 @@ def _read_fd(fd: int) -> bytes:
 
 
 def _inspect(path: Path) -> PendingRecovery | None:
-    """What a journal holds; None (and it is removed) if in use or empty."""
+    """What a journal holds; None if it is in use, or read and found to hold nothing to
+    recover (then it is removed). A journal that cannot be read is kept and reported."""
     try:
         fd = _open_locked(path, path.name)
     except LoadError:
@@ -122,21 +202,43 @@ def _inspect(path: Path) -> PendingRecovery | None:
     try:
         st = os.fstat(fd)
         modified = dt.datetime.fromtimestamp(st.st_mtime).astimezone()
-        header: Header | None = None
-        lines: list[bytes] = []
         try:
-            header, lines = _parse(_read_fd(fd), path.name)
+            j = _parse(_read_fd(fd), path.name)
         except _Empty:
-            pass
+            return PendingRecovery(
+                path.stem, None, modified, 0, path, "the journal is empty or cut short"
+            )
         except LoadError as exc:
             return PendingRecovery(path.stem, None, modified, 0, path, exc.detail)
-        if header is None or not lines:
-            # Nothing changed since the last save: nothing to recover.
+        file = Path(j.header.file) if j.header.file else None
+        saved = _saved_base(j)
+        if saved is not None:
+            file, k = saved
+            after = j.lines[k + 1 :]
+            return PendingRecovery(
+                j.header.name,
+                file,
+                modified,
+                _changes(after),
+                path,
+                "",
+                j.dropped,
+                in_file=not _changes(after),
+            )
+        if _changes(j.lines) == 0 and not j.dropped and j.total == len(j.lines):
+            # Read whole: nothing changed since the last save, nothing to recover.
             with contextlib.suppress(OSError):
                 os.unlink(path)
             return None
-        file = Path(header.file) if header.file else None
-        return PendingRecovery(header.name, file, modified, len(lines), path, _problem(header))
+        return PendingRecovery(
+            j.header.name,
+            file,
+            modified,
+            _changes(j.lines),
+            path,
+            _problem(j.header),
+            j.dropped,
+        )
     except OSError:
         return None
     finally:
@@ -177,10 +279,16 @@ def pending_journals() -> list[PendingRecovery]:
 
 
 def recover(p: PendingRecovery) -> EncounterState:
-    """The encounter at the crash: the file (or the journal's base) plus every change.
+    """The encounter at the crash (see :func:`recover_report`)."""
+    return recover_report(p).state
 
-    Raises :class:`LoadError` if it cannot be rebuilt (``p.problem``, a damaged journal,
-    a change that no longer applies).
+
+def recover_report(p: PendingRecovery) -> Recovered:
+    """The encounter at the crash: the file (or the journal's base, or the file a save
+    marker says holds the changes so far) plus every intact change after it, and what
+    was left out (a damaged step and those after it: never a wrong state).
+
+    Raises :class:`LoadError` if it cannot be rebuilt (``p.problem``).
     """
     source = f'the crash journal of "{p.name}"'
     try:
@@ -189,17 +297,25 @@ def recover(p: PendingRecovery) -> EncounterState:
             data = _read_fd(fd)
         finally:
             os.close(fd)
-        header, lines = _parse(data, source)
-        problem = _problem(header)
-        if problem:
-            raise LoadError(source, problem)
-        if bytes(header.base) != b"null":
-            base = codec.decode(bytes(header.base), source=source)
-        elif header.file is not None:  # _problem said so
-            base = files.load(Path(header.file)).state
+        j = _parse(data, source)
+        saved = _saved_base(j)
+        lines = j.lines
+        if saved is not None:
+            file, k = saved
+            base = files.load(file).state
+            lines = lines[k + 1 :]
         else:
-            raise LoadError(source, "the journal names neither a file nor its encounter")
-        return _replay(base, lines, source)
+            problem = _problem(j.header)
+            if problem:
+                raise LoadError(source, problem)
+            if bytes(j.header.base) != b"null":
+                base = codec.decode(bytes(j.header.base), source=source)
+            elif j.header.file is not None:  # _problem said so
+                base = files.load(Path(j.header.file)).state
+            else:
+                raise LoadError(source, "the journal names neither a file nor its encounter")
+        state, dropped = _replay(base, lines, j.total)
+        return Recovered(state, dropped or j.dropped)
     except LoadError:
         raise
     except _Empty:
@@ -208,20 +324,14 @@ def recover(p: PendingRecovery) -> EncounterState:
         raise LoadError(source, f"it could not be replayed ({type(exc).__name__}: {exc})") from None
 
 
-def _replay(base: EncounterState, lines: list[bytes], source: str) -> EncounterState:
-    """The encounter after ``lines``, replayed into a History as the GUI made them."""
+def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[EncounterState, str]:
+    """The encounter after ``lines``, replayed into a History as the GUI made them, up to
+    the first that does not replay; and what was left out ('' if nothing)."""
     history = History(Encounter.from_state(base))
-    for i, raw in enumerate(lines):
-        number = i + 1
+    for line in lines:
         try:
-            line = line_decoder.decode(raw)
-        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
-            if number == len(lines):
-                break  # the last line, damaged by the crash: the change in flight
-            raise LoadError(source, f"change {number} of {len(lines)} is damaged ({exc})") from None
-        if line.n != number:
-            raise LoadError(source, f"change {number} is out of order (it says {line.n})")
-        try:
+            if line.saved:
+                continue
             if line.do is not None:
                 history.push(line.do)
             elif line.undo:
@@ -235,18 +345,19 @@ def _replay(base: EncounterState, lines: list[bytes], source: str) -> EncounterS
                 else:
                     history.redo()
             else:
-                raise LoadError(source, f"change {number} says neither do, undo nor redo")
+                return history.encounter.state(), _dropped_text(
+                    line.n, total, "says neither do, undo nor redo"
+                )
         except IndexError:
             what = "undo" if line.undo else "redo"
-            problem = f"change {number} is an {what} with nothing to {what}"
-            raise LoadError(source, problem) from None
-        except LoadError:
-            raise
+            return history.encounter.state(), _dropped_text(
+                line.n, total, f"is an {what} with nothing to {what}"
+            )
         except Exception as exc:
-            raise LoadError(
-                source, f"change {number} of {len(lines)} could not be replayed: {exc}"
-            ) from None
-    return history.encounter.state()
+            return history.encounter.state(), _dropped_text(
+                line.n, total, f"could not be replayed ({exc})"
+            )
+    return history.encounter.state(), ""
 
 
 def discard(p: PendingRecovery) -> None:

@@ -15,7 +15,7 @@ import msgspec
 
 from afdesk.encounter.ops.registry import AnyOp, registered_ops
 from afdesk.encounter.snapshot import EncounterState
-from afdesk.storage import migrations
+from afdesk.storage import meaning, migrations
 
 
 def _components() -> dict[str, Any]:
@@ -40,17 +40,58 @@ def _components() -> dict[str, Any]:
     return dict(defs)
 
 
+def _nodes(node: Any, defs: dict[str, Any], steps: list[str]) -> list[dict[str, Any]]:
+    """The schemas a place pattern of :data:`meaning.LIMITS` (split in steps) reaches."""
+    while isinstance(node, dict) and "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    if not isinstance(node, dict):
+        return []
+    if "anyOf" in node:
+        return [n for member in node["anyOf"] for n in _nodes(member, defs, steps)]
+    if not steps:
+        return [node]
+    step, rest = steps[0], steps[1:]
+    if step == "[]":
+        found = [n for item in node.get("prefixItems", ()) for n in _nodes(item, defs, rest)]
+        if isinstance(node.get("items"), dict):
+            found += _nodes(node["items"], defs, rest)
+        return found
+    props = node.get("properties", {})
+    return _nodes(props[step], defs, rest) if step in props else []
+
+
+def _place_steps(place: str) -> list[str]:
+    return [s for s in place.replace("[]", ".[].").split(".") if s]
+
+
+def _limits(root: dict[str, Any], defs: dict[str, Any]) -> None:
+    """Write the limits of :mod:`afdesk.storage.meaning` into the schema as bounds."""
+    for place, limit in meaning.LIMITS.items():
+        if place == "*":
+            continue
+        for node in _nodes(root, defs, _place_steps(place)):
+            if node.get("type") in ("integer", "number"):
+                node["minimum"] = limit.low
+                node["maximum"] = limit.high
+                node.setdefault("description", limit.why[:1].upper() + limit.why[1:] + ".")
+
+
 def schema() -> dict[str, Any]:
     """The JSON Schema of a file of the current version."""
     defs = _components()
     state = defs.pop("EncounterState")
+    _limits(state, defs)
     version = migrations.CURRENT_VERSION
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"afdesk encounter file, version {version}",
         "description": (
             f"{state.get('description', '')} Beyond this schema, afdesk refuses files over "
-            "64 MiB, nesting deeper than 64, NaN or Infinity, and keys given twice."
+            "64 MiB, nesting deeper than 64, NaN or Infinity, keys given twice, whole "
+            "numbers beyond 64 bits, a segment with no area, a character, hand or tile "
+            "kind id given twice, two tiles in one place, a hand member, turn order "
+            "entry or interjection that is not a character's id, a tile whose kind is "
+            "not one of the zone's, and a turn index outside the turn order."
         ).strip(),
         "type": "object",
         "properties": {

@@ -108,6 +108,12 @@ def _check_meaning(tileset: TileSet, source: str) -> None:
             )
         seen[kind.id] = k
         for s, seg in enumerate(kind.segments):
+            if not seg.areas:
+                raise LoadError(
+                    source,
+                    f"kinds[{k}].segments[{s}].areas: segment {seg.name!r} of {kind.id} covers "
+                    "no area; a segment covers at least one area of its tile",
+                )
             for a, (c, r) in enumerate(seg.areas):
                 if not (0 <= c < TILE and 0 <= r < TILE):
                     raise LoadError(

@@ -214,6 +214,33 @@ def test_a_crash_is_recovered_at_the_next_start(qtbot, tmp_path, monkeypatch):
     assert fresh.doc.is_modified() and fresh.isWindowModified()
 
 
+def test_a_kill_between_save_and_journal_restart_opens_the_saved_file(qtbot, tmp_path, monkeypatch):
+    """Issue 13: killed after the file was written but before the journal restarted, the
+    next start opens the saved file (which holds every change), not the sample."""
+    from afdesk.gui import app
+    from afdesk.gui.dialogs import recovery
+    from afdesk.storage import save
+
+    w = no_prompt(shown(qtbot, MainWindow(QSettings())))
+    path = tmp_path / "ford.afenc"
+    w.set_document(fresh_doc())
+    assert w._save_to(path)
+    w.act_deal.trigger()
+    saved = w.doc.encounter.state()
+    w.doc.about_to_save(path)
+    save(path, saved)  # ... and the process dies before mark_saved restarts the journal
+    w.doc._journal = None
+    w.doc = None
+    w.deleteLater()
+
+    monkeypatch.setattr(recovery, "ask", lambda p, parent=None: pytest.fail("asked"))
+    fresh = no_prompt(shown(qtbot, MainWindow(QSettings())))
+    app.start(fresh)
+    assert fresh.doc.path == path
+    assert fresh.doc.encounter.state() == saved
+    assert not fresh.doc.is_modified()
+
+
 def test_a_failed_save_keeps_the_modified_mark(window, qtbot, tmp_path, monkeypatch):
     import os
 
@@ -301,3 +328,35 @@ def test_an_old_document_no_longer_drives_the_panels(window, qtbot):
     assert window.windowTitle() == title and not window.isWindowModified()
     second.push(PlaceCombatant("huang", (2, 2)))
     assert window.log_panel.view.model().rowCount() == rows + 1
+
+
+@pytest.mark.parametrize("choice", ["overwrite", "reload", ""])
+def test_a_file_changed_on_disk_lets_the_gm_choose(window, tmp_path, monkeypatch, choice):
+    from afdesk.encounter.ops.meta import Rename
+    from afdesk.gui.dialogs import file_changed
+    from afdesk.storage import load, save
+
+    path = tmp_path / "ford.afenc"
+    save(path, fresh_doc().encounter.state())
+    assert window.open_path(path)
+    window.act_deal.trigger()
+    ours = window.doc.encounter.state()
+    other = fresh_doc().encounter
+    other.apply(Rename("Edited elsewhere"))
+    save(path, other.state())
+    asked = []
+    monkeypatch.setattr(
+        file_changed, "ask_file_changed", lambda w, p, detail: asked.append(detail) or choice
+    )
+    saved = window.save()
+    assert asked and "changed on disk" in asked[0]
+    if choice == "overwrite":
+        assert saved and load(path).state == ours and not window.doc.is_modified()
+        window.act_deal.trigger()  # saving again: the digest of our own save is expected
+        assert window.save() and len(asked) == 1
+    elif choice == "reload":
+        assert saved and window.doc.encounter.state() == other.state()
+        assert not window.doc.is_modified()
+    else:
+        assert not saved and load(path).state == other.state()
+        assert window.doc.is_modified() and window.doc.encounter.state() == ours

@@ -3,6 +3,7 @@ flight lost; never-saved encounters too; a changed file is reported, not replaye
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import errno
 import os
@@ -27,7 +28,13 @@ from afdesk.encounter.ops.roster import AddCombatant, AdjustCounter, PlaceCombat
 from afdesk.encounter.state import Phase, Settings
 from afdesk.storage import LoadError, SaveError, atomic, load, save
 from afdesk.storage import journal as journal_module
-from afdesk.storage.journal import Journal, discard, pending_journals, recover
+from afdesk.storage.journal import (
+    Journal,
+    discard,
+    pending_journals,
+    recover,
+    recover_report,
+)
 from afdesk.storage.samples import build
 from tests.storage.builders import RandomGM, Session
 
@@ -190,25 +197,76 @@ def test_a_journal_cut_mid_line_recovers_everything_before_the_cut(tmp_path):
         assert recover(p) == live.states[complete], f"cut at {cut}"
 
 
-def test_a_damaged_line_before_the_last_is_a_load_error(tmp_path):
+def test_a_damaged_line_in_the_middle_recovers_the_intact_prefix(tmp_path):
+    """One damaged line: every change before it, and the GM is told what was left out."""
     _path, live = _saved_live(tmp_path)
     random_play(live, 8, 20)
     _crash(live.journal)
     p = _only_pending()
     lines = p.path.read_bytes().split(b"\n")
+    total = len(lines) - 2
     lines[3] = lines[3][: len(lines[3]) // 2]
     p.path.write_bytes(b"\n".join(lines))
-    with pytest.raises(LoadError, match=r"change 3 of \d+ is damaged"):
-        recover(p)
+    p = _only_pending()
+    expected = f"step 3 of {total} is damaged: it and the {total - 3} after it are left out"
+    assert p.dropped == expected
+    assert p.ops == 2
+    report = recover_report(p)
+    assert report.state == live.states[2]
+    assert report.dropped == expected
 
 
-def test_a_torn_header_leaves_nothing_to_recover(tmp_path):
+def test_one_changed_character_never_gives_a_wrong_state(tmp_path):
+    """A change line altered by one character (a field name, a value) fails its seal:
+    recovery keeps the changes before it, never a silently different encounter."""
     _path, live = _saved_live(tmp_path)
+    random_play(live, 21, 40)
+    _crash(live.journal)
+    p = _only_pending()
+    data = p.path.read_bytes()
+    ends = [i + 1 for i, b in enumerate(data) if b == ord("\n")]
+    rng = random.Random(5)
+    for offset in sorted(rng.sample(range(ends[0], len(data) - 1), 150)):
+        if data[offset] == ord("\n"):
+            continue
+        changed = data[:offset] + bytes([data[offset] ^ 0x01]) + data[offset + 1 :]
+        p.path.write_bytes(changed)
+        line = sum(1 for e in ends if e <= offset)  # the damaged line, 1 for the first
+        report = recover_report(p)
+        assert report.state == live.states[line - 1], f"offset {offset}"
+        assert report.dropped.startswith(f"step {line} of {len(ends) - 1} is damaged")
+    for offset in rng.sample(range(ends[0] - 1), 40):  # the header: refused, never wrong
+        changed = data[:offset] + bytes([data[offset] ^ 0x01]) + data[offset + 1 :]
+        p.path.write_bytes(changed)
+        with pytest.raises(LoadError, match="damaged"):
+            recover(p)
+
+
+def test_unknown_fields_are_refused_even_unsealed(tmp_path, data_dir):
+    """Strict decoding: a v1 line (no seal) with a field afdesk does not know is damage."""
+    from afdesk.storage.journal_file import header_decoder, line_decoder
+
+    with pytest.raises(msgspec.ValidationError, match="unknown field"):
+        line_decoder.decode(b'{"n":1,"undo":true,"facegs":1}')
+    with pytest.raises(msgspec.ValidationError, match="unknown field"):
+        header_decoder.decode(
+            b'{"journal":"afdesk-journal","version":1,"schema_version":2,"name":"x","nmae":1}'
+        )
+
+
+def test_a_torn_header_is_kept_and_reported_never_deleted_unread(tmp_path):
+    _path, live = _saved_live(tmp_path)
+    random_play(live, 3, 5)
     _crash(live.journal)
     journal_path = live.journal.path
     journal_path.write_bytes(journal_path.read_bytes()[:40])
-    assert pending_journals() == []
-    assert not journal_path.exists()
+    (p,) = pending_journals()
+    assert p.problem == "the journal is empty or cut short"
+    assert journal_path.exists()
+    journal_path.write_bytes(b'{"journal":"afd\n{"n":1}\n')
+    (p,) = pending_journals()
+    assert "damaged" in p.problem
+    assert journal_path.exists()
 
 
 # ---------------------------------------------------------------- never saved, rebase
@@ -414,6 +472,64 @@ def test_disk_full_while_journaling(tmp_path, monkeypatch):
     assert live.journal.problem == ""
     _crash(live.journal)
     assert recover(_only_pending()) == live.enc.state()
+
+
+def test_disk_full_on_the_header_rewrite_keeps_the_journal_whole(tmp_path, monkeypatch):
+    """The hole of issue 13: after a save the journal restarts; a full disk then must not
+    tear it, and nothing of what the GM had is lost: the save holds the 20 changes, the
+    journal (read, not deleted) says so."""
+    path, live = _saved_live(tmp_path)
+    random_play(live, 31, 20)
+    before = live.journal.path.read_bytes()
+    live.journal.saving(path)
+    save(path, live.enc.state())
+    saved = live.enc.state()
+    marked = live.journal.path.read_bytes()
+    assert marked.startswith(before) and b'"saved":' in marked[len(before) :]
+    real = atomic.write_all
+
+    def full(fd, data):
+        os.write(fd, data[: min(len(data), 4096) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic, "write_all", full)
+    with pytest.raises(SaveError, match="the disk is full"):
+        live.journal.rebase(file=path)
+    for k in range(10):
+        with contextlib.suppress(SaveError):  # the GUI reports it and goes on
+            live.do(Rename(f"While the disk is full {k}"))
+    assert live.journal.problem.startswith("the disk is full")
+    assert live.journal.path.read_bytes() == marked  # whole, never torn
+    monkeypatch.setattr(atomic, "write_all", real)
+    _crash(live.journal)
+    assert [p.name for p in live.journal.path.parent.iterdir()] == [live.journal.path.name]
+    p = _only_pending()
+    assert p.in_file and p.file == path.resolve() and p.problem == ""
+    assert recover(p) == saved == load(path).state
+
+
+def test_a_kill_between_a_save_and_the_restart_recovers_from_the_saved_file(tmp_path):
+    path, live = _saved_live(tmp_path)
+    random_play(live, 32, 25)
+    live.journal.saving(path)
+    save(path, live.enc.state())
+    _crash(live.journal)  # killed before rebase
+    p = _only_pending()
+    assert (p.in_file, p.problem, p.ops, p.file) == (True, "", 0, path.resolve())
+    assert recover(p) == live.enc.state()
+
+
+def test_a_failed_save_after_the_marker_replays_onto_the_old_file(tmp_path):
+    """The marker is written before the save: if the save then fails, the file still
+    holds the old bytes, the marker is ignored and the changes replay as before."""
+    path, live = _saved_live(tmp_path)
+    random_play(live, 33, 15)
+    live.journal.saving(path)  # the save that follows fails: the file is unchanged
+    random_play(live, 34, 10)
+    _crash(live.journal)
+    p = _only_pending()
+    assert not p.in_file
+    assert recover(p) == live.enc.state()
 
 
 def test_a_change_behind_the_history_s_back_restarts_the_journal_from_the_whole(tmp_path):

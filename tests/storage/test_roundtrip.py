@@ -21,6 +21,7 @@ from afdesk.encounter.snapshot import EncounterState
 from afdesk.encounter.state import Settings
 from afdesk.encounter.zone import grid_zone
 from afdesk.storage import LoadError, SaveError, decode, encode, load, migrations, save
+from afdesk.storage.meaning import FACING, MAX_COUNT
 from afdesk.storage.samples import build
 from afdesk.storage.tilesets import tileset, tilesets
 from tests.storage.builders import random_encounter, random_session
@@ -54,8 +55,9 @@ def test_round_trip_of_played_encounters(tmp_path, seed, steps):
 # out lone surrogates, which cannot be saved (see test_unencodable_text_is_a_save_error).
 text = st.text(max_size=40)
 names = st.text(min_size=1, max_size=20).filter(lambda s: s.strip())
-facings = st.floats(allow_nan=False, allow_infinity=False)
-counters = st.integers(0, 2**70)
+# Within the limits of the format (afdesk.storage.meaning); beyond them a file is refused.
+facings = st.floats(FACING.low, FACING.high, allow_nan=False, allow_infinity=False)
+counters = st.integers(0, MAX_COUNT)
 
 combatants = st.builds(
     Combatant,

@@ -26,6 +26,8 @@ def ask(pending, parent: QWidget | None = None) -> str:
     )
     if pending.problem:
         text += f"<br><br>It cannot be recovered: {pending.problem}"
+    elif pending.dropped:
+        text += f"<br><br>Part of it is damaged and will be left out: {pending.dropped}."
     box.setText(text)
     box.setInformativeText("Nothing is deleted unless you choose Discard.")
     recover = box.addButton("&Recover", QMessageBox.ButtonRole.AcceptRole)

@@ -1,0 +1,74 @@
+"""Fuzzed encounter files (issue 13): random play saved, then its bytes and JSON structure
+broken; every result keeps promise 1 (accepted: loads, draws as GM and players see it,
+saves back and loads equal) or promise 2 (refused: one LoadError line naming the file).
+A bounded run here; ``python -m afdesk.fuzz --minutes N`` for a long one."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from afdesk import fuzz
+from afdesk.storage import encode
+from tests.storage.builders import random_encounter
+
+FUZZ = settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@FUZZ
+@given(
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 60),
+    mutation=st.integers(0, 2**32),
+)
+def test_fuzzed_files_keep_promise_1_or_2(tmp_path, qapp, seed, steps, mutation):
+    data = encode(random_encounter(seed, steps).state())
+    fuzz.exercise(data, tmp_path)  # the unbroken file is accepted and fully exercised
+    fuzz.exercise(fuzz.mutate(data, random.Random(mutation)), tmp_path)
+
+
+def test_every_truncation_of_a_small_file_is_refused_with_a_message(tmp_path):
+    data = encode(random_encounter(11, 3).state())
+    cuts = range(0, len(data), max(1, len(data) // 400))
+    assert not any(fuzz.exercise(data[:cut], tmp_path, draw=False) for cut in cuts)
+
+
+def test_each_structural_mutation_kind_is_reached():
+    """The mutator does what it claims: huge numbers, dropped/duplicated/renamed keys,
+    swapped types, emptied/doubled/nested lists, odd strings all occur."""
+    data = encode(random_encounter(5, 20).state())
+    rng = random.Random(9)
+    seen = set()
+    for _ in range(400):
+        out = fuzz.structural(data, rng)
+        text = out.decode("utf-8", "surrogatepass")
+        if "NaN" in text or "Infinity" in text:
+            seen.add("non-finite")
+        if "0" * 40 in text:
+            seen.add("huge")
+        if "[[[[[[[[[[" in text:
+            seen.add("nested")
+        if "\\u202e" in text or "\u202e" in text:
+            seen.add("bidi")
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            continue
+        if len(json.dumps(doc)) < len(json.dumps(json.loads(data))) - 2:
+            seen.add("smaller")
+    assert {"non-finite", "huge", "nested", "bidi", "smaller"} <= seen
+
+
+def test_the_long_run_reports_its_counts(capsys):
+    assert fuzz.main(["--minutes", "0.02", "--seed", "3", "--no-draw"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "seed 3"
+    assert " files fuzzed: " in out[-1] and out[-1].endswith("0 broke a promise")
