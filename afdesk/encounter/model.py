@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
@@ -49,6 +50,7 @@ class Encounter:
     turn: TurnState
     mode: Mode
     settings: Settings
+    chase: ChaseState
 
     def __init__(
         self,

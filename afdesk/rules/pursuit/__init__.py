@@ -7,6 +7,7 @@ Pure Python, no Qt. The names here are public entry points (issue 14): :func:`co
 """
 
 from afdesk.rules.pursuit.odds import TurnOdds, colour_odds, turn_odds
+from afdesk.rules.pursuit.stages import StageEffects, StageProperty, stage_effects
 from afdesk.rules.pursuit.turns import (
     BAD_COLOURS,
     BLUE,
@@ -28,12 +29,15 @@ __all__ = [
     "GREEN",
     "RED",
     "PursuitTurn",
+    "StageEffects",
+    "StageProperty",
     "TurnOdds",
     "colour",
     "colour_odds",
     "good_colour",
     "pole",
     "resolve_exchange_end",
+    "stage_effects",
     "turn",
     "turn_odds",
 ]
