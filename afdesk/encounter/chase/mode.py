@@ -50,7 +50,8 @@ def round_pole(enc: Encounter, chase: ChaseState) -> tuple[str, int]:
 
 
 def new_round(chase: ChaseState) -> ChaseState:
-    """Clear what belongs to one round: pursuit dice, scores, grit lost (H3)."""
+    """Clear what belongs to one round: pursuit dice, scores, grit lost (H3), and special
+    actions not taken on the turn that rolled them (H1)."""
     cleared = tuple(
         msgspec.structs.replace(
             p,
@@ -61,6 +62,7 @@ def new_round(chase: ChaseState) -> ChaseState:
             success=False,
             round_speed=None,
             grit_lost=0,
+            special=0,
         )
         for p in chase.participants
     )
