@@ -254,3 +254,13 @@ def test_three_exchanges_play_and_undo_to_the_exact_start():
     for inv in reversed(inverses):
         enc.apply(inv)
     assert enc.state() == start
+
+
+def test_h4_steep_uses_the_climb_speed():
+    enc = chase_of()
+    enc.apply(SetStage(("steep",), override=True))
+    start_round(enc, ["chen", "huang", "opponent:Foes"])
+    enc.apply(RollPursuit("chen", (1,)))
+    enc.apply(ChaseCheck("chen", True, 1))  # climb 1 (not run 3) + margin 1
+    assert enc.chase.participant("chen").total == 2
+    assert "(speed 1 + margin 1)" in enc.log[-1].text

@@ -218,7 +218,11 @@ class ChaseCheck(Op, frozen=True):
     def _turn(self, enc: Encounter, p: Participant) -> pursuit.PursuitTurn:
         try:
             return pursuit.turn(
-                p.speed, p.colours, self.success, self.margin, bad=enc.settings.bad_pursuit_colour
+                stage_speed(enc, p),
+                p.colours,
+                self.success,
+                self.margin,
+                bad=enc.settings.bad_pursuit_colour,
             )
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
@@ -279,7 +283,7 @@ class ChaseCheck(Op, frozen=True):
         if self.success:
             how = f"+{t.added} (speed {t.speed} + margin {self.margin})"
         elif colour == enc.settings.bad_pursuit_colour:
-            how = f"+{t.added} (half speed {p.speed // 2} - margin {self.margin})"
+            how = f"+{t.added} (half speed {stage_speed(enc, p) // 2} - margin {self.margin})"
         else:
             how = f"+{t.added} (half speed)"
         fx = stages.stage_effects(
@@ -303,6 +307,16 @@ class ChaseCheck(Op, frozen=True):
         if self.interference and not self.success:
             bits.append(f"next pursuit die {enc.settings.bad_pursuit_colour}")
         return ", ".join(bits)
+
+
+def stage_speed(enc: Encounter, p: Participant) -> int:
+    """The speed a turn uses: the participant's, or on a Steep or Fluid stage the
+    character's climb or swim speed (H4; a vehicle keeps its own)."""
+    kind = stages.speed_kind(enc.chase.stage, "run")
+    c = enc.combatants.get(p.id)
+    if kind == "run" or c is None:
+        return p.speed
+    return int(getattr(c.speeds, kind))
 
 
 def _checkers(enc: Encounter, p: Participant) -> tuple[str, ...]:
