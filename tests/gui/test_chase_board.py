@@ -165,3 +165,18 @@ def test_switching_back_to_battle_shows_the_map(window):
     doc = window.doc
     assert not doc.push(ChangeMode(Mode.BATTLE, override=True))
     assert window.chase_view.stack.currentWidget() is window.map
+
+
+def test_the_player_view_shows_the_player_board_in_a_chase(window, qtbot, tmp_path):
+    from afdesk.gui.player_view import PlayerWindow
+
+    pw = PlayerWindow(window.doc)
+    qtbot.addWidget(pw)
+    assert pw.stack.currentWidget() is pw.chase_board
+    assert pw.chase_board.controls is None and pw.chase_board.player
+    assert set(pw.chase_board.column.lanes) == {
+        p.id for p in window.doc.encounter.chase.participants
+    }
+    pw.grab().save(str(tmp_path / "player.png"))
+    assert not window.doc.push(ChangeMode(Mode.BATTLE, override=True))
+    assert pw.stack.currentWidget() is pw.view
