@@ -36,6 +36,11 @@ def sample_encounter() -> Path:
     return resource_dir() / "encounters" / "river-ford.afenc"
 
 
+def chase_sample_encounter() -> Path:
+    """The bundled chase sample (issue 14): File > Open sample > Rooftop chase."""
+    return resource_dir() / "encounters" / "rooftop-chase.afenc"
+
+
 def data_dir() -> Path:
     """afdesk's data folder: ``$AFDESK_DATA_DIR``, or the platform's user data folder."""
     override = os.environ.get("AFDESK_DATA_DIR")

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from afdesk.encounter.chase.state import ChaseState
     from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.geometry import Area
     from afdesk.encounter.reflex import Reflex
@@ -31,6 +32,8 @@ class Encounter(Protocol):
     turn: TurnState
     mode: Mode
     settings: Settings
+    chase: ChaseState
+    """The chase mode's part (afdesk.encounter.chase)."""
     combatants: dict[str, Combatant]
     order: tuple[str, ...]
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from afdesk.encounter import modes  # noqa: F401 - registers the modes and their parts
+from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
@@ -47,6 +48,7 @@ class Encounter:
     turn: TurnState
     mode: Mode
     settings: Settings
+    chase: ChaseState
 
     def __init__(
         self,

@@ -12,10 +12,10 @@ hold) names an :class:`EncounterMode` object here; the object owns
   dispute is a low-activity encounter for persevere, E15),
 - what happens when the encounter enters or leaves it (:meth:`enter`, :meth:`leave`).
 
-Battle is the one mode with rules of its own today. Chase, dispute and infiltration are
-registered and behave as battle until their own issues give them their rules: each then
-replaces its object with :func:`register_mode` (chase with its state part, its phases and
-its own "next turn"), with no ``if mode is CHASE`` anywhere else.
+Battle and chase (:mod:`afdesk.encounter.chase.mode`, its state part, the pole and the
+stages) have rules of their own. Dispute and infiltration are registered and behave as
+battle until their own issues give them their rules: each then replaces its object with
+:func:`register_mode`, with no ``if mode is DISPUTE`` anywhere else.
 """
 
 from __future__ import annotations
@@ -160,15 +160,6 @@ def next_index(enc: Encounter, t: TurnState) -> int:
     return index
 
 
-class Chase(Battle):
-    """Chase (E16). Registered so files and the mode menu can hold it; it plays as battle
-    until the chase issue replaces this object with one that owns the chase's state part
-    (pursuit dice, whose bad colour ``Settings.bad_pursuit_colour`` already stores, H2), its
-    phases and its own "next turn"."""
-
-    mode = Mode.CHASE
-
-
 class Dispute(Battle):
     """Dispute (E16): a low-activity encounter (+2 to persevere, E15). Otherwise it plays as
     battle until its own issue gives it its rules."""
@@ -192,7 +183,7 @@ def register_mode(obj: EncounterMode) -> None:
     set_mode_part(str(obj.mode), obj.part)
 
 
-for _mode in (Battle(), Chase(), Dispute(), Infiltration()):
+for _mode in (Battle(), Dispute(), Infiltration()):
     register_mode(_mode)
 
 
@@ -212,3 +203,7 @@ def current_mode(enc: Encounter) -> EncounterMode:
 def mode_parts() -> tuple[Part, ...]:
     """The state parts the registered modes add to every encounter."""
     return tuple(m.part for m in _MODES.values() if m.part is not None)
+
+
+# Chase registers its own object (afdesk.encounter.chase.mode: its part, the pole, stages).
+import afdesk.encounter.chase.mode  # noqa: E402, F401

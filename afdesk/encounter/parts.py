@@ -45,6 +45,8 @@ class EventKind(enum.StrEnum):
     MODE = "mode"
     SETTINGS = "settings"
     META = "meta"
+    CHASE = "chase"
+    """The chase's part (chase mode, H1-H5)."""
     LOG = "log"
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.ops.base import AnyOp
 from afdesk.encounter.reflex import Reflex
@@ -47,4 +48,6 @@ class EncounterState(msgspec.Struct, frozen=True):
     turn: TurnState
     mode: Mode
     settings: Settings
+    chase: ChaseState = ChaseState()
+    """The chase's part (H1-H5; schema version 3)."""
     log: tuple[LogEntry, ...] = ()

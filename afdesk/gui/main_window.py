@@ -60,6 +60,9 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_status()
         self._restore_layout()
+        from afdesk.gui.chase.install import ChaseView
+
+        self.chase_view = ChaseView(self)  # the chase board, central while a chase is on
 
     # The document, the dice and the last dialog live in the commands' context.
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -61,7 +62,18 @@ class PlayerWindow(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.bar)
-        layout.addWidget(self.view, 1)
+        # While the encounter is a chase the table sees the chase board (issue 14), in its
+        # player variant: no controls, no GM notes, hidden participants' totals as "?".
+        from afdesk.gui.chase.board import ChaseBoard
+
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.view)
+        self.chase_board = ChaseBoard(player=True)
+        self.chase_board.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.chase_board.setStyleSheet("#chaseBoard { background: #fafafa; }")
+        self.stack.addWidget(self.chase_board)
+        layout.addWidget(self.stack, 1)
+        self._follow(doc)
         self._refresh_screens()
         app = QGuiApplication.instance()
         if app is not None:
@@ -92,6 +104,23 @@ class PlayerWindow(QWidget):
     def set_document(self, doc) -> None:
         """Follow another document."""
         self.view.set_document(doc)
+        self._follow(doc)
+
+    def _follow(self, doc) -> None:
+        old = getattr(self, "_followed", None)
+        if old is not doc:
+            if old is not None:
+                old.modeChanged.disconnect(self._mode_changed)
+            self.chase_board.set_document(doc)
+            doc.modeChanged.connect(self._mode_changed)
+            self._followed = doc
+        self._mode_changed()
+
+    def _mode_changed(self) -> None:
+        from afdesk.encounter.state import Mode
+
+        chase = self.view.doc is not None and self.view.doc.encounter.mode is Mode.CHASE
+        self.stack.setCurrentWidget(self.chase_board if chase else self.view)
 
     # ------------------------------------------------------------------- screens
 

@@ -31,7 +31,7 @@ from afdesk.errors import AfdeskError
 FORMAT = "afdesk-encounter"
 """The ``format`` field every encounter file starts with."""
 
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
 """The schema version this afdesk writes."""
 
 Document = dict[str, Any]
@@ -58,7 +58,15 @@ def migrate_1_to_2(doc: Document) -> Document:
     return {**doc, "zone": {**zone, "kinds": kinds}}
 
 
-MIGRATIONS: dict[int, Migration] = {1: migrate_1_to_2}
+def migrate_2_to_3(doc: Document) -> Document:
+    """Nothing to rewrite: a version-2 encounter has no chase part, and a missing ``chase``
+    is the empty chase (its default), so the file opens unchanged. A version-2 file holding
+    a ``chase`` key is not one this afdesk wrote; the validation after the upgrade judges it.
+    """
+    return doc
+
+
+MIGRATIONS: dict[int, Migration] = {1: migrate_1_to_2, 2: migrate_2_to_3}
 """``MIGRATIONS[n]`` turns a version-n document into a version-(n + 1) one."""
 
 

@@ -1,7 +1,8 @@
 """The bundled sample encounters, written from the code that builds them.
 
 ``python -m afdesk.storage.samples`` rewrites ``resources/encounters/river-ford.afenc``
-from :func:`build`; a test fails while the shipped file is stale.
+from :func:`build` and ``rooftop-chase.afenc`` from :func:`build_chase`; a test fails while
+a shipped file is stale.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ import sys
 from pathlib import Path
 
 from afdesk.encounter import sample
+from afdesk.encounter.chase import sample as chase_sample
 from afdesk.encounter.model import Encounter
-from afdesk.paths import sample_encounter
+from afdesk.paths import chase_sample_encounter, sample_encounter
 from afdesk.storage.files import save
 from afdesk.storage.tilesets import tileset
 
@@ -30,9 +32,24 @@ def write_river_ford(path: Path | None = None) -> Path:
     return path
 
 
+def build_chase() -> Encounter:
+    """The rooftop-chase sample, freshly built through Ops on the bundled town tiles."""
+    return chase_sample.build(tileset("town"))
+
+
+def write_rooftop_chase(path: Path | None = None) -> Path:
+    """Save the rooftop-chase sample (to the bundled file by default); returns its path."""
+    path = chase_sample_encounter() if path is None else path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    save(path, build_chase().state())
+    return path
+
+
 def main() -> int:
     """``python -m afdesk.storage.samples``: rewrite the bundled samples."""
     print(f"wrote {write_river_ford()}")
+    print(f"wrote {write_rooftop_chase()}")
     return 0
 
 

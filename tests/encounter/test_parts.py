@@ -40,6 +40,7 @@ def test_the_file_layout_is_the_declared_parts_and_collections_in_their_order():
         "turn",
         "mode",
         "settings",
+        "chase",
         "log",
     )
     assert set(EncounterState.__struct_fields__) == {p.name for p in all_parts()} | set(COLLECTIONS)

@@ -33,7 +33,7 @@ def files(tmp_path):
     folder = tmp_path / "folder.afenc"
     folder.mkdir()
     newer = tmp_path / "newer.afenc"
-    doc["schema_version"] = 3
+    doc["schema_version"] = mig.CURRENT_VERSION + 1
     newer.write_text(json.dumps(doc))
     return {
         "good": str(good),
@@ -68,7 +68,7 @@ def test_problems_exit_2_with_one_line_each(capsys, files):
     assert out[2].startswith(f"{files['junk']}: ")
     assert out[3] == f"{files['folder']}: this is a folder, not an encounter file"
     assert out[4].startswith(f"{files['missing']}: there is no such file")
-    assert "newer afdesk (file format version 3)" in out[5]
+    assert f"newer afdesk (file format version {mig.CURRENT_VERSION + 1})" in out[5]
     assert out[6] == f"{files['empty']}: the file is empty"
 
 

@@ -15,6 +15,7 @@ import pytest
 from afdesk.paths import resource_dir
 from afdesk.storage import LoadError, SaveError, decode, encode, load, meaning, save
 from afdesk.storage.check import check_files
+from afdesk.storage.migrations import CURRENT_VERSION
 from afdesk.storage.samples import build
 from afdesk.storage.schema import _nodes, _place_steps, schema
 from tests.storage.builders import random_encounter
@@ -206,7 +207,9 @@ def test_save_refuses_what_it_could_not_open_again(tmp_path):
 
 def test_limits_are_published_in_the_schema_and_the_readme():
     published = json.loads(
-        (resource_dir() / "schema" / "afdesk-encounter.v2.schema.json").read_text("utf-8")
+        (resource_dir() / "schema" / f"afdesk-encounter.v{CURRENT_VERSION}.schema.json").read_text(
+            "utf-8"
+        )
     )
     assert published == json.loads(json.dumps(schema()))
     readme = (ROOT / "README.md").read_text("utf-8")

@@ -188,3 +188,37 @@ def test_a_newer_file_is_never_overwritten_without_a_backup(tmp_path):
 def test_save_returns_the_version_it_wrote(tmp_path, next_version):
     path = tmp_path / "x.afenc"
     assert save(path, load(LATEST).state) == NOW + 1
+
+
+def test_a_version_2_file_opens_unchanged_with_an_empty_chase():
+    """Version 3 adds the chase's part (issue 14): a version-2 file has none and opens as it
+    was, its chase empty (the default), and saves as version 3 with nothing else changed
+    but the empty chase written out."""
+    from afdesk.encounter.chase.state import ChaseState
+
+    raw = (FIXTURES / "v2.afenc").read_bytes()
+    loaded = load(FIXTURES / "v2.afenc")
+    assert loaded.schema_version == 2
+    assert loaded.state.chase == ChaseState()
+    doc = json.loads(raw)
+    del doc["format"], doc["schema_version"]
+    assert mig.migrate_2_to_3(doc) == doc
+    again = json.loads(encode(loaded.state))
+    assert again.pop("schema_version") == 3
+    import msgspec
+
+    assert msgspec.convert(again.pop("chase"), ChaseState) == ChaseState()
+    assert again == {k: v for k, v in json.loads(raw).items() if k != "schema_version"}
+
+
+def test_v3_fixture_is_a_played_chase():
+    """Saved by afdesk at schema version 3: the rooftop chase played for one exchange."""
+    loaded = load(FIXTURES / "v3.afenc")
+    s = loaded.state
+    assert loaded.schema_version == 3 and s.mode is Mode.CHASE
+    assert {p.id for p in s.chase.participants} == {"huang", "mei", "runner-1", "runner-2", "cart"}
+    assert {p.result for p in s.chase.participants} <= {"escaped", "out", "captor"} | {
+        f"captured by {p.id}" for p in s.chase.participants
+    }
+    kinds = {type(e.op).__name__ for e in s.log}
+    assert {"RollPursuit", "ChaseCheck", "ResolveChase", "AddVehicle"} <= kinds

@@ -59,3 +59,18 @@ def test_river_ford_is_what_the_sample_builds():
 def test_samples_module_writes_the_file(tmp_path):
     path = write_river_ford(tmp_path / "encounters" / "river-ford.afenc")
     assert path.read_bytes() == sample_encounter().read_bytes()
+
+
+def test_rooftop_chase_is_what_the_sample_builds(tmp_path):
+    from afdesk.paths import chase_sample_encounter
+    from afdesk.storage.samples import write_rooftop_chase
+
+    fresh = sample.build_chase().state()
+    assert load(chase_sample_encounter()).state == fresh, (
+        "resources/encounters/rooftop-chase.afenc is stale: run python -m afdesk.storage.samples"
+    )
+    path = write_rooftop_chase(tmp_path / "rooftop-chase.afenc")
+    assert path.read_bytes() == chase_sample_encounter().read_bytes()
+    assert fresh.mode.value == "chase"
+    assert {v.id for v in fresh.chase.vehicles} == {"cart"}
+    assert len(fresh.chase.stages_ahead) == 3

@@ -38,6 +38,7 @@ def _import_package_ops() -> None:
         return
     _package_loaded = True
     from afdesk.encounter.ops import (  # noqa: F401 - imported to register their Ops
+        chase,
         check,
         economy,
         flow,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.parts import MISSING, all_parts
 from afdesk.encounter.reflex import Reflex
@@ -34,6 +35,7 @@ class Restore(Op, frozen=True):
     mode: Mode | None = None
     settings: Settings | None = None
     meta: Meta | None = None
+    chase: ChaseState | None = None
     log_length: int | None = None
     log_entries: tuple[LogEntry, ...] = ()
     logged = False

@@ -2,7 +2,8 @@
 
 ``core`` holds what the two dice-pool rulesets share (a pool as counts of 4s, 5s and 6s,
 the pool specifications and the result tuples); ``af254``, ``classic`` and ``d20`` the
-odds of each ruleset. This package re-exports the names callers have always used.
+odds of each ruleset; ``margins`` the (success, margin) distribution a chase needs
+(R13, H3). This package re-exports the names callers have always used.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from afdesk.rules.odds import af254 as _af254
 from afdesk.rules.odds import classic as _classic
 from afdesk.rules.odds import core as _core
+from afdesk.rules.odds import margins as _margins
 from afdesk.rules.odds.af254 import (
     Cooperation,
     Distribution,
@@ -31,6 +33,7 @@ from afdesk.rules.odds.core import (
     PoolState,
 )
 from afdesk.rules.odds.d20 import degree_odds
+from afdesk.rules.odds.margins import check_margins
 
 
 def clear_cache() -> None:
@@ -38,6 +41,7 @@ def clear_cache() -> None:
     _core.clear_cache()
     _af254.clear_cache()
     _classic.clear_cache()
+    _margins.clear_cache()
 
 
 __all__ = [
@@ -48,6 +52,7 @@ __all__ = [
     "Distribution",
     "PoolSpec",
     "PoolState",
+    "check_margins",
     "check_odds",
     "classic_check_odds",
     "classic_contest_odds",

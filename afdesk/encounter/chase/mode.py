@@ -1,0 +1,146 @@
+"""The chase as a mode of play (E16, H1-H5): registered in place of the placeholder.
+
+A chase plays in exchanges of five rounds with reflex as usual (E1, E2, H3); on each turn
+the participant rolls its pursuit die and checks (the Ops in
+:mod:`afdesk.encounter.ops.chase`). When a round ends, the pole is the participant whose
+total gained most this round (H3, the higher reflex card breaks ties); it picks the next
+round's stage properties, and a stage the GM prepared ahead is taken now.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter.chase.state import ChaseState, Participant, Way
+from afdesk.encounter.modes import Battle, register_mode
+from afdesk.encounter.parts import EventKind, Part
+from afdesk.encounter.state import Mode, Phase
+from afdesk.rules import pursuit
+
+if TYPE_CHECKING:
+    from afdesk.encounter.interface import Encounter
+
+CHASE_PART = Part("chase", ChaseState, ChaseState, EventKind.CHASE)
+
+
+def reflex_order(enc: Encounter, chase: ChaseState) -> list[str]:
+    """Participants from the highest reflex card down (E2): the round's order; a vehicle
+    plays on its commander's card (H5)."""
+    order = list(enc.turn.order)
+    for v in chase.vehicles:
+        if v.commander in order:
+            order.insert(order.index(v.commander), v.id)
+    return [pid for pid in order if chase.participant(pid) is not None]
+
+
+def round_pole(enc: Encounter, chase: ChaseState) -> tuple[str, int]:
+    """The pole of the round just played and its success margin (0 on a failure), or
+    ("", 0) when nobody took a turn (H3)."""
+    scores = {p.id: p.score for p in chase.participants if p.score is not None}
+    if not scores:
+        return "", 0
+    order = reflex_order(enc, chase)
+    order += [pid for pid in scores if pid not in order]
+    best = pursuit.pole(scores, order)
+    p = chase.participant(best)
+    assert p is not None
+    return best, p.margin if p.success else 0
+
+
+def new_round(chase: ChaseState) -> ChaseState:
+    """Clear what belongs to one round: pursuit dice, scores, grit lost (H3), and special
+    actions not taken on the turn that rolled them (H1)."""
+    cleared = tuple(
+        msgspec.structs.replace(
+            p,
+            colours=(),
+            faces=(),
+            score=None,
+            margin=0,
+            success=False,
+            round_speed=None,
+            grit_lost=0,
+            special=0,
+        )
+        for p in chase.participants
+    )
+    return msgspec.structs.replace(chase, participants=cleared)
+
+
+class ChaseMode(Battle):
+    """Chase (E16, H1-H5): battle's turn flow, plus the chase's part, the pole at each
+    round's end and the stage it picks."""
+
+    mode = Mode.CHASE
+    part = CHASE_PART
+
+    def enter(self, enc: Encounter) -> None:
+        """Everyone on the map becomes a participant with a total of 0, on foot at its run
+        speed (the GM then sets head starts, ways of moving and speeds); vehicles,
+        countdown and prepared stages the encounter already holds are kept."""
+        old: ChaseState = enc.chase
+        known = {p.id: p for p in old.participants}
+        participants = []
+        for c in enc.roster():
+            if not c.on_map:
+                continue
+            prev = known.get(c.id)
+            participants.append(
+                Participant(c.id, total=prev.total, way=prev.way, speed=prev.speed)
+                if prev is not None
+                else Participant(c.id, way=Way.FOOT, speed=c.speeds.run)
+            )
+        for v in old.vehicles:
+            prev = known.get(v.id)
+            participants.append(
+                Participant(v.id, total=prev.total if prev else 0, way=Way.VEHICLE, speed=v.speed)
+            )
+        enc.set_part(
+            "chase",
+            msgspec.structs.replace(old, participants=tuple(participants), pole="", pole_margin=0),
+        )
+
+    def next_turn(self, enc: Encounter) -> None:
+        before = enc.turn
+        order = tuple(reflex_order(enc, enc.chase))
+        pole, margin = round_pole(enc, enc.chase)  # before the round's order is gone
+        super().next_turn(enc)
+        if enc.turn.phase in (Phase.CARDS, Phase.EXCHANGE_END) and before.phase is Phase.TURNS:
+            chase: ChaseState = enc.chase
+            chase = new_round(chase)
+            stage = chase.stage
+            ahead = chase.stages_ahead
+            if ahead:
+                stage, ahead = ahead[0], ahead[1:]
+            enc.set_part(
+                "chase",
+                msgspec.structs.replace(
+                    chase,
+                    pole=pole,
+                    pole_margin=margin,
+                    stage=stage,
+                    stages_ahead=ahead,
+                    reflex=order,
+                ),
+            )
+
+    def next_turn_text(self, enc: Encounter) -> str:
+        text = super().next_turn_text(enc)
+        t = enc.turn
+        from afdesk.encounter.modes import next_index
+
+        if next_index(enc, t) >= len(t.order):
+            pole, margin = round_pole(enc, enc.chase)
+            if pole:
+                from afdesk.encounter.ops.chase import pname
+
+                text += (
+                    f"; pole: {pname(enc, pole)} (picks "
+                    f"{pursuit.stages.property_count(margin)} stage properties, H3)"
+                )
+        return text
+
+
+register_mode(ChaseMode())

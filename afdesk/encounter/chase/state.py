@@ -1,0 +1,120 @@
+"""The chase's part of an encounter (H1-H5): plain immutable data, stored in files."""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from afdesk.rules.pursuit.stages import StageProperty
+
+
+class Way(enum.StrEnum):
+    """A way of moving and the facet its chase checks use (H3)."""
+
+    FOOT = "foot"
+    RIDING = "riding"
+    VEHICLE = "vehicle"
+
+    @property
+    def facet(self) -> str:
+        return {"foot": "agility", "riding": "wilderness", "vehicle": "machinery"}[self.value]
+
+    @property
+    def speed_kind(self) -> str:
+        """Which of a character's speeds it moves at (a mount's or vehicle's is set)."""
+        return "run"
+
+
+class Participant(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One participant: a character, or a vehicle its crew moves (H5)."""
+
+    id: str
+    total: int = 0
+    way: Way = Way.FOOT
+    speed: int = 2
+    """The speed of its way of moving (H3); Steep and Fluid stages use climb and swim."""
+    colours: tuple[str, ...] = ()
+    """This turn's pursuit dice (H1): reds, then the die that moves."""
+    faces: tuple[int, ...] = ()
+    """Their faces (typed or rolled), for the record."""
+    forced_bad: bool = False
+    """Interference on the last check: the next pursuit die is the bad colour (H3)."""
+    extra_die: bool = False
+    """Someone's special action grants it an extra pursuit die (roll both, choose)."""
+    score: int | None = None
+    """What the total gained this round (None: no turn yet this round, H3)."""
+    margin: int = 0
+    success: bool = False
+    round_speed: int | None = None
+    grit_lost: int = 0
+    """Grit lost this round."""
+    special: int = 0
+    """Special actions not yet used (one per red, H1)."""
+    decoys: int = 0
+    """Decoys that must be caught first (the hide special action)."""
+    hidden: bool = False
+    teetering: bool = False
+    """Chasm (H4): a second teeter falls."""
+    out: bool = False
+    """Knocked out: a round speed of 0 or less (H3). It keeps its total."""
+    result: str = ""
+    """The exchange end (H3): "escaped", "captured by <id>", "captor", "out"."""
+
+
+class Vehicle(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A vehicle (H5): its commander holds the reflex hand, the helm's pursuit die moves it,
+    every participating crew member checks."""
+
+    id: str
+    name: str
+    commander: str
+    helm: str
+    crew: tuple[str, ...] = ()
+    speed: int = 4
+
+
+class Countdown(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A countdown chase (H4): reach ``target`` within ``exchanges``, and/or rows of areas
+    removed each round by a pursuit die (one on the good colour, two on the bad)."""
+
+    exchanges: int = 0
+    target: str = ""
+    rows: bool = False
+    rows_removed: int = 0
+
+
+class ChaseState(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The chase's part of an encounter."""
+
+    participants: tuple[Participant, ...] = ()
+    """Ranked by nothing: the board ranks them by total."""
+    pole: str = ""
+    """The last round's pole (H3)."""
+    pole_margin: int = 0
+    stage: tuple[StageProperty, ...] = ()
+    """This round's stage properties (H4); none: a simple stage."""
+    stages_ahead: tuple[tuple[StageProperty, ...], ...] = ()
+    """Stages the GM prepared, taken in order at each round's start."""
+    vehicles: tuple[Vehicle, ...] = ()
+    countdown: Countdown = Countdown()
+    reflex: tuple[str, ...] = ()
+    """The participants in the last round's reflex order (ties at the exchange end, H3)."""
+
+    def participant(self, pid: str) -> Participant | None:
+        for p in self.participants:
+            if p.id == pid:
+                return p
+        return None
+
+    def replace(self, p: Participant) -> ChaseState:
+        return msgspec.structs.replace(
+            self,
+            participants=tuple(p if q.id == p.id else q for q in self.participants),
+        )
+
+    def vehicle_of(self, cid: str) -> Vehicle | None:
+        for v in self.vehicles:
+            if cid == v.helm or cid == v.commander or cid in v.crew:
+                return v
+        return None

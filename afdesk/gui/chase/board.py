@@ -1,0 +1,224 @@
+"""The chase board (issue 14): a lane per participant ranked by total (H3), the pole
+highlighted, this round's pursuit dice as dice with symbols, the stage's properties as
+cards (H4), and at the exchange end arrows for who captures whom.
+
+``player=True`` is the player view's variant: no GM notes, no controls, and a hidden
+participant's true total shown as "?". When one participant changes only its lane is
+repainted (:meth:`ChaseBoard.refresh` returns the lanes it changed).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from afdesk.encounter.chase.state import ChaseState
+from afdesk.encounter.state import Phase
+from afdesk.gui.chase.lanes import Lane, LaneData
+from afdesk.rules.pursuit.stages import StageProperty
+
+ARROW_MARGIN = 90
+
+
+def participant_name(enc, pid: str) -> str:
+    for v in enc.chase.vehicles:
+        if v.id == pid:
+            return v.name
+    c = enc.combatants.get(pid)
+    return c.name if c else pid
+
+
+def ranked(enc, chase: ChaseState) -> list[str]:
+    """Highest total first; the last round's reflex order, then the roster, break ties."""
+    order = {pid: i for i, pid in enumerate([*chase.reflex, *enc.combatants])}
+    return [
+        p.id for p in sorted(chase.participants, key=lambda p: (-p.total, order.get(p.id, 1 << 20)))
+    ]
+
+
+class LaneColumn(QWidget):
+    """The lanes, top to bottom, with the exchange end's capture arrows in a right margin."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(0, 0, ARROW_MARGIN, 0)
+        self.box.setSpacing(4)
+        self.box.addStretch(1)
+        self.lanes: dict[str, Lane] = {}
+        self.order: list[str] = []
+        self.captures: list[tuple[str, str]] = []
+
+    def paintEvent(self, event) -> None:
+        if not self.captures:
+            return
+        qp = QPainter(self)
+        qp.setRenderHint(QPainter.RenderHint.Antialiasing)
+        x0 = self.width() - ARROW_MARGIN + 8
+        for i, (captor, caught) in enumerate(self.captures):
+            a, b = self.lanes.get(captor), self.lanes.get(caught)
+            if a is None or b is None:
+                continue
+            ya = a.geometry().center().y()
+            yb = b.geometry().center().y()
+            x = x0 + 14 * (i + 1)
+            path = QPainterPath(QPointF(x0 - 6, ya))
+            path.cubicTo(QPointF(x + 30, ya), QPointF(x + 30, yb), QPointF(x0, yb))
+            qp.setPen(QPen(QColor("#c8322c"), 3))
+            qp.setBrush(Qt.BrushStyle.NoBrush)
+            qp.drawPath(path)
+            qp.setBrush(QColor("#c8322c"))
+            qp.drawPolygon([QPointF(x0 - 4, yb), QPointF(x0 + 8, yb - 6), QPointF(x0 + 8, yb + 6)])
+        qp.end()
+
+
+class StageCard(QFrame):
+    """One stage property as a card: its name and its effect (H4)."""
+
+    def __init__(self, prop: StageProperty, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.prop = prop
+        self.setObjectName("stageCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet(
+            "#stageCard { background: #fbeee0; border: 2px solid #b8742a; border-radius: 8px; }"
+        )
+        box = QVBoxLayout(self)
+        title = QLabel(f"<b>{prop.label}</b>")
+        text = QLabel(prop.effect)
+        text.setWordWrap(True)
+        box.addWidget(title)
+        box.addWidget(text)
+        self.setFixedWidth(210)
+        self.setMaximumHeight(96)
+
+
+class ChaseBoard(QWidget):
+    """The chase board of a document (see the module)."""
+
+    def __init__(self, *, player: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.player = player
+        self.doc = None
+        self.setObjectName("chaseBoard")
+        outer = QVBoxLayout(self)
+        self.heading = QLabel()
+        self.heading.setStyleSheet("font-size: 15pt; font-weight: bold;")
+        outer.addWidget(self.heading)
+        self.cards_row = QHBoxLayout()
+        self.cards_label = QLabel()
+        self.cards_row.addWidget(self.cards_label)
+        self.cards_row.addStretch(1)
+        outer.addLayout(self.cards_row)
+        self.column = LaneColumn()
+        outer.addWidget(self.column, 1)
+        self.controls: QWidget | None = None
+        if not player:
+            from afdesk.gui.chase.controls import ChaseControls
+
+            self.controls = ChaseControls(self)
+            outer.addWidget(self.controls)
+        self._cards: list[StageCard] = []
+        self._stage: tuple[StageProperty, ...] | None = None
+
+    def set_document(self, doc) -> None:
+        if self.doc is not None:
+            for sig in (self.doc.chaseChanged, self.doc.rosterChanged, self.doc.turnChanged):
+                sig.disconnect(self.refresh)
+            self.doc.combatantChanged.disconnect(self._combatant_changed)
+        self.doc = doc
+        doc.chaseChanged.connect(self.refresh)
+        doc.rosterChanged.connect(self.refresh)
+        doc.turnChanged.connect(self.refresh)
+        doc.combatantChanged.connect(self._combatant_changed)
+        if self.controls is not None:
+            self.controls.set_document(doc)
+        self.refresh()
+
+    def _combatant_changed(self, _cid: str) -> None:
+        self.refresh()
+
+    def lane(self, pid: str) -> Lane | None:
+        return self.column.lanes.get(pid)
+
+    def refresh(self) -> list[str]:
+        """Bring the board up to date; returns the participants whose lanes changed."""
+        if self.doc is None:
+            return []
+        enc = self.doc.encounter
+        chase: ChaseState = enc.chase
+        t = enc.turn
+        when = {Phase.TURNS: f"round {t.round}", Phase.EXCHANGE_END: "exchange end"}.get(
+            t.phase, f"before round {t.round + 1}" if t.round < 5 else ""
+        )
+        self.heading.setText(
+            f"Chase: exchange {t.exchange}, {when}"
+            + (f"  —  pole: {participant_name(enc, chase.pole)}" if chase.pole else "")
+        )
+        self._show_stage(chase.stage)
+        order = ranked(enc, chase)
+        lead = max((p.total for p in chase.participants), default=0)
+        col = self.column
+        changed = []
+        for pid in list(col.lanes):
+            if chase.participant(pid) is None:
+                lane = col.lanes.pop(pid)
+                col.box.removeWidget(lane)
+                lane.deleteLater()
+        for rank, pid in enumerate(order, 1):
+            p = chase.participant(pid)
+            assert p is not None
+            hidden = p.hidden or (
+                pid in enc.combatants and enc.combatants[pid].hidden and self.player
+            )
+            data = LaneData(
+                participant_name(enc, pid),
+                rank,
+                p,
+                pid == chase.pole,
+                lead,
+                show_total=not (self.player and hidden),
+                gm=not self.player,
+            )
+            lane = col.lanes.get(pid)
+            if lane is None:
+                lane = col.lanes[pid] = Lane(col)
+            if lane.set_data(data):
+                changed.append(pid)
+        if order != col.order:
+            for pid in order:
+                col.box.removeWidget(col.lanes[pid])
+            for i, pid in enumerate(order):
+                col.box.insertWidget(i, col.lanes[pid])
+                col.lanes[pid].show()
+            col.order = order
+        captures = [
+            (p.result.removeprefix("captured by "), p.id)
+            for p in chase.participants
+            if p.result.startswith("captured by ")
+        ]
+        if captures != col.captures:
+            col.captures = captures
+            col.update()
+        if self.controls is not None:
+            self.controls.refresh()
+        return changed
+
+    def _show_stage(self, stage: tuple[StageProperty, ...]) -> None:
+        if stage == self._stage:
+            return
+        self._stage = stage
+        for card in self._cards:
+            self.cards_row.removeWidget(card)
+            card.hide()
+            card.setParent(None)
+            card.deleteLater()
+        self._cards = [StageCard(p, self) for p in stage]
+        for i, card in enumerate(self._cards):
+            self.cards_row.insertWidget(1 + i, card)
+        self.cards_label.setText("Stage:" if stage else "Stage: simple (failure costs grit)")
+
+    def paint_counts(self) -> dict[str, int]:
+        """Repaints per lane so far (the benchmark and tests read them)."""
+        return {pid: lane.paints for pid, lane in self.column.lanes.items()}

@@ -1,0 +1,85 @@
+"""Put the chase board into the main window: the central view becomes a stack of the map
+and the board, the board shown while the encounter is a chase (the map one click away:
+View > Map / chase board, Ctrl+B), and File > Open chase sample."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QStackedWidget
+
+from afdesk.encounter.state import Mode
+from afdesk.gui.chase.board import ChaseBoard
+
+
+class ChaseView:
+    """The window's chase parts (kept on the window as ``chase_view``)."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        self.board = ChaseBoard()
+        self.board.setObjectName("chaseBoardView")
+        self.stack = QStackedWidget()
+        self.stack.setObjectName("centralStack")
+        old = window.takeCentralWidget()
+        self.stack.addWidget(old)
+        self.stack.addWidget(self.board)
+        window.setCentralWidget(self.stack)
+        self.doc = None
+        self.show_map = False
+        self.toggle = QAction("Map / chase &board", window)
+        self.toggle.setShortcut(QKeySequence("Ctrl+B"))
+        self.toggle.setStatusTip("While a chase is on: switch between the chase board and the map")
+        self.toggle.triggered.connect(self.flip)
+        self.open_sample = QAction("Open chase &sample (rooftops)", window)
+        self.open_sample.triggered.connect(self.open_chase_sample)
+        self._add_to_menus()
+        window.documentChanged.connect(self.set_document)
+        if window.doc is not None:
+            self.set_document(window.doc)
+
+    def _add_to_menus(self) -> None:
+        bar = self.window.menuBar()
+        for act in bar.actions():
+            menu = act.menu()
+            if menu is None:
+                continue
+            title = act.text().replace("&", "")
+            if title == "View":
+                menu.addSeparator()
+                menu.addAction(self.toggle)
+            elif title == "File":
+                first_sep = next((a for a in menu.actions() if a.isSeparator()), None)
+                menu.insertAction(first_sep, self.open_sample)
+
+    def set_document(self, doc) -> None:
+        if self.doc is not None:
+            self.doc.modeChanged.disconnect(self._mode_changed)
+        self.doc = doc
+        self.board.set_document(doc)
+        self.board.controls.rng = self.window.rng
+        doc.modeChanged.connect(self._mode_changed)
+        self.show_map = False
+        self._mode_changed()
+
+    def is_chase(self) -> bool:
+        return self.doc is not None and self.doc.encounter.mode is Mode.CHASE
+
+    def _mode_changed(self) -> None:
+        self.toggle.setEnabled(self.is_chase())
+        self.stack.setCurrentIndex(1 if self.is_chase() and not self.show_map else 0)
+
+    def flip(self) -> None:
+        if self.is_chase():
+            self.show_map = not self.show_map
+            self._mode_changed()
+
+    def open_chase_sample(self) -> None:
+        from afdesk import paths
+        from afdesk.encounter.model import Encounter
+        from afdesk.gui.document import EncounterDocument
+        from afdesk.storage import load
+
+        if not self.window.maybe_save():
+            return
+        loaded = load(paths.chase_sample_encounter())
+        self.window.set_document(EncounterDocument(Encounter.from_state(loaded.state)))

@@ -1,0 +1,150 @@
+"""One lane of the chase board: a participant, drawn from plain data, redrawn only when
+that data changes (the board's benchmark counts the repaints)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from afdesk.encounter.chase.state import Participant
+
+# Colours as dice with a symbol as well as a colour (a projector, colour-blind players).
+DIE_STYLE = {
+    "green": ("#2e9d4a", "●", "G"),
+    "blue": ("#2c62c9", "■", "B"),
+    "red": ("#c8322c", "◆", "R"),
+}
+
+
+class LaneData(NamedTuple):
+    """Everything a lane shows: equal data, no repaint."""
+
+    name: str
+    rank: int
+    participant: Participant
+    pole: bool
+    lead: int
+    """The highest total on the board (the lane's bar is scaled to it)."""
+    show_total: bool = True
+    gm: bool = True
+
+
+class Lane(QWidget):
+    """A participant's lane: rank, name, a bar for the total, this round's pursuit dice,
+    speed, margin, grit lost, decoys, out, and the exchange-end result."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.data: LaneData | None = None
+        self.paints = 0
+        self.setMinimumHeight(46)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def set_data(self, data: LaneData) -> bool:
+        """Show ``data``; True (and a repaint scheduled) only if it changed."""
+        if data == self.data:
+            return False
+        self.data = data
+        self.setAccessibleName(self.summary())
+        self.update()
+        return True
+
+    def summary(self) -> str:
+        d = self.data
+        if d is None:
+            return ""
+        p = d.participant
+        bits = [f"{d.rank}. {d.name}", f"total {p.total if d.show_total else '?'}"]
+        if p.colours:
+            bits.append(" ".join(p.colours))
+        if d.pole:
+            bits.append("pole")
+        if p.out:
+            bits.append("out")
+        if p.result:
+            bits.append(p.result)
+        return ", ".join(bits)
+
+    def paintEvent(self, event) -> None:
+        self.paints += 1
+        d = self.data
+        if d is None:
+            return
+        p = d.participant
+        qp = QPainter(self)
+        qp.setRenderHint(QPainter.RenderHint.Antialiasing)
+        r = self.rect().adjusted(2, 2, -2, -2)
+        back = QColor("#fff4c2") if d.pole else QColor("#f4f4f4")
+        if p.out:
+            back = QColor("#e2e2e2")
+        qp.setPen(QPen(QColor("#d4a017") if d.pole else QColor("#bbbbbb"), 3 if d.pole else 1))
+        qp.setBrush(back)
+        qp.drawRoundedRect(QRectF(r), 6, 6)
+        big = QFont(self.font())
+        big.setPointSizeF(self.font().pointSizeF() * 1.25)
+        big.setBold(True)
+        qp.setFont(big)
+        qp.setPen(QColor("#222222"))
+        name_w = min(230, max(120, r.width() // 4))
+        qp.drawText(
+            QRectF(r.left() + 8, r.top(), name_w, r.height()),
+            Qt.AlignmentFlag.AlignVCenter,
+            f"{d.rank}. {d.name}" + ("  ★ pole" if d.pole else ""),
+        )
+        # The total as a bar, scaled to the leader.
+        bar_x = r.left() + name_w + 12
+        bar_w = max(50, int(r.width() * (0.32 if r.width() > 900 else 0.16)))
+        frac = 0.0 if not d.show_total or d.lead <= 0 else max(0, p.total) / d.lead
+        qp.setPen(Qt.PenStyle.NoPen)
+        qp.setBrush(QColor("#d9d9d9"))
+        bar = QRectF(bar_x, r.center().y() - 9, bar_w, 18)
+        qp.drawRoundedRect(bar, 4, 4)
+        qp.setBrush(QColor("#555555") if p.out else QColor("#d4a017" if d.pole else "#4a7bb7"))
+        qp.drawRoundedRect(QRectF(bar.left(), bar.top(), bar_w * frac, 18), 4, 4)
+        qp.setPen(QColor("#111111"))
+        qp.drawText(
+            QRectF(bar.right() + 6, r.top(), 40, r.height()),
+            Qt.AlignmentFlag.AlignVCenter,
+            str(p.total) if d.show_total else "?",
+        )
+        # This round's pursuit dice.
+        x = bar.right() + 44
+        for colour in p.colours:
+            fill, symbol, letter = DIE_STYLE[colour]
+            die = QRectF(x, r.center().y() - 14, 28, 28)
+            qp.setPen(QPen(QColor("#222222"), 1))
+            qp.setBrush(QColor(fill))
+            qp.drawRoundedRect(die, 5, 5)
+            qp.setPen(QColor("white"))
+            qp.drawText(die, Qt.AlignmentFlag.AlignCenter, f"{symbol}{letter}")
+            x += 32
+        x = max(x, bar.right() + 44 + 2 * 32) + 6
+        normal = QFont(self.font())
+        qp.setFont(normal)
+        qp.setPen(QColor("#222222"))
+        facts = [
+            f"speed {p.speed}" if p.round_speed is None else f"speed {p.round_speed}/{p.speed}"
+        ]
+        if p.score is not None:
+            facts.append(f"{'margin' if p.success else 'failed by'} {p.margin}")
+        if p.grit_lost:
+            facts.append(f"grit -{p.grit_lost}")
+        if p.special:
+            facts.append(f"{p.special} special")
+        if p.decoys:
+            facts.append(f"{p.decoys} decoys")
+        if p.forced_bad:
+            facts.append("next die bad")
+        if p.out:
+            facts.append("OUT")
+        if p.result and p.result != "out":
+            facts.append(p.result.upper())
+        qp.drawText(
+            QRectF(x, r.top(), r.right() - x - 6, r.height()),
+            Qt.AlignmentFlag.AlignVCenter,
+            " · ".join(facts),
+        )
+        qp.end()

@@ -1,0 +1,43 @@
+"""Chase rules (seed 001, RULES.md H1-H5): pursuit dice, chase turns, the pole, the
+exchange end, and the exact odds of a chase turn.
+
+Pure Python, no Qt. The names here are public entry points (issue 14): :func:`colour`,
+:func:`turn` (-> :class:`PursuitTurn`), :func:`pole`, :func:`resolve_exchange_end` and
+:func:`turn_odds` (-> :class:`TurnOdds`).
+"""
+
+from afdesk.rules.pursuit.odds import TurnOdds, colour_odds, turn_odds
+from afdesk.rules.pursuit.stages import StageEffects, StageProperty, stage_effects
+from afdesk.rules.pursuit.turns import (
+    BAD_COLOURS,
+    BLUE,
+    COLOURS,
+    GREEN,
+    RED,
+    PursuitTurn,
+    colour,
+    good_colour,
+    pole,
+    resolve_exchange_end,
+    turn,
+)
+
+__all__ = [
+    "BAD_COLOURS",
+    "BLUE",
+    "COLOURS",
+    "GREEN",
+    "RED",
+    "PursuitTurn",
+    "StageEffects",
+    "StageProperty",
+    "TurnOdds",
+    "colour",
+    "colour_odds",
+    "good_colour",
+    "pole",
+    "resolve_exchange_end",
+    "stage_effects",
+    "turn",
+    "turn_odds",
+]
