@@ -264,3 +264,20 @@ def test_h4_steep_uses_the_climb_speed():
     enc.apply(ChaseCheck("chen", True, 1))  # climb 1 (not run 3) + margin 1
     assert enc.chase.participant("chen").total == 2
     assert "(speed 1 + margin 1)" in enc.log[-1].text
+
+
+def test_h4_countdown_rows_fall_on_the_pursuit_die():
+    from afdesk.encounter.chase.state import Countdown
+    from afdesk.encounter.ops.chase import RollCountdown, SetCountdown
+
+    enc = chase_of()
+    with pytest.raises(IllegalOp, match="no countdown"):
+        enc.apply(RollCountdown((1,)))
+    enc.apply(SetCountdown(Countdown(exchanges=2, target="the temple", rows=True)))
+    assert "within 2 exchange(s)" in enc.log[-1].text
+    enc.apply(RollCountdown((2,)))  # green, the good colour: one row
+    enc.apply(RollCountdown((6, 5)))  # red, then blue (bad): two rows
+    assert enc.chase.countdown.rows_removed == 3
+    assert enc.log[-1].text == "Countdown die red, blue: 2 row(s) of areas fall away (3 in all)"
+    with pytest.raises(IllegalOp, match="a red is followed"):
+        enc.apply(RollCountdown((6,)))

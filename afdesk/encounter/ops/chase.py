@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from afdesk.encounter.chase.state import ChaseState, Participant, Vehicle, Way
+from afdesk.encounter.chase.state import ChaseState, Countdown, Participant, Vehicle, Way
 from afdesk.encounter.combatant import State, StateKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_phase
@@ -493,3 +493,61 @@ class ResolveChase(Op, frozen=True):
             else:
                 words.append(f"{pname(enc, pid)} {r}")
         return "Exchange end: " + "; ".join(words)
+
+
+class SetCountdown(Op, frozen=True):
+    """A countdown chase (H4): reach ``target`` within ``exchanges`` exchanges, and/or
+    remove rows of areas each round by a pursuit die (``rows``)."""
+
+    countdown: Countdown
+    label = "Countdown"
+
+    def execute(self, enc: Encounter) -> None:
+        chase = _chase(enc, "set a countdown")
+        c = self.countdown
+        if c.exchanges < 0 or c.rows_removed < 0:
+            raise IllegalOp("a countdown cannot be negative")
+        enc.set_part("chase", msgspec.structs.replace(chase, countdown=c))
+
+    def describe(self, enc: Encounter) -> str:
+        c = self.countdown
+        bits = []
+        if c.exchanges:
+            bits.append(f"reach {c.target or 'the goal'} within {c.exchanges} exchange(s)")
+        if c.rows:
+            bits.append("a pursuit die removes rows of areas each round")
+        return "Countdown: " + ("; ".join(bits) or "none")
+
+
+class RollCountdown(Op, frozen=True):
+    """The countdown's pursuit die for a round (H4): one row of areas removed on the good
+    colour, two on the bad; a red rolls again."""
+
+    faces: tuple[int, ...]
+    label = "Countdown die"
+
+    def _rows(self, enc: Encounter) -> int:
+        try:
+            colours = tuple(pursuit.colour(f) for f in self.faces)
+            pursuit.turns._colours(colours)
+        except RulesError as exc:
+            raise IllegalOp(f"countdown die faces {list(self.faces)}: {exc}") from None
+        return 2 if colours[-1] == enc.settings.bad_pursuit_colour else 1
+
+    def execute(self, enc: Encounter) -> None:
+        chase = _chase(enc, "roll the countdown die")
+        if not chase.countdown.rows:
+            raise IllegalOp("this chase has no countdown of rows (H4)")
+        c = msgspec.structs.replace(
+            chase.countdown, rows_removed=chase.countdown.rows_removed + self._rows(enc)
+        )
+        enc.set_part("chase", msgspec.structs.replace(chase, countdown=c))
+
+    def describe(self, enc: Encounter) -> str:
+        try:
+            rows = self._rows(enc)
+        except IllegalOp:
+            return "Countdown die"
+        colours = ", ".join(pursuit.colour(f) for f in self.faces)
+        done = enc.chase.countdown.rows_removed + rows
+        return f"Countdown die {colours}: {rows} row(s) of areas fall away ({done} in all)"

@@ -155,6 +155,7 @@ class ChaseBoard(QWidget):
         self.heading.setText(
             f"Chase: exchange {t.exchange}, {when}"
             + (f"  —  pole: {participant_name(enc, chase.pole)}" if chase.pole else "")
+            + self._countdown(chase)
         )
         self._show_stage(chase.stage)
         order = ranked(enc, chase)
@@ -204,6 +205,16 @@ class ChaseBoard(QWidget):
         if self.controls is not None:
             self.controls.refresh()
         return changed
+
+    @staticmethod
+    def _countdown(chase: ChaseState) -> str:
+        c = chase.countdown
+        bits = []
+        if c.exchanges:
+            bits.append(f"reach {c.target or 'the goal'} within {c.exchanges} exchanges")
+        if c.rows:
+            bits.append(f"{c.rows_removed} rows gone")
+        return ("  —  countdown: " + ", ".join(bits)) if bits else ""
 
     def _show_stage(self, stage: tuple[StageProperty, ...]) -> None:
         if stage == self._stage:
