@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from afdesk.encounter import modes  # noqa: F401 - registers the modes and their parts
+from afdesk.encounter.chase import mode as chase_mode  # noqa: F401 - registers chase
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.errors import IllegalOp

@@ -203,7 +203,3 @@ def current_mode(enc: Encounter) -> EncounterMode:
 def mode_parts() -> tuple[Part, ...]:
     """The state parts the registered modes add to every encounter."""
     return tuple(m.part for m in _MODES.values() if m.part is not None)
-
-
-# Chase registers its own object (afdesk.encounter.chase.mode: its part, the pole, stages).
-import afdesk.encounter.chase.mode  # noqa: E402, F401

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Way
 from afdesk.encounter.modes import Battle, register_mode
 from afdesk.encounter.parts import EventKind, Part
@@ -23,16 +24,6 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 CHASE_PART = Part("chase", ChaseState, ChaseState, EventKind.CHASE)
-
-
-def reflex_order(enc: Encounter, chase: ChaseState) -> list[str]:
-    """Participants from the highest reflex card down (E2): the round's order; a vehicle
-    plays on its commander's card (H5)."""
-    order = list(enc.turn.order)
-    for v in chase.vehicles:
-        if v.commander in order:
-            order.insert(order.index(v.commander), v.id)
-    return [pid for pid in order if chase.participant(pid) is not None]
 
 
 def round_pole(enc: Encounter, chase: ChaseState) -> tuple[str, int]:
@@ -134,8 +125,6 @@ class ChaseMode(Battle):
         if next_index(enc, t) >= len(t.order):
             pole, margin = round_pole(enc, enc.chase)
             if pole:
-                from afdesk.encounter.ops.chase import pname
-
                 text += (
                     f"; pole: {pname(enc, pole)} (picks "
                     f"{pursuit.stages.property_count(margin)} stage properties, H3)"

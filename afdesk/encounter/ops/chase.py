@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Countdown, Participant, Vehicle, Way
 from afdesk.encounter.combatant import State, StateKind
 from afdesk.encounter.errors import IllegalOp
@@ -23,14 +24,6 @@ from afdesk.rules.pursuit import stages
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
-
-
-def pname(enc: Encounter, pid: str) -> str:
-    """A participant's name: its character's, or its vehicle's."""
-    for v in enc.chase.vehicles:
-        if v.id == pid:
-            return v.name
-    return name(enc, pid)
 
 
 def _chase(enc: Encounter, doing: str) -> ChaseState:
@@ -455,8 +448,6 @@ class ResolveChase(Op, frozen=True):
 
     def _results(self, enc: Encounter) -> dict[str, str]:
         chase = _chase(enc, "resolve the exchange end")
-        from afdesk.encounter.chase.mode import reflex_order
-
         totals = {p.id: p.total for p in chase.participants}
         # The last round's reflex order breaks ties (E2, H3), then the roster's.
         order = list(dict.fromkeys([*chase.reflex, *reflex_order(enc, chase), *totals]))

@@ -13,28 +13,13 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from afdesk.encounter.chase.order import pname, ranked
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.state import Phase
 from afdesk.gui.chase.lanes import Lane, LaneData
 from afdesk.rules.pursuit.stages import StageProperty
 
 ARROW_MARGIN = 90
-
-
-def participant_name(enc, pid: str) -> str:
-    for v in enc.chase.vehicles:
-        if v.id == pid:
-            return v.name
-    c = enc.combatants.get(pid)
-    return c.name if c else pid
-
-
-def ranked(enc, chase: ChaseState) -> list[str]:
-    """Highest total first; the last round's reflex order, then the roster, break ties."""
-    order = {pid: i for i, pid in enumerate([*chase.reflex, *enc.combatants])}
-    return [
-        p.id for p in sorted(chase.participants, key=lambda p: (-p.total, order.get(p.id, 1 << 20)))
-    ]
 
 
 class LaneColumn(QWidget):
@@ -154,7 +139,7 @@ class ChaseBoard(QWidget):
         )
         self.heading.setText(
             f"Chase: exchange {t.exchange}, {when}"
-            + (f"  —  pole: {participant_name(enc, chase.pole)}" if chase.pole else "")
+            + (f"  —  pole: {pname(enc, chase.pole)}" if chase.pole else "")
             + self._countdown(chase)
         )
         self._show_stage(chase.stage)
@@ -174,7 +159,7 @@ class ChaseBoard(QWidget):
                 pid in enc.combatants and enc.combatants[pid].hidden and self.player
             )
             data = LaneData(
-                participant_name(enc, pid),
+                pname(enc, pid),
                 rank,
                 p,
                 pid == chase.pole,

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.encounter.chase.order import pname, ranked
 from afdesk.encounter.ops.chase import ChaseCheck, ResolveChase, RollPursuit
 from afdesk.encounter.state import Phase
 from afdesk.rules import RulesError
@@ -104,7 +105,6 @@ class ChaseControls(QWidget):
     def refresh(self) -> None:
         if self.doc is None:
             return
-        from afdesk.gui.chase.board import participant_name, ranked
 
         enc = self.doc.encounter
         ids = [p.id for p in enc.chase.participants]
@@ -112,7 +112,7 @@ class ChaseControls(QWidget):
         self.who.blockSignals(True)
         self.who.clear()
         for pid in ids:
-            self.who.addItem(participant_name(enc, pid), pid)
+            self.who.addItem(pname(enc, pid), pid)
         if current in ids:
             self.who.setCurrentIndex(ids.index(current))
         self.who.blockSignals(False)
@@ -133,12 +133,12 @@ class ChaseControls(QWidget):
             self.choices = {}
             for pid in wanted:
                 box = QComboBox()
-                box.addItem(f"{participant_name(enc, pid)} escapes", "")
+                box.addItem(f"{pname(enc, pid)} escapes", "")
                 me = enc.chase.participant(pid).total
                 for q in enc.chase.participants:
                     if q.total < me:
                         box.addItem(
-                            f"{participant_name(enc, pid)} captures {participant_name(enc, q.id)}",
+                            f"{pname(enc, pid)} captures {pname(enc, q.id)}",
                             q.id,
                         )
                 self.choices[pid] = box
