@@ -165,6 +165,9 @@ def test_E7_screen_aborts_the_held_hesitated_action():
     c = enc.combatants["huang"]
     assert c.has(StateKind.SCREENING) and not c.economy.action
     assert not c.has(StateKind.HESITATING) and not c.economy.lose_next_action
+    # the held action is this round's: the Screen spends it in this round (E6: one a round)
+    assert c.economy.acted_round == (enc.turn.exchange, enc.turn.round)
+    assert c.economy.action_used == "screen"
     with pytest.raises(IllegalOp, match="E6"):
         enc.apply(ActHesitated("huang"))
     enc.apply(NextTurn())

@@ -917,9 +917,11 @@ class GameMaster(RuleBasedStateMachine):
         c = enc.combatant(cid)
         t = enc.turn
         own = t.actor == cid and c.economy.action
+        # E7: a held hesitated action is the next action it would take: Screen aborts it.
+        held = not own and c.has(StateKind.HESITATING) and c.economy.action
         if c.has(StateKind.SCREENING) or c.exited:
             legal = False
-        elif own:
+        elif own or held:
             legal = not action_refusal(c, ActionKind.SCREEN, t.exchange, t.round)
         else:
             legal = not c.economy.lose_next_action
@@ -927,7 +929,11 @@ class GameMaster(RuleBasedStateMachine):
         if legal:
             after = enc.combatant(cid)
             assert economy.has_defenses(after)
-            assert own or after.economy.lose_next_action
+            if held:
+                assert not after.economy.action and not after.has(StateKind.HESITATING)
+                assert not after.economy.lose_next_action
+            else:
+                assert own or after.economy.lose_next_action
 
     @busy
     @precondition(lambda self: self.phase() is Phase.TURNS)

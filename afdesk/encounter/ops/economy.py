@@ -178,8 +178,7 @@ class Screen(Op, frozen=True):
         elif c.has(StateKind.HESITATING) and c.economy.action:
             # A held hesitated action is the next action it would take: the Screen aborts
             # it, and the defenses last as a Defend on it would, until the next turn (E7).
-            c = c.without_state(StateKind.HESITATING)
-            c = c.with_economy(action=False, action_used=str(ActionKind.SCREEN))
+            c = economy.use_action(c, ActionKind.SCREEN, t.exchange, t.round)
             c = economy.state_until(c, StateKind.SCREENING, 1)
         else:
             if c.economy.lose_next_action:
