@@ -4,6 +4,8 @@ through the window or its dialogs as a GM would."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QPushButton
 
 from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.ops.flow import NextTurn
@@ -39,3 +41,190 @@ def test_pass_without_an_opponent_ends_the_shifts(duel, qtbot, kind):
     assert refusals == []
     assert dlg.flow.shift_exchange.done
     assert "satisfied" in dlg.shifts.turn.text() and not dlg.shifts.box.isEnabled()
+
+
+@pytest.fixture
+def window(qtbot):
+    from PySide6.QtCore import QSettings
+
+    from afdesk.gui.main_window import MainWindow
+
+    w = MainWindow(QSettings())
+    w.maybe_save = lambda: True
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def test_new_encounter_clears_the_character_dock(window, doc):
+    from afdesk.encounter.model import Encounter
+
+    window.set_document(doc)
+    cid = (
+        next(c.id for c in doc.encounter.roster() if c.notes)
+        if any(c.notes for c in doc.encounter.roster())
+        else doc.encounter.roster()[0].id
+    )
+    doc.select(cid)
+    panel = window.combatant_panel
+    assert panel.cid == cid
+    window.set_document(EncounterDocument(Encounter(), journal_factory=lambda d: None))
+    assert panel.cid == ""
+    assert panel.notes.text() == "" and panel.facets.text() == ""
+    assert all(not label.text() for label in panel.counter_labels.values())
+    live = [b for b in panel.findChildren(QPushButton) if b.isEnabled() and b.isVisible()]
+    assert live == []
+
+
+def test_a_momentum_marker_does_not_push_the_dock_sideways(window, doc, qtbot):
+    """The dock at its ordinary width shows every button without a sideways scrollbar."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from afdesk.encounter.ops.roster import AddMomentum
+
+    window.resize(1280, 720)
+    window.set_document(doc)
+    cid = doc.encounter.roster()[0].id
+    doc.select(cid)
+    doc.push(AddMomentum(cid, 2, "Huang's Momentum from the ford"))
+    panel = window.combatant_panel
+    panel.resize(340, 700)
+    scroll = panel.findChild(QScrollArea)
+    qtbot.waitUntil(lambda: scroll.widget().layout().count() > 0)
+    panel.show()
+    QApplication.processEvents()
+    assert scroll.widget().minimumSizeHint().width() <= scroll.viewport().width()
+    assert not scroll.horizontalScrollBar().isVisible()
+
+
+def test_an_illegal_guard_and_defense_pair_cannot_be_rolled(duel, qtbot):
+    """E4: a guard and a defense of the same type (both dodge) cannot contest together;
+    the red reason shows and Roll the defense stays off until the choice is legal."""
+    from afdesk.encounter.combatant import StateKind
+    from afdesk.encounter.ops.roster import AddState
+
+    duel.encounter.apply(AddState("gao", StateKind.DEFENDING))
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
+    qtbot.addWidget(dlg)
+    dlg.source = ScriptedSource([6, 5, 5, 1, 1, 1, 1])
+    dlg.dice.roll_check()
+    assert dlg.flow.attack_succeeded()
+    dlg.defense.choose("dodge", "defense")
+    assert dlg.dice.roll_defense.isEnabled()
+    dlg.defense.guard_box.setChecked(True)  # the guard's dodge: the same type
+    assert "different types" in dlg.reason.text()
+    assert not dlg.dice.roll_defense.isEnabled()
+    dlg.dice.roll_opposition()
+    assert dlg.flow.defense_roll is None
+
+
+def test_a_cancelled_five_still_shows_its_centre_pip(qtbot):
+    """R4: a die struck through by Interference keeps every pip readable (a cancelled 5
+    read as a 4)."""
+    from afdesk.gui.dice_view import DiceView
+    from afdesk.rules.dice import Die, Pool, Roll
+
+    view = DiceView(size=60)
+    qtbot.addWidget(view)
+    view.set_roll(Roll((Die(5, cancelled_by=1), Die(4, Pool.INTERFERENCE))))
+    view.resize(view.sizeHint())
+    image = view.grab().toImage()
+    rect = view._layout()[0][0]
+    centre = image.pixelColor(int(rect.center().x()), int(rect.center().y()))
+    # The centre pip is dark grey (faded black), not the strike's red.
+    assert centre.red() < 160 and abs(centre.red() - centre.green()) < 30, centre.name()
+
+
+def _add_off_map(doc, name="Scout"):
+    from afdesk.encounter.combatant import Combatant, Side
+    from afdesk.encounter.ops.roster import AddCombatant
+
+    assert doc.push(AddCombatant(Combatant("scout", name, Side.OPPONENT))) == ""
+    return "scout"
+
+
+def test_a_character_off_the_map_can_be_selected(window, playing_doc, qtbot):
+    """Off the map and not in this round's order: the reflex list and Tab still reach it."""
+    doc = playing_doc
+    window.set_document(doc)
+    cid = _add_off_map(doc)
+    order = window.reflex_panel.order
+    items = [order.item(i) for i in range(order.count())]
+    mine = [it for it in items if it.data(Qt.ItemDataRole.UserRole) == cid]
+    assert mine and "off the map" in mine[0].text()
+    doc.select("")
+    order.itemClicked.emit(mine[0])
+    assert doc.selected == cid and window.combatant_panel.cid == cid
+    doc.select("")
+    seen = {window.map.select_next(1) for _ in range(len(doc.encounter.order) + 1)}
+    assert cid in seen
+
+
+def test_add_character_starts_beside_the_selection(window, doc):
+    """Add character: the selected character's side and group, a free area near it."""
+    from afdesk.encounter.combatant import Side
+    from afdesk.gui.dialogs.character import CharacterDialog
+
+    window.set_document(doc)
+    enc = doc.encounter
+    pick = next(c for c in enc.roster() if c.side is not Side.OPPONENT and c.on_map)
+    doc.select(pick.id)
+    dlg = CharacterDialog(doc, None, window)
+    assert Side(dlg.side.currentData()) is pick.side and dlg.group.text() == pick.group
+    assert dlg.area.text().strip()
+    col, row = (int(p) for p in dlg.area.text().split(","))
+    assert not enc.occupants((col, row)) and enc.zone.contains((col, row))
+    assert max(abs(col - pick.area[0]), abs(row - pick.area[1])) <= 2
+    dlg.name.setText("Lookout")
+    dlg.buttons.button(dlg.buttons.StandardButton.Ok).click()
+    added = next(c for c in enc.roster() if c.name == "Lookout")
+    assert added.on_map
+
+
+def test_duplicate_numbers_the_copy(window, doc, qtbot):
+    """Duplicate: "Bandit 3" from "Bandit 2", with its facets, in a free area near it."""
+    from afdesk.gui import commands as cmd
+
+    window.set_document(doc)
+    enc = doc.encounter
+    pick = enc.combatants["bandit-2"]  # the sample's "Bandit 2"
+    assert cmd.DUPLICATE in [e.command for e in window_entries(doc, "bandit-2")]
+    window.perform("bandit-2", "duplicate")
+    dlg = window.dialog
+    assert dlg.name.text() == "Bandit 3"
+    dlg.buttons.button(dlg.buttons.StandardButton.Ok).click()
+    copy = next(c for c in enc.roster() if c.name == "Bandit 3")
+    assert copy.facets == pick.facets and copy.side is pick.side and copy.group == pick.group
+    assert copy.on_map and copy.area != enc.combatants["bandit-2"].area
+
+
+def window_entries(doc, cid):
+    from afdesk.gui import actions as gm_actions
+
+    return gm_actions.entries(doc, cid)
+
+
+@pytest.mark.parametrize("theme_name", ["GM", "PLAYER"])
+def test_the_map_header_wraps_instead_of_being_cut(qtbot, theme_name):
+    """The round line ("Exchange 1 · reflex cards for round 2") is shown whole on the GM's
+    map and on the projector."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from afdesk.encounter.state import Phase, TurnState
+    from afdesk.encounter.summary import headline
+    from afdesk.gui.map import theme
+    from afdesk.gui.map.overlays import LEGEND_WIDTH, LegendItem
+    from afdesk.storage import samples
+
+    enc = samples.build()
+    enc.turn = TurnState(phase=Phase.CARDS, exchange=1, round=1)
+    text = headline(enc, brief=True)
+    assert "reflex cards for round 2" in text
+    t = getattr(theme, theme_name)
+    legend = LegendItem(t)
+    legend.sync("River ford", text, "", None, 600)
+    lines = legend.turn_lines()
+    assert " ".join(lines) == text
+    fm = QFontMetricsF(theme.font(18 * t.text_scale))
+    assert all(fm.horizontalAdvance(line) <= LEGEND_WIDTH - 32 for line in lines)

@@ -209,13 +209,20 @@ class MapView(QGraphicsView):
         return selection.at(self.doc.encounter.zone, area, cid, kind)
 
     def select_next(self, step: int = 1) -> str:
-        """Select the next (or previous) character on the map, in roster order."""
+        """Select the next (or previous) character, in roster order: those on the map and,
+        for the GM, those off it too (their dock still shows them, issue 12)."""
         shown = self.map_scene.tokens
-        order = [cid for cid in self.doc.encounter.order if cid in shown]
+        enc = self.doc.encounter
+        order = [
+            cid
+            for cid in enc.order
+            if cid in shown or (not self.player and not enc.combatants[cid].on_map)
+        ]
         cid = gestures.next_character(order, self.doc.selected, step)
         if cid:
             self.select(selection.Character(cid))
-            self.ensureVisible(shown[cid].sceneBoundingRect(), 40, 40)
+            if cid in shown:
+                self.ensureVisible(shown[cid].sceneBoundingRect(), 40, 40)
         return cid
 
     # ---------------------------------------------------------------------- tools
