@@ -228,3 +228,117 @@ def test_the_map_header_wraps_instead_of_being_cut(qtbot, theme_name):
     assert " ".join(lines) == text
     fm = QFontMetricsF(theme.font(18 * t.text_scale))
     assert all(fm.horizontalAdvance(line) <= LEGEND_WIDTH - 32 for line in lines)
+
+
+def test_attacking_from_hiding_reveals(duel, qtbot):
+    """E6 (issue 12): a hidden character that attacks is revealed, decoys and all, and
+    the log says so."""
+    from afdesk.encounter.combatant import StateKind
+    from afdesk.encounter.ops.roster import AddState, EditCombatant
+
+    enc = duel.encounter
+    enc.apply(AddState("huang", StateKind.HIDDEN))
+    enc.apply(EditCombatant(enc.combatants["huang"].replace(decoys=((6, 11), (8, 12)))))
+    assert enc.combatants["huang"].hidden
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
+    qtbot.addWidget(dlg)
+    dlg.source = ScriptedSource([1, 2, 3, 1, 1, 1])  # it fails: revealed all the same
+    dlg.dice.roll_check()
+    dlg.apply_button.click()
+    huang = enc.combatants["huang"]
+    assert not huang.hidden and huang.decoys == ()
+    assert "revealed" in enc.log[-1].text
+    duel.undo_stack.undo()
+    assert enc.combatants["huang"].hidden and len(enc.combatants["huang"].decoys) == 2
+
+
+def test_persevere_only_after_a_longer_fight_and_only_once(window, playing_doc):
+    """E15: a one-exchange fight has no persevere (menu and dock say why); the log counts
+    exchanges in words, and says when the last one was dealt but not played."""
+    from afdesk.encounter.ops.flow import EndEncounter
+
+    doc = playing_doc
+    window.set_document(doc)
+    assert doc.push(EndEncounter()) == ""
+    assert doc.encounter.log[-1].text == "The encounter ends after 1 exchange"
+    assert not window.act_persevere.isEnabled()
+    assert "lasted 1 exchange" in window.act_persevere.statusTip()
+    button = window.reflex_panel.end_button
+    assert "Persevere" in button.text() and not button.isEnabled()
+
+
+def test_persevere_is_off_once_applied(window):
+    """After two exchanges persevere opens; once applied it is off again (E15)."""
+    import random
+
+    from afdesk.encounter.ops.flow import EndEncounter, NextTurn
+    from afdesk.encounter.ops.reflex import deal_hands, play_cards
+    from afdesk.encounter.state import Phase
+    from afdesk.gui.dialogs.persevere import PersevereDialog
+    from afdesk.rules.dice import RandomSource
+    from afdesk.storage import samples
+
+    enc = samples.build()
+    rng = random.Random(5)
+    for _ in range(2):
+        enc.apply(deal_hands(enc, rng))
+        while enc.turn.phase is not Phase.EXCHANGE_END:
+            if enc.turn.phase is Phase.CARDS:
+                enc.apply(play_cards(enc, rng=rng))
+            else:
+                enc.apply(NextTurn())
+    enc.apply(deal_hands(enc, rng))  # exchange 3 dealt, never played
+    doc = EncounterDocument(enc, journal_factory=lambda d: None)
+    window.set_document(doc)
+    assert doc.push(EndEncounter()) == ""
+    assert doc.encounter.log[-1].text == (
+        "The encounter ends after 2 exchanges (exchange 3 was dealt but not played)"
+    )
+    assert window.act_persevere.isEnabled()
+    dlg = PersevereDialog(doc, window, source=RandomSource(1))
+    dlg.roll()
+    dlg.apply()
+    assert doc.encounter.turn.persevered
+    assert not window.act_persevere.isEnabled()
+    assert not window.reflex_panel.end_button.isEnabled()
+
+
+def test_log_lines_wrap_and_count_in_words(window, playing_doc, qtbot):
+    """A long log line wraps to the dock (no sideways scrolling); "1 hit", not "1 hits"."""
+    from afdesk.encounter.combatant import StateKind
+    from afdesk.encounter.ops.roster import AddState, TickBleeding
+
+    doc = playing_doc
+    window.resize(1280, 720)
+    window.set_document(doc)
+    actor = doc.encounter.actor
+    assert doc.push(AddState(actor, StateKind.BURNING)) == ""
+    assert doc.push(TickBleeding(actor, StateKind.BURNING, hits=1)) == ""
+    line = doc.encounter.log[-1].text
+    assert ": 1 hit (E3)" in line, line
+    panel = window.log_panel
+    panel.resize(420, 300)
+    panel.show()
+    view = panel.view
+    qtbot.waitUntil(lambda: view.viewport().width() < 420)
+    fm = view.fontMetrics()
+    rows = [view.model().index(r, 0) for r in range(view.model().rowCount())]
+    wide = [i for i in rows if fm.horizontalAdvance(i.data()) > view.viewport().width()]
+    assert wide, "the sample's log has lines longer than the dock is wide"
+    assert view.horizontalScrollBar().maximum() == 0
+    assert all(view.visualRect(i).width() <= view.viewport().width() for i in wide)
+    assert all(view.visualRect(i).height() > fm.height() * 1.5 for i in wide)
+
+
+def test_shifts_line_reads_as_a_sentence(duel, qtbot):
+    """ "1 Shift left." (not "1 Shifts left ."), and the referee's pool with its space."""
+    from afdesk.encounter.ops.roster import AdjustCounter
+
+    huang = duel.encounter.combatants["huang"]
+    duel.encounter.apply(AdjustCounter("huang", "shifts", 1 - huang.shifts))
+    dlg = ContestDialog(duel, "huang", CheckKind.HACK, "gao")
+    qtbot.addWidget(dlg)
+    dlg.source = ScriptedSource([5, 4, 1, 1, 1, 1])
+    dlg.dice.roll_check()
+    text = dlg.shifts.turn.text()
+    assert "1 Shift left." in text and " ." not in text

@@ -89,4 +89,9 @@ class EndEncounter(Op, frozen=True):
         )
 
     def describe(self, enc: Encounter) -> str:
-        return f"The encounter ends after {exchanges_lasted(enc.turn)} exchange(s)"
+        n = exchanges_lasted(enc.turn)
+        text = f"The encounter ends after {n} exchange" + ("" if n == 1 else "s")
+        if enc.turn.exchange > n:
+            # Dealt but not played: a deal alone does not count (E15).
+            text += f" (exchange {enc.turn.exchange} was dealt but not played)"
+        return text

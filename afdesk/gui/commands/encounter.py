@@ -23,6 +23,7 @@ from afdesk.gui.commands.base import (
     DialogCommand,
     OpCommand,
 )
+from afdesk.gui.text import sentence
 
 if TYPE_CHECKING:
     from afdesk.gui.document import EncounterDocument
@@ -179,9 +180,10 @@ class PersevereCommand(DialogCommand):
     tip = "Everyone who fought more than one exchange perseveres (E15)"
 
     def available(self, doc: EncounterDocument, who: str) -> Availability:
-        if doc.encounter.turn.phase is Phase.ENDED:
-            return AVAILABLE
-        return Availability(False, "Persevere comes when the encounter is over (E15).")
+        from afdesk.encounter import persevere
+
+        why = persevere.refusal(doc.encounter)
+        return Availability(False, sentence(why)) if why else AVAILABLE
 
     def make(self, ctx: CommandContext, who: str) -> QDialog:
         from afdesk.gui.dialogs.persevere import PersevereDialog

@@ -16,6 +16,7 @@ from afdesk.encounter import persevere
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import persevere_passed
 from afdesk.encounter.state import exchanges_lasted
+from afdesk.encounter.words import plural
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.text import pct
 
@@ -34,7 +35,8 @@ class PersevereDialog(QDialog):
         mods = persevere.modifiers(enc)
         mod_text = ", ".join(m.text() for m in mods) or "no modifiers"
         intro = QLabel(
-            f"The encounter lasted {exchanges} exchange(s): everyone checks strength "
+            f"The encounter lasted {plural(exchanges, 'exchange')}: everyone "
+            "checks strength "
             f"({mod_text}). The success margin must exceed the days since rest "
             f"({enc.settings.days_since_rest}), or the character becomes exhausted; an "
             "exhausted one loses grit equal to the failure margin (E15)."

@@ -139,8 +139,10 @@ class LogPanel(QWidget):
         row.addWidget(self.export_button)
         layout.addLayout(row)
         self.view = QListView()
-        self.view.setUniformItemSizes(True)
-        self.view.setWordWrap(False)
+        # Long lines wrap to the dock's width: no sideways scrolling (issue 12).
+        self.view.setWordWrap(True)
+        self.view.setResizeMode(QListView.ResizeMode.Adjust)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setAlternatingRowColors(True)
         layout.addWidget(self.view)
         self.filter = LogFilter()

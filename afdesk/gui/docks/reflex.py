@@ -256,6 +256,7 @@ class ReflexPanel(QWidget):
         self.mode_box.setEnabled(over)
         self.mode_box.setCurrentIndex(self.mode_box.findData(enc.mode))
         self.end_button.setText("&End the encounter" if over else "&Persevere…")
+        cmd.show_availability(self.end_button, cmd.END if over else cmd.PERSEVERE, self.doc)
 
     def _end_clicked(self) -> None:
         over = self.doc.encounter.turn.phase is Phase.EXCHANGE_END
