@@ -47,7 +47,10 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.settings = settings or QSettings()
-        self.reporter = Reporter(self, self.show_message, self.statusBar().setStyleSheet)
+        self.reporter = Reporter(
+            self, self.show_message, self.statusBar().setStyleSheet, self.show_refusal
+        )
+        self._refusal = ""
         self.ctx = CommandContext(self, self.reporter, random.SystemRandom())
         self.player_window = None
         self._links = Links()
@@ -175,6 +178,7 @@ class MainWindow(QMainWindow):
         self.act_next = self._command_action(cmd.ADVANCE, "Space")
         self.act_trim = self._command_action(cmd.TRIM)
         self.act_end = self._command_action(cmd.END)
+        self.act_end_exchange = self._command_action(cmd.END_EXCHANGE)
         self.act_persevere = self._command_action(cmd.PERSEVERE)
         self.act_add = self._command_action(cmd.ADD_CHARACTER, "Ctrl+Shift+A")
         self.act_settings = self._command_action(cmd.SETTINGS)
@@ -223,6 +227,7 @@ class MainWindow(QMainWindow):
             act.setData(mode)
             act.setCheckable(True)
             act.triggered.connect(lambda _c=False, c=command: self._run(c))
+        e.addAction(self.act_end_exchange)
         e.addAction(self.act_end)
         e.addAction(self.act_persevere)
         e.addSeparator()
@@ -262,6 +267,7 @@ class MainWindow(QMainWindow):
             (doc.journalProblem, self.reporter.problem),
             (doc.turnChanged, self._turn_changed),
             (doc.changed, self._update_actions),
+            (doc.changed, self._clear_refusal),
         ):
             self._links.connect(signal, slot)
         self._update_title()
@@ -467,6 +473,16 @@ class MainWindow(QMainWindow):
 
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text, MESSAGE_MS)
+
+    def show_refusal(self, text: str) -> None:
+        """A refusal stays in the status bar until the GM's next action (issue 12)."""
+        self._refusal = text
+        self.statusBar().showMessage(text)
+
+    def _clear_refusal(self) -> None:
+        if self._refusal and self.statusBar().currentMessage() == self._refusal:
+            self.statusBar().clearMessage()
+        self._refusal = ""
 
     def export_image(self) -> None:
         from afdesk.gui.export import render_map

@@ -342,3 +342,80 @@ def test_shifts_line_reads_as_a_sentence(duel, qtbot):
     dlg.dice.roll_check()
     text = dlg.shifts.turn.text()
     assert "1 Shift left." in text and " ." not in text
+
+
+def test_a_key_move_refusal_shows_on_the_map_until_the_next_action(window, playing_doc):
+    """The refusal sits by the token on the map (and in the status bar) until the GM acts
+    again; a key move's hint names the keys, not Shift-drag, and ends with a full stop."""
+    from afdesk.encounter.ops.flow import NextTurn
+
+    doc = playing_doc
+    window.set_document(doc)
+    enc = doc.encounter
+    other = next(c.id for c in enc.roster() if c.on_map and c.id != enc.actor)
+    doc.select(other)
+    assert not window.map.step(other, (1, 0))  # not their turn
+    text = window.map.refusal_text()
+    assert text and text.endswith(".") and "Shift-drag" not in text
+    assert "arrow key" in text
+    assert window.statusBar().currentMessage()
+    assert doc.push(NextTurn()) == ""
+    assert window.map.refusal_text() == ""
+
+
+def test_a_refused_command_stays_in_the_status_bar_until_the_next_action(window, playing_doc):
+    from afdesk.encounter.ops.flow import NextTurn
+    from afdesk.gui import commands as cmd
+
+    doc = playing_doc
+    window.set_document(doc)
+    calls = []
+    bar = window.statusBar()
+    real = bar.showMessage
+    bar.showMessage = lambda text, timeout=0: (calls.append((text, timeout)), real(text, timeout))
+    assert not window.ctx.run(cmd.DEAL)  # mid-round: no deal
+    text, timeout = calls[-1]
+    assert text and timeout == 0 and bar.currentMessage() == text
+    assert doc.push(NextTurn()) == ""
+    assert bar.currentMessage() == ""
+
+
+def test_end_the_encounter_asks_first_and_says_it_can_be_undone(window, playing_doc, monkeypatch):
+    from afdesk.encounter.state import Phase
+    from afdesk.gui import commands as cmd
+
+    doc = playing_doc
+    window.set_document(doc)
+    asked = []
+    answers = [False, True]
+
+    def confirm(title, question):
+        asked.append(question)
+        return answers.pop(0)
+
+    monkeypatch.setattr(window.ctx, "confirm", confirm)
+    window.ctx.run(cmd.END)
+    assert doc.encounter.turn.phase is not Phase.ENDED and "undo" in asked[0]
+    window.ctx.run(cmd.END)
+    assert doc.encounter.turn.phase is Phase.ENDED
+
+
+def test_end_the_exchange_early_is_a_logged_override(window, playing_doc, monkeypatch):
+    """The GM ends exchange 1 after its first round: one undoable step, logged as an
+    override; the exchange counts as played (E15), and the next can be dealt."""
+    from afdesk.encounter.state import Phase
+    from afdesk.gui import commands as cmd
+
+    doc = playing_doc
+    window.set_document(doc)
+    enc = doc.encounter
+    before = enc.state()
+    monkeypatch.setattr(window.ctx, "confirm", lambda title, question: True)
+    assert window.act_end_exchange.isEnabled()
+    window.act_end_exchange.trigger()
+    assert enc.turn.phase is Phase.EXCHANGE_END and enc.turn.exchanges_played == 1
+    assert enc.log[-1].text == "GM override: exchange 1 ends early, after round 1"
+    assert cmd.DEAL.available(doc, "").enabled
+    assert not window.act_end_exchange.isEnabled()
+    doc.undo_stack.undo()
+    assert enc.state() == before

@@ -23,9 +23,9 @@ from __future__ import annotations
 import random
 from functools import partial
 
-from PySide6.QtCore import QEvent, QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QGraphicsView, QMenu
+from PySide6.QtWidgets import QGraphicsView, QLabel, QMenu
 
 from afdesk.gui import actions, mapgeom
 from afdesk.gui.map import gestures, selection
@@ -81,6 +81,15 @@ class MapView(QGraphicsView):
         self._tool: MapTool = self._tools["pan" if player else "move"]
         self._holder: MapTool | None = None
         """The tool holding the press under way (it gets the moves and the release)."""
+        self._refusal = QLabel(self.viewport())
+        self._refusal.setObjectName("mapRefusal")
+        self._refusal.setWordWrap(True)
+        self._refusal.setStyleSheet(
+            "background: #fff3f3; color: #8a0015; border: 2px solid #b00020;"
+            " border-radius: 6px; padding: 6px; font-weight: bold;"
+        )
+        self._refusal.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self._refusal.hide()
         self.set_document(doc)
 
     # ------------------------------------------------------------------- document
@@ -90,6 +99,7 @@ class MapView(QGraphicsView):
         old = self.map_scene
         if self.doc is not None:
             self.doc.zoneChanged.disconnect(self._on_zone)
+            self.doc.changed.disconnect(self.clear_refusal)
             if not self.player:
                 self.doc.selectionChanged.disconnect(self._on_doc_selection)
         self._cancel_gesture()
@@ -99,6 +109,8 @@ class MapView(QGraphicsView):
         self.setScene(self.map_scene)
         self.setBackgroundBrush(self.map_scene.theme.background)
         doc.zoneChanged.connect(self._on_zone)
+        doc.changed.connect(self.clear_refusal)
+        self.clear_refusal()
         if not self.player:
             doc.selectionChanged.connect(self._on_doc_selection)
             self._set_selection(selection.of_character(doc.selected))
@@ -266,8 +278,37 @@ class MapView(QGraphicsView):
         return not reason
 
     def refuse(self, reason: str, hint: str = "") -> None:
-        """Say in the status bar why not (the model's words as a sentence), then how."""
-        self.statusMessage.emit(f"{sentence(reason)} {hint}".strip())
+        """Say why not (the model's words as a sentence), then how: in the status bar,
+        and on the map beside the selected character until the GM's next action."""
+        text = f"{sentence(reason)} {hint}".strip()
+        self.statusMessage.emit(text)
+        if not self.player:
+            self._show_refusal(text)
+
+    def refusal_text(self) -> str:
+        """The refusal shown on the map now ("" if none)."""
+        return self._refusal.text() if self._refusal.isVisible() else ""
+
+    def _show_refusal(self, text: str) -> None:
+        label = self._refusal
+        label.setText(text)
+        label.setFixedWidth(min(380, max(160, self.viewport().width() - 16)))
+        label.adjustSize()
+        token = self.map_scene.tokens.get(self.doc.selected)
+        if token is not None:
+            at = self.mapFromScene(token.sceneBoundingRect().bottomLeft())
+        else:
+            at = QPoint(8, 8)
+        vp = self.viewport().rect()
+        x = min(max(at.x(), 8), vp.width() - label.width() - 8)
+        y = min(max(at.y() + 6, 8), vp.height() - label.height() - 8)
+        label.move(x, y)
+        label.show()
+        label.raise_()
+
+    def clear_refusal(self) -> None:
+        """The GM acted again: the last refusal has been read."""
+        self._refusal.hide()
 
     def turn_to(self, cid: str, facing: float, override: bool = False) -> bool:
         """Turn ``cid`` to ``facing`` (see :class:`FacingTool`)."""
@@ -284,6 +325,7 @@ class MapView(QGraphicsView):
     # ---------------------------------------------------------------------- input
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.clear_refusal()
         pos = self.mapToScene(event.position().toPoint())
         if self._holder is None:
             if self._tool.mouse_pressed(event, pos):
@@ -330,6 +372,7 @@ class MapView(QGraphicsView):
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        self.clear_refusal()
         key = Qt.Key(event.key())
         if key == Qt.Key.Key_Escape:
             if not self._cancel_gesture():
