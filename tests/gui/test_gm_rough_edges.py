@@ -419,3 +419,27 @@ def test_end_the_exchange_early_is_a_logged_override(window, playing_doc, monkey
     assert not window.act_end_exchange.isEnabled()
     doc.undo_stack.undo()
     assert enc.state() == before
+
+
+def test_after_a_move_the_facing_is_offered(window, playing_doc, qtbot):
+    """E11: after a move the mover picks a facing. The map offers it at once (the way it
+    went as the default); the keypad turns it; Enter accepts."""
+    from afdesk.encounter.geometry import DIRECTIONS
+
+    doc = playing_doc
+    window.set_document(doc)
+    enc = doc.encounter
+    actor = enc.actor
+    doc.select(actor)
+    view = window.map
+    assert view.facing_offer() == ""
+    moved = next(d for d in ((0, 1), (1, 0), (-1, 0), (0, -1)) if view.step(actor, d))
+    assert moved
+    assert view.facing_offer() == actor
+    assert "Enter accepts" in view._offer.text()
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_2)  # face south, as on a keypad
+    assert enc.combatants[actor].facing == DIRECTIONS["S"]
+    assert view.facing_offer() == actor
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert view.facing_offer() == ""

@@ -23,12 +23,13 @@ from __future__ import annotations
 import random
 from functools import partial
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QGraphicsView, QLabel, QMenu
+from PySide6.QtWidgets import QGraphicsView, QMenu
 
 from afdesk.gui import actions, mapgeom
 from afdesk.gui.map import gestures, selection
+from afdesk.gui.map.notes import MapNote
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.selection import Selection
 from afdesk.gui.map.tools import FacingTool, MapTool, MoveTool, PanTool
@@ -81,15 +82,9 @@ class MapView(QGraphicsView):
         self._tool: MapTool = self._tools["pan" if player else "move"]
         self._holder: MapTool | None = None
         """The tool holding the press under way (it gets the moves and the release)."""
-        self._refusal = QLabel(self.viewport())
-        self._refusal.setObjectName("mapRefusal")
-        self._refusal.setWordWrap(True)
-        self._refusal.setStyleSheet(
-            "background: #fff3f3; color: #8a0015; border: 2px solid #b00020;"
-            " border-radius: 6px; padding: 6px; font-weight: bold;"
-        )
-        self._refusal.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self._refusal.hide()
+        self._refusal = MapNote(self, "refusal")
+        self._offer = MapNote(self, "offer")
+        self._offer_cid = ""
         self.set_document(doc)
 
     # ------------------------------------------------------------------- document
@@ -111,6 +106,7 @@ class MapView(QGraphicsView):
         doc.zoneChanged.connect(self._on_zone)
         doc.changed.connect(self.clear_refusal)
         self.clear_refusal()
+        self._end_offer()
         if not self.player:
             doc.selectionChanged.connect(self._on_doc_selection)
             self._set_selection(selection.of_character(doc.selected))
@@ -206,6 +202,8 @@ class MapView(QGraphicsView):
 
     def _on_doc_selection(self, cid: str) -> None:
         """The document's character selection changed (a dock, the turn, a removal)."""
+        if cid != self._offer_cid:
+            self._end_offer()
         if cid or isinstance(self._selection, selection.Character):
             self._set_selection(selection.of_character(cid))
 
@@ -287,24 +285,34 @@ class MapView(QGraphicsView):
 
     def refusal_text(self) -> str:
         """The refusal shown on the map now ("" if none)."""
-        return self._refusal.text() if self._refusal.isVisible() else ""
+        return self._refusal.shown_text()
 
     def _show_refusal(self, text: str) -> None:
-        label = self._refusal
-        label.setText(text)
-        label.setFixedWidth(min(380, max(160, self.viewport().width() - 16)))
-        label.adjustSize()
-        token = self.map_scene.tokens.get(self.doc.selected)
-        if token is not None:
-            at = self.mapFromScene(token.sceneBoundingRect().bottomLeft())
-        else:
-            at = QPoint(8, 8)
-        vp = self.viewport().rect()
-        x = min(max(at.x(), 8), vp.width() - label.width() - 8)
-        y = min(max(at.y() + 6, 8), vp.height() - label.height() - 8)
-        label.move(x, y)
-        label.show()
-        label.raise_()
+        self._refusal.show_by(text, self.doc.selected)
+
+    # ------------------------------------------------------------- facing offer
+
+    def offer_facing(self, cid: str) -> None:
+        """After a move the mover picks a facing (E11): it faces the way it went; the knob,
+        Q / E or the keypad turn it, Enter accepts."""
+        c = self.doc.encounter.combatants.get(cid)
+        if c is None or self.player:
+            return
+        self._offer_cid = cid
+        self._offer.show_by(
+            f"{c.name} faces {c.facing:.0f}°, the way they moved. Pick the facing (E11): "
+            "drag the knob, Q / E, or 1-9 as on a keypad; Enter accepts.",
+            cid,
+            above=True,
+        )
+
+    def facing_offer(self) -> str:
+        """Whose facing is being offered after a move ("" if nobody's)."""
+        return self._offer_cid if self._offer.isVisible() else ""
+
+    def _end_offer(self) -> None:
+        self._offer_cid = ""
+        self._offer.hide()
 
     def clear_refusal(self) -> None:
         """The GM acted again: the last refusal has been read."""
@@ -374,8 +382,14 @@ class MapView(QGraphicsView):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         self.clear_refusal()
         key = Qt.Key(event.key())
+        if self._offer_cid and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._end_offer()  # the facing is accepted (E11)
+            event.accept()
+            return
         if key == Qt.Key.Key_Escape:
-            if not self._cancel_gesture():
+            if self._offer_cid:
+                self._end_offer()
+            elif not self._cancel_gesture():
                 self.select(selection.NOTHING)
             event.accept()
             return

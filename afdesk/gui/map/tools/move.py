@@ -195,6 +195,8 @@ class MoveTool(MapTool):
             return False
         if outcome.ops and self.view.push(outcome.ops, outcome.text, hint):
             self.view.statusMessage.emit("")
+            if enc.combatants[plan.cid].on_map:
+                self.view.offer_facing(plan.cid)  # the mover picks a facing (E11)
             return True
         return False
 
