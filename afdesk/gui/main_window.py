@@ -26,6 +26,7 @@ from afdesk.encounter.state import Mode, Phase
 from afdesk.encounter.summary import whose_turn
 from afdesk.gui import actions as gm_actions
 from afdesk.gui import commands as cmd
+from afdesk.gui import screens
 from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.errors import MESSAGE_MS, Reporter
@@ -56,12 +57,12 @@ class MainWindow(QMainWindow):
         self._links = Links()
         self._bound: list[tuple[QAction, Command]] = []
         self.setAcceptDrops(True)
-        self.resize(1500, 950)
         self._build_map()
         self._build_docks()
         self._build_actions()
         self._build_menus()
         self._build_status()
+        self._fit_to_screen()
         self._restore_layout()
 
     # The document, the dice and the last dialog live in the commands' context.
@@ -173,6 +174,14 @@ class MainWindow(QMainWindow):
         self.act_zoom_out = self._action("Zoom &out", lambda: self.map.zoom_out(), S.ZoomOut)
         self.act_rear = self._action("Shade &rear arcs", self._toggle_rear, "R")
         self.act_rear.setCheckable(True)
+        self.act_legend = self._action(
+            "Show the &legend",
+            lambda: self.map.set_legend_shown(self.act_legend.isChecked()),
+            "L",
+            "Fold the legend away to give the map the room (a small screen)",
+        )
+        self.act_legend.setCheckable(True)
+        self.act_legend.setChecked(True)
         self.act_deal = self._command_action(cmd.DEAL, "Ctrl+D")
         self.act_cards = self._command_action(cmd.PLAY_CARDS, "Ctrl+K")
         self.act_next = self._command_action(cmd.ADVANCE, "Space")
@@ -211,6 +220,7 @@ class MainWindow(QMainWindow):
         v.addAction(self.act_zoom_in)
         v.addAction(self.act_zoom_out)
         v.addAction(self.act_rear)
+        v.addAction(self.act_legend)
         v.addSeparator()
         for dock in (self.reflex_dock, self.combatant_dock, self.log_dock, self.history_dock):
             v.addAction(dock.toggleViewAction())
@@ -461,6 +471,21 @@ class MainWindow(QMainWindow):
             act.setStatusTip(f)
             act.triggered.connect(lambda _c=False, p=f: self.open_path(p))
 
+    def _fit_to_screen(self) -> None:
+        """Open at most as large as the screen's available part (issue 12); on a small
+        screen (a 1280x720 laptop) the reflex order and the character sheet share the
+        right-hand side as tabs and the log is short, leaving the map the middle."""
+        area = screens.available(self)
+        self.resize(
+            min(1500, area.width() - screens.FRAME), min(950, area.height() - screens.TITLE_BAR)
+        )
+        if screens.is_small(area):
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.reflex_dock)
+            self.tabifyDockWidget(self.combatant_dock, self.reflex_dock)
+            self.combatant_dock.raise_()
+            self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
+            self.resizeDocks([self.combatant_dock], [340], Qt.Orientation.Horizontal)
+
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
         state = self.settings.value("window/state")
@@ -468,6 +493,16 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+        # A layout saved on a larger screen still opens inside this one.
+        area = screens.available(self)
+        if (
+            self.width() > area.width() - screens.FRAME
+            or self.height() > area.height() - screens.TITLE_BAR
+        ):
+            self.resize(
+                min(self.width(), area.width() - screens.FRAME),
+                min(self.height(), area.height() - screens.TITLE_BAR),
+            )
 
     # -------------------------------------------------------------------- the table
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSpinBox,
     QVBoxLayout,
+    QWidget,
 )
 
 from afdesk.encounter.combatant import (
@@ -43,6 +44,7 @@ from afdesk.encounter.ops.roster import (
 )
 from afdesk.encounter.placing import free_area, next_name
 from afdesk.encounter.zone import grid_zone
+from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
 from afdesk.rules.rulesets import all_rulesets
@@ -57,8 +59,11 @@ class _Form(QDialog):
         self.doc = doc
         self.setWindowTitle(title)
         self.layout_ = QVBoxLayout(self)
-        self.form = QFormLayout()
-        self.layout_.addLayout(self.form)
+        body = QWidget()
+        self.form = QFormLayout(body)
+        scroll = screens.scrolled(body)  # the form scrolls, OK and Cancel stay in view
+        scroll.setObjectName("dialogScroll")
+        self.layout_.addWidget(scroll, 1)
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020; font-weight: bold;")
@@ -71,6 +76,7 @@ class _Form(QDialog):
     def finish(self) -> None:
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(self.buttons)
+        screens.fit_dialog(self)
 
     def push(self, *ops) -> bool:
         reason = self.doc.push_many(list(ops))

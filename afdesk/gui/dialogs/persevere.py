@@ -17,6 +17,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import persevere_passed
 from afdesk.encounter.state import exchanges_lasted
 from afdesk.encounter.words import plural
+from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.text import pct
 
@@ -79,6 +80,7 @@ class PersevereDialog(QDialog):
         self.apply_button.clicked.connect(self.apply)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
+        screens.fit_dialog(self)
 
     def roll(self) -> None:
         enc = self.doc.encounter

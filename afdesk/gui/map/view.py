@@ -74,6 +74,7 @@ class MapView(QGraphicsView):
         self.setVerticalScrollBarPolicy(off)
         self._auto_fit = True
         self._rear = False
+        self._legend = True
         self._menu: QMenu | None = None
         self._selection: Selection = selection.NOTHING
         self._tools: dict[str, MapTool] = {}
@@ -101,6 +102,7 @@ class MapView(QGraphicsView):
         self.doc = doc
         self.map_scene = MapScene(doc, player=self.player, parent=self)
         self.map_scene.set_rear_arcs(self._rear)
+        self.map_scene.legend.setVisible(self._legend)
         self.setScene(self.map_scene)
         self.setBackgroundBrush(self.map_scene.theme.background)
         doc.zoneChanged.connect(self._on_zone)
@@ -121,6 +123,16 @@ class MapView(QGraphicsView):
             self.fit_to_zone()
 
     # ---------------------------------------------------------------- zoom and pan
+
+    def set_legend_shown(self, shown: bool) -> None:
+        """Fold the legend away (the zone then fills the view) or show it again."""
+        self._legend = shown
+        self.map_scene.legend.setVisible(shown)
+        if self._auto_fit:
+            self.fit_to_zone()
+
+    def legend_shown(self) -> bool:
+        return self._legend
 
     def fit_to_zone(self) -> None:
         """Show the whole zone and the legend; keeps fitting on resize until the user
@@ -182,6 +194,7 @@ class MapView(QGraphicsView):
         """Shade what lies behind the flanks (the selection's whole half-plane)."""
         self._rear = bool(on)
         self.map_scene.set_rear_arcs(self._rear)
+        self.map_scene.legend.setVisible(self._legend)
 
     def rear_arcs(self) -> bool:
         return self._rear
