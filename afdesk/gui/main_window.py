@@ -7,7 +7,7 @@ import contextlib
 import random
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -33,6 +33,12 @@ from afdesk.gui.errors import MESSAGE_MS, Reporter
 
 FILE_FILTER = "afdesk encounters (*.afenc);;All files (*)"
 MAX_RECENT = 8
+
+
+def documents_folder() -> Path:
+    """The GM's documents folder (the home folder if the system names none)."""
+    where = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(where) if where else Path.home()
 
 
 class MainWindow(QMainWindow):
@@ -376,7 +382,10 @@ class MainWindow(QMainWindow):
     def save_as(self) -> bool:
         if self.doc is None:
             return False
-        start = str(self.doc.path) if self.doc.path else self.doc.encounter.meta.name + ".afenc"
+        if self.doc.path:
+            start = str(self.doc.path)
+        else:  # a first save goes to the documents folder, not wherever afdesk started
+            start = str(documents_folder() / (self.doc.encounter.meta.name + ".afenc"))
         name, _ = QFileDialog.getSaveFileName(self, "Save encounter", start, FILE_FILTER)
         if not name:
             return False

@@ -443,3 +443,24 @@ def test_after_a_move_the_facing_is_offered(window, playing_doc, qtbot):
     assert view.facing_offer() == actor
     qtbot.keyClick(view, Qt.Key.Key_Return)
     assert view.facing_offer() == ""
+
+
+def test_the_first_save_as_opens_in_the_documents_folder(window, doc, monkeypatch):
+    """Issue 12 §6: not the folder afdesk happened to start in."""
+    from pathlib import Path
+
+    from PySide6.QtCore import QStandardPaths
+    from PySide6.QtWidgets import QFileDialog
+
+    window.set_document(doc)
+    asked = []
+
+    def ask(parent, title, start, filters):
+        asked.append(start)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
+    assert not window.save_as()
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    assert Path(asked[0]).parent == Path(documents or Path.home())
+    assert Path(asked[0]).name == doc.encounter.meta.name + ".afenc"
