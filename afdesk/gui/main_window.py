@@ -7,7 +7,7 @@ import contextlib
 import random
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -33,12 +33,6 @@ from afdesk.gui.errors import MESSAGE_MS, Reporter
 
 FILE_FILTER = "afdesk encounters (*.afenc);;All files (*)"
 MAX_RECENT = 8
-
-
-def documents_folder() -> Path:
-    """The GM's documents folder (the home folder if the system names none)."""
-    where = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(where) if where else Path.home()
 
 
 class MainWindow(QMainWindow):
@@ -385,7 +379,7 @@ class MainWindow(QMainWindow):
         if self.doc.path:
             start = str(self.doc.path)
         else:  # a first save goes to the documents folder, not wherever afdesk started
-            start = str(documents_folder() / (self.doc.encounter.meta.name + ".afenc"))
+            start = str(screens.documents_folder() / (self.doc.encounter.meta.name + ".afenc"))
         name, _ = QFileDialog.getSaveFileName(self, "Save encounter", start, FILE_FILTER)
         if not name:
             return False
@@ -481,19 +475,7 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _c=False, p=f: self.open_path(p))
 
     def _fit_to_screen(self) -> None:
-        """Open at most as large as the screen's available part (issue 12); on a small
-        screen (a 1280x720 laptop) the reflex order and the character sheet share the
-        right-hand side as tabs and the log is short, leaving the map the middle."""
-        area = screens.available(self)
-        self.resize(
-            min(1500, area.width() - screens.FRAME), min(950, area.height() - screens.TITLE_BAR)
-        )
-        if screens.is_small(area):
-            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.reflex_dock)
-            self.tabifyDockWidget(self.combatant_dock, self.reflex_dock)
-            self.combatant_dock.raise_()
-            self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
-            self.resizeDocks([self.combatant_dock], [340], Qt.Orientation.Horizontal)
+        screens.fit_window(self, [self.combatant_dock, self.reflex_dock], self.log_dock)
 
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
@@ -502,16 +484,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
-        # A layout saved on a larger screen still opens inside this one.
-        area = screens.available(self)
-        if (
-            self.width() > area.width() - screens.FRAME
-            or self.height() > area.height() - screens.TITLE_BAR
-        ):
-            self.resize(
-                min(self.width(), area.width() - screens.FRAME),
-                min(self.height(), area.height() - screens.TITLE_BAR),
-            )
+        screens.clamp_window(self)  # a layout saved on a larger screen
 
     # -------------------------------------------------------------------- the table
 
@@ -614,26 +587,11 @@ class MainWindow(QMainWindow):
             self._run(command, cid)
 
     def _keyboard_help(self) -> None:
-        QMessageBox.information(
-            self,
-            "Keyboard",
-            "Space: next turn (or play the cards / deal when a round or exchange starts)\n"
-            "Ctrl+D: deal reflex · Ctrl+K: play cards\n"
-            "M: keyboard to the map · Tab: the next character · arrows: step one area\n"
-            "Q / E: turn 15° · 1-9 (as on a keypad): face a direction\n"
-            "Hold Shift (Ctrl with the digits) to move or turn anyone: a GM override\n"
-            "Alt+C: the Character menu (attacks, Defend, Screen, snaps, states)\n"
-            "F: fit the map · R: shade rear arcs · F11: player view\n"
-            "Ctrl+Z / Ctrl+Shift+Z: undo / redo",
-        )
+        from afdesk.gui.help_text import KEYBOARD
+
+        QMessageBox.information(self, "Keyboard", KEYBOARD)
 
     def _about(self) -> None:
-        from afdesk import __version__
-        from afdesk.rules.rulesets import DEFAULT, all_rulesets
+        from afdesk.gui.help_text import about
 
-        rules = ", ".join(r.name + (" (default)" if r is DEFAULT else "") for r in all_rulesets())
-        QMessageBox.about(
-            self,
-            "About afdesk",
-            f"afdesk {__version__}: an encounter manager for Action Frameworks.\nRules: {rules}.",
-        )
+        QMessageBox.about(self, "About afdesk", about())

@@ -1,4 +1,5 @@
-"""Fitting the window and its dialogs to the GM's screen (issue 12: a 1280x720 laptop).
+"""Fitting the window and its dialogs to the GM's screen (issue 12: a 1280x720 laptop), and
+the GM's documents folder.
 
 :func:`available` is the one place that asks which part of the screen may be used; the
 window opens inside it and every dialog is at most as tall, its content scrolling and its
@@ -7,7 +8,9 @@ action buttons always in view.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize, Qt
+from pathlib import Path
+
+from PySide6.QtCore import QRect, QSize, QStandardPaths, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDialog, QFrame, QScrollArea, QWidget
 
@@ -26,6 +29,13 @@ def available(widget: QWidget | None = None) -> QRect:
     screen = widget.screen() if widget is not None else None
     screen = screen or QGuiApplication.primaryScreen()
     return screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 720)
+
+
+def documents_folder() -> Path:
+    """The GM's documents folder, where a first Save As starts (the home folder if the
+    desktop names none)."""
+    where = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(where) if where else Path.home()
 
 
 def is_small(area: QRect) -> bool:
@@ -58,3 +68,27 @@ def fit_dialog(dialog: QDialog, area: QRect | None = None) -> None:
     dialog.resize(
         min(max(hint.width(), dialog.minimumWidth()), area.width()), min(hint.height(), limit)
     )
+
+
+def fit_window(window, right_docks: list, log_dock) -> None:
+    """Open ``window`` at most as large as the screen's available part; on a small
+    screen the ``right_docks`` share the right-hand side as tabs (the first in front) and
+    the log is short, leaving the map the middle."""
+    area = available(window)
+    window.resize(min(1500, area.width() - FRAME), min(950, area.height() - TITLE_BAR))
+    if is_small(area):
+        first, *others = right_docks
+        for dock in others:
+            window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            window.tabifyDockWidget(first, dock)
+        first.raise_()
+        window.resizeDocks([log_dock], [150], Qt.Orientation.Vertical)
+        window.resizeDocks([first], [340], Qt.Orientation.Horizontal)
+
+
+def clamp_window(window) -> None:
+    """Shrink ``window`` (a layout saved on a larger screen) to the available part."""
+    area = available(window)
+    width, height = area.width() - FRAME, area.height() - TITLE_BAR
+    if window.width() > width or window.height() > height:
+        window.resize(min(window.width(), width), min(window.height(), height))
