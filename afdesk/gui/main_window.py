@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.map)
         self.map.actionRequested.connect(self.perform)
         self.map.statusMessage.connect(self.show_message)
+        self.ctx.dialog_opened = self.map.follow_check
 
     def _build_docks(self) -> None:
         from afdesk.gui.docks.combatant import CombatantPanel

@@ -464,3 +464,16 @@ def test_the_first_save_as_opens_in_the_documents_folder(window, doc, monkeypatc
     documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     assert Path(asked[0]).parent == Path(documents or Path.home())
     assert Path(asked[0]).name == doc.encounter.meta.name + ".afenc"
+
+
+def test_the_attack_line_is_drawn_while_a_check_is_open(window, duel):
+    """Attacker to target on the map while the check dialog is open, gone when it
+    closes."""
+    window.set_document(duel)
+    assert window.map.attack_line() == ""
+    window.perform("huang", "hack")
+    dlg = window.dialog
+    assert isinstance(dlg, ContestDialog)
+    assert window.map.attack_line().startswith("Hack → Bandit Chief Gao")
+    dlg.reject()
+    assert window.map.attack_line() == ""

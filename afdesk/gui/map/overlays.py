@@ -83,6 +83,10 @@ class PathItem(MapItem):
         self._colour = QColor(style.PATH)
         self.set_bounds(QRectF())
 
+    def label(self) -> str:
+        """The words on the path's end ("" if none)."""
+        return self._label
+
     def sync(
         self,
         points: list[tuple[float, float]],

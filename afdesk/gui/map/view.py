@@ -303,6 +303,47 @@ class MapView(QGraphicsView):
     def _show_refusal(self, text: str) -> None:
         self._refusal.show_by(text, self.doc.selected)
 
+    # -------------------------------------------------------------- attack line
+
+    def follow_check(self, dialog) -> None:
+        """While a check dialog is open, draw its line: attacker to target, with the cover
+        areas it crosses (E13); gone when the dialog closes (issue 12)."""
+        from afdesk.gui.dialogs.contest import ContestDialog
+
+        if self.player or not isinstance(dialog, ContestDialog):
+            return
+        dialog.target_box.currentIndexChanged.connect(lambda _i: self._attack_line(dialog))
+        dialog.finished.connect(lambda _r: self.map_scene.clear_preview())
+        self._attack_line(dialog)
+
+    def _attack_line(self, dialog) -> None:
+        from afdesk.gui.map.overlays import ReachCell
+        from afdesk.gui.style import side_colour
+
+        enc, plan = self.doc.encounter, dialog.plan
+        a = enc.combatants.get(dialog.attacker)
+        t = enc.combatants.get(plan.target) if plan is not None and plan.target else None
+        if a is None or t is None or a.area is None or t.area is None:
+            self.map_scene.clear_preview()
+            return
+        label = f"{dialog.action.label} → {t.name}"
+        if plan.cover:
+            label += f" · cover ({len(plan.cover)})"
+        self.map_scene.show_reach({area: ReachCell("cover", True) for area in plan.cover})
+        end = mapgeom.area_centre(t.area)
+        self.map_scene.show_path(
+            [mapgeom.area_centre(a.area), end],
+            end,
+            ok=True,
+            label=label,
+            colour=side_colour(a.side),
+        )
+
+    def attack_line(self) -> str:
+        """The attack line's label on the map now ("" if none is drawn)."""
+        path = self.map_scene.path
+        return path.label() if path.isVisible() else ""
+
     # ------------------------------------------------------------- facing offer
 
     def offer_facing(self, cid: str) -> None:
