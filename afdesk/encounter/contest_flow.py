@@ -460,6 +460,15 @@ class ContestFlow(DefenseSide):
             self.shift_exchange = self.shift_exchange.pass_turn(side)
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
+        if not self.opposed and not self.shift_exchange.done:
+            # No one opposes (a plain check, hustle, hide): no other side answers, so the
+            # acting side's pass ends the Shifts (R10).
+            self.shift_exchange = self.shift_exchange.pass_turn(self.shift_exchange.turn)
+
+    @property
+    def opposed(self) -> bool:
+        """Someone stands on the defender's side (a target, or a chosen defense)."""
+        return bool(self.plan.target or self.defense)
 
     # ---------------------------------------------------------------------- results
 

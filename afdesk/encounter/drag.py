@@ -81,8 +81,11 @@ class EdgeChoice(enum.StrEnum):
     EXIT = "exit"
 
 
-def override_hint(name: str) -> str:
-    """How the GM places a character anyway."""
+def override_hint(name: str, *, keys: bool = False) -> str:
+    """How the GM places a character anyway: with the mouse, or (``keys``) with the arrow
+    keys that were used."""
+    if keys:
+        return f"Hold Shift with the arrow key to move {name} anyway (GM override)."
     return f"Shift-drag to place {name} anyway (GM override)."
 
 

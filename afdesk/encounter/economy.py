@@ -14,6 +14,7 @@ import msgspec
 from afdesk.encounter.combatant import Combatant, Economy, State, StateKind, bleeding_hits
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, neighbours
+from afdesk.encounter.words import plural
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
@@ -182,10 +183,8 @@ def turn_prompts(enc: Encounter, c: Combatant) -> list[str]:
     done = c.economy.resolved  # ongoing states resolve once on each turn (E3)
     bleeding = c.state(StateKind.BLEEDING)
     if bleeding and bleeding.markers and "bleeding" not in done:
-        out.append(
-            f"Bleeding {bleeding.markers}: suffer {bleeding_hits(bleeding.markers)} hits, "
-            "then remove one marker"
-        )
+        hits = plural(bleeding_hits(bleeding.markers), "hit")
+        out.append(f"Bleeding {bleeding.markers}: suffer {hits}, then remove one marker")
     burning = c.state(StateKind.BURNING)
     if burning and "burning" not in done:
         out.append(f"{burning.label()}: resolve the fire")

@@ -8,7 +8,8 @@ from afdesk.encounter.combatant import Combatant, StateKind
 from afdesk.encounter.contest import Modifier, pools
 from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.check import Persevere, PersevereResult, persevere_party
-from afdesk.encounter.state import exchanges_lasted
+from afdesk.encounter.state import Phase, exchanges_lasted
+from afdesk.encounter.words import plural
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import DiceSource
 from afdesk.rules.rulesets import ruleset_named
@@ -33,6 +34,23 @@ class PersevereCheck(NamedTuple):
 def due(enc: Encounter) -> bool:
     """Persevere follows an encounter longer than one exchange (E15)."""
     return exchanges_lasted(enc.turn) > 1 and not enc.turn.persevered and bool(who(enc))
+
+
+def refusal(enc: Encounter) -> str:
+    """Why the GM cannot open persevere now, or "" (E15)."""
+    if enc.turn.phase is not Phase.ENDED:
+        return "persevere comes when the encounter is over (E15)"
+    if enc.turn.persevered:
+        return "everyone has persevered already for this encounter (E15)"
+    n = exchanges_lasted(enc.turn)
+    if n <= 1:
+        return (
+            f"the encounter lasted {plural(n, 'exchange')}: persevere follows only a "
+            "longer one (E15)"
+        )
+    if not who(enc):
+        return "nobody is left to persevere"
+    return ""
 
 
 def modifiers(enc: Encounter) -> tuple[Modifier, ...]:

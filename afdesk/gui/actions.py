@@ -48,6 +48,7 @@ def _layout(doc: EncounterDocument, cid: str) -> Iterator[cmd.Command]:
     yield cmd.ADD_STATE
     yield cmd.MOMENTUM
     yield cmd.EDIT
+    yield cmd.DUPLICATE
     yield cmd.REMOVE
 
 

@@ -12,6 +12,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from afdesk import __version__
+from afdesk.gui import platform_check
 from afdesk.paths import resource_dir
 
 
@@ -87,6 +88,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("file", nargs="?", help="an encounter file (.afenc) to open")
     parser.add_argument("--version", action="version", version=f"afdesk {__version__}")
     args, qt_args = parser.parse_known_args(argv)
+    missing = platform_check.missing_packages()
+    if missing:  # Qt would abort the process; say what to install instead (issue 12)
+        print(platform_check.advice(missing), file=sys.stderr)
+        return 2
     app = make_app(qt_args)
     from afdesk.gui.main_window import MainWindow
 

@@ -131,8 +131,14 @@ class DiceView(QWidget):
         if die.face >= 4 and not dark and die.cancelled_by is None:
             pip = QColor("#a01010") if die.face == 6 else QColor("#1d1d1d")
         if faded:
-            pip.setAlpha(120)
-        p.setPen(Qt.PenStyle.NoPen)
+            # Faded by blending with the face, not by transparency: a pip drawn over the
+            # strike must hide it (issue 12: a cancelled 5 read as a 4).
+            pip = _blend(pip, fill, 0.45)
+        if spent:
+            # The strike goes under the pips, so every pip still reads (R4).
+            p.setPen(QPen(QColor("#d01010"), 2.6))
+            p.drawLine(rect.topLeft() + QPointF(3, 3), rect.bottomRight() - QPointF(3, 3))
+        p.setPen(QPen(fill, 1.6) if spent else Qt.PenStyle.NoPen)
         p.setBrush(pip)
         r = rect.width() * 0.085
         for fx, fy in PIPS.get(die.face, []):
@@ -156,6 +162,12 @@ class DiceView(QWidget):
                 Qt.AlignmentFlag.AlignCenter,
                 f"was {die.retried_from}",
             )
-        if spent:
-            p.setPen(QPen(QColor("#d01010"), 2.6))
-            p.drawLine(rect.topLeft() + QPointF(3, 3), rect.bottomRight() - QPointF(3, 3))
+
+
+def _blend(a: QColor, b: QColor, t: float) -> QColor:
+    """``a`` moved ``t`` of the way towards ``b``."""
+    return QColor(
+        round(a.red() + (b.red() - a.red()) * t),
+        round(a.green() + (b.green() - a.green()) * t),
+        round(a.blue() + (b.blue() - a.blue()) * t),
+    )

@@ -57,10 +57,13 @@ class Reporter:
         parent: QWidget | None,
         status: Callable[[str], None],
         highlight: Callable[[str], None] | None = None,
+        refusal: Callable[[str], None] | None = None,
     ) -> None:
         self.parent = parent
         self._status = status
         self._highlight = highlight
+        self._refusal = refusal or status
+        """Where a refusal goes (the window keeps it until the GM's next action)."""
 
     def say(self, text: str) -> None:
         """A line of news in the status bar (not an error)."""
@@ -73,7 +76,7 @@ class Reporter:
         if beside is not None:
             beside.setText(text)
         if text:
-            self._status(text)
+            self._refusal(text)
 
     def failed(
         self, title: str, error: BaseException | str, kept: str = "", offer: str = ""

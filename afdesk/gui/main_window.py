@@ -26,6 +26,7 @@ from afdesk.encounter.state import Mode, Phase
 from afdesk.encounter.summary import whose_turn
 from afdesk.gui import actions as gm_actions
 from afdesk.gui import commands as cmd
+from afdesk.gui import screens
 from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.errors import MESSAGE_MS, Reporter
@@ -47,18 +48,21 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.settings = settings or QSettings()
-        self.reporter = Reporter(self, self.show_message, self.statusBar().setStyleSheet)
+        self.reporter = Reporter(
+            self, self.show_message, self.statusBar().setStyleSheet, self.show_refusal
+        )
+        self._refusal = ""
         self.ctx = CommandContext(self, self.reporter, random.SystemRandom())
         self.player_window = None
         self._links = Links()
         self._bound: list[tuple[QAction, Command]] = []
         self.setAcceptDrops(True)
-        self.resize(1500, 950)
         self._build_map()
         self._build_docks()
         self._build_actions()
         self._build_menus()
         self._build_status()
+        self._fit_to_screen()
         self._restore_layout()
         from afdesk.gui.chase.install import ChaseView
 
@@ -97,6 +101,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.map)
         self.map.actionRequested.connect(self.perform)
         self.map.statusMessage.connect(self.show_message)
+        self.ctx.dialog_opened = self.map.follow_check
 
     def _build_docks(self) -> None:
         from afdesk.gui.docks.combatant import CombatantPanel
@@ -173,11 +178,20 @@ class MainWindow(QMainWindow):
         self.act_zoom_out = self._action("Zoom &out", lambda: self.map.zoom_out(), S.ZoomOut)
         self.act_rear = self._action("Shade &rear arcs", self._toggle_rear, "R")
         self.act_rear.setCheckable(True)
+        self.act_legend = self._action(
+            "Show the &legend",
+            lambda: self.map.set_legend_shown(self.act_legend.isChecked()),
+            "L",
+            "Fold the legend away to give the map the room (a small screen)",
+        )
+        self.act_legend.setCheckable(True)
+        self.act_legend.setChecked(True)
         self.act_deal = self._command_action(cmd.DEAL, "Ctrl+D")
         self.act_cards = self._command_action(cmd.PLAY_CARDS, "Ctrl+K")
         self.act_next = self._command_action(cmd.ADVANCE, "Space")
         self.act_trim = self._command_action(cmd.TRIM)
         self.act_end = self._command_action(cmd.END)
+        self.act_end_exchange = self._command_action(cmd.END_EXCHANGE)
         self.act_persevere = self._command_action(cmd.PERSEVERE)
         self.act_add = self._command_action(cmd.ADD_CHARACTER, "Ctrl+Shift+A")
         self.act_settings = self._command_action(cmd.SETTINGS)
@@ -210,6 +224,7 @@ class MainWindow(QMainWindow):
         v.addAction(self.act_zoom_in)
         v.addAction(self.act_zoom_out)
         v.addAction(self.act_rear)
+        v.addAction(self.act_legend)
         v.addSeparator()
         for dock in (self.reflex_dock, self.combatant_dock, self.log_dock, self.history_dock):
             v.addAction(dock.toggleViewAction())
@@ -226,6 +241,7 @@ class MainWindow(QMainWindow):
             act.setData(mode)
             act.setCheckable(True)
             act.triggered.connect(lambda _c=False, c=command: self._run(c))
+        e.addAction(self.act_end_exchange)
         e.addAction(self.act_end)
         e.addAction(self.act_persevere)
         e.addSeparator()
@@ -265,6 +281,7 @@ class MainWindow(QMainWindow):
             (doc.journalProblem, self.reporter.problem),
             (doc.turnChanged, self._turn_changed),
             (doc.changed, self._update_actions),
+            (doc.changed, self._clear_refusal),
         ):
             self._links.connect(signal, slot)
         self._update_title()
@@ -364,7 +381,10 @@ class MainWindow(QMainWindow):
     def save_as(self) -> bool:
         if self.doc is None:
             return False
-        start = str(self.doc.path) if self.doc.path else self.doc.encounter.meta.name + ".afenc"
+        if self.doc.path:
+            start = str(self.doc.path)
+        else:  # a first save goes to the documents folder, not wherever afdesk started
+            start = str(screens.documents_folder() / (self.doc.encounter.meta.name + ".afenc"))
         name, _ = QFileDialog.getSaveFileName(self, "Save encounter", start, FILE_FILTER)
         if not name:
             return False
@@ -468,6 +488,9 @@ class MainWindow(QMainWindow):
             act.setStatusTip(f)
             act.triggered.connect(lambda _c=False, p=f: self.open_path(p))
 
+    def _fit_to_screen(self) -> None:
+        screens.fit_window(self, [self.combatant_dock, self.reflex_dock], self.log_dock)
+
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
         state = self.settings.value("window/state")
@@ -475,11 +498,22 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+        screens.clamp_window(self)  # a layout saved on a larger screen
 
     # -------------------------------------------------------------------- the table
 
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text, MESSAGE_MS)
+
+    def show_refusal(self, text: str) -> None:
+        """A refusal stays in the status bar until the GM's next action (issue 12)."""
+        self._refusal = text
+        self.statusBar().showMessage(text)
+
+    def _clear_refusal(self) -> None:
+        if self._refusal and self.statusBar().currentMessage() == self._refusal:
+            self.statusBar().clearMessage()
+        self._refusal = ""
 
     def export_image(self) -> None:
         from afdesk.gui.export import render_map
@@ -567,26 +601,11 @@ class MainWindow(QMainWindow):
             self._run(command, cid)
 
     def _keyboard_help(self) -> None:
-        QMessageBox.information(
-            self,
-            "Keyboard",
-            "Space: next turn (or play the cards / deal when a round or exchange starts)\n"
-            "Ctrl+D: deal reflex · Ctrl+K: play cards\n"
-            "M: keyboard to the map · Tab: the next character · arrows: step one area\n"
-            "Q / E: turn 15° · 1-9 (as on a keypad): face a direction\n"
-            "Hold Shift (Ctrl with the digits) to move or turn anyone: a GM override\n"
-            "Alt+C: the Character menu (attacks, Defend, Screen, snaps, states)\n"
-            "F: fit the map · R: shade rear arcs · F11: player view\n"
-            "Ctrl+Z / Ctrl+Shift+Z: undo / redo",
-        )
+        from afdesk.gui.help_text import KEYBOARD
+
+        QMessageBox.information(self, "Keyboard", KEYBOARD)
 
     def _about(self) -> None:
-        from afdesk import __version__
-        from afdesk.rules.rulesets import DEFAULT, all_rulesets
+        from afdesk.gui.help_text import about
 
-        rules = ", ".join(r.name + (" (default)" if r is DEFAULT else "") for r in all_rulesets())
-        QMessageBox.about(
-            self,
-            "About afdesk",
-            f"afdesk {__version__}: an encounter manager for Action Frameworks.\nRules: {rules}.",
-        )
+        QMessageBox.about(self, "About afdesk", about())

@@ -184,6 +184,10 @@ class ResolveContest(Op, frozen=True):
     def _effects(self, enc: Encounter, v: Verdict, people: dict[str, Combatant]) -> None:
         r = self.record
         a = people[r.attacker]
+        if r.action.spec.attack and a.hidden:
+            # E6 as the table plays it (issue 12): an attack gives the attacker away, landed
+            # or not; the decoys go with the hiding.
+            a = people[a.id] = a.without_state(StateKind.HIDDEN).replace(decoys=())
         if r.hits < 0:
             raise IllegalOp("damage cannot be negative")
         damage = r.hits + sum(u.dice for u in r.momentum_uses if u.kind == "damage")
@@ -253,6 +257,9 @@ class ResolveContest(Op, frozen=True):
             tail += " (Shifts: " + ", ".join(spent) + ")"
         for asks in self.terrain_prompts(enc).values():
             tail += "".join(f" — {a}" for a in asks)
+        attacker = enc.combatants.get(r.attacker)
+        if spec.attack and attacker is not None and attacker.hidden:
+            tail += f" — {who} attacked from hiding and is revealed (E6)"
         if not r.defenses or not v.succeeds:
             return f"{head} — {v.explain()}{tail}"
         d = r.defenses[0]

@@ -68,6 +68,41 @@ class ActHesitated(Op, frozen=True):
         return f"{name(enc, self.id)} acts (hesitated)"
 
 
+class EndExchangeEarly(Op, frozen=True):
+    """A GM override: the exchange ends now, before its fifth round (the fight broke off,
+    everyone fled). The turn and round under way end as they would; the exchange counts
+    for persevere if a round of it was played (E1, E15)."""
+
+    label = "End the exchange early"
+
+    def execute(self, enc: Encounter) -> None:
+        require_phase(enc, Phase.CARDS, Phase.TURNS, doing="end the exchange early")
+        t = enc.turn
+        if t.phase is Phase.TURNS and t.actor in enc.combatants:
+            enc.put(economy.end_turn(enc.combatants[t.actor]))
+        if t.phase is Phase.TURNS:
+            for c in enc.roster():
+                ended = economy.end_round(c)
+                if ended is not c:
+                    enc.put(ended)
+        enc.set_turn(
+            TurnState(
+                phase=Phase.EXCHANGE_END,
+                exchange=t.exchange,
+                round=t.round,
+                exchanges_played=exchanges_lasted(t),
+            )
+        )
+
+    def describe(self, enc: Encounter) -> str:
+        t = enc.turn
+        played = f"after round {t.round}" if t.round else "before its first round"
+        return f"GM override: exchange {t.exchange} ends early, {played}"
+
+    def title(self, enc: Encounter) -> str:
+        return f"End exchange {enc.turn.exchange} early"
+
+
 class EndEncounter(Op, frozen=True):
     """The encounter is over; persevere follows if it lasted more than one exchange (E15)."""
 
@@ -89,4 +124,9 @@ class EndEncounter(Op, frozen=True):
         )
 
     def describe(self, enc: Encounter) -> str:
-        return f"The encounter ends after {exchanges_lasted(enc.turn)} exchange(s)"
+        n = exchanges_lasted(enc.turn)
+        text = f"The encounter ends after {n} exchange" + ("" if n == 1 else "s")
+        if enc.turn.exchange > n:
+            # Dealt but not played: a deal alone does not count (E15).
+            text += f" (exchange {enc.turn.exchange} was dealt but not played)"
+        return text

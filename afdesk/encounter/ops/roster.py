@@ -36,6 +36,7 @@ from afdesk.encounter.ops.base import (
 )
 from afdesk.encounter.reflex import hand_key
 from afdesk.encounter.state import Phase
+from afdesk.encounter.words import plural
 from afdesk.encounter.zone import Edge
 
 if TYPE_CHECKING:
@@ -417,11 +418,11 @@ class TickBleeding(Op, frozen=True):
         c = enc.combatants.get(self.id)
         who = name(enc, self.id)
         if self.state is not StateKind.BLEEDING:
-            hits = f": {self.hits} hits" if self.hits else ""
+            hits = f": {plural(self.hits, 'hit')}" if self.hits else ""
             return f"{who} resolves {self.state.value}{hits} (E3)"
         st = c.state(StateKind.BLEEDING) if c else None
         m = st.markers if st else 0
-        return f"{who} bleeds: {bleeding_hits(m)} hits, bleeding {m} -> {m - 1}"
+        return f"{who} bleeds: {plural(bleeding_hits(m), 'hit')}, bleeding {m} -> {m - 1}"
 
     def title(self, enc: Encounter) -> str:
         verb = "Bleed" if self.state is StateKind.BLEEDING else f"Resolve {self.state.value}:"

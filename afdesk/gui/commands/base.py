@@ -5,7 +5,7 @@ base classes (one Op, a form) and the registry of commands by id. The package do
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import Qt
@@ -62,6 +62,8 @@ class CommandContext:
         self.rng: random.Random = rng or random.SystemRandom()
         self.doc: EncounterDocument | None = None
         self.dialog: QDialog | None = None
+        self.dialog_opened: Callable[[QDialog], None] | None = None
+        """Told of every dialog opened (the map draws a check's attack line)."""
         """The last dialog opened (tests and scripts drive it)."""
 
     def run(self, command: Command | str, who: str = "") -> bool:
@@ -92,6 +94,8 @@ class CommandContext:
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         self.dialog = dialog
+        if self.dialog_opened is not None:
+            self.dialog_opened(dialog)
         dialog.open()
 
     def confirm(self, title: str, question: str) -> bool:

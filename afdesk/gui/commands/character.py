@@ -323,6 +323,20 @@ class EditCommand(DialogCommand):
         return CharacterDialog(ctx.doc, who, ctx.parent)
 
 
+class DuplicateCommand(DialogCommand):
+    id = "duplicate"
+    label = "D&uplicate…"
+    group = "GM"
+    tip = "Add a copy of this character under the next number (Bandit 3 from Bandit 2)"
+
+    def make(self, ctx: CommandContext, who: str) -> QDialog:
+        from afdesk.gui.dialogs.character import CharacterDialog
+
+        assert ctx.doc is not None
+        template = ctx.doc.encounter.combatants[who]
+        return CharacterDialog(ctx.doc, None, ctx.parent, template=template)
+
+
 class RemoveCommand(Command):
     id = "remove"
     label = "Remove from the encounter"
@@ -371,6 +385,7 @@ REMOVE_STATE = {k: _r(RemoveStateCommand(k)) for k in StateKind}
 ADD_STATE = _r(AddStateCommand())
 MOMENTUM = _r(MomentumCommand())
 EDIT = _r(EditCommand())
+DUPLICATE = _r(DuplicateCommand())
 REMOVE = _r(RemoveCommand())
 TOGGLE_GUARD = _r(ToggleGuard())
 TOGGLE_DEFEND = _r(ToggleDefend())

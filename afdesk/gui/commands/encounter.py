@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog
 
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.ops.flow import EndEncounter, NextTurn
+from afdesk.encounter.ops.flow import EndEncounter, EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.reflex import deal_hands
 from afdesk.encounter.ops.zone import TrimZone
@@ -23,6 +23,7 @@ from afdesk.gui.commands.base import (
     DialogCommand,
     OpCommand,
 )
+from afdesk.gui.text import sentence
 
 if TYPE_CHECKING:
     from afdesk.gui.document import EncounterDocument
@@ -169,8 +170,33 @@ class EndCommand(Command):
         from afdesk.encounter import persevere
 
         assert ctx.doc is not None
+        question = (
+            "End the encounter now? Nobody takes another turn; persevere follows if it "
+            "lasted more than one exchange (E15). You can undo it (Ctrl+Z)."
+        )
+        if not ctx.confirm("End the encounter", question):
+            return
         if ctx.push(EndEncounter()) and persevere.due(ctx.doc.encounter):
             PERSEVERE.trigger(ctx, "")
+
+
+class EndExchangeCommand(Command):
+    id = "end-exchange"
+    label = "End the e&xchange now…"
+    tip = "A GM override: the exchange ends before its fifth round (the log shows it)"
+
+    def available(self, doc: EncounterDocument, who: str) -> Availability:
+        return Availability.unless(doc.try_op(EndExchangeEarly()))
+
+    def trigger(self, ctx: CommandContext, who: str) -> None:
+        assert ctx.doc is not None
+        t = ctx.doc.encounter.turn
+        question = (
+            f"End exchange {t.exchange} now, after round {t.round} of 5? This is a GM "
+            "override the log will show; you can undo it (Ctrl+Z)."
+        )
+        if ctx.confirm("End the exchange", question):
+            ctx.push(EndExchangeEarly())
 
 
 class PersevereCommand(DialogCommand):
@@ -179,9 +205,10 @@ class PersevereCommand(DialogCommand):
     tip = "Everyone who fought more than one exchange perseveres (E15)"
 
     def available(self, doc: EncounterDocument, who: str) -> Availability:
-        if doc.encounter.turn.phase is Phase.ENDED:
-            return AVAILABLE
-        return Availability(False, "Persevere comes when the encounter is over (E15).")
+        from afdesk.encounter import persevere
+
+        why = persevere.refusal(doc.encounter)
+        return Availability(False, sentence(why)) if why else AVAILABLE
 
     def make(self, ctx: CommandContext, who: str) -> QDialog:
         from afdesk.gui.dialogs.persevere import PersevereDialog
@@ -221,6 +248,7 @@ ADVANCE = _r(AdvanceCommand())
 TRIM = _r(TrimCommand())
 MODES = {m: _r(ChangeModeCommand(m)) for m in Mode}
 END = _r(EndCommand())
+END_EXCHANGE = _r(EndExchangeCommand())
 PERSEVERE = _r(PersevereCommand())
 ADD_CHARACTER = _r(AddCharacterCommand())
 SETTINGS = _r(SettingsCommand())

@@ -14,11 +14,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QVBoxLayout,
+    QWidget,
 )
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.reflex import Play, PlayCards, active_hands
 from afdesk.encounter.reflex import Card
+from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
 
@@ -39,7 +41,8 @@ class PlayCardsDialog(QDialog):
                 "highest acts first (E2)."
             )
         )
-        form = QFormLayout()
+        body = QWidget()
+        form = QFormLayout(body)  # many hands scroll; Reveal stays in view
         self.fields: dict[str, QComboBox | QLineEdit] = {}
         for h in active_hands(enc):
             if h.physical:
@@ -55,7 +58,9 @@ class PlayCardsDialog(QDialog):
                     box.setCurrentIndex(self.rng.randrange(len(h.cards)))
                 self.fields[h.id] = box
                 form.addRow(h.label, box)
-        layout.addLayout(form)
+        scroll = screens.scrolled(body)
+        scroll.setObjectName("dialogScroll")
+        layout.addWidget(scroll, 1)
         self.random_button = QPushButton("&Random cards for the virtual hands")
         self.random_button.clicked.connect(self._randomise)
         layout.addWidget(self.random_button)
@@ -70,6 +75,7 @@ class PlayCardsDialog(QDialog):
         buttons.accepted.connect(self.reveal)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        screens.fit_dialog(self)
 
     def _randomise(self) -> None:
         for field in self.fields.values():

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSpinBox,
     QVBoxLayout,
+    QWidget,
 )
 
 from afdesk.encounter.combatant import (
@@ -41,7 +42,9 @@ from afdesk.encounter.ops.roster import (
     grit_after_edit,
     new_id,
 )
+from afdesk.encounter.placing import free_area, next_name
 from afdesk.encounter.zone import grid_zone
+from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
 from afdesk.rules.rulesets import all_rulesets
@@ -56,8 +59,11 @@ class _Form(QDialog):
         self.doc = doc
         self.setWindowTitle(title)
         self.layout_ = QVBoxLayout(self)
-        self.form = QFormLayout()
-        self.layout_.addLayout(self.form)
+        body = QWidget()
+        self.form = QFormLayout(body)
+        scroll = screens.scrolled(body)  # the form scrolls, OK and Cancel stay in view
+        scroll.setObjectName("dialogScroll")
+        self.layout_.addWidget(scroll, 1)
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020; font-weight: bold;")
@@ -70,6 +76,7 @@ class _Form(QDialog):
     def finish(self) -> None:
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(self.buttons)
+        screens.fit_dialog(self)
 
     def push(self, *ops) -> bool:
         reason = self.doc.push_many(list(ops))
@@ -90,13 +97,26 @@ class _Form(QDialog):
 
 
 class CharacterDialog(_Form):
-    """Add a character (``cid`` None) or edit one."""
+    """Add a character (``cid`` None) or edit one. A new one starts as a copy of
+    ``template`` (Duplicate: the next numbered name, the next free area), else on the
+    selected character's side and group, in a free area near it (issue 12)."""
 
-    def __init__(self, doc: EncounterDocument, cid: str | None, parent=None) -> None:
+    def __init__(
+        self,
+        doc: EncounterDocument,
+        cid: str | None,
+        parent=None,
+        template: Combatant | None = None,
+    ) -> None:
         enc = doc.encounter
         self.old = enc.combatants.get(cid) if cid else None
-        super().__init__(doc, "Edit character" if self.old else "Add a character", parent)
-        c = self.old or Combatant("", "", Side.OPPONENT)
+        title = "Edit character" if self.old else "Add a character"
+        if template is not None and self.old is None:
+            title = f"Duplicate {template.name}"
+        super().__init__(doc, title, parent)
+        c = self.old or self._new(enc, template, enc.combatants.get(doc.selected))
+        self.start = c
+        self.template = template if self.old is None else None
         self.name = QLineEdit(c.name)
         self.side = QComboBox()
         for side in Side:
@@ -109,7 +129,7 @@ class CharacterDialog(_Form):
         self.form.addRow("&Group", self.group)
         grid = QGridLayout()
         self.facets: dict[str, QSpinBox] = {}
-        facets = c.facets if self.old else DEFAULT_FACETS
+        facets = c.facets if self.old or template is not None else DEFAULT_FACETS
         for i, f in enumerate(facets):
             box = QSpinBox()
             box.setRange(0, 12)
@@ -144,6 +164,26 @@ class CharacterDialog(_Form):
         self.area.setPlaceholderText("column, row (empty: off the map)")
         self.form.addRow("&Area", self.area)
         self.finish()
+
+    @staticmethod
+    def _new(enc: Encounter, template: Combatant | None, selected: Combatant | None):
+        if template is not None:
+            return msgspec.structs.replace(
+                template,
+                name=next_name(enc, template.name),
+                area=free_area(enc, template.area),
+                facing=template.facing,
+                hits=0,
+                grit=template.grit_max,
+                states=(),
+                momentum=(),
+                decoys=(),
+                exited="",
+            )
+        side = selected.side if selected is not None else Side.OPPONENT
+        group = selected.group if selected is not None else ""
+        near = selected.area if selected is not None else None
+        return Combatant("", "", side, group=group, area=free_area(enc, near))
 
     @staticmethod
     def _spin(value: int, lo: int, hi: int) -> QSpinBox:
@@ -187,7 +227,10 @@ class CharacterDialog(_Form):
         if not name:
             raise IllegalOp("a character needs a name")
         cid = new_id(enc, name)
-        return [AddCombatant(Combatant(cid, grit=fields["grit_max"], **fields))]
+        new = Combatant(cid, grit=fields["grit_max"], facing=self.start.facing, **fields)
+        if self.template is not None:  # what the form does not show comes along too
+            new = msgspec.structs.replace(new, will=self.template.will, d20=self.template.d20)
+        return [AddCombatant(new)]
 
 
 class AddStateDialog(_Form):

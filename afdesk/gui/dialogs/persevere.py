@@ -16,6 +16,8 @@ from afdesk.encounter import persevere
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import persevere_passed
 from afdesk.encounter.state import exchanges_lasted
+from afdesk.encounter.words import plural
+from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.text import pct
 
@@ -34,7 +36,8 @@ class PersevereDialog(QDialog):
         mods = persevere.modifiers(enc)
         mod_text = ", ".join(m.text() for m in mods) or "no modifiers"
         intro = QLabel(
-            f"The encounter lasted {exchanges} exchange(s): everyone checks strength "
+            f"The encounter lasted {plural(exchanges, 'exchange')}: everyone "
+            "checks strength "
             f"({mod_text}). The success margin must exceed the days since rest "
             f"({enc.settings.days_since_rest}), or the character becomes exhausted; an "
             "exhausted one loses grit equal to the failure margin (E15)."
@@ -77,6 +80,7 @@ class PersevereDialog(QDialog):
         self.apply_button.clicked.connect(self.apply)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
+        screens.fit_dialog(self)
 
     def roll(self) -> None:
         enc = self.doc.encounter

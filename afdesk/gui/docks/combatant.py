@@ -40,7 +40,7 @@ def _toggle(text: str, tip: str) -> QToolButton:
     b.setCheckable(True)
     b.setToolTip(tip)
     b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-    b.setMinimumWidth(96)
+    b.setMinimumWidth(84)
     b.setStyleSheet(
         "QToolButton { padding: 5px; border: 1px solid #888; border-radius: 4px; }"
         "QToolButton:checked { background: #2e9e5b; color: white; font-weight: bold; }"
@@ -106,7 +106,7 @@ class CombatantPanel(QWidget):
         self.prompts.setStyleSheet("background: #fff4cc; padding: 4px;")
         layout.addWidget(self.prompts)
 
-        counters = QGroupBox("Grit, hits, Shifts")
+        counters = self.counters = QGroupBox("Grit, hits, Shifts")
         self.counter_grid = QGridLayout(counters)
         self.counter_labels: dict[str, QLabel] = {}
         for row, (key, label) in enumerate(
@@ -214,6 +214,7 @@ class CombatantPanel(QWidget):
             self.check_button,
             self.edit_button,
             self.states_box,
+            self.counters,
         ):
             w.setEnabled(on)
 
@@ -222,9 +223,16 @@ class CombatantPanel(QWidget):
     def refresh(self) -> None:
         doc = self.doc
         if doc is None or not self.cid or self.cid not in doc.encounter.combatants:
+            # Nothing of a previous character (or encounter) stays behind: no notes, no
+            # counters, no live buttons (issue 12).
+            self.cid = ""
             self.title.setText("Select a character on the map.")
-            self.subtitle.setText("")
+            for label in (self.subtitle, self.facets, self.notes, self.refusal):
+                label.setText("")
+            for label in self.counter_labels.values():
+                label.setText("")
             self.prompts.setVisible(False)
+            self._clear_states()
             self._set_enabled(False)
             return
         self._set_enabled(True)
@@ -277,7 +285,7 @@ class CombatantPanel(QWidget):
         self.notes.setText(f"GM notes: {c.notes}" if c.notes else "")
         cmd.show_availability(self.attack_button, cmd.REGISTRY["hack"], self.doc, c.id)
 
-    def _refresh_states(self, c) -> None:
+    def _clear_states(self) -> None:
         while self.states_layout.count():
             item = self.states_layout.takeAt(0)
             w = item.widget()
@@ -285,6 +293,9 @@ class CombatantPanel(QWidget):
                 w.deleteLater()
             elif item.layout() is not None:
                 _clear(item.layout())
+
+    def _refresh_states(self, c) -> None:
+        self._clear_states()
         shown = [s for s in c.states if s.kind not in ECONOMY_STATES]
         for st in shown:
             row = QHBoxLayout()
@@ -293,7 +304,7 @@ class CombatantPanel(QWidget):
                 text += f" (until turn {st.until})"
             if st.note:
                 text += f" — {st.note}"
-            row.addWidget(QLabel(text), 1)
+            row.addWidget(_wrapped(text), 1)
             if st.kind in MARKED_STATES or st.markers:
                 for d, sign in ((-1, "−"), (1, "+")):
                     b = QPushButton(sign)
@@ -312,7 +323,7 @@ class CombatantPanel(QWidget):
             self.states_layout.addLayout(row)
         for i, m in enumerate(c.momentum):
             row = QHBoxLayout()
-            row.addWidget(QLabel(f"Momentum marker {m.label()} (R12)"), 1)
+            row.addWidget(_wrapped(f"Momentum marker {m.label()} (R12)"), 1)
             x = QPushButton("×")
             x.setFixedWidth(28)
             x.clicked.connect(lambda _c=False, i=i: self._push(RemoveMomentum(self.cid, i)))
@@ -320,25 +331,27 @@ class CombatantPanel(QWidget):
             self.states_layout.addLayout(row)
         if not shown and not c.momentum:
             self.states_layout.addWidget(QLabel("No states."))
-        row = QHBoxLayout()
         add = QPushButton("Add &state…")
         add.clicked.connect(lambda: self.run(cmd.ADD_STATE))
         mom = QPushButton("&Momentum marker…")
         mom.clicked.connect(lambda: self.run(cmd.MOMENTUM))
-        row.addWidget(add)
-        row.addWidget(mom)
+        buttons = [add, mom]
         if c.state(StateKind.BLEEDING):
             bleed = QPushButton("&Bleed now")
             bleed.setToolTip(cmd.BLEED.tip)
             bleed.clicked.connect(lambda: self.run(cmd.BLEED))
-            row.addWidget(bleed)
+            buttons.append(bleed)
         for kind, resolve in cmd.RESOLVE.items():
             if c.has(kind):  # ongoing states, once on the character's own turn (E3)
                 button = QPushButton(resolve.label)
                 button.setToolTip(resolve.tip)
                 button.clicked.connect(lambda _c=False, r=resolve: self.run(r))
-                row.addWidget(button)
-        self.states_layout.addLayout(row)
+                buttons.append(button)
+        # Two to a row: the dock keeps its width however many there are (issue 12).
+        grid = QGridLayout()
+        for i, b in enumerate(buttons):
+            grid.addWidget(b, i // 2, i % 2)
+        self.states_layout.addLayout(grid)
 
     # ----------------------------------------------------------------------- menus
 
@@ -365,6 +378,12 @@ class CombatantPanel(QWidget):
 
     def _adjust(self, key: str, delta: int) -> None:
         self._push(AdjustCounter(self.cid, key, delta))
+
+
+def _wrapped(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    return label
 
 
 def _clear(layout) -> None:

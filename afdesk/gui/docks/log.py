@@ -7,7 +7,7 @@ import contextlib
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QSortFilterProxyModel, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -139,8 +139,10 @@ class LogPanel(QWidget):
         row.addWidget(self.export_button)
         layout.addLayout(row)
         self.view = QListView()
-        self.view.setUniformItemSizes(True)
-        self.view.setWordWrap(False)
+        # Long lines wrap to the dock's width: no sideways scrolling (issue 12).
+        self.view.setWordWrap(True)
+        self.view.setResizeMode(QListView.ResizeMode.Adjust)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setAlternatingRowColors(True)
         layout.addWidget(self.view)
         self.filter = LogFilter()
@@ -164,6 +166,8 @@ class LogPanel(QWidget):
         self._links.connect(doc.rosterChanged, self._fill_people)
         self._fill_people()
         self.view.scrollToBottom()
+        # Once laid out, the newest lines are what shows (not the setup's first ones).
+        QTimer.singleShot(0, self.view.scrollToBottom)
 
     def _fill_people(self) -> None:
         current = self.person.currentData()

@@ -57,7 +57,9 @@ class ReflexPanel(QWidget):
         layout.addWidget(self.hands, 2)
         layout.addWidget(QLabel("This round, highest card first:"))
         self.order = QListWidget()
+        self.order.setToolTip("Click a character to select it (those off the map too)")
         layout.addWidget(self.order, 3)
+        self.order.itemClicked.connect(self._item_clicked)
         self.hesitated = QPushButton("Act now: hesitated action (-2)")
         self.hesitated.setVisible(False)
         layout.addWidget(self.hesitated)
@@ -193,6 +195,20 @@ class ReflexPanel(QWidget):
                 self.order.addItem(item)
         elif t.phase is Phase.CARDS:
             self.order.addItem("Waiting for this round's cards (Play cards…).")
+        # Whoever is not in this round's order (off the map, or added since the deal) can
+        # still be picked here (issue 12).
+        listed = set(t.order) if t.phase is Phase.TURNS else set()
+        for c in enc.roster():
+            if c.id in listed or (c.on_map and t.phase is not Phase.TURNS):
+                continue
+            if c.exited:
+                where = "left"
+            else:
+                where = "off the map" if not c.on_map else "not in this round"
+            item = QListWidgetItem(f"   {c.name}  ({where})")
+            item.setForeground(QBrush(QColor("#666666")))
+            item.setData(Qt.ItemDataRole.UserRole, c.id)
+            self.order.addItem(item)
         self._hesitating = hesitating
         self.hesitated.setVisible(bool(hesitating) and not t.interjection)
         if hesitating:
@@ -240,10 +256,16 @@ class ReflexPanel(QWidget):
         self.mode_box.setEnabled(over)
         self.mode_box.setCurrentIndex(self.mode_box.findData(enc.mode))
         self.end_button.setText("&End the encounter" if over else "&Persevere…")
+        cmd.show_availability(self.end_button, cmd.END if over else cmd.PERSEVERE, self.doc)
 
     def _end_clicked(self) -> None:
         over = self.doc.encounter.turn.phase is Phase.EXCHANGE_END
         self.run(cmd.END if over else cmd.PERSEVERE)
+
+    def _item_clicked(self, item: QListWidgetItem) -> None:
+        cid = item.data(Qt.ItemDataRole.UserRole)
+        if cid and self.doc is not None and cid in self.doc.encounter.combatants:
+            self.doc.select(cid)
 
     def _mode_chosen(self, _index: int) -> None:
         mode = self.mode_box.currentData()

@@ -83,6 +83,10 @@ class PathItem(MapItem):
         self._colour = QColor(style.PATH)
         self.set_bounds(QRectF())
 
+    def label(self) -> str:
+        """The words on the path's end ("" if none)."""
+        return self._label
+
     def sync(
         self,
         points: list[tuple[float, float]],
@@ -181,6 +185,19 @@ class LegendItem(MapItem):
         self.set_bounds(QRectF(0, 0, LEGEND_WIDTH, self._height))
         self.update()
 
+    def turn_lines(self) -> list[str]:
+        """The round line ("Exchange 1 · reflex cards for round 2") wrapped by words to
+        the panel's width."""
+        fm = QFontMetricsF(font(18 * self.theme.text_scale))
+        width = LEGEND_WIDTH - 32
+        lines: list[str] = []
+        for word in self._turn.split():
+            if lines and fm.horizontalAdvance(f"{lines[-1]} {word}") <= width:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        return lines
+
     def paint(self, painter: QPainter, option, widget=None) -> None:
         t = self.theme
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -199,8 +216,10 @@ class LegendItem(MapItem):
         painter.drawText(box, flags, self._title)
         y += used.height() + 6
         painter.setFont(font(18 * s))
-        painter.drawText(QRectF(pad, y, width, 26 * s), Qt.AlignmentFlag.AlignLeft, self._turn)
-        y += 28 * s
+        for line in self.turn_lines():  # wrapped, never cut off (issue 12)
+            painter.drawText(QRectF(pad, y, width, 26 * s), Qt.AlignmentFlag.AlignLeft, line)
+            y += 26 * s
+        y += 2 * s
         if self._actor:
             r = 15.0
             painter.setFont(font(20 * s, bold=True))

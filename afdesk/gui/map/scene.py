@@ -139,6 +139,8 @@ class MapScene(QGraphicsScene):
         """The zone, its edge bands and the legend: what "fit to zone" shows."""
         z = self.zone_rect()
         rect = z.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
+        if not self.legend.isVisible():  # folded away: the zone gets the room
+            return rect
         return rect.united(self.legend.sceneBoundingRect().adjusted(0, 0, 12, 0))
 
     def on_zone(self) -> None:

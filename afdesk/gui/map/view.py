@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QGraphicsView, QMenu
 
 from afdesk.gui import actions, mapgeom
 from afdesk.gui.map import gestures, selection
+from afdesk.gui.map.notes import MapNote
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.selection import Selection
 from afdesk.gui.map.tools import FacingTool, MapTool, MoveTool, PanTool
@@ -73,6 +74,7 @@ class MapView(QGraphicsView):
         self.setVerticalScrollBarPolicy(off)
         self._auto_fit = True
         self._rear = False
+        self._legend = True
         self._menu: QMenu | None = None
         self._selection: Selection = selection.NOTHING
         self._tools: dict[str, MapTool] = {}
@@ -81,6 +83,9 @@ class MapView(QGraphicsView):
         self._tool: MapTool = self._tools["pan" if player else "move"]
         self._holder: MapTool | None = None
         """The tool holding the press under way (it gets the moves and the release)."""
+        self._refusal = MapNote(self, "refusal")
+        self._offer = MapNote(self, "offer")
+        self._offer_cid = ""
         self.set_document(doc)
 
     # ------------------------------------------------------------------- document
@@ -90,15 +95,20 @@ class MapView(QGraphicsView):
         old = self.map_scene
         if self.doc is not None:
             self.doc.zoneChanged.disconnect(self._on_zone)
+            self.doc.changed.disconnect(self.clear_refusal)
             if not self.player:
                 self.doc.selectionChanged.disconnect(self._on_doc_selection)
         self._cancel_gesture()
         self.doc = doc
         self.map_scene = MapScene(doc, player=self.player, parent=self)
         self.map_scene.set_rear_arcs(self._rear)
+        self.map_scene.legend.setVisible(self._legend)
         self.setScene(self.map_scene)
         self.setBackgroundBrush(self.map_scene.theme.background)
         doc.zoneChanged.connect(self._on_zone)
+        doc.changed.connect(self.clear_refusal)
+        self.clear_refusal()
+        self._end_offer()
         if not self.player:
             doc.selectionChanged.connect(self._on_doc_selection)
             self._set_selection(selection.of_character(doc.selected))
@@ -113,6 +123,16 @@ class MapView(QGraphicsView):
             self.fit_to_zone()
 
     # ---------------------------------------------------------------- zoom and pan
+
+    def set_legend_shown(self, shown: bool) -> None:
+        """Fold the legend away (the zone then fills the view) or show it again."""
+        self._legend = shown
+        self.map_scene.legend.setVisible(shown)
+        if self._auto_fit:
+            self.fit_to_zone()
+
+    def legend_shown(self) -> bool:
+        return self._legend
 
     def fit_to_zone(self) -> None:
         """Show the whole zone and the legend; keeps fitting on resize until the user
@@ -174,6 +194,7 @@ class MapView(QGraphicsView):
         """Shade what lies behind the flanks (the selection's whole half-plane)."""
         self._rear = bool(on)
         self.map_scene.set_rear_arcs(self._rear)
+        self.map_scene.legend.setVisible(self._legend)
 
     def rear_arcs(self) -> bool:
         return self._rear
@@ -194,6 +215,8 @@ class MapView(QGraphicsView):
 
     def _on_doc_selection(self, cid: str) -> None:
         """The document's character selection changed (a dock, the turn, a removal)."""
+        if cid != self._offer_cid:
+            self._end_offer()
         if cid or isinstance(self._selection, selection.Character):
             self._set_selection(selection.of_character(cid))
 
@@ -209,13 +232,20 @@ class MapView(QGraphicsView):
         return selection.at(self.doc.encounter.zone, area, cid, kind)
 
     def select_next(self, step: int = 1) -> str:
-        """Select the next (or previous) character on the map, in roster order."""
+        """Select the next (or previous) character, in roster order: those on the map and,
+        for the GM, those off it too (their dock still shows them, issue 12)."""
         shown = self.map_scene.tokens
-        order = [cid for cid in self.doc.encounter.order if cid in shown]
+        enc = self.doc.encounter
+        order = [
+            cid
+            for cid in enc.order
+            if cid in shown or (not self.player and not enc.combatants[cid].on_map)
+        ]
         cid = gestures.next_character(order, self.doc.selected, step)
         if cid:
             self.select(selection.Character(cid))
-            self.ensureVisible(shown[cid].sceneBoundingRect(), 40, 40)
+            if cid in shown:
+                self.ensureVisible(shown[cid].sceneBoundingRect(), 40, 40)
         return cid
 
     # ---------------------------------------------------------------------- tools
@@ -259,8 +289,88 @@ class MapView(QGraphicsView):
         return not reason
 
     def refuse(self, reason: str, hint: str = "") -> None:
-        """Say in the status bar why not (the model's words as a sentence), then how."""
-        self.statusMessage.emit(f"{sentence(reason)} {hint}".strip())
+        """Say why not (the model's words as a sentence), then how: in the status bar,
+        and on the map beside the selected character until the GM's next action."""
+        text = f"{sentence(reason)} {hint}".strip()
+        self.statusMessage.emit(text)
+        if not self.player:
+            self._show_refusal(text)
+
+    def refusal_text(self) -> str:
+        """The refusal shown on the map now ("" if none)."""
+        return self._refusal.shown_text()
+
+    def _show_refusal(self, text: str) -> None:
+        self._refusal.show_by(text, self.doc.selected)
+
+    # -------------------------------------------------------------- attack line
+
+    def follow_check(self, dialog) -> None:
+        """While a check dialog is open, draw its line: attacker to target, with the cover
+        areas it crosses (E13); gone when the dialog closes (issue 12)."""
+        from afdesk.gui.dialogs.contest import ContestDialog
+
+        if self.player or not isinstance(dialog, ContestDialog):
+            return
+        dialog.target_box.currentIndexChanged.connect(lambda _i: self._attack_line(dialog))
+        dialog.finished.connect(lambda _r: self.map_scene.clear_preview())
+        self._attack_line(dialog)
+
+    def _attack_line(self, dialog) -> None:
+        from afdesk.gui.map.overlays import ReachCell
+        from afdesk.gui.style import side_colour
+
+        enc, plan = self.doc.encounter, dialog.plan
+        a = enc.combatants.get(dialog.attacker)
+        t = enc.combatants.get(plan.target) if plan is not None and plan.target else None
+        if a is None or t is None or a.area is None or t.area is None:
+            self.map_scene.clear_preview()
+            return
+        label = f"{dialog.action.label} → {t.name}"
+        if plan.cover:
+            label += f" · cover ({len(plan.cover)})"
+        self.map_scene.show_reach({area: ReachCell("cover", True) for area in plan.cover})
+        end = mapgeom.area_centre(t.area)
+        self.map_scene.show_path(
+            [mapgeom.area_centre(a.area), end],
+            end,
+            ok=True,
+            label=label,
+            colour=side_colour(a.side),
+        )
+
+    def attack_line(self) -> str:
+        """The attack line's label on the map now ("" if none is drawn)."""
+        path = self.map_scene.path
+        return path.label() if path.isVisible() else ""
+
+    # ------------------------------------------------------------- facing offer
+
+    def offer_facing(self, cid: str) -> None:
+        """After a move the mover picks a facing (E11): it faces the way it went; the knob,
+        Q / E or the keypad turn it, Enter accepts."""
+        c = self.doc.encounter.combatants.get(cid)
+        if c is None or self.player:
+            return
+        self._offer_cid = cid
+        self._offer.show_by(
+            f"{c.name} faces {c.facing:.0f}°, the way they moved. Pick the facing (E11): "
+            "drag the knob, Q / E, or 1-9 as on a keypad; Enter accepts.",
+            cid,
+            above=True,
+        )
+
+    def facing_offer(self) -> str:
+        """Whose facing is being offered after a move ("" if nobody's)."""
+        return self._offer_cid if self._offer.isVisible() else ""
+
+    def _end_offer(self) -> None:
+        self._offer_cid = ""
+        self._offer.hide()
+
+    def clear_refusal(self) -> None:
+        """The GM acted again: the last refusal has been read."""
+        self._refusal.hide()
 
     def turn_to(self, cid: str, facing: float, override: bool = False) -> bool:
         """Turn ``cid`` to ``facing`` (see :class:`FacingTool`)."""
@@ -277,6 +387,7 @@ class MapView(QGraphicsView):
     # ---------------------------------------------------------------------- input
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.clear_refusal()
         pos = self.mapToScene(event.position().toPoint())
         if self._holder is None:
             if self._tool.mouse_pressed(event, pos):
@@ -323,9 +434,16 @@ class MapView(QGraphicsView):
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        self.clear_refusal()
         key = Qt.Key(event.key())
+        if self._offer_cid and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._end_offer()  # the facing is accepted (E11)
+            event.accept()
+            return
         if key == Qt.Key.Key_Escape:
-            if not self._cancel_gesture():
+            if self._offer_cid:
+                self._end_offer()
+            elif not self._cancel_gesture():
                 self.select(selection.NOTHING)
             event.accept()
             return

@@ -25,6 +25,7 @@ from afdesk.encounter.contest import CheckKind, Plan, assemble, candidates
 from afdesk.encounter.contest_flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import distance
+from afdesk.gui import screens
 from afdesk.gui.dialogs.contest.common import Panel
 from afdesk.gui.dialogs.contest.defense import DefensePanel
 from afdesk.gui.dialogs.contest.defense_options import DefenseOptionsPanel
@@ -66,12 +67,15 @@ class ContestDialog(QDialog):
         self.plan: Plan | None = None
         self.flow: ContestFlow | None = None
         self.source: DiceSource | None = None
+        self._rolls_seen = (False, False)
+        """(check rolled, defense rolled) when last shown: a new roll scrolls to the dice."""
         """The dice source for every roll here; None: a fresh seeded RandomSource."""
         self.setWindowTitle(f"{self.action.label} — {self.enc.combatant(attacker).name}")
         self.setMinimumWidth(780)
         self._build()
         self._fill_targets(target)
         self._replan()
+        screens.fit_dialog(self)
 
     # --------------------------------------------------------------------------- build
 
@@ -118,11 +122,20 @@ class ContestDialog(QDialog):
         self.shifts = ShiftsPanel(self.enc, lambda: self.source)
         self.momentum = MomentumPanel(self.enc)
         self.overlap = OverlapPanel(self.enc, lambda: self.source)
+        # The panels scroll; the header, the odds and the action buttons stay in view
+        # (issue 12: the dialog fits a 1280x720 screen).
+        body = QWidget()
+        panels = QVBoxLayout(body)
+        panels.setContentsMargins(0, 0, 0, 0)
         for w in (self.modifiers, self.options, self.extras, self.defense, self.defense_options):
-            root.addWidget(w)
-        root.addWidget(self.odds)
+            panels.addWidget(w)
         for w in (self.dice, self.overlap, self.shifts, self.momentum):
-            root.addWidget(w)
+            panels.addWidget(w)
+        panels.addStretch(1)
+        self.scroll = screens.scrolled(body)
+        self.scroll.setObjectName("dialogScroll")
+        root.addWidget(self.scroll, 1)
+        root.addWidget(self.odds)
 
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Apply | QDialogButtonBox.StandardButton.Cancel
@@ -224,6 +237,11 @@ class ContestDialog(QDialog):
 
     # ---------------------------------------------------------------------- actions
 
+    def _bring_dice_into_view(self) -> None:
+        """After a roll: the dice, the verdict and what may be spent now come into view."""
+        self.scroll.ensureWidgetVisible(self.momentum, 0, 0)
+        self.scroll.ensureWidgetVisible(self.dice, 0, 0)
+
     def _after_roll(self) -> None:
         f = self.flow
         if f is not None and f.rolled:
@@ -269,6 +287,11 @@ class ContestDialog(QDialog):
                 w.setEnabled(False)
             return
         self._show_odds(f)
+        rolls = (f.rolled, f.defense_roll is not None)
+        if rolls != self._rolls_seen:
+            self._rolls_seen = rolls
+            if f.rolled:
+                self._bring_dice_into_view()
         self.shifts.refresh()
         self.momentum.refresh(self.action, f.verdict_now() if rolled else None)
         self.apply_button.setEnabled(rolled)

@@ -95,6 +95,7 @@ class DicePanel(Panel):
             and f.rules.defense_roll
             and f.defense_roll is None
             and bool(self.defense_choice())
+            and bool(f.defense)  # the flow took the choice: an illegal pair is refused (E4)
             and f.attack_succeeded()
         )
         self.roll_defense.setEnabled(can_defend)

@@ -141,10 +141,11 @@ class ShiftsPanel(Panel):
             who = self.enc.combatant(f.party(side, defense)).name
         else:
             who = "the defender"
-        pool = "in the referee's pool" if f.payer(side, defense) == "referee" else ""
+        pool = " in the referee's pool" if f.payer(side, defense) == "referee" else ""
+        left, unit = f.shifts_left(side, defense), f.spend_unit.label
+        unit = unit[:-1] if left == 1 and unit.endswith("s") else unit  # "1 Shift"
         self.turn.setText(
-            f"<b>{who}</b> ({side.value}) may spend — {f.shifts_left(side, defense)} "
-            f"{f.spend_unit.label} left {pool}. "
+            f"<b>{who}</b> ({side.value}) may spend — {left} {unit} left{pool}. "
             "Spend as often as you like, then Pass when satisfied; the other side then "
             "answers."
         )

@@ -180,20 +180,23 @@ class MoveTool(MapTool):
     def dragging(self) -> bool:
         return self._plan is not None
 
-    def finish(self, plan: drag.DragPlan, area: Area, where: QPoint) -> bool:
-        """Turn a drop (or an arrow key) into Ops, a refusal, or the edge question."""
+    def finish(self, plan: drag.DragPlan, area: Area, where: QPoint, keys: bool = False) -> bool:
+        """Turn a drop (or an arrow key, ``keys``) into Ops, a refusal, or the edge
+        question."""
         enc = self.doc.encounter
         name = enc.combatants[plan.cid].name
         outcome = drag.drop(enc, plan, area)
         if outcome.edge is not None:
             self._offer_edge(plan, area, outcome.edge, where)
             return False
+        hint = drag.override_hint(name, keys=keys)
         if outcome.reason:
-            hint = "" if plan.kind is drag.DragKind.PLACE else drag.override_hint(name)
-            self.view.refuse(outcome.reason, hint)
+            self.view.refuse(outcome.reason, "" if plan.kind is drag.DragKind.PLACE else hint)
             return False
-        if outcome.ops and self.view.push(outcome.ops, outcome.text, drag.override_hint(name)):
+        if outcome.ops and self.view.push(outcome.ops, outcome.text, hint):
             self.view.statusMessage.emit("")
+            if enc.combatants[plan.cid].on_map:
+                self.view.offer_facing(plan.cid)  # the mover picks a facing (E11)
             return True
         return False
 
@@ -216,7 +219,7 @@ class MoveTool(MapTool):
             return False
         plan = drag.plan_drag(self.doc.encounter, cid, override)
         where = self.view.mapFromScene(*mapgeom.area_centre(c.area))
-        return self.finish(plan, gestures.stepped(c.area, delta), where)
+        return self.finish(plan, gestures.stepped(c.area, delta), where, keys=True)
 
     # ------------------------------------------------------------------- zone edge
 

@@ -1,0 +1,55 @@
+"""Before the window: can Qt's X11 platform plugin load here? (issue 12 §6)
+
+On a fresh Debian or Ubuntu desktop Qt's xcb plugin needs system libraries pip cannot
+install (libxcb-cursor0 first of all); without them Qt aborts the process ("could not load
+the Qt platform plugin xcb", exit 134). afdesk looks for them first and says what to
+install instead.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import os
+import sys
+from collections.abc import Callable, Mapping
+
+XCB_NEEDS = (
+    ("xcb-cursor", "libxcb-cursor0"),
+    ("xkbcommon-x11", "libxkbcommon-x11-0"),
+    ("xcb-icccm", "libxcb-icccm4"),
+    ("xcb-keysyms", "libxcb-keysyms1"),
+    ("xcb-image", "libxcb-image0"),
+    ("xcb-render-util", "libxcb-render-util0"),
+    ("xcb-randr", "libxcb-randr0"),
+    ("xcb-shape", "libxcb-shape0"),
+    ("EGL", "libegl1"),
+)
+"""(library, the Debian/Ubuntu package that has it) for Qt's xcb platform plugin."""
+
+
+def missing_packages(
+    environ: Mapping[str, str] | None = None,
+    find: Callable[[str], str | None] = ctypes.util.find_library,
+    platform: str = sys.platform,
+) -> list[str]:
+    """The Debian/Ubuntu packages the xcb plugin would miss here ([] if none, or if Qt
+    will not use xcb: another platform was asked for, or this is not Linux)."""
+    env = os.environ if environ is None else environ
+    if not platform.startswith("linux"):
+        return []
+    asked = env.get("QT_QPA_PLATFORM", "")
+    if asked and not asked.startswith("xcb"):
+        return []  # offscreen, wayland, vnc...: not the X11 plugin
+    if not asked and (env.get("WAYLAND_DISPLAY") or not env.get("DISPLAY")):
+        return []
+    return [package for library, package in XCB_NEEDS if not find(library)]
+
+
+def advice(packages: list[str]) -> str:
+    """What to tell the GM when ``packages`` are missing."""
+    return (
+        "afdesk cannot open its window: Qt's X11 platform plugin (xcb) needs system "
+        f"libraries that are not installed: {', '.join(packages)}.\n"
+        f"On Debian or Ubuntu: sudo apt install {' '.join(packages)}\n"
+        "(See the README's Set up section.)"
+    )

@@ -1,0 +1,94 @@
+"""Fitting the window and its dialogs to the GM's screen (issue 12: a 1280x720 laptop), and
+the GM's documents folder.
+
+:func:`available` is the one place that asks which part of the screen may be used; the
+window opens inside it and every dialog is at most as tall, its content scrolling and its
+action buttons always in view.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QRect, QSize, QStandardPaths, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDialog, QFrame, QScrollArea, QWidget
+
+TITLE_BAR = 40
+"""Room left for the window manager's title bar above a dialog or the window."""
+
+FRAME = 8
+"""Room left for the window's frame at its sides."""
+
+SMALL = QSize(1400, 820)
+"""Below this available size the docks share space (tabs) and the log is short."""
+
+
+def available(widget: QWidget | None = None) -> QRect:
+    """The part of ``widget``'s screen (the primary one without it) that windows may use."""
+    screen = widget.screen() if widget is not None else None
+    screen = screen or QGuiApplication.primaryScreen()
+    return screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 720)
+
+
+def documents_folder() -> Path:
+    """The GM's documents folder, where a first Save As starts (the home folder if the
+    desktop names none)."""
+    where = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(where) if where else Path.home()
+
+
+def is_small(area: QRect) -> bool:
+    return area.width() < SMALL.width() or area.height() < SMALL.height()
+
+
+def scrolled(content: QWidget) -> QScrollArea:
+    """``content`` in a frameless vertical scroll area that never scrolls sideways."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(content)
+    return area
+
+
+def fit_dialog(dialog: QDialog, area: QRect | None = None) -> None:
+    """Size ``dialog`` to its content, at most as tall and wide as ``area`` (the screen's
+    available part) allows, and keep it inside it."""
+    area = area if area is not None else available(dialog.parentWidget() or dialog)
+    hint = dialog.sizeHint()
+    scroll = dialog.findChild(QScrollArea, "dialogScroll")
+    if scroll is not None and scroll.widget() is not None:
+        # Qt caps a scroll area's own size hint: ask for the whole content instead.
+        content = scroll.widget().sizeHint()
+        hint.setHeight(hint.height() - scroll.sizeHint().height() + content.height() + 4)
+        hint.setWidth(max(hint.width(), content.width() + 24))
+    limit = area.height() - TITLE_BAR
+    dialog.setMaximumHeight(limit)
+    dialog.resize(
+        min(max(hint.width(), dialog.minimumWidth()), area.width()), min(hint.height(), limit)
+    )
+
+
+def fit_window(window, right_docks: list, log_dock) -> None:
+    """Open ``window`` at most as large as the screen's available part; on a small
+    screen the ``right_docks`` share the right-hand side as tabs (the first in front) and
+    the log is short, leaving the map the middle."""
+    area = available(window)
+    window.resize(min(1500, area.width() - FRAME), min(950, area.height() - TITLE_BAR))
+    if is_small(area):
+        first, *others = right_docks
+        for dock in others:
+            window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            window.tabifyDockWidget(first, dock)
+        first.raise_()
+        window.resizeDocks([log_dock], [150], Qt.Orientation.Vertical)
+        window.resizeDocks([first], [340], Qt.Orientation.Horizontal)
+
+
+def clamp_window(window) -> None:
+    """Shrink ``window`` (a layout saved on a larger screen) to the available part."""
+    area = available(window)
+    width, height = area.width() - FRAME, area.height() - TITLE_BAR
+    if window.width() > width or window.height() > height:
+        window.resize(min(window.width(), width), min(window.height(), height))
