@@ -225,8 +225,11 @@ def _inspect(path: Path) -> PendingRecovery | None:
                 j.dropped,
                 in_file=not _changes(after),
             )
-        if _changes(j.lines) == 0 and not j.dropped and j.total == len(j.lines):
-            # Read whole: nothing changed since the last save, nothing to recover.
+        holds_state = bytes(j.header.base) != b"null"
+        if _changes(j.lines) == 0 and not j.dropped and j.total == len(j.lines) and not holds_state:
+            # Read whole: nothing changed since the last save, nothing to recover. (A journal
+            # that holds its own encounter - never saved, or just recovered - holds what no
+            # file does, even before its first change.)
             with contextlib.suppress(OSError):
                 os.unlink(path)
             return None

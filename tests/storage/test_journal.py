@@ -399,6 +399,28 @@ def test_discard(tmp_path):
 # ------------------------------------------------------------------ in use, crashes
 
 
+def test_a_recovered_encounter_survives_a_crash_before_its_next_change(tmp_path, data_dir):
+    """After a recovery the new journal holds the recovered encounter, which no file holds:
+    a crash before the next change must offer it again, not delete the journal as empty."""
+    path = tmp_path / "river-ford.afenc"
+    save(path, build().state())
+    recovered = build()
+    recovered.apply(AdjustCounter("chen", "hits", 2))  # what the recovery gave back
+    journal = Journal.start("River ford", file=path, base=recovered.state())
+    _crash(journal)  # before any change
+    (pending,) = pending_journals()
+    assert pending.ops == 0
+    assert recover(pending) == recovered.state()
+
+
+def test_a_journal_of_the_saved_file_with_no_change_is_removed(tmp_path, data_dir):
+    path = tmp_path / "river-ford.afenc"
+    save(path, build().state())
+    journal = Journal.start("River ford", file=path, base=load(path).state)
+    _crash(journal)
+    assert pending_journals() == []
+
+
 def test_an_open_journal_is_not_offered_for_recovery(tmp_path):
     _path, live = _saved_live(tmp_path)
     random_play(live, 16, 10)
