@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import traceback
+import weakref
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -60,7 +61,12 @@ class StepCommand(QUndoCommand):
 
     def __init__(self, doc: EncounterDocument, step: Step, merged: bool) -> None:
         super().__init__(step.text)
-        self._doc = doc
+        # A weak reference: the stack (C++) owns its commands, so a command that held the
+        # history strongly would put itself in the document's reference cycle, and when the
+        # garbage collector breaks that cycle it frees the command's Python half while the
+        # stack still holds it; the stack's destructor then crashes (a segfault in
+        # QUndoStack::clear, tests/gui/test_document.py).
+        self._history = weakref.ref(doc.history)
         self._step = step
         self._id = merge_id(step.merge_key)
         self._merged = merged
@@ -81,14 +87,20 @@ class StepCommand(QUndoCommand):
         self._step = other._step
         return True
 
+    def _live_history(self) -> History:
+        history = self._history()
+        if history is None:
+            raise RuntimeError("the document of this undo step is gone")
+        return history
+
     def undo(self) -> None:
-        self._doc.history.undo()
+        self._live_history().undo()
         self._applied = False
 
     def redo(self) -> None:
         if self._applied:
             return  # pushed after being applied: QUndoStack.push calls redo() once
-        self._doc.history.redo()
+        self._live_history().redo()
         self._applied = True
 
 
@@ -141,6 +153,16 @@ class EncounterDocument(QObject):
         self.undo_stack.indexChanged.connect(self._update_modified)
         encounter.subscribe(self._on_events)
         self.history.subscribe(self._on_step)
+
+    def __del__(self) -> None:
+        # The document, its history, its undo stack and the views that follow it reference
+        # each other, so the garbage collector frees them together, in no set order. Python
+        # finalizes them all (this method) before it tears any of them down, so the stack
+        # drops its commands now, while they are whole; left to the stack's C++ destructor,
+        # that happened after their Python halves were gone and crashed the process
+        # (QUndoStack::clear, found by tests/gui/test_document.py).
+        with contextlib.suppress(RuntimeError):  # the C++ half may already be gone
+            self.undo_stack.clear()
 
     # ----------------------------------------------------------------------- changes
 

@@ -202,3 +202,40 @@ def test_the_real_journal_recovers_what_the_document_did(playing_doc, tmp_path, 
     doc.close(clean=False)
     (pending,) = pending_journals()
     assert recover(pending) == enc.state()
+
+
+def test_a_dropped_document_and_its_map_are_collected_without_a_crash():
+    """A document with an undo step and a map scene that follows it, dropped together and
+    freed by the garbage collector in one go: the process must survive (it died with a
+    segfault in QUndoStack::clear). In a subprocess, so a crash fails this test only."""
+    import subprocess
+    import sys
+    import textwrap
+    from pathlib import Path
+
+    code = textwrap.dedent(
+        """
+        import gc, os
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        from PySide6.QtWidgets import QApplication
+        app = QApplication([])
+        from afdesk.encounter.ops.roster import PlaceCombatant
+        from afdesk.gui.document import EncounterDocument
+        from afdesk.gui.map.scene import MapScene
+        from afdesk.storage.samples import build
+        for _ in range(3):
+            doc = EncounterDocument(build(), journal_factory=lambda d: None)
+            scene = MapScene(doc)
+            assert doc.push(PlaceCombatant("huang", (6, 7))) == ""
+            doc.undo_stack.undo()
+            assert doc.push(PlaceCombatant("huang", (6, 8))) == ""
+            del doc, scene
+            gc.collect()
+        print("collected")
+        """
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120
+    )
+    assert out.returncode == 0 and "collected" in out.stdout, out.stderr[-2000:]
