@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from afdesk.rules import af254
 from afdesk.rules.dice import DiceSource, Pool, Roll
@@ -37,26 +37,8 @@ class AF254(DicePoolRuleset):
             and attack.gain == defense.gain
         )
 
-    def roll_check(
-        self,
-        dice: int,
-        interference: int = 0,
-        *,
-        ventures: int = 0,
-        advantage: bool = False,
-        disadvantage: bool = False,
-        pool: Pool = Pool.CHECK,
-        source: DiceSource | None = None,
-    ) -> Roll:
-        return af254.roll_check(
-            dice,
-            interference,
-            ventures=ventures,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            pool=pool,
-            source=source,
-        )
+    def _roll_check(self) -> Callable[..., Roll]:
+        return af254.roll_check
 
     def roll_opposition(
         self,

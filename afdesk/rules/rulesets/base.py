@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import abc
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import ClassVar
 
@@ -251,6 +251,32 @@ def d20_margin(deg: Degree) -> int:
 
 class DicePoolRuleset(Ruleset):
     """What af-2.5.4 and af-classic share: d6 pools, Interference, opposing rolls."""
+
+    def _roll_check(self) -> Callable[..., Roll]:
+        """The ruleset's own ``roll_check`` (``af254.roll_check``, ``classic.roll_check``)."""
+        raise NotImplementedError
+
+    def roll_check(
+        self,
+        dice: int,
+        interference: int = 0,
+        *,
+        ventures: int = 0,
+        advantage: bool = False,
+        disadvantage: bool = False,
+        pool: Pool = Pool.CHECK,
+        source: DiceSource | None = None,
+    ) -> Roll:
+        roll: Roll = self._roll_check()(
+            dice,
+            interference,
+            ventures=ventures,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            pool=pool,
+            source=source,
+        )
+        return roll
 
     def max_ventures(self, interference: int) -> int:
         n = 0

@@ -3,7 +3,7 @@ Fumble."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from afdesk.rules import classic
 from afdesk.rules.dice import DiceSource, Pool, Roll
@@ -36,26 +36,8 @@ class Classic(DicePoolRuleset):
     def opposition_after(self, attack: Outcome, defense: Outcome) -> Outcome:
         return classic.spend_opposition(attack, defense)
 
-    def roll_check(
-        self,
-        dice: int,
-        interference: int = 0,
-        *,
-        ventures: int = 0,
-        advantage: bool = False,
-        disadvantage: bool = False,
-        pool: Pool = Pool.CHECK,
-        source: DiceSource | None = None,
-    ) -> Roll:
-        return classic.roll_check(
-            dice,
-            interference,
-            ventures=ventures,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            pool=pool,
-            source=source,
-        )
+    def _roll_check(self) -> Callable[..., Roll]:
+        return classic.roll_check
 
     def roll_opposition(
         self,

@@ -1,0 +1,190 @@
+"""The File menu's work for the main window: open (a file, the sample, a dropped file),
+new, save and save as (with the faults a disk can throw), the recent files, and asking
+before a modified encounter is closed. A mixin of :class:`~afdesk.gui.main_window.MainWindow`:
+it uses the window's document, settings, reporter and ``set_document``."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QMessageBox,
+)
+
+from afdesk import paths
+from afdesk.encounter.model import Encounter
+from afdesk.gui import screens
+from afdesk.gui.document import EncounterDocument
+
+FILE_FILTER = "afdesk encounters (*.afenc);;All files (*)"
+MAX_RECENT = 8
+
+
+class FileMenu:
+    """Opening, saving and closing encounters (see the module)."""
+
+    def open_sample(self) -> None:
+        """The bundled sample, as a new unsaved encounter (never saved over the original)."""
+        from afdesk.storage import load
+
+        loaded = load(paths.sample_encounter())
+        doc = EncounterDocument(Encounter.from_state(loaded.state))
+        self.set_document(doc)
+
+    def open_path(self, path: str | Path) -> bool:
+        """Open an encounter file; a clear message and nothing lost if it cannot be."""
+        from afdesk.storage import LoadError, clean_stale_temps, load
+
+        if not self.maybe_save():
+            return False
+        path = Path(path)
+        with contextlib.suppress(OSError):
+            clean_stale_temps(path)  # left behind by a save that was killed
+        try:
+            loaded = load(path)
+        except LoadError as exc:
+            self.reporter.failed("Cannot open the encounter", exc)
+            return False
+        doc = EncounterDocument(
+            Encounter.from_state(loaded.state), path, on_disk_version=loaded.schema_version
+        )
+        doc.disk_digest = loaded.digest
+        self.set_document(doc)
+        self._add_recent(path)
+        self.show_message(f"Opened {path.name}.")
+        return True
+
+    def open_dialog(self) -> None:
+        start = str(self.doc.path.parent) if self.doc and self.doc.path else ""
+        name, _ = QFileDialog.getOpenFileName(self, "Open encounter", start, FILE_FILTER)
+        if name:
+            self.open_path(name)
+
+    def new_encounter(self) -> None:
+        from afdesk.gui.dialogs.character import NewEncounterDialog
+
+        if not self.maybe_save():
+            return
+        dlg = NewEncounterDialog(self)
+        if dlg.exec():
+            self.set_document(EncounterDocument(dlg.encounter()))
+
+    def save(self) -> bool:
+        if self.doc is None:
+            return False
+        if self.doc.path is None:
+            return self.save_as()
+        return self._save_to(self.doc.path)
+
+    def save_as(self) -> bool:
+        if self.doc is None:
+            return False
+        if self.doc.path:
+            start = str(self.doc.path)
+        else:  # a first save goes to the documents folder, not wherever afdesk started
+            start = str(screens.documents_folder() / (self.doc.encounter.meta.name + ".afenc"))
+        name, _ = QFileDialog.getSaveFileName(self, "Save encounter", start, FILE_FILTER)
+        if not name:
+            return False
+        if not name.endswith(".afenc"):
+            name += ".afenc"
+        return self._save_to(Path(name))
+
+    def _save_to(self, path: Path, *, overwrite: bool = False) -> bool:
+        from afdesk.storage import FileChangedError, SaveError, save
+        from afdesk.storage.files import file_digest
+
+        doc = self.doc
+        same = path == doc.path
+        doc.about_to_save(path)
+        try:
+            version = save(
+                path,
+                doc.encounter.state(),
+                on_disk_version=doc.on_disk_version if same else None,
+                expected_digest=doc.disk_digest if same and not overwrite else None,
+            )
+        except FileChangedError as exc:
+            from afdesk.gui.dialogs import file_changed
+
+            return file_changed.resolve(self, path, exc.detail)
+        except SaveError as exc:
+            again = self.reporter.failed(
+                "The encounter was not saved",
+                exc,
+                kept="Nothing was lost: the encounter is still open, with its changes, and "
+                "the crash journal keeps them too.",
+                offer="Save &As…",
+            )
+            return self.save_as() if again else False
+        doc.mark_saved(path, version)
+        doc.disk_digest = file_digest(path)
+        self._add_recent(path)
+        self.show_message(f"Saved {path.name}.")
+        return True
+
+    def maybe_save(self) -> bool:
+        """Ask before losing changes; False if the GM cancels."""
+        if self.doc is None or not self.doc.is_modified():
+            return True
+        answer = QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"{self.doc.encounter.meta.name} has changes that are not saved. Save them?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        if self.doc is not None:
+            self.doc.close(clean=True)
+        if self.player_window is not None:
+            self.player_window.close()
+        event.accept()
+
+    # drag and drop of files
+
+    def dragEnterEvent(self, event) -> None:
+        if any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        files = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if files:
+            event.acceptProposedAction()
+            self.open_path(files[0])
+
+    # recent files
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, path: Path) -> None:
+        items = [str(path.resolve())] + [p for p in self.recent_files() if p != str(path.resolve())]
+        self.settings.setValue("recent", items[:MAX_RECENT])
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        if not files:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+        for i, f in enumerate(files, 1):
+            act = self.recent_menu.addAction(f"&{i} {Path(f).name}")
+            act.setStatusTip(f)
+            act.triggered.connect(lambda _c=False, p=f: self.open_path(p))
