@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
 
 from afdesk.encounter.contest import Modifier
 from afdesk.encounter.contest_flow import ContestFlow
@@ -21,6 +30,25 @@ def clear(layout: QLayout) -> None:
             widget.deleteLater()
         elif item.layout() is not None:
             clear(item.layout())
+
+
+def gm_modifier_row(
+    placeholder: str, button: str
+) -> tuple[QHBoxLayout, QLineEdit, QSpinBox, QPushButton]:
+    """The row where the GM adds a modifier of their own (R4): what it is, its dice (-2 by
+    default) and the button; for the attack's modifiers and for the defense's."""
+    row = QHBoxLayout()
+    label = QLineEdit()
+    label.setPlaceholderText(placeholder)
+    dice = QSpinBox()
+    dice.setRange(-6, 6)
+    dice.setValue(-2)
+    add = QPushButton(button)
+    row.addWidget(label, 1)
+    row.addWidget(QLabel("dice"))
+    row.addWidget(dice)
+    row.addWidget(add)
+    return row, label, dice, add
 
 
 def modifier_box(m: Modifier) -> QCheckBox:

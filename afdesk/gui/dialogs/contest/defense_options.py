@@ -8,15 +8,13 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from afdesk.encounter.errors import IllegalOp
-from afdesk.gui.dialogs.contest.common import Panel
+from afdesk.gui.dialogs.contest.common import Panel, gm_modifier_row
 from afdesk.rules.rulesets import Ruleset
 
 
@@ -44,17 +42,9 @@ class DefenseOptionsPanel(Panel):
         self.pool_label = QLabel()
         opts.addWidget(self.pool_label)
         rows.addLayout(opts)
-        gm = QHBoxLayout()
-        self.gm_label = QLineEdit()
-        self.gm_label.setPlaceholderText("GM modifier on the defense, e.g. Footing")
-        self.gm_dice = QSpinBox()
-        self.gm_dice.setRange(-6, 6)
-        self.gm_dice.setValue(-2)
-        self.gm_add = QPushButton("Add defense modifier")
-        gm.addWidget(self.gm_label, 1)
-        gm.addWidget(QLabel("dice"))
-        gm.addWidget(self.gm_dice)
-        gm.addWidget(self.gm_add)
+        gm, self.gm_label, self.gm_dice, self.gm_add = gm_modifier_row(
+            "GM modifier on the defense, e.g. Footing", "Add defense modifier"
+        )
         rows.addLayout(gm)
         self.ventures.valueChanged.connect(self.apply)
         self.advantage.toggled.connect(self.apply)

@@ -8,8 +8,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -17,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.contest import Modifier
 from afdesk.encounter.errors import IllegalOp
-from afdesk.gui.dialogs.contest.common import Panel, clear, modifier_box
+from afdesk.gui.dialogs.contest.common import Panel, clear, gm_modifier_row, modifier_box
 from afdesk.rules.rulesets import Ruleset
 
 
@@ -33,17 +31,9 @@ class ModifiersPanel(Panel):
         )
         self._layout = QVBoxLayout(self.box)
         outer.addWidget(self.box)
-        gm = QHBoxLayout()
-        self.gm_label = QLineEdit()
-        self.gm_label.setPlaceholderText("GM modifier, e.g. Slippery rocks")
-        self.gm_dice = QSpinBox()
-        self.gm_dice.setRange(-6, 6)
-        self.gm_dice.setValue(-2)
-        self.gm_add = QPushButton("Add &modifier")
-        gm.addWidget(self.gm_label, 1)
-        gm.addWidget(QLabel("dice"))
-        gm.addWidget(self.gm_dice)
-        gm.addWidget(self.gm_add)
+        gm, self.gm_label, self.gm_dice, self.gm_add = gm_modifier_row(
+            "GM modifier, e.g. Slippery rocks", "Add &modifier"
+        )
         outer.addLayout(gm)
         self._boxes: dict[str, QCheckBox] = {}
         self.gm_add.clicked.connect(self._add_gm)
