@@ -12,7 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from afdesk.encounter import modes  # noqa: F401 - registers the modes and their parts
+from afdesk.encounter import (
+    limits,
+    modes,  # noqa: F401 - registers the modes and their parts
+)
 from afdesk.encounter.chase import mode as chase_mode  # noqa: F401 - registers chase
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant, opposed
@@ -34,9 +37,19 @@ def canonical(op: Op) -> Op:
     not a list), or :class:`IllegalOp` naming the bad field. Ops built from widgets get
     plain strings back from their combo boxes; the model only ever holds the real types."""
     try:
-        return msgspec.convert(msgspec.to_builtins(op), type(op), dec_hook=decode_hook)
+        raw = msgspec.to_builtins(op)
+        op = msgspec.convert(raw, type(op), dec_hook=decode_hook)
     except (msgspec.ValidationError, TypeError, ValueError) as exc:
         raise IllegalOp(f"{type(op).__name__} is malformed: {exc}") from None
+    if limits.has_bad_number(raw):  # a file could not hold it (never finite, or > 64 bits)
+        found = limits.number_problem(raw)
+        where = f" ({found.place}: {found.text})" if found else ""
+        raise IllegalOp(f"{type(op).__name__} holds a number no file can hold{where}")
+    return op
+
+
+_NOT_PARTS = frozenset({"combatants", "order", "log", "log_cut"})
+"""What an Op's record of changes holds beside the parts (afdesk.encounter.parts)."""
 
 
 class Encounter:
@@ -184,6 +197,7 @@ class Encounter:
         try:
             text = op.describe(self) if op.logged else ""
             op.execute(self)
+            self._within_limits()
             if op.logged:
                 self._touch("log")
                 self.log.append(
@@ -203,6 +217,21 @@ class Encounter:
         for listener in list(self._listeners):
             listener(events)
         return inverse
+
+    def _within_limits(self) -> None:
+        """Refuse the running Op if it leaves a number beyond its limit
+        (afdesk.encounter.limits): what the model holds, a file can always hold."""
+        rec = self._rec
+        assert rec is not None
+        touched = [cid for cid in rec["combatants"] if cid in self.combatants]
+        parts = [name for name in rec if name not in _NOT_PARTS]
+        if touched or parts:
+            why = limits.change_refusal(
+                (self.combatants[cid] for cid in touched),
+                ((name, getattr(self, name)) for name in parts),
+            )
+            if why:
+                raise IllegalOp(why)
 
     def refusal(self, op: Op) -> str:
         """Why ``op`` would be refused now, or "" if it would be accepted.

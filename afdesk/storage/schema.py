@@ -13,6 +13,7 @@ from typing import Any, Union
 
 import msgspec
 
+from afdesk.encounter.limits import bound_place
 from afdesk.encounter.ops.registry import AnyOp, registered_ops
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import meaning, migrations
@@ -41,7 +42,8 @@ def _components() -> dict[str, Any]:
 
 
 def _nodes(node: Any, defs: dict[str, Any], steps: list[str]) -> list[dict[str, Any]]:
-    """The schemas a place pattern of :data:`meaning.LIMITS` (split in steps) reaches."""
+    """The schemas a place pattern (split in steps: a field, ``[]`` every item, ``[1]`` the
+    second item of a pair) reaches."""
     while isinstance(node, dict) and "$ref" in node:
         node = defs[node["$ref"].rsplit("/", 1)[-1]]
     if not isinstance(node, dict):
@@ -51,6 +53,10 @@ def _nodes(node: Any, defs: dict[str, Any], steps: list[str]) -> list[dict[str, 
     if not steps:
         return [node]
     step, rest = steps[0], steps[1:]
+    if step[:1] == "[" and step[1:-1].isdigit():
+        items = node.get("prefixItems", ())
+        index = int(step[1:-1])
+        return _nodes(items[index], defs, rest) if index < len(items) else []
     if step == "[]":
         found = [n for item in node.get("prefixItems", ()) for n in _nodes(item, defs, rest)]
         if isinstance(node.get("items"), dict):
@@ -61,16 +67,23 @@ def _nodes(node: Any, defs: dict[str, Any], steps: list[str]) -> list[dict[str, 
 
 
 def _place_steps(place: str) -> list[str]:
-    return [s for s in place.replace("[]", ".[].").split(".") if s]
+    return [s for s in place.replace("[", ".[").replace("]", "].").split(".") if s]
 
 
-def _limits(root: dict[str, Any], defs: dict[str, Any]) -> None:
-    """Write the limits of :mod:`afdesk.storage.meaning` into the schema as bounds."""
-    for place, limit in meaning.LIMITS.items():
-        if place == "*":
-            continue
-        for node in _nodes(root, defs, _place_steps(place)):
-            if node.get("type") in ("integer", "number"):
+def bound_nodes(defs: dict[str, Any], cls: type, bound: meaning.Bound) -> list[dict[str, Any]]:
+    """The number schemas of the record type ``cls`` that ``bound`` limits (wherever the
+    type is used: in the roster and in every Op that carries one)."""
+    steps = _place_steps(bound_place(cls, bound))
+    found = _nodes(defs[cls.__name__], defs, steps)
+    return [n for n in found if n.get("type") in ("integer", "number")]
+
+
+def _limits(defs: dict[str, Any]) -> None:
+    """Write the limits of :mod:`afdesk.encounter.limits` into the schema as bounds."""
+    for cls, bounds in meaning.BOUNDS.items():
+        for bound in bounds:
+            limit = bound.limit
+            for node in bound_nodes(defs, cls, bound):
                 node["minimum"] = limit.low
                 node["maximum"] = limit.high
                 node.setdefault("description", limit.why[:1].upper() + limit.why[1:] + ".")
@@ -79,14 +92,15 @@ def _limits(root: dict[str, Any], defs: dict[str, Any]) -> None:
 def schema() -> dict[str, Any]:
     """The JSON Schema of a file of the current version."""
     defs = _components()
+    _limits(defs)
     state = defs.pop("EncounterState")
-    _limits(state, defs)
     version = migrations.CURRENT_VERSION
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"afdesk encounter file, version {version}",
         "description": (
-            f"{state.get('description', '')} Beyond this schema, afdesk refuses files over "
+            f"{state.get('description', '')} The bounds on a record type hold wherever "
+            "it appears, in the log's Ops too. Beyond this schema, afdesk refuses files over "
             "64 MiB, nesting deeper than 64, NaN or Infinity, keys given twice, whole "
             "numbers beyond 64 bits, a segment with no area, a character, hand or tile "
             "kind id given twice, two tiles in one place, a hand member, turn order "

@@ -17,7 +17,7 @@ from afdesk.storage import LoadError, SaveError, decode, encode, load, meaning, 
 from afdesk.storage.check import check_files
 from afdesk.storage.migrations import CURRENT_VERSION
 from afdesk.storage.samples import build
-from afdesk.storage.schema import _nodes, _place_steps, schema
+from afdesk.storage.schema import bound_nodes, schema
 from tests.storage.builders import random_encounter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,17 +213,14 @@ def test_limits_are_published_in_the_schema_and_the_readme():
     )
     assert published == json.loads(json.dumps(schema()))
     readme = (ROOT / "README.md").read_text("utf-8")
-    for place, limit in meaning.LIMITS.items():
-        if place == "*":
-            continue
-        nodes = [
-            n
-            for n in _nodes(published, published["$defs"], _place_steps(place))
-            if n.get("type") in ("integer", "number")
-        ]
-        assert nodes, f"{place} reaches no number in the schema"
-        for node in nodes:
-            assert (node["minimum"], node["maximum"]) == (limit.low, limit.high), place
-        low, high = (f"{int(v)}" for v in (limit.low, limit.high))
-        assert f"{low} to" in readme or f"{low} to\n" in readme, (place, low)
-        assert high in readme, (place, high)
+    defs = published["$defs"]
+    for cls, bounds in meaning.BOUNDS.items():
+        for bound in bounds:
+            limit = bound.limit
+            nodes = bound_nodes(defs, cls, bound)
+            assert nodes, f"{cls.__name__}.{bound.field} reaches no number in the schema"
+            for node in nodes:
+                assert (node["minimum"], node["maximum"]) == (limit.low, limit.high), bound
+            low, high = (f"{int(v)}" for v in (limit.low, limit.high))
+            assert f"{low} to" in readme or f"{low} to\n" in readme, (bound, low)
+            assert high in readme, (bound, high)
