@@ -377,7 +377,7 @@ def has_bad_number(value: Any) -> bool:
         return not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE
     if isinstance(value, dict):
         return any(has_bad_number(v) for v in value.values())
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return any(has_bad_number(v) for v in value)
     return False
 
@@ -391,7 +391,7 @@ def walk(value: Any, place: str = "") -> Iterator[tuple[str, Any]]:
             stack.extend(
                 (f"{where}.{k}" if where else str(k), v) for k, v in reversed(item.items())
             )
-        elif isinstance(item, list):
+        elif isinstance(item, (list, tuple)):
             stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(item))))
         else:
             yield where, item

@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from afdesk.encounter import limits
 from afdesk.encounter.zone import TILE, TileSet
 from afdesk.paths import bundled_tileset_dir, user_tileset_dir
 from afdesk.storage import messages
@@ -122,6 +123,11 @@ def _check_meaning(tileset: TileSet, source: str) -> None:
                         f"{kind.id} has area ({c}, {r}) outside the tile's 5 x 5 areas "
                         "(0 to 4 each way)",
                     )
+    # What an encounter file could not hold once a zone copies these kinds: the same
+    # limits (afdesk.encounter.limits), and every number finite and 64-bit.
+    found = limits.problem(tileset) or limits.number_problem(msgspec.to_builtins(tileset))
+    if found is not None:
+        raise LoadError(source, messages.at(found.place, found.text))
 
 
 def _json_files(folder: Path) -> list[Path]:

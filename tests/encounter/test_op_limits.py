@@ -15,6 +15,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.limits import MAX_COUNT, ZONE_RADIUS
 from afdesk.encounter.ops.economy import SetEconomy
 from afdesk.encounter.ops.meta import AdjustRefereeShifts, SetSettings
+from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import (
     COUNTERS,
     AddCombatant,
@@ -86,6 +87,9 @@ def test_an_op_holding_a_number_no_file_can_hold_is_refused():
     enc = build()
     _refused(enc, AdjustCounter("huang", "hits", 2**64), "AdjustCounter holds a number", "delta")
     _refused(enc, AdjustCounter("huang", "hits", -(2**70)), "64-bit")
+    huang = enc.combatant("huang")
+    far = MoveCombatant("huang", (huang.area, (huang.area[0], 2**64)), 0.0)
+    _refused(enc, far, "MoveCombatant holds a number", "path[1][1]")
 
 
 def test_the_zone_grows_up_to_its_radius_and_no_further():

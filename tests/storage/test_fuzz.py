@@ -72,3 +72,50 @@ def test_the_long_run_reports_its_counts(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "seed 3"
     assert " files fuzzed: " in out[-1] and out[-1].endswith("0 broke a promise")
+
+
+def _accepted_fuzzed(count: int, seed: int) -> list[bytes]:
+    """The first ``count`` mutated files (derandomized) that ``check`` accepts."""
+    from afdesk.storage import LoadError, decode
+
+    rng = random.Random(seed)
+    base = [encode(random_encounter(s, n).state()) for s, n in ((1, 30), (2, 60))]
+    out: list[bytes] = []
+    while len(out) < count:
+        data = fuzz.mutate(rng.choice(base), rng)
+        try:
+            decode(data)
+        except LoadError:
+            continue
+        out.append(data)
+    return out
+
+
+def test_every_command_and_menu_action_works_or_refuses_on_accepted_fuzzed_files(
+    tmp_path, qapp, data_dir
+):
+    """Promise 1 in the app: on accepted (mutated) files every GM command's available()
+    and trigger(), and every menu action needing no input, raise nothing."""
+    counts = fuzz.Counts()
+    for data in _accepted_fuzzed(2, 17):
+        fuzz.exercise_app(data, tmp_path, counts, export=False)
+    assert counts.commanded == 2 and counts.commands > 60
+
+
+def test_export_png_in_a_subprocess_on_an_accepted_fuzzed_file(tmp_path, qapp, data_dir):
+    counts = fuzz.Counts()
+    (data,) = _accepted_fuzzed(1, 23)
+    fuzz.exercise_app(data, tmp_path, counts, export=True)
+    assert counts.exported == 1
+    assert (tmp_path / "gm.png").exists() and (tmp_path / "player.png").exists()
+
+
+def test_a_broken_promise_is_counted_and_the_file_kept(tmp_path, monkeypatch):
+    def broken(data, folder, *, draw=True):
+        raise fuzz.PromiseBroken("promise 1: made up for the test")
+
+    monkeypatch.setattr(fuzz, "exercise", broken)
+    counts = fuzz.run(float("inf"), 4, draw=False, keep=tmp_path, stop_after=3)
+    assert counts.files == 3 and len(counts.broken) == 3
+    kept = sorted(tmp_path.glob("afdesk-fuzz-broken-4-*.afenc"))
+    assert len(kept) == 3 and all(p.read_bytes() for p in kept)
