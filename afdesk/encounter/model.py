@@ -124,6 +124,12 @@ class Encounter:
 
     # ------------------------------------------------------------------------ queries
 
+    @property
+    def applying(self) -> bool:
+        """Whether an Op is running right now (an error caught at this moment may have
+        left the encounter half changed)."""
+        return self._rec is not None
+
     def combatant(self, cid: str) -> Combatant:
         try:
             return self.combatants[cid]

@@ -300,6 +300,29 @@ def recover_report(p: PendingRecovery) -> Recovered:
             data = _read_fd(fd)
         finally:
             os.close(fd)
+    except LoadError:
+        raise
+    except Exception as exc:  # whatever is in the journal, the answer is a LoadError
+        raise LoadError(source, f"it could not be read ({type(exc).__name__}: {exc})") from None
+    return replay_journal(data, source)
+
+
+def live_journal_state(path: Path, name: str) -> Recovered:
+    """What the journal at ``path`` that this process is writing rebuilds now (read
+    without taking its lock, which its writer holds): after an unexpected error the app
+    compares it with the encounter on screen, and restarts from it if they differ.
+    :class:`LoadError` if it cannot be rebuilt."""
+    source = f'the crash journal of "{name}"'
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LoadError(source, f"it cannot be read: {exc.strerror or exc}") from None
+    return replay_journal(data, source)
+
+
+def replay_journal(data: bytes, source: str) -> Recovered:
+    """The encounter a journal's bytes rebuild (see :func:`recover_report`)."""
+    try:
         j = _parse(data, source)
         saved = _saved_base(j)
         lines = j.lines
