@@ -72,6 +72,8 @@ _DUP = "\x00afdesk-fuzz-duplicate\x00"
 
 def _number(rng: random.Random, value: Any) -> Any:
     base = value if isinstance(value, (int, float)) and not isinstance(value, bool) else 1
+    if not -1e300 < base < 1e300:  # a number made huge by an earlier mutation
+        base = 1
     return rng.choice(
         [
             10 ** rng.randint(6, 400),

@@ -3,9 +3,10 @@
 Both must be fast on a 10,000-entry log (the load budget is 100 ms), so neither walks the
 parsed document in Python on the usual path:
 
-- Depth works on the bytes: drop escaped backslashes and quotes, keep only quotes and
-  brackets (``bytes.translate``), drop the strings, then peel the innermost ``[]``/``{}``
-  pairs one level per pass. A document nests at most N deep when N passes empty it.
+- Depth works on the bytes: drop escape sequences, keep only quotes and brackets
+  (``bytes.translate``), drop the strings, then peel the innermost ``[]``/``{}`` pairs
+  one level per pass. A document nests at most N deep when N passes empty it (quick
+  passes that may take two levels at once settle the usual file first).
 - Duplicate keys: a file afdesk wrote re-encodes to exactly its own bytes, and an encoding
   never holds a key twice, so that comparison (made by the decoder) proves there are none.
   Anything else (a file edited by hand, an older version) goes through ``json.loads`` with
@@ -25,6 +26,7 @@ _KEEP = b'"[]{}'
 _DROP = bytes(c for c in range(256) if c not in _KEEP)
 _STRING = re.compile(rb'"[^"]*"')
 _PAIR = re.compile(rb"\[\]|\{\}")
+_ESCAPE = re.compile(rb"\\.", re.S)
 
 
 class Depth(enum.Enum):
@@ -38,14 +40,26 @@ def depth_check(data: bytes, limit: int = MAX_DEPTH) -> Depth:
     """Whether ``data`` nests arrays and objects at most ``limit`` deep."""
     s = data
     if b"\\" in s:
-        # An escaped backslash first, so that in \\" the quote still ends its string.
-        s = s.replace(b"\\\\", b"").replace(b'\\"', b"")
+        # Every escape sequence goes (one pass, left to right, so that in \\" the
+        # quote still ends its string); what is left of \uXXXX is dropped next.
+        s = _ESCAPE.sub(b"", s)
     s = s.translate(None, _DROP)
     # Adjacent quotes are an empty string or the end of one string and the start of the
     # next with nothing structural between them: dropping them changes no bracket.
     s = s.replace(b'""', b"")
     if b'"' in s:
         s = _STRING.sub(b"", s)
+    # Fast passes: each drops the innermost [] pairs, then the {} pairs (which may be
+    # the next level out): between 1 and 2 levels a pass. Enough to settle the usual
+    # file; a depth near the limit is measured exactly below.
+    quick = s
+    for _ in range(limit // 2):
+        peeled = quick.replace(b"[]", b"").replace(b"{}", b"")
+        if not peeled:
+            return Depth.OK  # at most 2 levels a pass, limit // 2 passes
+        if len(peeled) == len(quick):
+            return Depth.UNBALANCED
+        quick = peeled
     for _ in range(limit):
         if not s:
             return Depth.OK

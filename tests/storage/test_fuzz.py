@@ -119,3 +119,12 @@ def test_a_broken_promise_is_counted_and_the_file_kept(tmp_path, monkeypatch):
     assert counts.files == 3 and len(counts.broken) == 3
     kept = sorted(tmp_path.glob("afdesk-fuzz-broken-4-*.afenc"))
     assert len(kept) == 3 and all(p.read_bytes() for p in kept)
+
+
+def test_a_number_already_made_huge_can_be_mutated_again():
+    """Found by the long tile-set run: a second mutation of a 10**400 number overflowed
+    in the mutator itself (``base + 0.5``)."""
+    doc = json.dumps({"n": 10**400, "m": 2.0**1000 * 2.0**23}).encode()
+    rng = random.Random(0)
+    for _ in range(200):
+        fuzz.structural(doc, rng)
