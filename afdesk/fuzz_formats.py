@@ -89,6 +89,8 @@ class JournalCase:
     file_bytes: bytes
     journal: bytes
     states: list[Any]
+    marker: str = ""
+    """"failed": a save marker whose save failed; "end": saved just before the crash."""
 
 
 def _propose(enc: Any, rng: random.Random) -> Any:
@@ -108,7 +110,8 @@ def _propose(enc: Any, rng: random.Random) -> Any:
 
 def journal_case(folder: Path, seed: int, steps: int) -> JournalCase:
     """Play ``steps`` random changes (undos and redos among them) on the sample, saved in
-    ``folder``, with the journal in ``folder``'s data folder; then crash."""
+    ``folder``, with the journal in ``folder``'s data folder, sometimes with a save marker
+    (a failed save in the middle, a save just before the end); then crash."""
     from afdesk.encounter.errors import IllegalOp
     from afdesk.encounter.history import History
     from afdesk.storage import save
@@ -122,7 +125,14 @@ def journal_case(folder: Path, seed: int, steps: int) -> JournalCase:
     history = History(enc)
     journal = Journal.start("Fight", file=path, base=enc.state()).follow(history)
     states = [enc.state()]
-    for _ in range(steps):
+    # A save whose marker line is written but whose file write fails (the file keeps
+    # its old bytes), somewhere in the middle; or a save that completes just before the
+    # crash, before the journal restarts (the file then holds every change).
+    failed_save = rng.randrange(steps) if rng.random() < 0.3 else -1
+    saved_at_end = rng.random() < 0.3
+    for step in range(steps):
+        if step == failed_save:
+            journal.saving(path)
         r = rng.random()
         if r < 0.12 and history.index > 0:
             history.undo()
@@ -138,9 +148,13 @@ def journal_case(folder: Path, seed: int, steps: int) -> JournalCase:
             else:
                 continue
         states.append(enc.state())
+    if saved_at_end:
+        journal.saving(path)
+        save(path, enc.state())
     data = journal.path.read_bytes()
     journal.close(clean=False)
-    return JournalCase(path, path.read_bytes(), data, states)
+    marker = "end" if saved_at_end else "failed" if failed_save >= 0 else ""
+    return JournalCase(path, path.read_bytes(), data, states, marker)
 
 
 def _reseal(body: bytes) -> bytes:
@@ -166,7 +180,9 @@ def mutate_journal(data: bytes, rng: random.Random) -> tuple[bytes, str]:
         return data[: rng.randrange(len(data) + 1)], kind
     if kind == "flip":
         at = rng.randrange(len(data))
-        return data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1 :], kind
+        flipped = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1 :]
+        # The last newline flipped leaves the last line torn: a cut, as a crash leaves it.
+        return flipped, "cut" if at == len(data) - 1 else kind
     if kind == "swap" and n >= 2:
         i, j = rng.sample(range(n), 2)
         lines[i], lines[j] = lines[j], lines[i]

@@ -18,13 +18,16 @@ from afdesk.storage.tilesets import decode_tileset
 def test_broken_journals_recover_a_prefix_or_are_refused(tmp_path, data_dir):
     counts = fuzz_formats.FormatCounts("journals")
     rng = random.Random(13)
-    for seed, steps in ((3, 25), (8, 40)):
+    markers = set()
+    for seed, steps in ((0, 30), (2, 20), (1, 30), (3, 20)):
         case = fuzz_formats.journal_case(tmp_path, seed, steps)
         assert len(case.states) > steps // 2
-        for _ in range(90):
+        markers.add(case.marker)
+        for _ in range(45):
             data, kind = fuzz_formats.mutate_journal(case.journal, rng)
             fuzz_formats.check_journal(case, data, kind, counts)
     assert counts.broken == []
+    assert markers == {"", "failed", "end"}  # plain, a failed save, saved before the crash
     assert set(counts.kinds) == {
         "cut",
         "flip",
@@ -45,7 +48,8 @@ def test_a_renumbered_resealed_line_is_left_out_with_a_message(tmp_path, data_di
     or moved) is out of order: the changes before it are recovered, the GM is told."""
     from afdesk.storage.journal import pending_journals, recover_report
 
-    case = fuzz_formats.journal_case(tmp_path, 4, 12)
+    case = fuzz_formats.journal_case(tmp_path, 0, 12)
+    assert case.marker == ""
     lines = case.journal.split(b"\n")[:-1]
     lines.insert(4, lines[2])  # line 2 again, as line 4
     data = b"".join(line + b"\n" for line in lines)
