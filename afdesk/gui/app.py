@@ -4,10 +4,11 @@ file given, else the bundled sample."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -101,4 +102,23 @@ def main(argv: list[str]) -> int:
     window.crash_handler = install(window)  # one handler of unexpected errors
     window.show()
     start(window, str(Path(args.file)) if args.file else None)
+    if os.environ.get("AFDESK_EXIT_AFTER_FIRST_FRAME"):
+        exit_after_first_frame(window)
     return app.exec()
+
+
+class _FirstFrame(QObject):
+    """Quits the application once ``window`` has painted (start-up benchmarks, the
+    packaging check)."""
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, QCoreApplication.quit)  # after the whole paint pass
+        return False
+
+
+def exit_after_first_frame(window) -> None:
+    """``AFDESK_EXIT_AFTER_FIRST_FRAME=1``: quit once the window is drawn."""
+    watcher = _FirstFrame(window)
+    window.installEventFilter(watcher)
