@@ -33,7 +33,6 @@ def make_app(argv: list[str] | None = None) -> QApplication:
 def start(window, file: str | None = None) -> None:
     """What the window shows first: recovery, then the file, then the sample."""
     from afdesk.encounter.model import Encounter
-    from afdesk.gui.dialogs.recovery import RecoveryChoice, ask
     from afdesk.gui.document import EncounterDocument
     from afdesk.storage import LoadError
     from afdesk.storage.journal import discard, pending_journals, recover_report
@@ -54,6 +53,8 @@ def start(window, file: str | None = None) -> None:
                 )
                 return
             continue
+        from afdesk.gui.dialogs.recovery import RecoveryChoice, ask  # only when asked
+
         choice = ask(p, window)
         if choice == RecoveryChoice.RECOVER:
             try:
