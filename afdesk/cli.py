@@ -1,10 +1,21 @@
-"""Command-line dispatch: ``afdesk [FILE]``, ``afdesk check FILE...``,
-``afdesk export-png FILE OUT.png [--player] [--size WxH]``."""
+"""Command-line dispatch: ``afdesk [FILE]`` (the app), ``afdesk check FILE...``,
+``afdesk export-png FILE OUT.png [--player] [--size WxH]``, ``afdesk --self-test``,
+``afdesk --help``, ``afdesk --version``.
+
+Nothing here imports Qt: ``--help``, ``--version`` and ``check`` answer without it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+SUBCOMMANDS = (
+    ("check FILE...", "check encounter files; exit 0 if all are fine"),
+    ("export-png FILE OUT.png", "render an encounter's map to a PNG (--player, --size WxH)"),
+    ("--self-test", "check this installation (Qt plugins, resources, data folder, journal)"),
+)
+"""What ``afdesk --help`` lists, one line each."""
 
 
 def _parser_check() -> argparse.ArgumentParser:
@@ -15,14 +26,49 @@ def _parser_check() -> argparse.ArgumentParser:
     return p
 
 
+def help_text() -> str:
+    """``afdesk --help``: how to start the app, then the subcommands, one line each."""
+    width = max(len(name) for name, _ in SUBCOMMANDS)
+    lines = [
+        "usage: afdesk [FILE] [--version]",
+        "       afdesk COMMAND ...",
+        "",
+        "Action Frameworks encounters: open FILE (an .afenc encounter), or recover a crashed",
+        "encounter, or the bundled sample.",
+        "",
+        "commands:",
+        *(f"  {name.ljust(width)}  {text}" for name, text in SUBCOMMANDS),
+        "",
+        "options:",
+        f"  {'-h, --help'.ljust(width)}  show this help and exit",
+        f"  {'--version'.ljust(width)}  show the version and exit",
+        "",
+        "afdesk COMMAND --help says more about a command.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def run(argv: list[str]) -> int:
     """Dispatch to a tool or start the app; returns the exit status."""
-    if argv and argv[0] == "check":
+    first = argv[0] if argv else ""
+    if first in ("-h", "--help"):
+        sys.stdout.write(help_text())
+        return 0
+    if first == "--version":
+        from afdesk import __version__
+
+        print(f"afdesk {__version__}")
+        return 0
+    if first == "--self-test":
+        from afdesk.gui.selftest import main as self_test_main
+
+        return self_test_main(argv[1:])
+    if first == "check":
         from afdesk.storage.check import check_files
 
         args = _parser_check().parse_args(argv[1:])
         return check_files(args.files, out=sys.stdout)
-    if argv and argv[0] == "export-png":
+    if first == "export-png":
         from afdesk.gui.export import main as export_main
 
         return export_main(argv[1:])

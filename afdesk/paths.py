@@ -18,10 +18,11 @@ def resource_dir() -> Path:
     """The folder holding encounters/, tilesets/, schema/ and icons/.
 
     A source checkout or an editable install uses ``resources/`` beside the package; a
-    wheel install puts the same files under ``<prefix>/share/afdesk``.
+    wheel install puts the same files under ``<prefix>/share/afdesk``; a frozen build
+    (packaging/afdesk.spec) holds them in ``resources/`` of its bundle folder.
     """
-    candidates = [
-        Path(__file__).resolve().parent.parent / "resources",
+    candidates = [*_frozen_candidates(), Path(__file__).resolve().parent.parent / "resources"]
+    candidates += [
         Path(sys.prefix) / "share" / "afdesk",
         Path(sys.base_prefix) / "share" / "afdesk",
     ]
@@ -29,6 +30,18 @@ def resource_dir() -> Path:
         if (path / "tilesets").is_dir():
             return path
     return candidates[0]
+
+
+def frozen() -> bool:
+    """True in a frozen build (PyInstaller), where no Python installation is around."""
+    return bool(getattr(sys, "frozen", False))
+
+
+def _frozen_candidates() -> list[Path]:
+    bundle = getattr(sys, "_MEIPASS", None)
+    if not frozen() or not isinstance(bundle, str):
+        return []
+    return [Path(bundle) / "resources"]
 
 
 def sample_encounter() -> Path:

@@ -278,7 +278,8 @@ class Encounter:
             self.log.extend(removed)
         if "log" in rec:
             del self.log[rec["log"] :]
-        self._terrain = None
+        if "zone" in rec:  # the terrain follows the zone only (issue 15: kept otherwise)
+            self._terrain = None
         self._occupancy = None
 
     # Setters: only Ops call these, inside apply().

@@ -4,10 +4,11 @@ file given, else the bundled sample."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -32,7 +33,6 @@ def make_app(argv: list[str] | None = None) -> QApplication:
 def start(window, file: str | None = None) -> None:
     """What the window shows first: recovery, then the file, then the sample."""
     from afdesk.encounter.model import Encounter
-    from afdesk.gui.dialogs.recovery import RecoveryChoice, ask
     from afdesk.gui.document import EncounterDocument
     from afdesk.storage import LoadError
     from afdesk.storage.journal import discard, pending_journals, recover_report
@@ -53,6 +53,8 @@ def start(window, file: str | None = None) -> None:
                 )
                 return
             continue
+        from afdesk.gui.dialogs.recovery import RecoveryChoice, ask  # only when asked
+
         choice = ask(p, window)
         if choice == RecoveryChoice.RECOVER:
             try:
@@ -101,4 +103,23 @@ def main(argv: list[str]) -> int:
     window.crash_handler = install(window)  # one handler of unexpected errors
     window.show()
     start(window, str(Path(args.file)) if args.file else None)
+    if os.environ.get("AFDESK_EXIT_AFTER_FIRST_FRAME"):
+        exit_after_first_frame(window)
     return app.exec()
+
+
+class _FirstFrame(QObject):
+    """Quits the application once ``window`` has painted (start-up benchmarks, the
+    packaging check)."""
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, QCoreApplication.quit)  # after the whole paint pass
+        return False
+
+
+def exit_after_first_frame(window) -> None:
+    """``AFDESK_EXIT_AFTER_FIRST_FRAME=1``: quit once the window is drawn."""
+    watcher = _FirstFrame(window)
+    window.installEventFilter(watcher)

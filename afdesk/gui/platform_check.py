@@ -8,7 +8,6 @@ install instead.
 
 from __future__ import annotations
 
-import ctypes.util
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -29,11 +28,13 @@ XCB_NEEDS = (
 
 def missing_packages(
     environ: Mapping[str, str] | None = None,
-    find: Callable[[str], str | None] = ctypes.util.find_library,
+    find: Callable[[str], str | None] | None = None,
     platform: str = sys.platform,
 ) -> list[str]:
     """The Debian/Ubuntu packages the xcb plugin would miss here ([] if none, or if Qt
-    will not use xcb: another platform was asked for, or this is not Linux)."""
+    will not use xcb: another platform was asked for, or this is not Linux). ``find``
+    looks a library up (default: ``ctypes.util.find_library``, imported only when the
+    answer depends on it: it costs a start-up about 20 ms, issue 15)."""
     env = os.environ if environ is None else environ
     if not platform.startswith("linux"):
         return []
@@ -42,6 +43,10 @@ def missing_packages(
         return []  # offscreen, wayland, vnc...: not the X11 plugin
     if not asked and (env.get("WAYLAND_DISPLAY") or not env.get("DISPLAY")):
         return []
+    if find is None:
+        import ctypes.util
+
+        find = ctypes.util.find_library
     return [package for library, package in XCB_NEEDS if not find(library)]
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import enum
 import random
-import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
@@ -61,7 +60,11 @@ class RandomSource:
     """
 
     def __init__(self, seed: int | None = None, *, skip: int = 0) -> None:
-        self.seed = secrets.randbits(63) if seed is None else seed
+        if seed is None:
+            import secrets  # on first use: its import costs a start-up (issue 15)
+
+            seed = secrets.randbits(63)
+        self.seed = seed
         self._random = random.Random(self.seed)
         self.index = 0
         for _ in range(skip):

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.combatant import ECONOMY_STATES, MARKED_STATES, Side, StateKind
+from afdesk.encounter.combatant import Side, StateKind
 from afdesk.encounter.economy import turn_prompts
 from afdesk.encounter.offers import economy_menu
 from afdesk.encounter.ops.roster import (
@@ -30,6 +30,7 @@ from afdesk.encounter.ops.roster import (
 from afdesk.gui import actions as gm_actions
 from afdesk.gui import commands as cmd
 from afdesk.gui.commands import Command, CommandContext
+from afdesk.gui.docks.states import StatesBox
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.style import side_colour
 
@@ -129,6 +130,15 @@ class CombatantPanel(QWidget):
 
         self.states_box = QGroupBox("States and markers")
         self.states_layout = QVBoxLayout(self.states_box)
+        self.states = StatesBox(
+            self.states_layout,
+            on_step=lambda kind, d: self._push(
+                step_markers(self.doc.encounter.combatant(self.cid), kind, d)
+            ),
+            on_remove_state=lambda kind: self._push(RemoveState(self.cid, kind)),
+            on_remove_momentum=lambda i: self._push(RemoveMomentum(self.cid, i)),
+            run=self.run,
+        )
         layout.addWidget(self.states_box)
         self.facets = QLabel()
         self.facets.setWordWrap(True)
@@ -286,72 +296,10 @@ class CombatantPanel(QWidget):
         cmd.show_availability(self.attack_button, cmd.REGISTRY["hack"], self.doc, c.id)
 
     def _clear_states(self) -> None:
-        while self.states_layout.count():
-            item = self.states_layout.takeAt(0)
-            w = item.widget()
-            if w is not None:
-                w.deleteLater()
-            elif item.layout() is not None:
-                _clear(item.layout())
+        self.states.clear()
 
     def _refresh_states(self, c) -> None:
-        self._clear_states()
-        shown = [s for s in c.states if s.kind not in ECONOMY_STATES]
-        for st in shown:
-            row = QHBoxLayout()
-            text = st.label()
-            if st.until is not None:
-                text += f" (until turn {st.until})"
-            if st.note:
-                text += f" — {st.note}"
-            row.addWidget(_wrapped(text), 1)
-            if st.kind in MARKED_STATES or st.markers:
-                for d, sign in ((-1, "−"), (1, "+")):
-                    b = QPushButton(sign)
-                    b.setFixedWidth(28)
-                    b.clicked.connect(
-                        lambda _c=False, k=st.kind, d=d: self._push(
-                            step_markers(self.doc.encounter.combatant(self.cid), k, d)
-                        )
-                    )
-                    row.addWidget(b)
-            x = QPushButton("×")
-            x.setFixedWidth(28)
-            x.setToolTip(f"Remove {st.kind.value}")
-            x.clicked.connect(lambda _c=False, k=st.kind: self._push(RemoveState(self.cid, k)))
-            row.addWidget(x)
-            self.states_layout.addLayout(row)
-        for i, m in enumerate(c.momentum):
-            row = QHBoxLayout()
-            row.addWidget(_wrapped(f"Momentum marker {m.label()} (R12)"), 1)
-            x = QPushButton("×")
-            x.setFixedWidth(28)
-            x.clicked.connect(lambda _c=False, i=i: self._push(RemoveMomentum(self.cid, i)))
-            row.addWidget(x)
-            self.states_layout.addLayout(row)
-        if not shown and not c.momentum:
-            self.states_layout.addWidget(QLabel("No states."))
-        add = QPushButton("Add &state…")
-        add.clicked.connect(lambda: self.run(cmd.ADD_STATE))
-        mom = QPushButton("&Momentum marker…")
-        mom.clicked.connect(lambda: self.run(cmd.MOMENTUM))
-        buttons = [add, mom]
-        if c.state(StateKind.BLEEDING):
-            bleed = QPushButton("&Bleed now")
-            bleed.setToolTip(cmd.BLEED.tip)
-            bleed.clicked.connect(lambda: self.run(cmd.BLEED))
-            buttons.append(bleed)
-        for kind, resolve in cmd.RESOLVE.items():
-            if c.has(kind):  # ongoing states, once on the character's own turn (E3)
-                button = QPushButton(resolve.label)
-                button.setToolTip(resolve.tip)
-                button.clicked.connect(lambda _c=False, r=resolve: self.run(r))
-                buttons.append(button)
-        # Two to a row: the dock keeps its width however many there are (issue 12).
-        grid = QGridLayout()
-        for i, b in enumerate(buttons):
-            grid.addWidget(b, i // 2, i % 2)
-        self.states_layout.addLayout(grid)
+        self.states.show(c)
 
     # ----------------------------------------------------------------------- menus
 
@@ -378,18 +326,3 @@ class CombatantPanel(QWidget):
 
     def _adjust(self, key: str, delta: int) -> None:
         self._push(AdjustCounter(self.cid, key, delta))
-
-
-def _wrapped(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    return label
-
-
-def _clear(layout) -> None:
-    while layout.count():
-        item = layout.takeAt(0)
-        if item.widget() is not None:
-            item.widget().deleteLater()
-        elif item.layout() is not None:
-            _clear(item.layout())

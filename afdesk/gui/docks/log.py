@@ -7,14 +7,23 @@ import contextlib
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QSortFilterProxyModel, Qt, QTimer
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QRect,
+    QSortFilterProxyModel,
+    Qt,
+    QTimer,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLineEdit,
-    QListView,
     QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -115,6 +124,42 @@ class LogFilter(QSortFilterProxyModel):
         self.invalidateFilter()
 
 
+class _WrapDelegate(QStyledItemDelegate):
+    """Row heights for lines wrapped to the view's width (a tree view asks for a size
+    without saying how wide the row is)."""
+
+    def sizeHint(self, option, index):
+        opt = QStyleOptionViewItem(option)
+        view = self.parent()
+        opt.rect = QRect(0, 0, max(view.viewport().width(), 1), 1)  # valid: the text wraps
+        return super().sizeHint(opt, index)
+
+
+class LogView(QTreeView):
+    """The log's lines, one column, wrapped to the width: it measures only the rows it
+    shows, so a new line costs the same however long the log is (a QListView with wrapped
+    lines lays every row out again on each insert: issue 15)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setHeaderHidden(True)
+        self.setRootIsDecorated(False)
+        self.setItemsExpandable(False)
+        self.setUniformRowHeights(False)
+        # Long lines wrap to the dock's width: no sideways scrolling (issue 12).
+        self.setWordWrap(True)
+        self.header().setStretchLastSection(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setItemDelegate(_WrapDelegate(self))
+        self._width = -1
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.viewport().width() != self._width:  # the lines wrap anew
+            self._width = self.viewport().width()
+            self.scheduleDelayedItemsLayout()
+
+
 class LogPanel(QWidget):
     """The log, filtered by text, person and kind; an export failure goes to ``ctx``'s
     reporter."""
@@ -138,11 +183,7 @@ class LogPanel(QWidget):
         row.addWidget(self.kind)
         row.addWidget(self.export_button)
         layout.addLayout(row)
-        self.view = QListView()
-        # Long lines wrap to the dock's width: no sideways scrolling (issue 12).
-        self.view.setWordWrap(True)
-        self.view.setResizeMode(QListView.ResizeMode.Adjust)
-        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view = LogView()
         self.view.setAlternatingRowColors(True)
         layout.addWidget(self.view)
         self.filter = LogFilter()

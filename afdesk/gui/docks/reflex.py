@@ -3,6 +3,8 @@ at the end of an exchange (E1, E2, E9, E16)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -38,6 +40,9 @@ class ReflexPanel(QWidget):
         self.ctx = ctx or CommandContext(self)
         self.doc: EncounterDocument | None = None
         self._links = Links()
+        self._hand_rows: list[tuple[str, str, str, bool]] | None = None
+        self._physical_hands: list[tuple[str, str]] | None = None
+        self._fonts: dict[str, QFont] = {}
         layout = QVBoxLayout(self)
         self.header = QLabel()
         self.header.setStyleSheet("font-size: 15px; font-weight: bold;")
@@ -101,6 +106,7 @@ class ReflexPanel(QWidget):
 
     def set_document(self, doc: EncounterDocument) -> None:
         self.doc = doc
+        self._hand_rows = self._physical_hands = None  # shown anew for this document
         self._links.clear()
         self._links.connect(doc.changed, self.refresh)
         self.refresh()
@@ -141,15 +147,21 @@ class ReflexPanel(QWidget):
     def _refresh_hands(self) -> None:
         enc = self.doc.encounter
         t = enc.turn
-        self.hands.clear()
+        rows = []
         for h in enc.reflex.hands:
             card = h.played[t.round - 1] if 0 < t.round <= len(h.played) else None
             played = card.label if card is not None else "—"
             if t.phase is Phase.CARDS and len(h.played) < t.round + 1:
                 played = "waiting"
             holds = "held by the player" if h.physical else " ".join(c.label for c in h.cards)
-            item = QTreeWidgetItem([h.label, played, holds])
-            item.setToolTip(2, "Cards left in the hand" if not h.physical else "Held by the player")
+            rows.append((h.label, played, holds, h.physical))
+        if rows == self._hand_rows:
+            return  # a turn that changed no hand: nothing to lay out again
+        self._hand_rows = rows
+        self.hands.clear()
+        for label, played, holds, physical in rows:
+            item = QTreeWidgetItem([label, played, holds])
+            item.setToolTip(2, "Cards left in the hand" if not physical else "Held by the player")
             self.hands.addTopLevelItem(item)
         for col in range(3):
             self.hands.resizeColumnToContents(col)
@@ -157,7 +169,7 @@ class ReflexPanel(QWidget):
     def _refresh_order(self) -> None:
         enc = self.doc.encounter
         t = enc.turn
-        self.order.clear()
+        rows: list[_Row] = []
         hesitating = []
         if t.phase is Phase.TURNS:
             cards = {}
@@ -182,19 +194,12 @@ class ReflexPanel(QWidget):
                 text = f"{mark}{cards.get(cid, '')}  {c.name}"
                 if extra:
                     text += f"  ({', '.join(extra)})"
-                item = QListWidgetItem(text)
                 if cid == enc.actor:
-                    font = QFont(item.font())
-                    font.setBold(True)
-                    font.setPointSizeF(font.pointSizeF() * 1.2)
-                    item.setFont(font)
-                    item.setBackground(QBrush(QColor("#ffe680")))
-                elif i < t.index:
-                    item.setForeground(QBrush(QColor("#888888")))
-                item.setData(Qt.ItemDataRole.UserRole, cid)
-                self.order.addItem(item)
+                    rows.append(_Row(text, cid, "actor"))
+                else:
+                    rows.append(_Row(text, cid, "done" if i < t.index else ""))
         elif t.phase is Phase.CARDS:
-            self.order.addItem("Waiting for this round's cards (Play cards…).")
+            rows.append(_Row("Waiting for this round's cards (Play cards…).", None, ""))
         # Whoever is not in this round's order (off the map, or added since the deal) can
         # still be picked here (issue 12).
         listed = set(t.order) if t.phase is Phase.TURNS else set()
@@ -205,32 +210,61 @@ class ReflexPanel(QWidget):
                 where = "left"
             else:
                 where = "off the map" if not c.on_map else "not in this round"
-            item = QListWidgetItem(f"   {c.name}  ({where})")
-            item.setForeground(QBrush(QColor("#666666")))
-            item.setData(Qt.ItemDataRole.UserRole, c.id)
-            self.order.addItem(item)
+            rows.append(_Row(f"   {c.name}  ({where})", c.id, "aside"))
+        self._show_rows(rows)
         self._hesitating = hesitating
         self.hesitated.setVisible(bool(hesitating) and not t.interjection)
         if hesitating:
             self.hesitated.setText(f"{hesitating[0].name} acts now (hesitated, -2, E6)")
 
+    def _show_rows(self, rows: list[_Row]) -> None:
+        """Show ``rows`` in the order list, changing only the items that differ (a turn
+        changes two of them: the list keeps its items, its scroll place and its speed
+        however long the roster is, issue 15)."""
+        order = self.order
+        while order.count() > len(rows):
+            order.takeItem(order.count() - 1)
+        for i, row in enumerate(rows):
+            item = order.item(i)
+            if item is None:
+                item = QListWidgetItem()
+                order.addItem(item)
+            elif item.data(_ROW) == row:
+                continue
+            item.setText(row.text)
+            item.setData(Qt.ItemDataRole.UserRole, row.cid)
+            _style(item, row.look, self._fonts)
+            item.setData(_ROW, row)
+
     def _refresh_physical(self) -> None:
-        while self.physical_layout.count():
-            item = self.physical_layout.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
         enc = self.doc.encounter
+        if enc.turn.phase not in (Phase.SETUP, Phase.EXCHANGE_END):
+            self.physical_box.setVisible(False)  # asked before a deal only
+            return
+        hands = []
         for spec in hand_specs(enc.roster()):
             members = [enc.combatants[m] for m in spec.members]
             if members and members[0].side is not Side.BAND:
                 continue
-            box = QCheckBox(spec.label)
-            box.setChecked(spec.id in self.doc.physical_hands)
-            box.toggled.connect(lambda on, hid=spec.id: self._toggle_physical(hid, on))
-            self.physical_layout.addWidget(box)
-        self.physical_box.setVisible(
-            enc.turn.phase in (Phase.SETUP, Phase.EXCHANGE_END) and self.physical_layout.count() > 0
-        )
+            hands.append((spec.id, spec.label))
+        if hands != self._physical_hands:  # the boxes change only with the hands
+            self._physical_hands = hands
+            while self.physical_layout.count():
+                item = self.physical_layout.takeAt(0)
+                if item.widget():
+                    item.widget().deleteLater()
+            for hid, label in hands:
+                box = QCheckBox(label)
+                box.setProperty("hand", hid)
+                box.toggled.connect(lambda on, hid=hid: self._toggle_physical(hid, on))
+                self.physical_layout.addWidget(box)
+        for i in range(self.physical_layout.count()):
+            box = self.physical_layout.itemAt(i).widget()
+            if isinstance(box, QCheckBox):
+                box.blockSignals(True)
+                box.setChecked(box.property("hand") in self.doc.physical_hands)
+                box.blockSignals(False)
+        self.physical_box.setVisible(bool(hands))
 
     def _refresh_end(self) -> None:
         enc = self.doc.encounter
@@ -275,3 +309,27 @@ class ReflexPanel(QWidget):
     def _act_hesitated(self) -> None:
         if self._hesitating:
             self.ctx.run(cmd.HESITATED, self._hesitating[0].id)
+
+
+_ROW = Qt.ItemDataRole.UserRole + 7
+"""The row an order item shows (items are changed only when it differs)."""
+
+
+class _Row(NamedTuple):
+    text: str
+    cid: str | None
+    look: str
+    """"actor" (bold, highlighted), "done" (greyed), "aside" (not in this round) or ""."""
+
+
+def _style(item: QListWidgetItem, look: str, fonts: dict[str, QFont]) -> None:
+    if "actor" not in fonts:
+        bold = QFont(item.font())
+        bold.setBold(True)
+        bold.setPointSizeF(bold.pointSizeF() * 1.2)
+        fonts["actor"] = bold
+        fonts[""] = QFont(item.font())
+    item.setFont(fonts["actor" if look == "actor" else ""])
+    item.setBackground(QBrush(QColor("#ffe680")) if look == "actor" else QBrush())
+    grey = {"done": "#888888", "aside": "#666666"}.get(look)
+    item.setForeground(QBrush(QColor(grey)) if grey else QBrush())

@@ -1,0 +1,166 @@
+"""The Character dock's "States and markers" box: a row per state and Momentum marker, with
+their buttons, and the buttons that add or resolve them (E3, R12).
+
+Its rows and buttons are made once and reused: a turn changes their texts and which of them
+show, never the widgets themselves (issue 15: building them anew, several times a turn, was
+most of a GM action's time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from afdesk.encounter.combatant import ECONOMY_STATES, MARKED_STATES, StateKind
+from afdesk.gui import commands as cmd
+
+
+class _Row(QWidget):
+    """One state (with its marker buttons) or one Momentum marker, and its remove button."""
+
+    def __init__(self, on_step: Callable[[StateKind, int], None], on_remove) -> None:
+        super().__init__()
+        self.kind: StateKind | None = None
+        self.momentum: int | None = None  # which marker, for a Momentum row
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        row.addWidget(self.text, 1)
+        self.minus = QPushButton("−")
+        self.plus = QPushButton("+")
+        self.remove = QPushButton("×")
+        for b in (self.minus, self.plus, self.remove):
+            b.setFixedWidth(28)
+            row.addWidget(b)
+        self.minus.clicked.connect(lambda: self.kind is not None and on_step(self.kind, -1))
+        self.plus.clicked.connect(lambda: self.kind is not None and on_step(self.kind, 1))
+        self.remove.clicked.connect(lambda: on_remove(self))
+
+    def show_state(self, text: str, kind: StateKind, marked: bool) -> None:
+        self.kind, self.momentum = kind, None
+        self.text.setText(text)
+        self.minus.setVisible(marked)
+        self.plus.setVisible(marked)
+        self.remove.setToolTip(f"Remove {kind.value}")
+
+    def show_momentum(self, text: str, index: int) -> None:
+        self.kind, self.momentum = None, index
+        self.text.setText(text)
+        self.minus.setVisible(False)
+        self.plus.setVisible(False)
+        self.remove.setToolTip("")
+
+
+class StatesBox:
+    """Fills ``layout`` (the dock's group box) and shows a character's states in it.
+
+    ``on_step(kind, delta)`` steps a state's markers, ``on_remove_state(kind)`` and
+    ``on_remove_momentum(index)`` remove one, ``run(command)`` runs a GM command for the
+    character shown."""
+
+    def __init__(
+        self,
+        layout: QVBoxLayout,
+        on_step: Callable[[StateKind, int], None],
+        on_remove_state: Callable[[StateKind], None],
+        on_remove_momentum: Callable[[int], None],
+        run: Callable[[cmd.Command], None],
+    ) -> None:
+        self._layout = layout
+        self._on_step = on_step
+        self._on_remove_state = on_remove_state
+        self._on_remove_momentum = on_remove_momentum
+        self._rows_layout = QVBoxLayout()
+        layout.addLayout(self._rows_layout)
+        self._rows: list[_Row] = []
+        self.none = QLabel("No states.")
+        layout.addWidget(self.none)
+        add = QPushButton("Add &state…")
+        add.clicked.connect(lambda: run(cmd.ADD_STATE))
+        mom = QPushButton("&Momentum marker…")
+        mom.clicked.connect(lambda: run(cmd.MOMENTUM))
+        self.bleed = QPushButton("&Bleed now")
+        self.bleed.setToolTip(cmd.BLEED.tip)
+        self.bleed.clicked.connect(lambda: run(cmd.BLEED))
+        self.resolve: dict[StateKind, QPushButton] = {}
+        for kind, resolve in cmd.RESOLVE.items():
+            button = QPushButton(resolve.label)
+            button.setToolTip(resolve.tip)
+            button.clicked.connect(lambda _c=False, r=resolve: run(r))
+            self.resolve[kind] = button
+        self._always = [add, mom]
+        self._grid = QGridLayout()
+        layout.addLayout(self._grid)
+        self._buttons: list[QPushButton] = []
+        self._key: tuple | None = None
+        self.clear()
+
+    def clear(self) -> None:
+        """Nothing shown (no character)."""
+        self._key = None
+        for row in self._rows:
+            row.hide()
+        self.none.hide()
+        self._place_buttons([])
+
+    def show(self, c) -> None:
+        """Show character ``c``'s states, Momentum markers and the buttons that fit."""
+        shown = [s for s in c.states if s.kind not in ECONOMY_STATES]
+        resolvable = [kind for kind in cmd.RESOLVE if c.has(kind)]
+        bleeding = bool(c.state(StateKind.BLEEDING))
+        key = (tuple(shown), tuple(c.momentum), bleeding, tuple(resolvable))
+        if key == self._key:
+            return
+        self._key = key
+        wanted = len(shown) + len(c.momentum)
+        while len(self._rows) < wanted:
+            row = _Row(self._on_step, self._removed)
+            self._rows.append(row)
+            self._rows_layout.addWidget(row)
+        for row, st in zip(self._rows, shown, strict=False):
+            text = st.label()
+            if st.until is not None:
+                text += f" (until turn {st.until})"
+            if st.note:
+                text += f" — {st.note}"
+            row.show_state(text, st.kind, st.kind in MARKED_STATES or bool(st.markers))
+        for i, m in enumerate(c.momentum):
+            self._rows[len(shown) + i].show_momentum(f"Momentum marker {m.label()} (R12)", i)
+        for i, row in enumerate(self._rows):
+            row.setVisible(i < wanted)
+        self.none.setVisible(wanted == 0)
+        buttons = list(self._always)
+        if bleeding:
+            buttons.append(self.bleed)
+        # ongoing states, once on the character's own turn (E3)
+        buttons += [self.resolve[kind] for kind in resolvable]
+        self._place_buttons(buttons)
+
+    def _place_buttons(self, buttons: list[QPushButton]) -> None:
+        """Two to a row: the dock keeps its width however many there are (issue 12)."""
+        if buttons == self._buttons:
+            for b in buttons:
+                b.show()
+            return
+        for b in (*self._always, self.bleed, *self.resolve.values()):
+            self._grid.removeWidget(b)
+            b.hide()
+        for i, b in enumerate(buttons):
+            self._grid.addWidget(b, i // 2, i % 2)
+            b.show()
+        self._buttons = buttons
+
+    def _removed(self, row: _Row) -> None:
+        if row.momentum is not None:
+            self._on_remove_momentum(row.momentum)
+        elif row.kind is not None:
+            self._on_remove_state(row.kind)

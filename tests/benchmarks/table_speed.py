@@ -1,0 +1,105 @@
+"""What the table-speed benchmarks (issue 15) share: the processes they time, and the
+bare PySide6 floors they are measured against in the same run."""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BARE_WINDOW = """
+import sys
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+
+class FirstFrame(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, QCoreApplication.quit)
+        return False
+
+app = QApplication(sys.argv)
+window = QMainWindow()
+window.setCentralWidget(QLabel("a bare window"))
+window.resize(1280, 720)
+watcher = FirstFrame(window)
+window.installEventFilter(watcher)
+window.show()
+sys.exit(app.exec())
+"""
+"""The floor of the start: a bare PySide6 QMainWindow, shown and drawn once, then quit."""
+
+BARE_RENDER = """
+import sys
+from PySide6.QtGui import QGuiApplication, QImage, QPainter
+
+app = QGuiApplication(sys.argv[:1])
+raw, width, height, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+with open(raw, "rb") as f:
+    pixels = f.read()
+source = QImage(pixels, width, height, QImage.Format.Format_ARGB32_Premultiplied)
+image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+painter = QPainter(image)
+painter.drawImage(0, 0, source)
+painter.end()
+sys.exit(0 if image.save(out, "PNG") else 1)
+"""
+"""The floor of export-png: a bare PySide6 process that paints the same picture (its pixels,
+read raw) into an image of the same size and writes it as PNG."""
+
+
+def environment(tmp: Path) -> dict[str, str]:
+    """Offscreen, a scratch data and settings folder, bytecode cached (a GM's install has
+    it; the first, untimed run writes it)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QT_LOGGING_RULES": "qt.qpa.*=false"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["AFDESK_DATA_DIR"] = str(tmp / "data")
+    env["XDG_CONFIG_HOME"] = str(tmp / "config")
+    return env
+
+
+def run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, the child's own) of one run of ``cmd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, capture_output=True, timeout=120)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def paired(a: list[str], b: list[str], env: dict[str, str], pairs: int = 9) -> dict[str, float]:
+    """``a`` and ``b`` in turn (a warm-up of each first); the medians of each, and of the
+    ratios a/b taken pair by pair (the machine's speed drifts less within a pair)."""
+    run_once(a, env)
+    run_once(b, env)
+    rows = []
+    order = random.Random(15)
+    for _ in range(pairs):
+        first_a = order.random() < 0.5
+        ra = rb = (0.0, 0.0)
+        for which in (a, b) if first_a else (b, a):
+            if which is a:
+                ra = run_once(a, env)
+            else:
+                rb = run_once(b, env)
+        rows.append((ra, rb))
+    return {
+        "a_wall": statistics.median(r[0][0] for r in rows),
+        "b_wall": statistics.median(r[1][0] for r in rows),
+        "a_cpu": statistics.median(r[0][1] for r in rows),
+        "b_cpu": statistics.median(r[1][1] for r in rows),
+        "wall_ratio": statistics.median(r[0][0] / r[1][0] for r in rows),
+        "cpu_ratio": statistics.median(r[0][1] / r[1][1] for r in rows),
+    }
+
+
+def python() -> str:
+    return sys.executable

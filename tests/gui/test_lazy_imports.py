@@ -1,0 +1,83 @@
+"""Start-up imports only what the first frame needs (issue 15): ``import afdesk.gui.app``
+loads no model, storage, rules or dialogs, and the start to a drawn window on the sample
+loads no dialog, odds worker or command-line tool. Each in a fresh process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+IMPORT_APP = "import sys, json, afdesk.gui.app; print(json.dumps(sorted(sys.modules)))"
+
+FIRST_FRAME = """
+import sys, json
+import afdesk.gui.app as app_module
+from PySide6.QtCore import QSettings
+
+app = app_module.make_app([])
+from afdesk.gui.main_window import MainWindow
+
+window = MainWindow(QSettings())
+window.show()
+app_module.start(window, None)
+assert window.doc.encounter.combatants, "the sample is shown"
+app_module.exit_after_first_frame(window)
+app.exec()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def _modules(code: str, tmp_path) -> set[str]:
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "QT_LOGGING_RULES": "qt.qpa.*=false",
+        "AFDESK_DATA_DIR": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_importing_the_app_loads_nothing_of_the_model_storage_or_dialogs(tmp_path):
+    loaded = _modules(IMPORT_APP, tmp_path)
+    ours = {m for m in loaded if m.startswith("afdesk")}
+    # afdesk.paths: the window's icon
+    assert ours == {
+        "afdesk",
+        "afdesk.gui",
+        "afdesk.gui.app",
+        "afdesk.gui.platform_check",
+        "afdesk.paths",
+    }, ours
+    # nor the heavy helpers the first frame has no use for
+    assert not loaded & {"msgspec", "ctypes", "ctypes.util", "subprocess"}
+
+
+def test_the_first_frame_loads_no_dialog_or_tool(tmp_path):
+    loaded = _modules(FIRST_FRAME, tmp_path)
+    assert "afdesk.gui.main_window" in loaded  # it did start
+    not_needed = [
+        m
+        for m in loaded
+        if m.startswith(
+            (
+                "afdesk.gui.dialogs",  # recovery (no crash journal here), contest, cards, ...
+                "afdesk.gui.odds_worker",
+                "afdesk.gui.export",
+                "afdesk.gui.selftest",
+                "afdesk.gui.help_text",
+                "afdesk.storage.check",
+                "afdesk.storage.schema",
+                "afdesk.fuzz",
+                "afdesk.cli",
+            )
+        )
+        or m in ("ctypes", "subprocess", "concurrent.futures")
+    ]
+    assert not_needed == []
