@@ -18,7 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.gui.document import Links
 from afdesk.gui.map.view import MapView
+from afdesk.gui.table.settings import TableSettings
+from afdesk.gui.table.strip import ReflexStrip, strip_state
 
 
 class PlayerWindow(QWidget):
@@ -53,6 +56,13 @@ class PlayerWindow(QWidget):
         self.rear_box = QCheckBox("Shade behind flanks", self.bar)
         self.rear_box.toggled.connect(self.view.set_rear_arcs)
         bar.addWidget(self.rear_box)
+        self.table = TableSettings()
+        """The GM's preferences for this screen (issue 17)."""
+        self.strip_box = QCheckBox("Reflex strip", self.bar)
+        self.strip_box.setToolTip("This round's cards in play order, under the map")
+        self.strip_box.setChecked(self.table.strip_shown)
+        self.strip_box.toggled.connect(self.set_strip_shown)
+        bar.addWidget(self.strip_box)
         bar.addStretch(1)
         close = QPushButton("Close", self.bar)
         close.setToolTip("Close the player view (the GM window stays open)")
@@ -73,6 +83,9 @@ class PlayerWindow(QWidget):
         self.chase_board.setStyleSheet("#chaseBoard { background: #fafafa; }")
         self.stack.addWidget(self.chase_board)
         layout.addWidget(self.stack, 1)
+        self.strip = ReflexStrip(self)
+        layout.addWidget(self.strip)
+        self._doc_links = Links()
         self._follow(doc)
         self._refresh_screens()
         app = QGuiApplication.instance()
@@ -109,10 +122,17 @@ class PlayerWindow(QWidget):
     def _follow(self, doc) -> None:
         old = getattr(self, "_followed", None)
         if old is not doc:
-            if old is not None:
-                old.modeChanged.disconnect(self._mode_changed)
+            self._doc_links.clear()
             self.chase_board.set_document(doc)
-            doc.modeChanged.connect(self._mode_changed)
+            self._doc_links.connect(doc.modeChanged, self._mode_changed)
+            for signal in (
+                doc.turnChanged,
+                doc.reflexChanged,
+                doc.rosterChanged,
+                doc.combatantChanged,
+                doc.fogChanged,
+            ):
+                self._doc_links.connect(signal, self.refresh_strip)
             self._followed = doc
         self._mode_changed()
 
@@ -121,6 +141,26 @@ class PlayerWindow(QWidget):
 
         chase = self.view.doc is not None and self.view.doc.encounter.mode is Mode.CHASE
         self.stack.setCurrentWidget(self.chase_board if chase else self.view)
+        self.refresh_strip()
+
+    # ------------------------------------------------------------------- the strip
+
+    def refresh_strip(self, *_args) -> None:
+        """Show this round's cards as the table may see them (issue 17)."""
+        from afdesk.encounter.state import Mode
+
+        doc = self.view.doc
+        battle = doc is not None and doc.encounter.mode is not Mode.CHASE
+        self.strip.setVisible(battle and self.table.strip_shown)
+        if doc is not None and self.strip.isVisibleTo(self):
+            self.strip.set_state(strip_state(doc.encounter, self.table.hidden_turn))
+
+    def set_strip_shown(self, on: bool) -> None:
+        """Show or hide the reflex strip (remembered for next time)."""
+        self.table.strip_shown = bool(on)
+        if self.strip_box.isChecked() != bool(on):
+            self.strip_box.setChecked(bool(on))
+        self.refresh_strip()
 
     # ------------------------------------------------------------------- screens
 

@@ -233,6 +233,7 @@ class MapScene(QGraphicsScene):
             if any(p is not None and tuple(p) in changed for p in places):
                 self.on_combatant(c.id)
         self._sync_overlaps(changed)
+        self._sync_legend()
 
     # --------------------------------------------------------------------- roster
 
@@ -282,6 +283,8 @@ class MapScene(QGraphicsScene):
             self._sync_handle()
         if cid == self._actor:
             self._sync_actor_mark()
+            if self.player:
+                self._sync_legend()  # the actor hid, or came out of hiding
 
     def _sync_decoys(self, cid: str, old: tuple, new: tuple) -> None:
         for i, area in enumerate(old):
@@ -389,6 +392,11 @@ class MapScene(QGraphicsScene):
         enc = self.enc
         turn = headline(enc, brief=True)
         actor = enc.combatants.get(enc.actor) if enc.actor else None
+        if actor is not None and self.player:
+            from afdesk.encounter.visibility import player_visible
+
+            if not player_visible(enc, actor.id):
+                actor = None  # a hidden or fogged actor is not named to the table
         self.legend.sync(
             enc.meta.name,
             turn,
