@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 
 from afdesk.gui.document import Links
 from afdesk.gui.map.view import MapView
+from afdesk.gui.table.roll_panel import RollPanel
+from afdesk.gui.table.rolls import gate_for
 from afdesk.gui.table.settings import TableSettings
 from afdesk.gui.table.strip import ReflexStrip, strip_state
 
@@ -85,6 +87,7 @@ class PlayerWindow(QWidget):
         layout.addWidget(self.stack, 1)
         self.strip = ReflexStrip(self)
         layout.addWidget(self.strip)
+        self.roll_panel = RollPanel(self)
         self._doc_links = Links()
         self._follow(doc)
         self._refresh_screens()
@@ -133,6 +136,10 @@ class PlayerWindow(QWidget):
                 doc.fogChanged,
             ):
                 self._doc_links.connect(signal, self.refresh_strip)
+            gate = gate_for(doc)
+            self._doc_links.connect(gate.shown, self.show_roll)
+            self._doc_links.connect(gate.cleared, self.roll_panel.clear)
+            self.roll_panel.clear()
             self._followed = doc
         self._mode_changed()
 
@@ -142,6 +149,22 @@ class PlayerWindow(QWidget):
         chase = self.view.doc is not None and self.view.doc.encounter.mode is Mode.CHASE
         self.stack.setCurrentWidget(self.chase_board if chase else self.view)
         self.refresh_strip()
+
+    # -------------------------------------------------------------------- rolls
+
+    def show_roll(self, roll) -> None:
+        """A public check (afdesk.gui.table.rolls decided): on the map for a few seconds."""
+        self.roll_panel.show_roll(roll, self.table.roll_seconds)
+
+    def map_area(self):
+        """Where the map is, in this window's coordinates."""
+        return self.stack.geometry()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.strip.fit_height()
+        if self.roll_panel.isVisible():
+            self.roll_panel.place()
 
     # ------------------------------------------------------------------- the strip
 

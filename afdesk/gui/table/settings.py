@@ -80,5 +80,9 @@ class TableSettings:
         except (TypeError, ValueError):
             return 8
 
+    @roll_seconds.setter
+    def roll_seconds(self, seconds: int) -> None:
+        self._set("roll_seconds", max(2, min(60, int(seconds))))
+
 
 __all__ = ["HIDDEN_TURN_CHOICES", "PUBLIC_BY_DEFAULT", "TableSettings"]

@@ -94,6 +94,11 @@ class ReflexStrip(QWidget):
     def _height(self) -> int:
         return max(96, min(150, int(self.window().height() * 0.12))) if self.window() else 110
 
+    def fit_height(self) -> None:
+        """About an eighth of the screen's height (the window was resized)."""
+        if self.height() != self._height():
+            self.setFixedHeight(self._height())
+
     def set_state(self, state: StripState) -> None:
         if state != self.state:
             self.state = state
@@ -118,10 +123,12 @@ class ReflexStrip(QWidget):
         p.setFont(head_font)
         p.setPen(QColor("#f2f2f2"))
         pad = 12
-        head_w = max(200.0, QFontMetricsF(head_font).horizontalAdvance("Exchange 8 · Round") + 8)
+        head = self.state.head.replace(" · ", "\n")
+        widest = max(head.split("\n"), key=QFontMetricsF(head_font).horizontalAdvance)
+        head_w = max(120.0, QFontMetricsF(head_font).horizontalAdvance(widest) + 12)
         head_rect = QRectF(pad, pad, head_w, h - 2 * pad)
         flags = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
-        p.drawText(head_rect, flags | Qt.TextFlag.TextWordWrap, self.state.head)
+        p.drawText(head_rect, flags, head)
         x = head_rect.right() + pad
         if not self.state.cards:
             p.setPen(QColor("#c0c6cf"))
@@ -130,13 +137,28 @@ class ReflexStrip(QWidget):
         n = len(self.state.cards)
         room = self.width() - x - pad
         card_h = h - 2 * pad
-        card_w = min(card_h * 1.9, (room - (n - 1) * 8) / n)
-        short = card_w < card_h * 1.45
+        card_w = min(card_h * 2.6, (room - (n - 1) * 8) / n)
+        # One name size for every card: the largest at which every name fits; initials
+        # for all when even the smallest is too big.
+        size = self._name_size(card_w, card_h)
         for card in self.state.cards:
-            self._paint_card(p, QRectF(x, pad, card_w, card_h), card, short)
+            self._paint_card(p, QRectF(x, pad, card_w, card_h), card, size)
             x += card_w + 8
 
-    def _paint_card(self, p: QPainter, r: QRectF, card: StripCard, short: bool) -> None:
+    def _name_size(self, card_w: float, card_h: float) -> int:
+        """The pixel size of the names (0: initials)."""
+        room = card_w - max(8.0, card_w * 0.06) - 26
+        f = QFont(self.font())
+        f.setBold(True)
+        names = [c.name for c in self.state.cards if c.side is not None]
+        for factor in (0.3, 0.26, 0.23):
+            f.setPixelSize(max(12, int(card_h * factor)))
+            metrics = QFontMetricsF(f)
+            if all(metrics.horizontalAdvance(n) <= room for n in names):
+                return f.pixelSize()
+        return 0
+
+    def _paint_card(self, p: QPainter, r: QRectF, card: StripCard, size: int) -> None:
         colour = side_colour(card.side) if card.side is not None else QColor("#6b7280")
         back = QColor("#1f252d") if not card.current else QColor("#fff4c2")
         if card.done:
@@ -165,13 +187,13 @@ class ReflexStrip(QWidget):
             name_r = QRectF(text_r.left(), top.bottom(), text_r.width(), text_r.height() * 0.5)
         else:
             name_r = text_r
-        f.setPixelSize(max(13, int(r.height() * (0.42 if card.side is None else 0.26))))
+        if card.side is None:
+            f.setPixelSize(max(13, int(r.height() * 0.42)))
+        else:
+            f.setPixelSize(size or max(13, int(r.height() * 0.3)))
         p.setFont(f)
         p.setPen(ink)
-        name = card.initials if short else card.name
-        metrics = QFontMetricsF(f)
-        if metrics.horizontalAdvance(name) > name_r.width():
-            name = card.initials
+        name = card.name if size or card.side is None else card.initials
         align = Qt.AlignmentFlag.AlignVCenter | (
             Qt.AlignmentFlag.AlignHCenter if card.side is None else Qt.AlignmentFlag.AlignLeft
         )
