@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (
 
 from afdesk.gui.document import Links
 from afdesk.gui.map.view import MapView
+from afdesk.gui.table.camera import TableCamera
 from afdesk.gui.table.roll_panel import RollPanel
 from afdesk.gui.table.rolls import gate_for
+from afdesk.gui.table.screen import HOLDS, HoldCard, PingItem
 from afdesk.gui.table.settings import TableSettings
 from afdesk.gui.table.strip import ReflexStrip, strip_state
 
@@ -53,7 +55,9 @@ class PlayerWindow(QWidget):
         self.fullscreen_button.clicked.connect(lambda: self.show_fullscreen_on())
         bar.addWidget(self.fullscreen_button)
         fit = QPushButton("Fit", self.bar)
-        fit.clicked.connect(self.view.fit_to_zone)
+        self.camera = TableCamera(self.view)
+        """What the screen shows of the map (issue 17: push, follow, turn, real size)."""
+        fit.clicked.connect(self.camera.fit)
         bar.addWidget(fit)
         self.rear_box = QCheckBox("Shade behind flanks", self.bar)
         self.rear_box.toggled.connect(self.view.set_rear_arcs)
@@ -84,6 +88,10 @@ class PlayerWindow(QWidget):
         self.chase_board.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.chase_board.setStyleSheet("#chaseBoard { background: #fafafa; }")
         self.stack.addWidget(self.chase_board)
+        self.hold_card = HoldCard(self)
+        self.stack.addWidget(self.hold_card)
+        self.held = ""
+        """What Hold shows instead of the map: "", "title" or "black"."""
         layout.addWidget(self.stack, 1)
         self.strip = ReflexStrip(self)
         layout.addWidget(self.strip)
@@ -97,6 +105,13 @@ class PlayerWindow(QWidget):
             app.screenRemoved.connect(self._refresh_screens)
         QShortcut(QKeySequence(Qt.Key.Key_F11), self, self.toggle_fullscreen)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.leave_fullscreen)
+        for key, step in (
+            (Qt.Key.Key_Left, (-1, 0)),
+            (Qt.Key.Key_Right, (1, 0)),
+            (Qt.Key.Key_Up, (0, -1)),
+            (Qt.Key.Key_Down, (0, 1)),
+        ):
+            QShortcut(QKeySequence(key), self, lambda s=step: self.camera.pan_areas(*s))
 
     def showEvent(self, event) -> None:
         """Open away from the GM's window: on another screen if there is one, else beside
@@ -112,6 +127,7 @@ class PlayerWindow(QWidget):
                 area = here.availableGeometry()
                 self.move(area.x() + area.width() // 3, area.y() + area.height() // 6)
         super().showEvent(event)
+        self.camera.apply()
 
     @property
     def doc(self):
@@ -121,6 +137,7 @@ class PlayerWindow(QWidget):
         """Follow another document."""
         self.view.set_document(doc)
         self._follow(doc)
+        self.camera.fit()
 
     def _follow(self, doc) -> None:
         old = getattr(self, "_followed", None)
@@ -147,8 +164,31 @@ class PlayerWindow(QWidget):
         from afdesk.encounter.state import Mode
 
         chase = self.view.doc is not None and self.view.doc.encounter.mode is Mode.CHASE
-        self.stack.setCurrentWidget(self.chase_board if chase else self.view)
+        if self.held:
+            self.hold_card.set_card(self.held, self.view.doc.encounter.meta.name)
+            self.stack.setCurrentWidget(self.hold_card)
+        else:
+            self.stack.setCurrentWidget(self.chase_board if chase else self.view)
         self.refresh_strip()
+
+    # ------------------------------------------------------------ screen control
+
+    def hold(self, kind: str) -> None:
+        """Hold (issue 17): the players see a title card ("title") or black ("black")
+        while the GM rearranges; "" shows the map again."""
+        if kind not in HOLDS:
+            raise ValueError(f"hold shows one of {sorted(HOLDS)}, not {kind!r}")
+        self.held = kind
+        if kind:
+            self.roll_panel.clear()
+        self._mode_changed()
+
+    def ping(self, area) -> PingItem:
+        """Pulse ``area`` on the players' map for a moment."""
+        item = PingItem(area)
+        self.view.map_scene.addItem(item)
+        item.start()
+        return item
 
     # -------------------------------------------------------------------- rolls
 
@@ -162,6 +202,7 @@ class PlayerWindow(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self.camera.apply()
         self.strip.fit_height()
         if self.roll_panel.isVisible():
             self.roll_panel.place()
@@ -173,7 +214,7 @@ class PlayerWindow(QWidget):
         from afdesk.encounter.state import Mode
 
         doc = self.view.doc
-        battle = doc is not None and doc.encounter.mode is not Mode.CHASE
+        battle = doc is not None and doc.encounter.mode is not Mode.CHASE and not self.held
         self.strip.setVisible(battle and self.table.strip_shown)
         if doc is not None and self.strip.isVisibleTo(self):
             self.strip.set_state(strip_state(doc.encounter, self.table.hidden_turn))
@@ -216,14 +257,14 @@ class PlayerWindow(QWidget):
         self.bar.hide()
         self.view.viewport().setCursor(Qt.CursorShape.BlankCursor)
         self.showFullScreen()
-        self.view.fit_to_zone()
+        self.camera.apply()
 
     def leave_fullscreen(self) -> None:
         if self.isFullScreen():
             self.showNormal()
         self.bar.show()
         self.view.viewport().unsetCursor()
-        self.view.fit_to_zone()
+        self.camera.apply()
 
     def toggle_fullscreen(self) -> None:
         if self.isFullScreen():

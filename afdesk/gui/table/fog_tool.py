@@ -136,4 +136,28 @@ class FogTool(MapTool):
         return was
 
 
-__all__ = ["FogTool", "flip", "selected_region"]
+class PingTool(MapTool):
+    """Click an area: it pulses on the players' screen (the GM points something out)."""
+
+    name = "ping"
+    cursor = Qt.CursorShape.CrossCursor
+
+    def __init__(self, view, ping) -> None:
+        super().__init__(view)
+        self._ping = ping
+
+    def activate(self) -> None:
+        super().activate()
+        self.view.statusMessage.emit("Ping: click an area to make it pulse on the players' screen")
+
+    def mouse_pressed(self, event: QMouseEvent, pos: QPointF) -> bool:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return False
+        area = mapgeom.area_at(pos.x(), pos.y())
+        if not self.doc.encounter.zone.contains(area):
+            return False
+        self._ping(area)
+        return True
+
+
+__all__ = ["FogTool", "PingTool", "flip", "selected_region"]

@@ -16,6 +16,7 @@ from afdesk.encounter.fog import Region, fogged
 from afdesk.encounter.ops.fog import SetFog
 from afdesk.gui.table.fog_tool import FogTool
 from afdesk.gui.table.rolls import CHOICES, gate_for
+from afdesk.gui.table.screen_control import ScreenControl
 from afdesk.gui.table.settings import HIDDEN_TURN_CHOICES, TableSettings
 
 
@@ -39,6 +40,8 @@ class TableControl:
         self._action("&Reveal the whole zone", lambda: self._fog_all(False))
         self.menu.addSeparator()
         self._build_strip_and_rolls()
+        self.menu.addSeparator()
+        self.screen = ScreenControl(self, self.menu.addMenu("&Players' screen"))
         # The Help menu stays last.
         bar = window.menuBar()
         help_menu = next((a for a in bar.actions() if a.text().replace("&", "") == "Help"), None)
@@ -117,7 +120,13 @@ class TableControl:
         else:
             self.window.show_message("The last check is on the players' screen")
 
-    def _action(self, text: str, slot, shortcut: str | None = None, tip: str = "") -> QAction:
+    def add(self, text: str, slot, shortcut: str | None = None, tip: str = "", menu=None):
+        """An action of the Table menu (or of ``menu``, one of its submenus)."""
+        return self._action(text, slot, shortcut, tip, menu)
+
+    def _action(
+        self, text: str, slot, shortcut: str | None = None, tip: str = "", menu=None
+    ) -> QAction:
         act = QAction(text, self.window)
         if shortcut:
             act.setShortcut(QKeySequence(shortcut))
@@ -125,7 +134,7 @@ class TableControl:
             act.setStatusTip(tip)
             act.setToolTip(tip)
         act.triggered.connect(slot)
-        self.menu.addAction(act)
+        (menu or self.menu).addAction(act)
         return act
 
     @property
@@ -134,6 +143,9 @@ class TableControl:
 
     def _fog_tool_toggled(self, on: bool) -> None:
         self.window.map.set_tool("fog" if on else "move")
+        screen = getattr(self, "screen", None)
+        if on and screen is not None and screen.ping_act.isChecked():
+            screen.ping_act.setChecked(False)
 
     def _fog_all(self, hidden: bool) -> None:
         enc = self.doc.encounter

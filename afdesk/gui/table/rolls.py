@@ -14,6 +14,7 @@ check against a fogged target). Odds are never part of what is shown.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal
@@ -109,7 +110,9 @@ class RollGate(QObject):
 
     def __init__(self, doc, settings: TableSettings | None = None) -> None:
         super().__init__()
-        self.doc = doc
+        # Weakly: the gate is kept on the document, and a cycle through the document
+        # would leave it to the garbage collector (see gui/document.py on why not).
+        self._doc = weakref.ref(doc)
         self.settings = settings or TableSettings()
         self.next_choice = ""
         """The GM's choice for the next check ("", "public", "gm"; see :data:`CHOICES`)."""
@@ -117,6 +120,13 @@ class RollGate(QObject):
         """Every check seen, with whether the table saw it (the GM's window lists them)."""
         self._length = len(doc.encounter.log)
         doc.logChanged.connect(self._log_changed)
+
+    @property
+    def doc(self):
+        doc = self._doc()
+        if doc is None:
+            raise RuntimeError("the document of this roll gate is gone")
+        return doc
 
     def _log_changed(self) -> None:
         log = self.doc.encounter.log
