@@ -215,3 +215,21 @@ def test_the_table_menu_fogs_and_reveals_the_whole_zone(qtbot):
     assert w.map.active_tool().name == "fog"
     acts["Fog tool"].trigger()
     assert w.map.active_tool().name == "move"
+
+
+def test_export_png_player_of_a_fogged_file_has_no_pixel_under_the_fog(qapp, tmp_path):
+    from PySide6.QtGui import QImage
+
+    from afdesk.gui.export import main
+    from afdesk.storage import save
+
+    doc = fogged_doc()
+    path = tmp_path / "fogged.afenc"
+    save(path, doc.encounter.state())
+    out = tmp_path / "player.png"
+    assert main([str(path), str(out), "--player", "--size", "1600x900"]) == 0
+    image = QImage(str(out))
+    rect = MapScene(doc, player=True).map_rect()
+    fog = {QColor(c).rgb() & 0xFFFFFF for c in FOG_PIXELS}
+    for area in sorted(fogged(doc.encounter.zone, doc.encounter.fog)):
+        assert area_pixels(image, rect, area, (1600, 900)) <= fog, area

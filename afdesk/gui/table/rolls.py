@@ -117,7 +117,7 @@ class RollGate(QObject):
         self.next_choice = ""
         """The GM's choice for the next check ("", "public", "gm"; see :data:`CHOICES`)."""
         self.decided: list[tuple[ShownRoll, bool]] = []
-        """Every check seen, with whether the table saw it (the GM's window lists them)."""
+        """The last 50 checks seen, with whether the table saw each."""
         self._length = len(doc.encounter.log)
         doc.logChanged.connect(self._log_changed)
 
@@ -142,7 +142,7 @@ class RollGate(QObject):
         enc = self.doc.encounter
         roll = shown_roll(enc, record)
         public = table_may_see(enc, record, self.settings, choice)
-        self.decided.append((roll, public))
+        self.decided = [*self.decided[-49:], (roll, public)]
         if public:
             self.shown.emit(roll)
         else:
