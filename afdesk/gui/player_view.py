@@ -5,7 +5,7 @@ closing it never closes the GM's window."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QScreen, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -30,6 +30,9 @@ from afdesk.gui.table.strip import ReflexStrip, strip_state
 
 class PlayerWindow(QWidget):
     """A top-level window showing ``doc``'s map to the table."""
+
+    shownChanged = Signal(bool)
+    """The window was shown (True) or hidden or closed (False)."""
 
     def __init__(self, doc, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -128,6 +131,11 @@ class PlayerWindow(QWidget):
                 self.move(area.x() + area.width() // 3, area.y() + area.height() // 6)
         super().showEvent(event)
         self.camera.apply()
+        self.shownChanged.emit(True)
+
+    def hideEvent(self, event) -> None:
+        super().hideEvent(event)
+        self.shownChanged.emit(False)
 
     @property
     def doc(self):

@@ -205,6 +205,11 @@ def test_push_follow_and_the_frame_on_the_gm_map(gm, qtbot):
     # A new document: the frame is on the new scene.
     gm.set_document(EncounterDocument(sample.build(), journal_factory=lambda d: None))
     assert screen.frame.scene() is gm.map.map_scene and screen.frame.isVisible()
+    # The players' window closed: no frame.
+    pw.close()
+    assert not screen.frame.isVisible()
+    screen.push()  # opens it again
+    assert screen.frame.isVisible()
 
 
 def test_the_ping_tool_pings_where_the_gm_clicks(gm, qtbot):

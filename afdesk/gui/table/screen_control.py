@@ -95,6 +95,7 @@ class ScreenControl:
         if pw is not None and pw.camera is not self._camera:
             self._camera = pw.camera
             pw.camera.changed.connect(self.sync_frame)
+            pw.shownChanged.connect(self.sync_frame)
         return pw
 
     def gm_rect(self) -> QRectF:
