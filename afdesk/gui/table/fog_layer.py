@@ -199,8 +199,11 @@ class TilePiece(MapItem):
         scale = math.hypot(t.m11(), t.m12()) * painter.device().devicePixelRatioF()
         image = tile_artwork(self.tile, self.theme.pattern_alpha, zoom_band(scale))
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-        painter.setClipRect(self._cut)
-        painter.drawImage(QRectF(0, 0, TILE_SIZE, TILE_SIZE), image)
+        # Only this area's part of the tile's image (not the whole image, clipped).
+        k = image.width() / TILE_SIZE
+        cut = self._cut
+        source = QRectF(cut.x() * k, cut.y() * k, cut.width() * k, cut.height() * k)
+        painter.drawImage(cut, image, source)
 
 
 __all__ = ["FogItem", "FogLayer", "TilePiece"]
