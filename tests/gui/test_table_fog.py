@@ -215,6 +215,11 @@ def test_the_table_menu_fogs_and_reveals_the_whole_zone(qtbot):
     assert w.map.active_tool().name == "fog"
     acts["Fog tool"].trigger()
     assert w.map.active_tool().name == "move"
+    acts["Fog regions…"].trigger()
+    dialog = w.table.regions_dialog
+    assert dialog.isVisible() and dialog.doc is w.doc
+    w.set_document(EncounterDocument(sample.build(), journal_factory=lambda d: None))
+    assert not dialog.isVisible()  # it showed the other document's fog
 
 
 def test_export_png_player_of_a_fogged_file_has_no_pixel_under_the_fog(qapp, tmp_path):
@@ -233,3 +238,29 @@ def test_export_png_player_of_a_fogged_file_has_no_pixel_under_the_fog(qapp, tmp
     fog = {QColor(c).rgb() & 0xFFFFFF for c in FOG_PIXELS}
     for area in sorted(fogged(doc.encounter.zone, doc.encounter.fog)):
         assert area_pixels(image, rect, area, (1600, 900)) <= fog, area
+
+
+def test_the_fog_regions_dialog_ticks_what_is_fogged_and_fogs_what_is_ticked(qtbot):
+    from PySide6.QtCore import Qt
+
+    from afdesk.gui.table.fog_regions import FogRegionsDialog
+
+    doc = fogged_doc()
+    refused: list = []
+    dialog = FogRegionsDialog(doc, refused.append)
+    qtbot.addWidget(dialog)
+    ford = dialog.item_named("the Ford")
+    assert ford.checkState(0) == Qt.CheckState.Checked and ford.text(1) == "hidden"
+    ford_tile = ford.parent()
+    assert ford_tile.checkState(0) == Qt.CheckState.PartiallyChecked
+    meadow = dialog.item_named("the Meadow tile (1, 0)")
+    assert meadow.checkState(0) == Qt.CheckState.Checked
+    ford.setCheckState(0, Qt.CheckState.Unchecked)
+    assert doc.encounter.log[-1].text == "Revealed the Ford"
+    assert ford_tile.checkState(0) == Qt.CheckState.Unchecked
+    doc.undo_stack.undo()
+    assert dialog.item_named("the Ford").checkState(0) == Qt.CheckState.Checked
+    forest = dialog.item_named("the Forest tile (0, 0)")
+    forest.setCheckState(0, Qt.CheckState.Checked)
+    assert doc.encounter.log[-1].text == "Fogged the Forest tile (0, 0)"
+    assert not refused

@@ -9,6 +9,7 @@ Installed by the main window in one line (``TableControl(window)``), like the ch
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 from afdesk.encounter.combatant import Side
@@ -38,6 +39,11 @@ class TableControl:
         self.fog_tool.setCheckable(True)
         self._action("Fog the &whole zone", lambda: self._fog_all(True))
         self._action("&Reveal the whole zone", lambda: self._fog_all(False))
+        self._action(
+            "Fog &regions…",
+            self._fog_regions,
+            tip="Every tile and segment, ticked where the players see fog (for preparing)",
+        )
         self.menu.addSeparator()
         self._build_strip_and_rolls()
         self.menu.addSeparator()
@@ -146,6 +152,15 @@ class TableControl:
         screen = getattr(self, "screen", None)
         if on and screen is not None and screen.ping_act.isChecked():
             screen.ping_act.setChecked(False)
+
+    def _fog_regions(self) -> None:
+        from afdesk.gui.table.fog_regions import FogRegionsDialog
+
+        dialog = FogRegionsDialog(self.doc, self.window.show_refusal, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self.window.documentChanged.connect(dialog.close)  # it shows one document's fog
+        dialog.show()
+        self.regions_dialog = dialog
 
     def _fog_all(self, hidden: bool) -> None:
         enc = self.doc.encounter
