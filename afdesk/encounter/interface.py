@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from afdesk.encounter.chase.state import ChaseState
     from afdesk.encounter.combatant import Combatant
+    from afdesk.encounter.fog import Fog
     from afdesk.encounter.geometry import Area
     from afdesk.encounter.reflex import Reflex
     from afdesk.encounter.state import Meta, Mode, Settings, TurnState
@@ -34,6 +35,8 @@ class Encounter(Protocol):
     settings: Settings
     chase: ChaseState
     """The chase mode's part (afdesk.encounter.chase)."""
+    fog: Fog
+    """What the players' screen hides (afdesk.encounter.fog)."""
     combatants: dict[str, Combatant]
     order: tuple[str, ...]
 

@@ -20,6 +20,7 @@ from afdesk.encounter.chase import mode as chase_mode  # noqa: F401 - registers 
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.fog import Fog
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.parts import MISSING, Event, EventKind, all_parts, by_name
@@ -63,6 +64,7 @@ class Encounter:
     mode: Mode
     settings: Settings
     chase: ChaseState
+    fog: Fog
 
     def __init__(
         self,

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from afdesk.encounter.fog import Fog
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import Zone
@@ -47,6 +48,8 @@ class EventKind(enum.StrEnum):
     META = "meta"
     CHASE = "chase"
     """The chase's part (chase mode, H1-H5)."""
+    FOG = "fog"
+    """What the players' screen hides (issue 17)."""
     LOG = "log"
 
 
@@ -84,6 +87,7 @@ PARTS: tuple[Part, ...] = (
     Part("turn", TurnState, TurnState, EventKind.TURN),
     Part("mode", Mode, lambda: Mode.BATTLE, EventKind.MODE),
     Part("settings", Settings, Settings, EventKind.SETTINGS),
+    Part("fog", Fog, Fog, EventKind.FOG),
 )
 """Every whole value of an encounter (see the module)."""
 

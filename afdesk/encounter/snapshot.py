@@ -13,6 +13,7 @@ import msgspec
 
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant
+from afdesk.encounter.fog import Fog
 from afdesk.encounter.ops.base import AnyOp
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
@@ -50,4 +51,6 @@ class EncounterState(msgspec.Struct, frozen=True):
     settings: Settings
     chase: ChaseState = ChaseState()
     """The chase's part (H1-H5; schema version 3)."""
+    fog: Fog = Fog()
+    """What the players' screen hides (issue 17; optional, nothing by default)."""
     log: tuple[LogEntry, ...] = ()

@@ -11,6 +11,10 @@ KEYBOARD = (
     "Hold Shift (Ctrl with the digits) to move or turn anyone: a GM override\n"
     "Alt+C: the Character menu (attacks, Defend, Screen, snaps, states)\n"
     "F: fit the map · L: show or fold the legend · R: shade rear arcs · F11: player view\n"
+    "G: the fog tool (click a segment, Shift+click a tile, Ctrl+drag to brush; H flips "
+    "the selected region) · Ctrl+Shift+I: the ping tool\n"
+    "Ctrl+Shift+P: push my view to the players · Ctrl+Shift+F: the players follow my map · "
+    "Ctrl+Shift+R: show the last check to the table\n"
     "Ctrl+Z / Ctrl+Shift+Z: undo / redo"
 )
 

@@ -64,6 +64,9 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.chase.install import ChaseView
 
         self.chase_view = ChaseView(self)  # the chase board, central while a chase is on
+        from afdesk.gui.table.install import TableControl
+
+        self.table = TableControl(self)  # issue 17: fog, the players' screen
 
     # The document, the dice and the last dialog live in the commands' context.
 

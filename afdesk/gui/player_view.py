@@ -5,7 +5,7 @@ closing it never closes the GM's window."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QScreen, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -18,11 +18,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.gui.document import Links
 from afdesk.gui.map.view import MapView
+from afdesk.gui.table.camera import TableCamera
+from afdesk.gui.table.roll_panel import RollPanel
+from afdesk.gui.table.rolls import gate_for
+from afdesk.gui.table.screen import HOLDS, HoldCard, PingItem
+from afdesk.gui.table.settings import TableSettings
+from afdesk.gui.table.strip import ReflexStrip, strip_state
 
 
 class PlayerWindow(QWidget):
     """A top-level window showing ``doc``'s map to the table."""
+
+    shownChanged = Signal(bool)
+    """The window was shown (True) or hidden or closed (False)."""
 
     def __init__(self, doc, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -48,11 +58,20 @@ class PlayerWindow(QWidget):
         self.fullscreen_button.clicked.connect(lambda: self.show_fullscreen_on())
         bar.addWidget(self.fullscreen_button)
         fit = QPushButton("Fit", self.bar)
-        fit.clicked.connect(self.view.fit_to_zone)
+        self.camera = TableCamera(self.view)
+        """What the screen shows of the map (issue 17: push, follow, turn, real size)."""
+        fit.clicked.connect(self.camera.fit)
         bar.addWidget(fit)
         self.rear_box = QCheckBox("Shade behind flanks", self.bar)
         self.rear_box.toggled.connect(self.view.set_rear_arcs)
         bar.addWidget(self.rear_box)
+        self.table = TableSettings()
+        """The GM's preferences for this screen (issue 17)."""
+        self.strip_box = QCheckBox("Reflex strip", self.bar)
+        self.strip_box.setToolTip("This round's cards in play order, under the map")
+        self.strip_box.setChecked(self.table.strip_shown)
+        self.strip_box.toggled.connect(self.set_strip_shown)
+        bar.addWidget(self.strip_box)
         bar.addStretch(1)
         close = QPushButton("Close", self.bar)
         close.setToolTip("Close the player view (the GM window stays open)")
@@ -72,7 +91,15 @@ class PlayerWindow(QWidget):
         self.chase_board.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.chase_board.setStyleSheet("#chaseBoard { background: #fafafa; }")
         self.stack.addWidget(self.chase_board)
+        self.hold_card = HoldCard(self)
+        self.stack.addWidget(self.hold_card)
+        self.held = ""
+        """What Hold shows instead of the map: "", "title" or "black"."""
         layout.addWidget(self.stack, 1)
+        self.strip = ReflexStrip(self)
+        layout.addWidget(self.strip)
+        self.roll_panel = RollPanel(self)
+        self._doc_links = Links()
         self._follow(doc)
         self._refresh_screens()
         app = QGuiApplication.instance()
@@ -81,6 +108,13 @@ class PlayerWindow(QWidget):
             app.screenRemoved.connect(self._refresh_screens)
         QShortcut(QKeySequence(Qt.Key.Key_F11), self, self.toggle_fullscreen)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.leave_fullscreen)
+        for key, step in (
+            (Qt.Key.Key_Left, (-1, 0)),
+            (Qt.Key.Key_Right, (1, 0)),
+            (Qt.Key.Key_Up, (0, -1)),
+            (Qt.Key.Key_Down, (0, 1)),
+        ):
+            QShortcut(QKeySequence(key), self, lambda s=step: self.camera.pan_areas(*s))
 
     def showEvent(self, event) -> None:
         """Open away from the GM's window: on another screen if there is one, else beside
@@ -96,6 +130,12 @@ class PlayerWindow(QWidget):
                 area = here.availableGeometry()
                 self.move(area.x() + area.width() // 3, area.y() + area.height() // 6)
         super().showEvent(event)
+        self.camera.apply()
+        self.shownChanged.emit(True)
+
+    def hideEvent(self, event) -> None:
+        super().hideEvent(event)
+        self.shownChanged.emit(False)
 
     @property
     def doc(self):
@@ -105,14 +145,26 @@ class PlayerWindow(QWidget):
         """Follow another document."""
         self.view.set_document(doc)
         self._follow(doc)
+        self.camera.fit()
 
     def _follow(self, doc) -> None:
         old = getattr(self, "_followed", None)
         if old is not doc:
-            if old is not None:
-                old.modeChanged.disconnect(self._mode_changed)
+            self._doc_links.clear()
             self.chase_board.set_document(doc)
-            doc.modeChanged.connect(self._mode_changed)
+            self._doc_links.connect(doc.modeChanged, self._mode_changed)
+            for signal in (
+                doc.turnChanged,
+                doc.reflexChanged,
+                doc.rosterChanged,
+                doc.combatantChanged,
+                doc.fogChanged,
+            ):
+                self._doc_links.connect(signal, self.refresh_strip)
+            gate = gate_for(doc)
+            self._doc_links.connect(gate.shown, self.show_roll)
+            self._doc_links.connect(gate.cleared, self.roll_panel.clear)
+            self.roll_panel.clear()
             self._followed = doc
         self._mode_changed()
 
@@ -120,7 +172,67 @@ class PlayerWindow(QWidget):
         from afdesk.encounter.state import Mode
 
         chase = self.view.doc is not None and self.view.doc.encounter.mode is Mode.CHASE
-        self.stack.setCurrentWidget(self.chase_board if chase else self.view)
+        if self.held:
+            self.hold_card.set_card(self.held, self.view.doc.encounter.meta.name)
+            self.stack.setCurrentWidget(self.hold_card)
+        else:
+            self.stack.setCurrentWidget(self.chase_board if chase else self.view)
+        self.refresh_strip()
+
+    # ------------------------------------------------------------ screen control
+
+    def hold(self, kind: str) -> None:
+        """Hold (issue 17): the players see a title card ("title") or black ("black")
+        while the GM rearranges; "" shows the map again."""
+        if kind not in HOLDS:
+            raise ValueError(f"hold shows one of {sorted(HOLDS)}, not {kind!r}")
+        self.held = kind
+        if kind:
+            self.roll_panel.clear()
+        self._mode_changed()
+
+    def ping(self, area) -> PingItem:
+        """Pulse ``area`` on the players' map for a moment."""
+        item = PingItem(area)
+        self.view.map_scene.addItem(item)
+        item.start()
+        return item
+
+    # -------------------------------------------------------------------- rolls
+
+    def show_roll(self, roll) -> None:
+        """A public check (afdesk.gui.table.rolls decided): on the map for a few seconds."""
+        self.roll_panel.show_roll(roll, self.table.roll_seconds)
+
+    def map_area(self):
+        """Where the map is, in this window's coordinates."""
+        return self.stack.geometry()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.camera.apply()
+        self.strip.fit_height()
+        if self.roll_panel.isVisible():
+            self.roll_panel.place()
+
+    # ------------------------------------------------------------------- the strip
+
+    def refresh_strip(self, *_args) -> None:
+        """Show this round's cards as the table may see them (issue 17)."""
+        from afdesk.encounter.state import Mode
+
+        doc = self.view.doc
+        battle = doc is not None and doc.encounter.mode is not Mode.CHASE and not self.held
+        self.strip.setVisible(battle and self.table.strip_shown)
+        if doc is not None and self.strip.isVisibleTo(self):
+            self.strip.set_state(strip_state(doc.encounter, self.table.hidden_turn))
+
+    def set_strip_shown(self, on: bool) -> None:
+        """Show or hide the reflex strip (remembered for next time)."""
+        self.table.strip_shown = bool(on)
+        if self.strip_box.isChecked() != bool(on):
+            self.strip_box.setChecked(bool(on))
+        self.refresh_strip()
 
     # ------------------------------------------------------------------- screens
 
@@ -153,14 +265,14 @@ class PlayerWindow(QWidget):
         self.bar.hide()
         self.view.viewport().setCursor(Qt.CursorShape.BlankCursor)
         self.showFullScreen()
-        self.view.fit_to_zone()
+        self.camera.apply()
 
     def leave_fullscreen(self) -> None:
         if self.isFullScreen():
             self.showNormal()
         self.bar.show()
         self.view.viewport().unsetCursor()
-        self.view.fit_to_zone()
+        self.camera.apply()
 
     def toggle_fullscreen(self) -> None:
         if self.isFullScreen():

@@ -41,6 +41,7 @@ def test_the_file_layout_is_the_declared_parts_and_collections_in_their_order():
         "mode",
         "settings",
         "chase",
+        "fog",
         "log",
     )
     assert set(EncounterState.__struct_fields__) == {p.name for p in all_parts()} | set(COLLECTIONS)
@@ -68,8 +69,8 @@ def test_an_encounter_starts_every_part_at_its_default_and_refuses_unknown_ones(
     enc = Encounter()
     for part in all_parts():
         assert getattr(enc, part.name) == part.default()
-    with pytest.raises(TypeError, match="no part fog"):
-        Encounter(fog=True)
+    with pytest.raises(TypeError, match="no part mist"):
+        Encounter(mist=True)
 
 
 @pytest.mark.parametrize("name", [p.name for p in PARTS])
@@ -87,6 +88,10 @@ def test_a_change_to_any_part_is_announced_undone_and_snapshotted(name):
         from afdesk.encounter.state import Settings
 
         enc.apply(deal_hands(enc) if name == "reflex" else SetSettings(Settings("green")))
+    if name == "fog":
+        from afdesk.encounter.ops.fog import SetFog
+
+        enc.apply(SetFog(((0, 0), (1, 0)), True, "two areas"))
     before = enc.state()
     heard = []
     enc.subscribe(heard.extend)

@@ -36,7 +36,8 @@ def test_fuzzed_files_keep_promise_1_or_2(tmp_path, qapp, seed, steps, mutation)
 
 
 def test_every_truncation_of_a_small_file_is_refused_with_a_message(tmp_path):
-    data = encode(random_encounter(11, 3).state())
+    # Only the final newline cut off is still the whole file: cut into the content.
+    data = encode(random_encounter(11, 3).state()).rstrip(b"\n")
     cuts = range(0, len(data), max(1, len(data) // 400))
     assert not any(fuzz.exercise(data[:cut], tmp_path, draw=False) for cut in cuts)
 

@@ -208,6 +208,9 @@ def test_a_version_2_file_opens_unchanged_with_an_empty_chase():
     import msgspec
 
     assert msgspec.convert(again.pop("chase"), ChaseState) == ChaseState()
+    from afdesk.encounter.fog import Fog
+
+    assert msgspec.convert(again.pop("fog"), Fog) == Fog()  # issue 17's optional part
     assert again == {k: v for k, v in json.loads(raw).items() if k != "schema_version"}
 
 

@@ -42,6 +42,7 @@ def _import_package_ops() -> None:
         check,
         economy,
         flow,
+        fog,
         meta,
         move,
         reflex,

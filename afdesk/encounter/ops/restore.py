@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from afdesk.encounter.chase.state import ChaseState
+from afdesk.encounter.fog import Fog
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.parts import MISSING, all_parts
 from afdesk.encounter.reflex import Reflex
@@ -36,6 +37,7 @@ class Restore(Op, frozen=True):
     settings: Settings | None = None
     meta: Meta | None = None
     chase: ChaseState | None = None
+    fog: Fog | None = None
     log_length: int | None = None
     log_entries: tuple[LogEntry, ...] = ()
     logged = False

@@ -79,7 +79,12 @@ class MapScene(QGraphicsScene):
         self._decoy_at: dict[Area, list[tuple[str, int]]] = {}
         self._actor = self.enc.actor
         self._selected = "" if player else doc.selected
+        from afdesk.gui.table.fog_layer import FogLayer
+
+        self.fog = FogLayer(self)  # issue 17: the players' scene draws nothing under fog
+        self.fog.sync()
         self._connections = [
+            (doc.fogChanged, self.on_fog),
             (doc.combatantChanged, self.on_combatant),
             (doc.rosterChanged, self.on_roster),
             (doc.zoneChanged, self.on_zone),
@@ -111,11 +116,11 @@ class MapScene(QGraphicsScene):
 
     def shows(self, c: Combatant) -> bool:
         """Whether this scene draws the character at its true place."""
-        return c.on_map and not (self.player and c.hidden)
+        return c.on_map and not (self.player and (c.hidden or self.fog.hides(c.area)))
 
     def _decoy_areas(self, c: Combatant) -> tuple[Area, ...]:
         if c.on_map and c.hidden:
-            return tuple(tuple(d) for d in c.decoys)
+            return tuple(tuple(d) for d in c.decoys if not self.fog.hides(tuple(d)))
         return ()
 
     def focus(self) -> str:
@@ -147,27 +152,11 @@ class MapScene(QGraphicsScene):
         """Replace the tiles that changed, then the grid, edges and legend."""
         zone = self.enc.zone
         new = {(t.col, t.row): t for t in zone.tiles}
-        for key in list(self.tiles):
-            if key not in new or new[key] != self.tiles[key].tile:
-                self.removeItem(self.tiles.pop(key))
-                for skey in [s for s in self.segments if s[:2] == key]:
-                    self.removeItem(self.segments.pop(skey))
-        tagged: dict[Area, int] = {}
-        for seg_key in sorted(self.segments):
-            item = self.segments[seg_key]
-            a = mapgeom.anchor(item.areas)
-            tagged[a] = tagged.get(a, 0) + 1
-        for key, tile in new.items():
-            if key in self.tiles:
-                continue
-            self.tiles[key] = item = TileItem(tile, self.theme)
-            self.addItem(item)
-            for i, seg in enumerate(tile.segments):
-                a = mapgeom.anchor(tile.global_areas(seg))
-                slot = tagged.get(a, 0)
-                tagged[a] = slot + 1
-                self.segments[(*key, i)] = s_item = SegmentItem(tile, i, self.theme, slot)
-                self.addItem(s_item)
+        for key in {*self.tiles, *self.fog.drawn}:
+            drawn = self.tiles[key].tile if key in self.tiles else self.fog.drawn[key]
+            if key not in new or new[key] != drawn:
+                self._drop_tile(key)
+        self._add_tiles(new)
         if self.grid is not None:
             self.removeItem(self.grid)
         self.grid = GridItem(zone, self.theme)
@@ -185,6 +174,66 @@ class MapScene(QGraphicsScene):
         self.setSceneRect(self.map_rect().adjusted(-4 * 64, -4 * 64, 4 * 64, 4 * 64))
         if self._rear_arcs:
             self._sync_rears()
+        self.on_fog()
+
+    def _drop_tile(self, key: tuple[int, int]) -> None:
+        item = self.tiles.pop(key, None)
+        if item is not None:
+            self.removeItem(item)
+        self.fog.drop_tile(key)
+        for skey in [s for s in self.segments if s[:2] == key]:
+            self.removeItem(self.segments.pop(skey))
+
+    def _add_tiles(self, new: dict) -> None:
+        """Items for the tiles of ``new`` that have none; in the players' scene none for a
+        fogged tile and none for a segment with a fogged area (issue 17)."""
+        tagged: dict[Area, int] = {}
+        for seg_key in sorted(self.segments):
+            item = self.segments[seg_key]
+            a = mapgeom.anchor(item.areas)
+            tagged[a] = tagged.get(a, 0) + 1
+        for key, tile in new.items():
+            hidden = self.fog.tile_hidden(key)
+            if self.fog.takes_tile(tile, hidden):
+                pass  # drawn in pieces, one per clear area
+            elif key in self.tiles:
+                continue
+            else:
+                self.tiles[key] = item = TileItem(tile, self.theme)
+                self.addItem(item)
+            for i, seg in enumerate(tile.segments):
+                areas = tile.global_areas(seg)
+                if (*key, i) in self.segments or any(tuple(a) in hidden for a in areas):
+                    continue
+                a = mapgeom.anchor(areas)
+                slot = tagged.get(a, 0)
+                tagged[a] = slot + 1
+                self.segments[(*key, i)] = s_item = SegmentItem(tile, i, self.theme, slot)
+                self.addItem(s_item)
+
+    def on_fog(self) -> None:
+        """The fog changed: its items, and in the players' scene whatever stands in the
+        areas fogged or revealed (only those)."""
+        changed = self.fog.sync()
+        if not changed or not self.player:
+            return
+        tiles = {(t.col, t.row): t for t in self.enc.zone.tiles}
+        keys = self.fog.tiles_of(changed)
+        covered = [a for a in changed if a in self.fog.under]
+        for key in self.fog.tiles_of(covered):
+            if key in self.tiles:  # a whole tile gets fog: it is drawn in pieces from now
+                self.removeItem(self.tiles.pop(key))
+        self.fog.cover(covered)
+        for skey in [k for k in self.segments if k[:2] in keys]:
+            if any(a in self.fog.under for a in self.segments[skey].areas):
+                self.removeItem(self.segments.pop(skey))
+        self._add_tiles({k: tiles[k] for k in keys if k in tiles})
+        for c in self.enc.roster():
+            places = (c.area, *(tuple(d) for d in c.decoys))
+            if any(p is not None and tuple(p) in changed for p in places):
+                self.on_combatant(c.id)
+        self._sync_overlaps(changed)
+        self._sync_legend()
 
     # --------------------------------------------------------------------- roster
 
@@ -213,9 +262,13 @@ class MapScene(QGraphicsScene):
             self.removeItem(self.tokens.pop(cid))
             self.removeItem(self.flanks.pop(cid))
         elif new_area is not None and token is None:
+            # Placed before they join the scene: nothing is repainted at the scene's origin.
+            where = QPointF(*mapgeom.area_centre(new_area))
             self.tokens[cid] = token = TokenItem(cid, self.theme)
+            token.setPos(where)
             self.addItem(token)
             self.flanks[cid] = flank = FlankItem(cid, self.theme)
+            flank.setPos(where)
             self.addItem(flank)
         if token is not None and new_area is not None and not self.player:
             token.set_tooltip(c)
@@ -230,6 +283,8 @@ class MapScene(QGraphicsScene):
             self._sync_handle()
         if cid == self._actor:
             self._sync_actor_mark()
+            if self.player:
+                self._sync_legend()  # the actor hid, or came out of hiding
 
     def _sync_decoys(self, cid: str, old: tuple, new: tuple) -> None:
         for i, area in enumerate(old):
@@ -285,6 +340,7 @@ class MapScene(QGraphicsScene):
         for area in areas:
             visible = [c for c in enc.occupants(area) if not c.hidden]
             contested = any(enc.opponents_in(area, c) for c in visible)
+            contested = contested and not self.fog.hides(area)
             item = self.overlaps.get(area)
             if contested and item is None:
                 self.overlaps[area] = item = OverlapItem(area, self.theme)
@@ -336,6 +392,11 @@ class MapScene(QGraphicsScene):
         enc = self.enc
         turn = headline(enc, brief=True)
         actor = enc.combatants.get(enc.actor) if enc.actor else None
+        if actor is not None and self.player:
+            from afdesk.encounter.visibility import player_visible
+
+            if not player_visible(enc, actor.id):
+                actor = None  # a hidden or fogged actor is not named to the table
         self.legend.sync(
             enc.meta.name,
             turn,

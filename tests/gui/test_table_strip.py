@@ -1,0 +1,97 @@
+"""The reflex strip on the players' screen (issue 17, E2): this round's cards in play
+order, the current actor highlighted; hidden and fogged characters never appear, a hidden
+actor's turn shows as "?" or not at all (the GM's choice); a toggle hides the strip."""
+
+from __future__ import annotations
+
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.fog import tile_region
+from afdesk.encounter.ops.flow import NextTurn
+from afdesk.encounter.ops.fog import SetFog
+from afdesk.encounter.ops.roster import AddState, SetDecoys
+from afdesk.encounter.visibility import player_visible
+from afdesk.gui.player_view import PlayerWindow
+from afdesk.gui.table.settings import TableSettings
+from afdesk.gui.table.strip import strip_state
+
+
+def names(state) -> list[str]:
+    return [c.name for c in state.cards]
+
+
+def test_the_strip_lists_the_round_in_play_order_with_cards(playing_doc, qtbot):
+    w = PlayerWindow(playing_doc)
+    qtbot.addWidget(w)
+    enc = playing_doc.encounter
+    state = w.strip.state
+    assert state.head == "Exchange 1 · Round 1 of 5"
+    assert names(state) == [enc.combatants[cid].name for cid in enc.turn.order]
+    assert [c.current for c in state.cards] == [cid == enc.actor for cid in enc.turn.order]
+    assert all(c.card for c in state.cards)  # every hand played a card (E2)
+    assert playing_doc.push(NextTurn()) == ""
+    state = w.strip.state
+    assert state.cards[0].done and not state.cards[0].current and state.cards[1].current
+
+
+def test_hidden_and_fogged_characters_never_appear(playing_doc, qtbot):
+    w = PlayerWindow(playing_doc)
+    qtbot.addWidget(w)
+    enc = playing_doc.encounter
+    assert playing_doc.push(AddState("archer", StateKind.HIDDEN)) == ""
+    assert playing_doc.push(SetDecoys("archer", ((11, 0), (12, 1)))) == ""
+    assert not player_visible(enc, "archer")
+    assert "Bandit Archer" not in w.strip.texts()
+    # Fog over the Meadow tile (1, 0): Gao and both bandits stand there.
+    assert playing_doc.push(SetFog.of(tile_region(enc.zone.tile_at(1, 0)), True)) == ""
+    shown = names(w.strip.state)
+    assert not {"Bandit Chief Gao", "Bandit 1", "Bandit 2", "Bandit Archer"} & set(shown)
+    assert shown == [
+        enc.combatants[c].name
+        for c in enc.turn.order
+        if c not in {"gao", "bandit-1", "bandit-2", "archer"}
+    ]
+    assert playing_doc.push(SetFog.of(tile_region(enc.zone.tile_at(1, 0)), False)) == ""
+    assert "Bandit Chief Gao" in names(w.strip.state)
+
+
+def test_a_hidden_actors_turn_shows_as_the_gm_chooses(playing_doc, qtbot):
+    enc = playing_doc.encounter
+    assert playing_doc.push(AddState("archer", StateKind.HIDDEN)) == ""
+    while enc.actor != "archer":
+        assert playing_doc.push(NextTurn()) == ""
+    w = PlayerWindow(playing_doc)
+    qtbot.addWidget(w)
+    current = [c for c in w.strip.state.cards if c.current]
+    assert [(c.name, c.card, c.side) for c in current] == [("?", "", None)]
+    assert "Bandit Archer" not in w.strip.texts()
+    TableSettings().hidden_turn = "skip"
+    w.refresh_strip()
+    assert not [c for c in w.strip.state.cards if c.current]
+    assert "?" not in w.strip.texts()
+    # The map's legend does not name the hidden actor either.
+    assert w.view.map_scene.legend._actor == ""
+    assert strip_state(enc, "?").cards != w.strip.state.cards
+
+
+def test_a_toggle_hides_the_strip_and_is_remembered(playing_doc, qtbot):
+    w = PlayerWindow(playing_doc)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.strip.isVisible()
+    w.strip_box.setChecked(False)
+    assert not w.strip.isVisible()
+    assert TableSettings().strip_shown is False
+    again = PlayerWindow(playing_doc)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    assert not again.strip.isVisible() and not again.strip_box.isChecked()
+    again.set_strip_shown(True)
+    assert again.strip.isVisible() and again.strip_box.isChecked()
+
+
+def test_setup_and_card_play_say_so(doc, qtbot):
+    w = PlayerWindow(doc)
+    qtbot.addWidget(w)
+    assert w.strip.state.cards == () and w.strip.state.head == "Setting up"
