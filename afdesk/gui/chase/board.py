@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from afdesk.encounter.chase.order import pname, ranked
 from afdesk.encounter.chase.state import ChaseState
@@ -97,7 +97,12 @@ class ChaseBoard(QWidget):
         self.cards_row.addStretch(1)
         outer.addLayout(self.cards_row)
         self.column = LaneColumn()
-        outer.addWidget(self.column, 1)
+        # Many participants on a small screen: the lanes scroll rather than squeeze.
+        self.lanes_scroll = QScrollArea()
+        self.lanes_scroll.setWidgetResizable(True)
+        self.lanes_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.lanes_scroll.setWidget(self.column)
+        outer.addWidget(self.lanes_scroll, 1)
         self.controls: QWidget | None = None
         if not player:
             from afdesk.gui.chase.controls import ChaseControls
