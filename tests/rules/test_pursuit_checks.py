@@ -31,6 +31,10 @@ def test_r13_c1_dice_pool_margins_match_the_exact_cancellation(rules, score, mod
     want = check_margins(PoolSpec(dice, intf))
     for key in {*got, *want}:
         assert got.get(key, 0.0) == pytest.approx(want.get(key, 0.0), abs=1e-12), key
+    # the whole series is the ruleset's own (R13): P(success margin above n)
+    for n in range(6):
+        above = math.fsum(p for (ok, m), p in got.items() if ok and m > n)
+        assert above == pytest.approx(rules.p_margin_above(score, mods, n), abs=1e-12), n
     assert math.fsum(got.values()) == pytest.approx(1.0)
 
 

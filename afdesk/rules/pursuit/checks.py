@@ -78,28 +78,24 @@ def check_outcomes(ruleset: Ruleset, score: int, modifiers: Sequence[int]) -> Ou
                 key = chase_margin(deg)
                 out[key] = out.get(key, 0.0) + float(chance)
         return out
-    out = {}
-    above = [ruleset.p_margin_above(score, mods, 0)]
-    n = 1
-    while above[-1] > EPSILON:
-        above.append(ruleset.p_margin_above(score, mods, n))
-        n += 1
-    for m in range(1, len(above)):
-        p = above[m - 1] - above[m]
-        if p > 0:
-            out[(True, m)] = p
-    p_fail = max(0.0, 1.0 - above[0])
-    if p_fail > EPSILON:
-        dice, intf = pool_sizes(score, mods)
-        split = {k: v for k, v in check_margins(PoolSpec(dice, intf)).items() if not k[0]}
-        total = math.fsum(split.values())
+    # The ruleset's own chance of success; the margins' split within success and within
+    # failure by R4's cancellation, which both dice-pool rulesets share (R13, C1). A test
+    # holds the whole series against each ruleset's own p_margin_above.
+    p_success = ruleset.p_margin_above(score, mods, 0)
+    dice, intf = pool_sizes(score, mods)
+    shape = check_margins(PoolSpec(dice, intf))
+    out: Outcomes = {}
+    for success, mass in ((True, p_success), (False, 1.0 - p_success)):
+        if mass <= EPSILON:
+            continue
+        part = {k: v for k, v in shape.items() if k[0] is success}
+        total = math.fsum(part.values())
         if total <= 0:
-            out[(False, 1)] = p_fail
-        else:
-            for key, v in split.items():
-                out[key] = p_fail * v / total
-    scale = math.fsum(out.values())
-    return {k: v / scale for k, v in out.items()}
+            out[(success, 1)] = mass
+            continue
+        for key, v in part.items():
+            out[key] = mass * v / total
+    return out
 
 
 def chase_turn_odds(
