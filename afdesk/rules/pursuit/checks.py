@@ -84,7 +84,7 @@ def check_outcomes(ruleset: Ruleset, score: int, modifiers: Sequence[int]) -> Ou
     p_success = ruleset.p_margin_above(score, mods, 0)
     dice, intf = pool_sizes(score, mods)
     shape = check_margins(PoolSpec(dice, intf))
-    out: Outcomes = {}
+    out = {}
     for success, mass in ((True, p_success), (False, 1.0 - p_success)):
         if mass <= EPSILON:
             continue
