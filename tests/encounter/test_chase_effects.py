@@ -177,6 +177,12 @@ def test_h4_occupied_on_the_bad_colour_adds_a_pursuer_tied_with_the_front():
     extra = enc.chase.participant("pursuer-1")
     assert extra is not None and extra.total == 6 and pname(enc, "pursuer-1") == "Pursuer 1"
     assert "another pursuer joins" in enc.log[-1].text
+    # it holds no reflex card: the GM plays it on any turn of the round (H4)
+    applied(enc, RollPursuit("pursuer-1", (2,)), [])
+    applied(enc, ChaseCheck("pursuer-1", True, 1), [])
+    assert enc.chase.participant("pursuer-1").total == 6 + 2 + 1
+    with pytest.raises(IllegalOp, match="has rolled the pursuit die this round"):
+        enc.apply(RollPursuit("pursuer-1", (2,)))
 
 
 def test_h4_a_second_chasm_teeter_falls_areas_equal_to_the_total():

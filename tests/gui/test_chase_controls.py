@@ -71,6 +71,11 @@ def test_head_start_way_speed_and_knock_out_by_mouse_and_keyboard(window, qtbot)
     assert panel.knock.text() == "&Mark back in"
     qtbot.mouseClick(panel.apply, Qt.MouseButton.LeftButton)
     assert "nothing changed" in c.message.text()
+    # Alt+letter reaches the tabs (Sta&ge) and the controls in them
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(panel.knock, Qt.Key.Key_G, Qt.KeyboardModifier.AltModifier)
+    assert c.tabs.currentWidget() is c.stage
     undo_all_to(doc, start)
 
 

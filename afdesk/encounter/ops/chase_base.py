@@ -29,8 +29,14 @@ def _participant(enc: Encounter, pid: str, doing: str) -> Participant:
 
 
 def _require_turn(enc: Encounter, p: Participant, doing: str) -> None:
-    """It is this participant's turn: its own, or for a vehicle one of its crew's (H5)."""
+    """It is this participant's turn: its own, or for a vehicle one of its crew's (H5). A
+    pursuer a stage added (Occupied, H4) holds no reflex card: the GM plays it on any turn
+    of the round (once a round, as everyone)."""
     require_phase(enc, Phase.TURNS, doing=doing)
+    if p.label and p.id not in enc.combatants:
+        if p.out:
+            raise IllegalOp(f"cannot {doing}: {pname(enc, p.id)} is out of the chase (H3)")
+        return
     actor = enc.actor
     crew: tuple[str, ...] = (p.id,)
     for v in enc.chase.vehicles:
