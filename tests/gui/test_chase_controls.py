@@ -362,3 +362,20 @@ def test_cooperation_rolls_with_the_next_chase_check(window, qtbot):
     assert dialog.helper_roll is not None and dialog.helper_dice.roll() is dialog.helper_roll
     assert dialog.apply(), dialog.message.text()
     assert f"with {doc.encounter.combatants[pid].name} cooperating" in doc.encounter.log[-1].text
+
+
+def test_a_contest_opens_the_check_dialog_against_its_target(window, qtbot):
+    from afdesk.encounter.checks import CheckKind
+
+    doc, c = window.doc, controls(window)
+    pid = _actor_rolls_red(window, doc, c)
+    panel = c.special
+    panel.kind.setCurrentIndex(panel.kind.findData("contest"))
+    me = doc.encounter.chase.participant(pid).total
+    offered = [panel.target.itemData(i) for i in range(panel.target.count())]
+    assert offered and all(doc.encounter.chase.participant(q).total <= me for q in offered)
+    qtbot.mouseClick(panel.take, Qt.MouseButton.LeftButton)
+    started = doc.encounter.chase.participant(pid).started
+    assert started == f"contest:{offered[0]}"
+    assert panel.dialog is not None and panel.dialog.action is CheckKind.DISTRACT
+    panel.dialog.reject()

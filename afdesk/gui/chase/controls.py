@@ -258,7 +258,7 @@ class ChaseControls(QWidget):
                 box.addItem(f"{pname(enc, pid)} escapes", "")
                 me = enc.chase.participant(pid).total
                 for q in enc.chase.participants:
-                    if q.total < me:
+                    if q.total < me and not q.decoys:  # decoys are caught first (H1)
                         box.addItem(f"{pname(enc, pid)} captures {pname(enc, q.id)}", q.id)
                 self.choices[pid] = box
                 self.end_row.addWidget(box)

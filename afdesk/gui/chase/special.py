@@ -124,6 +124,8 @@ class SpecialPanel(SetupPanel):
                     continue
                 if kind in (Special.COOPERATE, Special.CONTEST) and q.total > p.total:
                     continue
+                if kind in (Special.ATTACK, Special.CONTEST) and q.decoys:
+                    continue  # its decoys are caught first (H1)
                 tail = " (range penalty)" if kind is Special.ATTACK and q.total > p.total else ""
                 targets.append((f"{pname(enc, q.id)}{tail}", q.id))
         fill_combo(self.target, targets)
@@ -194,7 +196,9 @@ class SpecialPanel(SetupPanel):
             return False
         from afdesk.gui.dialogs.contest import ContestDialog
 
-        kind = CheckKind.AIM if what == "attack" else CheckKind.CHECK
+        # An attack across the chase aims; a contest opens as a Distract against the target
+        # (a check it opposes), and the GM may pick another action in the dialog.
+        kind = CheckKind.AIM if what == "attack" else CheckKind.DISTRACT
         dialog = ContestDialog(self.doc, actor, kind, foe, self.window())
         if target is not None and target.total > p.total and what == "attack":
             dialog.modifiers.add_gm("range penalty: a higher total (H1)", RANGE_PENALTY)
