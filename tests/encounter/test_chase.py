@@ -99,8 +99,11 @@ def test_h1_h3_reds_bad_colour_interference_and_out():
     with pytest.raises(IllegalOp, match="out of the chase"):
         enc.apply(ChaseCheck("huang", True, 1))
     # a special action: hide with two decoys
-    enc.apply(SpecialAction("huang", Special.HIDE))
+    with pytest.raises(IllegalOp, match="exactly 2 decoys"):
+        enc.apply(SpecialAction("huang", Special.HIDE))
+    enc.apply(SpecialAction("huang", Special.HIDE, decoys=((1, 0), (0, 1))))
     assert enc.chase.participant("huang").decoys == 2
+    assert enc.combatants["huang"].hidden and enc.combatants["huang"].decoys == ((1, 0), (0, 1))
     enc.apply(NextTurn())
     # it is Chen's turn: Huang cannot roll
     with pytest.raises(IllegalOp, match="Chen's turn"):

@@ -65,7 +65,7 @@ def _play_turns(window, k, shot=None):
     return k
 
 
-def test_the_board_replaces_the_map_in_a_chase_and_plays_three_exchanges(window, tmp_path):
+def test_the_board_replaces_the_map_in_a_chase_and_plays_three_exchanges(window, tmp_path, qtbot):
     view = window.chase_view
     doc = window.doc
     assert doc.encounter.mode is Mode.CHASE
@@ -82,7 +82,7 @@ def test_the_board_replaces_the_map_in_a_chase_and_plays_three_exchanges(window,
                 # mid-round: a couple of turns played
                 controls = view.board.controls
                 assert controls.odds.text().startswith(("agility", "machinery"))
-                assert "success" in controls.odds.text()
+                qtbot.waitUntil(lambda c=controls: "success" in c.odds.text())
             mid = str(tmp_path / "mid.png") if (exchange, rnd) == (0, 2) else None
             k = _play_turns(window, k, mid)
         assert doc.encounter.turn.phase is Phase.EXCHANGE_END

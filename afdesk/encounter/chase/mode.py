@@ -54,6 +54,7 @@ def new_round(chase: ChaseState) -> ChaseState:
             round_speed=None,
             grit_lost=0,
             special=0,
+            crew_checked=(),
         )
         for p in chase.participants
     )

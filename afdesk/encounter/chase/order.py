@@ -13,10 +13,14 @@ if TYPE_CHECKING:
 
 
 def pname(enc: Encounter, pid: str) -> str:
-    """A participant's name: its character's, or its vehicle's."""
+    """A participant's name: its character's, its vehicle's, or its own label (a pursuer
+    an Occupied stage added, H4)."""
     for v in enc.chase.vehicles:
         if v.id == pid:
             return v.name
+    p = enc.chase.participant(pid)
+    if p is not None and p.label:
+        return p.label
     return name(enc, pid)
 
 

@@ -60,6 +60,20 @@ class Participant(msgspec.Struct, frozen=True, omit_defaults=True):
     """Knocked out: a round speed of 0 or less (H3). It keeps its total."""
     result: str = ""
     """The exchange end (H3): "escaped", "captured by <id>", "captor", "out"."""
+    label: str = ""
+    """The name of a participant that is neither a character nor a vehicle: a pursuer an
+    Occupied stage added (H4)."""
+    helpers: tuple[str, ...] = ()
+    """Participants cooperating with its next chase check (a special action, H1, R11)."""
+    started: str = ""
+    """A special action started against another participant and not yet resolved:
+    "attack:<id>" or "contest:<id>" (H1); the GM resolves it in the check dialog."""
+    hazard: int = 0
+    """Hazard attacks due (an Attacking stage, H4)."""
+    drowning: bool = False
+    """Began to drown (a Fluid stage on the bad colour, H4)."""
+    crew_checked: tuple[str, ...] = ()
+    """A vehicle's crew members who checked this round (H5)."""
 
 
 class Vehicle(msgspec.Struct, frozen=True, omit_defaults=True):

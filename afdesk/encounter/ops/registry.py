@@ -39,6 +39,10 @@ def _import_package_ops() -> None:
     _package_loaded = True
     from afdesk.encounter.ops import (  # noqa: F401 - imported to register their Ops
         chase,
+        chase_base,
+        chase_check,
+        chase_special,
+        chase_stage,
         check,
         economy,
         flow,

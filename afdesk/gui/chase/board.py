@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from afdesk.encounter.chase.order import pname, ranked
 from afdesk.encounter.chase.state import ChaseState
@@ -58,6 +58,15 @@ class LaneColumn(QWidget):
         qp.end()
 
 
+def see_through(scroll: QScrollArea) -> None:
+    """A scroll area that shows the board's own background (the player view's too)."""
+    scroll.viewport().setAutoFillBackground(False)
+    inner = scroll.widget()
+    if inner is not None:
+        inner.setAutoFillBackground(False)
+    scroll.setStyleSheet("QScrollArea { background: transparent; }")
+
+
 class StageCard(QFrame):
     """One stage property as a card: its name and its effect (H4)."""
 
@@ -70,13 +79,14 @@ class StageCard(QFrame):
             "#stageCard { background: #fbeee0; border: 2px solid #b8742a; border-radius: 8px; }"
         )
         box = QVBoxLayout(self)
-        title = QLabel(f"<b>{prop.label}</b>")
-        text = QLabel(prop.effect)
+        box.setContentsMargins(8, 4, 8, 4)
+        box.setSpacing(0)
+        text = QLabel(f"<b>{prop.label}</b> — {prop.effect}")
         text.setWordWrap(True)
-        box.addWidget(title)
         box.addWidget(text)
-        self.setFixedWidth(210)
-        self.setMaximumHeight(96)
+        self.setToolTip(f"{prop.label} (H4): {prop.effect}")
+        self.setFixedWidth(250)
+        self.setMaximumHeight(76)
 
 
 class ChaseBoard(QWidget):
@@ -91,13 +101,30 @@ class ChaseBoard(QWidget):
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15pt; font-weight: bold;")
         outer.addWidget(self.heading)
-        self.cards_row = QHBoxLayout()
+        # The stage's cards in a row that scrolls sideways when the GM piles up more
+        # properties than the board is wide (the window still fits 1280 wide).
+        cards = QWidget()
+        self.cards_row = QHBoxLayout(cards)
+        self.cards_row.setContentsMargins(0, 0, 0, 0)
         self.cards_label = QLabel()
         self.cards_row.addWidget(self.cards_label)
         self.cards_row.addStretch(1)
-        outer.addLayout(self.cards_row)
+        self.cards_scroll = QScrollArea()
+        self.cards_scroll.setWidget(cards)
+        self.cards_scroll.setWidgetResizable(True)
+        self.cards_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.cards_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.cards_scroll.setFixedHeight(96)
+        outer.addWidget(self.cards_scroll)
+        see_through(self.cards_scroll)
         self.column = LaneColumn()
-        outer.addWidget(self.column, 1)
+        # Many participants on a small screen: the lanes scroll rather than squeeze.
+        self.lanes_scroll = QScrollArea()
+        self.lanes_scroll.setWidgetResizable(True)
+        self.lanes_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.lanes_scroll.setWidget(self.column)
+        outer.addWidget(self.lanes_scroll, 1)
+        see_through(self.lanes_scroll)
         self.controls: QWidget | None = None
         if not player:
             from afdesk.gui.chase.controls import ChaseControls

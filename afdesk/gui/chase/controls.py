@@ -1,12 +1,23 @@
-"""The GM's controls under the chase board: the pursuit die (rolled, or the faces of
-physical dice typed in), the exact odds of the turn before rolling, the check's result, and
-the exchange end's choices (H1-H3). Every step is an Op pushed to the document."""
+"""The GM's controls under the chase board, as tabs reachable by mouse and keyboard
+(Alt+letter on each tab and control):
+
+- Turn: the pursuit die (rolled, or the faces of physical dice typed in; both dice of an
+  extra die, then the one that counts), the exact odds of the turn before rolling under the
+  encounter's ruleset, the chase check rolled in its dialog (or its result typed), a
+  vehicle's crew checks (H5), and the exchange end's choices (H1-H3);
+- Participants, Stage, Special, Vehicle, Countdown: :mod:`.setup` and :mod:`.special`.
+
+Every step is an Op pushed to the document.
+"""
 
 from __future__ import annotations
 
 import random
 
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QCheckBox,
     QComboBox,
     QGridLayout,
@@ -15,34 +26,33 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from afdesk.encounter.chase.order import pname, ranked
-from afdesk.encounter.ops.chase import ChaseCheck, ResolveChase, RollPursuit
+from afdesk.encounter.ops.chase import ChaseCheck, ResolveChase, RollPursuit, stage_speed
 from afdesk.encounter.state import Phase
-from afdesk.rules import RulesError
-from afdesk.rules.odds import PoolSpec
-from afdesk.rules.pursuit import stages, turn_odds
+from afdesk.gui.chase.faces import parse_faces, roll_faces
+from afdesk.gui.chase.setup import CountdownPanel, ParticipantPanel, StagePanel, VehiclePanel
+from afdesk.gui.chase.special import SpecialPanel
+from afdesk.gui.odds_worker import OddsWorker
+from afdesk.rules import pursuit
+from afdesk.rules.pursuit import stages
+from afdesk.rules.pursuit.checks import chase_turn_odds
+from afdesk.rules.rulesets import ruleset_named
+
+__all__ = ["ChaseControls", "parse_faces", "roll_faces"]
 
 
-def parse_faces(text: str) -> tuple[int, ...]:
-    """Typed faces "6 2" or "6,2" -> (6, 2); a clear message for anything else."""
-    parts = text.replace(",", " ").split()
-    faces = []
-    for part in parts:
-        if not part.isdigit() or not 1 <= int(part) <= 6:
-            raise ValueError(f"pursuit die faces are 1 to 6, separated by spaces; got {part!r}")
-        faces.append(int(part))
-    return tuple(faces)
-
-
-def roll_faces(rng: random.Random) -> tuple[int, ...]:
-    """Roll the pursuit die: again on every 6 (red, H1)."""
-    faces = [rng.randint(1, 6)]
-    while faces[-1] == 6:
-        faces.append(rng.randint(1, 6))
-    return tuple(faces)
+def narrow(box: QComboBox, letters: int = 14) -> QComboBox:
+    """A combo box as wide as ``letters`` characters, whatever its items: a long name does
+    not widen the board past a 1280-wide screen; the whole text is its tooltip."""
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(letters)
+    box.currentTextChanged.connect(box.setToolTip)
+    return box
 
 
 class ChaseControls(QWidget):
@@ -50,43 +60,129 @@ class ChaseControls(QWidget):
         super().__init__(board)
         self.board = board
         self.doc = None
-        self.rng: random.Random = random.SystemRandom()
-        grid = QGridLayout(self)
+        self._rng: random.Random = random.SystemRandom()
+        self.source = None
+        """The dice source of the chase check dialogs (None: fresh random dice)."""
+        self.dialog = None
+        """The chase check dialog last opened (tests read it)."""
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.tabs = QTabWidget()
+        outer.addWidget(self.tabs)
+        turn = QWidget()
+        grid = QGridLayout(turn)
         self.who = QComboBox()
         self.faces = QLineEdit()
         self.faces.setPlaceholderText("faces of physical dice, e.g. 6 2 (empty: roll)")
-        self.roll = QPushButton("Pursuit die")
+        self.roll = QPushButton("Pu&rsuit die")
         self.odds = QLabel()
-        self.success = QCheckBox("Success")
+        self.check = QPushButton("Ch&ase check…")
+        self.check.setToolTip(
+            "Roll the chase check under the encounter's ruleset; Shifts both ways"
+        )
+
+        self.success = QCheckBox("&Success")
         self.margin = QSpinBox()
         self.margin.setRange(1, 30)
         self.margin.setPrefix("margin ")
-        self.interference = QCheckBox("Interference left (next die bad)")
-        self.apply = QPushButton("Apply check")
+        self.interference = QCheckBox("Interference left (next die &bad)")
+        self.apply = QPushButton("Appl&y typed result")
+        self.apply.setToolTip("What physical dice came to, typed in (the GM's fallback)")
+        self.crew = QComboBox()
+        self.crew_check = QPushButton("Cre&w check…")
+        self.crew_check.setToolTip("Each participating crew member checks too (H5)")
+        self.keep = [QPushButton("Keep die &1"), QPushButton("Keep die &2")]
         self.message = QLabel()
         self.message.setStyleSheet("color: #b00020;")
-        grid.addWidget(QLabel("Turn of"), 0, 0)
+        self.message.setWordWrap(True)
+        who_label = QLabel("Turn o&f")
+        who_label.setBuddy(self.who)
+        self.odds.setWordWrap(True)
+        grid.addWidget(who_label, 0, 0)
         grid.addWidget(self.who, 0, 1)
         grid.addWidget(self.faces, 0, 2)
         grid.addWidget(self.roll, 0, 3)
-        grid.addWidget(self.odds, 1, 0, 1, 4)
+        grid.addWidget(self.check, 0, 4)
+        grid.addWidget(self.odds, 1, 0, 1, 5)
         row = QHBoxLayout()
         for w in (self.success, self.margin, self.interference, self.apply):
             row.addWidget(w)
         row.addStretch(1)
-        grid.addLayout(row, 2, 0, 1, 4)
+        grid.addLayout(row, 2, 0, 1, 5)
+        extra = QHBoxLayout()
+        for w in (*self.keep, self.crew, self.crew_check):
+            extra.addWidget(w)
+        extra.addStretch(1)
+        grid.addLayout(extra, 3, 0, 1, 5)
+        grid.setColumnStretch(2, 1)
+        self.faces.setMinimumWidth(120)
         self.end_row = QHBoxLayout()
-        grid.addLayout(self.end_row, 3, 0, 1, 4)
-        grid.addWidget(self.message, 4, 0, 1, 4)
+        grid.addLayout(self.end_row, 4, 0, 1, 5)
+        self.tabs.addTab(turn, "T&urn")
+        self.participants = ParticipantPanel()
+        self.stage = StagePanel()
+        self.special = SpecialPanel()
+        self.vehicle = VehiclePanel()
+        self.countdown = CountdownPanel()
+        self.panels = (self.participants, self.stage, self.special, self.vehicle, self.countdown)
+        for panel, title in zip(
+            self.panels,
+            ("&Participants", "Sta&ge", "Spec&ial", "Vehic&les", "C&ountdown"),
+            strict=True,
+        ):
+            self.tabs.addTab(panel, title)
+            panel.message.connect(self.message.setText)
+        outer.addWidget(self.message)
         self.choices: dict[str, QComboBox] = {}
-        self.resolve = QPushButton("Resolve escapes and captures")
+        self.resolve = QPushButton("&Mark escapes and captures")
         self.resolve.clicked.connect(self.do_resolve)
         self.roll.clicked.connect(self.do_roll)
         self.apply.clicked.connect(self.do_check)
-        self.who.currentIndexChanged.connect(self._show_odds)
+        self.check.clicked.connect(self.open_check)
+        self.crew_check.clicked.connect(self.open_crew_check)
+        for i, b in enumerate(self.keep):
+            b.clicked.connect(lambda _c=False, i=i: self.do_keep(i))
+        self.who.currentIndexChanged.connect(self._who_changed)
+        self.odds_worker = OddsWorker(self)
+        self.odds_worker.ready.connect(self._odds_ready)
+        self._both: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        """An extra die's two rolls, waiting for the participant's choice (H1)."""
+        for button in self.findChildren(QAbstractButton):
+            button.installEventFilter(self)
+        self.resolve.installEventFilter(self)
+        for box in self.findChildren(QComboBox):
+            narrow(box)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Space presses the focused button or ticks the focused box here, not the
+        window's Next turn (Space): the keyboard reaches every control of the board."""
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Space
+            and not event.modifiers()
+            and isinstance(watched, QWidget)
+            and watched.hasFocus()
+        ):
+            event.accept()
+            return True
+        return super().eventFilter(watched, event)
+
+    @property
+    def rng(self) -> random.Random:
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+        for panel in self.panels:
+            panel.rng = rng
 
     def set_document(self, doc) -> None:
         self.doc = doc
+        self._both = None
+        for panel in self.panels:
+            panel.set_document(doc)
 
     # ------------------------------------------------------------------ state
 
@@ -102,10 +198,13 @@ class ChaseControls(QWidget):
                 return v.id
         return ""
 
+    def _current(self):
+        pid = self.who.currentData()
+        return self.doc.encounter.chase.participant(pid) if self.doc and pid else None
+
     def refresh(self) -> None:
         if self.doc is None:
             return
-
         enc = self.doc.encounter
         ids = [p.id for p in enc.chase.participants]
         current = self._participant_of_actor() or self.who.currentData()
@@ -116,8 +215,31 @@ class ChaseControls(QWidget):
         if current in ids:
             self.who.setCurrentIndex(ids.index(current))
         self.who.blockSignals(False)
+        for panel in self.panels:
+            panel.refresh()
+        self._who_changed()
+        self._refresh_end(enc)
+
+    def _who_changed(self, _index: int = -1) -> None:
+        p = self._current()
+        enc = self.doc.encounter if self.doc else None
+        vehicle = next((v for v in enc.chase.vehicles if p and v.id == p.id), None) if enc else None
+        self.crew.clear()
+        if vehicle is not None:
+            for cid in (vehicle.commander, *vehicle.crew):
+                if cid in enc.combatants and cid not in p.crew_checked:
+                    self.crew.addItem(enc.combatants[cid].name, cid)
+        self.crew.setVisible(vehicle is not None)
+        self.crew_check.setVisible(vehicle is not None)
+        self.crew_check.setEnabled(self.crew.count() > 0 and bool(p and p.colours))
+        self.check.setEnabled(bool(p and p.colours and p.score is None))
+        both = self._both is not None
+        for b in self.keep:
+            b.setVisible(both)
         self._show_odds()
-        # The exchange end: a choice for everyone still in the chase (H3).
+
+    def _refresh_end(self, enc) -> None:
+        """The exchange end: a choice for everyone still in the chase (H3)."""
         at_end = enc.turn.phase is Phase.EXCHANGE_END
         wanted = [pid for pid in ranked(enc, enc.chase) if not enc.chase.participant(pid).out]
         if not at_end:
@@ -132,50 +254,57 @@ class ChaseControls(QWidget):
                     w.deleteLater()
             self.choices = {}
             for pid in wanted:
-                box = QComboBox()
+                box = narrow(QComboBox())
                 box.addItem(f"{pname(enc, pid)} escapes", "")
                 me = enc.chase.participant(pid).total
                 for q in enc.chase.participants:
-                    if q.total < me:
-                        box.addItem(
-                            f"{pname(enc, pid)} captures {pname(enc, q.id)}",
-                            q.id,
-                        )
+                    if q.total < me and not q.decoys:  # decoys are caught first (H1)
+                        box.addItem(f"{pname(enc, pid)} captures {pname(enc, q.id)}", q.id)
                 self.choices[pid] = box
                 self.end_row.addWidget(box)
             if wanted:
                 self.end_row.addWidget(self.resolve)
         self.resolve.setVisible(bool(wanted))
 
+    def checker(self, pid: str) -> str:
+        """Who rolls a participant's check: itself, or a vehicle's helm (H5)."""
+        enc = self.doc.encounter
+        for v in enc.chase.vehicles:
+            if v.id == pid:
+                return v.helm
+        return pid
+
     def _show_odds(self) -> None:
-        """The exact odds of the chosen participant's turn before rolling (H1-H3)."""
+        """The exact odds of the chosen participant's turn before rolling (H1-H3), under
+        the encounter's ruleset, computed off the UI thread."""
         enc = self.doc.encounter if self.doc else None
-        pid = self.who.currentData()
-        p = enc.chase.participant(pid) if enc and pid else None
+        p = self._current()
         if p is None:
             self.odds.setText("")
             return
-        c = enc.combatants.get(pid)
-        if c is None:
-            v = next((v for v in enc.chase.vehicles if v.id == pid), None)
-            c = enc.combatants.get(v.helm) if v else None
-        dice = c.facet(p.way.facet) if c else 0
-        penalty = stages.check_penalty(enc.chase.stage, bad=False)
-        try:
-            o = turn_odds(
-                p.speed,
-                PoolSpec(dice, penalty),
-                bad=enc.settings.bad_pursuit_colour,
-                forced_bad=p.forced_bad,
-            )
-        except RulesError as exc:
-            self.odds.setText(str(exc))
+        c = enc.combatants.get(self.checker(p.id))
+        facet = p.way.facet
+        dice = c.facet(facet) if c else 0
+        mods = [-stages.PENALTY] if stages.StageProperty.DIFFICULT in enc.chase.stage else []
+        head = f"{facet} {dice}" + (f", {mods[0]} stage" if mods else "")
+        self._odds_head = head
+        self.odds.setText(f"{head}: odds …")
+        rules = ruleset_named(enc.ruleset)
+        speed = stage_speed(enc, p)
+        bad, forced = enc.settings.bad_pursuit_colour, p.forced_bad
+
+        def query():
+            return chase_turn_odds(rules, speed, dice, mods, bad=bad, forced_bad=forced)
+
+        self.odds_worker.request(query, head)
+
+    def _odds_ready(self, _request: int, o: object, head: object) -> None:
+        if isinstance(o, Exception):
+            self.odds.setText(f"{head}: {o}")
             return
         self.odds.setText(
-            f"{p.way.facet} {dice} dice"
-            + (f", -{penalty} stage" if penalty else "")
-            + f": success {o.p_success:.0%}, expected +{o.expected_added:.1f}, "
-            f"out {o.p_out:.0%}, bad colour {o.p_bad:.0%}" + (" (forced)" if p.forced_bad else "")
+            f"{head}: success {o.p_success:.0%}, expected +{o.expected_added:.1f}, "
+            f"out {o.p_out:.0%}, bad colour {o.p_bad:.0%}" + (" (forced)" if o.p_bad == 1 else "")
         )
 
     # ---------------------------------------------------------------- actions
@@ -194,18 +323,49 @@ class ChaseControls(QWidget):
         text = self.faces.text().strip()
         try:
             typed = bool(text)
+            if "/" in text:  # an extra die typed: "6 2 / 4"
+                first, _sep, second = text.partition("/")
+                self._both = (parse_faces(first), parse_faces(second))
+                self.message.setText(self._both_text())
+                self._who_changed()
+                return True
             faces = parse_faces(text) if typed else ()
         except ValueError as exc:
             self.message.setText(f"Typed faces: {exc}")
             return False
         if not typed and p is not None and not p.forced_bad:
             faces = roll_faces(self.rng)
+            if p.extra_die:  # an extra pursuit die: roll both, then choose (H1)
+                self._both = (faces, roll_faces(self.rng))
+                self.message.setText(self._both_text())
+                self._who_changed()
+                return True
         ok = self._push(RollPursuit(pid, faces, typed=typed))
         if ok:
             self.faces.clear()
         return ok
 
+    def _both_text(self) -> str:
+        assert self._both is not None
+        a, b = (", ".join(pursuit.colour(f) for f in r) for r in self._both)
+        return f"Extra die (H1): first {a}; second {b}. Keep one."
+
+    def do_keep(self, which: int) -> bool:
+        if self._both is None:
+            return False
+        first, second = self._both
+        typed = bool(self.faces.text().strip())
+        ok = self._push(
+            RollPursuit(self.who.currentData(), first, typed, other=second, chosen=which)
+        )
+        if ok:
+            self._both = None
+            self.faces.clear()
+            self._who_changed()
+        return ok
+
     def do_check(self) -> bool:
+        """The typed result of physical dice (the GM's fallback)."""
         pid = self.who.currentData()
         if not pid:
             return False
@@ -217,6 +377,30 @@ class ChaseControls(QWidget):
                 self.interference.isChecked() and not self.success.isChecked(),
             )
         )
+
+    def _open(self, crew: str = ""):
+        from afdesk.gui.chase.check_dialog import ChaseCheckDialog
+
+        pid = self.who.currentData()
+        if not pid:
+            self.message.setText("nobody to check for")
+            return None
+        dialog = ChaseCheckDialog(self.doc, pid, crew, self.source, self.window())
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def open_check(self):
+        """The chase check dialog for the chosen participant (H2-H4)."""
+        return self._open()
+
+    def open_crew_check(self):
+        """A crew member's check (H5)."""
+        crew = self.crew.currentData()
+        if not crew:
+            self.message.setText("every crew member has checked this round")
+            return None
+        return self._open(crew)
 
     def do_resolve(self) -> bool:
         choices = tuple((pid, box.currentData() or "") for pid, box in self.choices.items())

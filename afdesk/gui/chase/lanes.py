@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from afdesk.encounter.chase.state import Participant
@@ -40,6 +40,8 @@ class Lane(QWidget):
         super().__init__(parent)
         self.data: LaneData | None = None
         self.paints = 0
+        self.name_shown = ""
+        """The name as last drawn (cut with "…" when it does not fit)."""
         self.setMinimumHeight(46)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
@@ -49,6 +51,7 @@ class Lane(QWidget):
             return False
         self.data = data
         self.setAccessibleName(self.summary())
+        self.setToolTip(self.summary())  # everything, where the lane is too narrow for it
         self.update()
         return True
 
@@ -62,10 +65,7 @@ class Lane(QWidget):
             bits.append(" ".join(p.colours))
         if d.pole:
             bits.append("pole")
-        if p.out:
-            bits.append("out")
-        if p.result:
-            bits.append(p.result)
+        bits.extend(facts(d))
         return ", ".join(bits)
 
     def paintEvent(self, event) -> None:
@@ -88,12 +88,33 @@ class Lane(QWidget):
         big.setBold(True)
         qp.setFont(big)
         qp.setPen(QColor("#222222"))
-        name_w = min(230, max(120, r.width() // 4))
-        qp.drawText(
-            QRectF(r.left() + 8, r.top(), name_w, r.height()),
-            Qt.AlignmentFlag.AlignVCenter,
-            f"{d.rank}. {d.name}" + ("  ★ pole" if d.pole else ""),
-        )
+        name_w = min(260, max(120, r.width() // 4))
+        # A long name is cut with "…" (the whole of it is the lane's tooltip); the pole's
+        # star stays whole on its own line under the name.
+        fm = QFontMetrics(big)
+        name = fm.elidedText(f"{d.rank}. {d.name}", Qt.TextElideMode.ElideRight, name_w)
+        self.name_shown = name
+        if d.pole:
+            qp.drawText(
+                QRectF(r.left() + 8, r.top() + 2, name_w, r.height() / 2),
+                Qt.AlignmentFlag.AlignBottom,
+                name,
+            )
+            qp.setFont(self.font())
+            qp.setPen(QColor("#8a6500"))
+            qp.drawText(
+                QRectF(r.left() + 8, r.center().y(), name_w, r.height() / 2),
+                Qt.AlignmentFlag.AlignTop,
+                "★ pole",
+            )
+            qp.setFont(big)
+            qp.setPen(QColor("#222222"))
+        else:
+            qp.drawText(
+                QRectF(r.left() + 8, r.top(), name_w, r.height()),
+                Qt.AlignmentFlag.AlignVCenter,
+                name,
+            )
         # The total as a bar, scaled to the leader.
         bar_x = r.left() + name_w + 12
         bar_w = max(50, int(r.width() * (0.32 if r.width() > 900 else 0.16)))
@@ -125,26 +146,46 @@ class Lane(QWidget):
         normal = QFont(self.font())
         qp.setFont(normal)
         qp.setPen(QColor("#222222"))
-        facts = [
-            f"speed {p.speed}" if p.round_speed is None else f"speed {p.round_speed}/{p.speed}"
-        ]
-        if p.score is not None:
-            facts.append(f"{'margin' if p.success else 'failed by'} {p.margin}")
-        if p.grit_lost:
-            facts.append(f"grit -{p.grit_lost}")
-        if p.special:
-            facts.append(f"{p.special} special")
-        if p.decoys:
-            facts.append(f"{p.decoys} decoys")
-        if p.forced_bad:
-            facts.append("next die bad")
-        if p.out:
-            facts.append("OUT")
-        if p.result and p.result != "out":
-            facts.append(p.result.upper())
-        qp.drawText(
-            QRectF(x, r.top(), r.right() - x - 6, r.height()),
-            Qt.AlignmentFlag.AlignVCenter,
-            " · ".join(facts),
-        )
+        text = " · ".join(facts(d))
+        box = QRectF(x, r.top() + 2, r.right() - x - 6, r.height() - 4)
+        fm = QFontMetrics(normal)
+        wrap = Qt.TextFlag.TextWordWrap
+        need = fm.boundingRect(box.toRect(), int(wrap), text)
+        if need.height() > box.height():  # still too long on two lines: cut, the tooltip has all
+            text = fm.elidedText(text, Qt.TextElideMode.ElideRight, int(box.width()) * 2 - 20)
+        qp.drawText(box, int(Qt.AlignmentFlag.AlignVCenter | wrap), text)
         qp.end()
+
+
+def facts(d: LaneData) -> list[str]:
+    """A lane's facts in words: speed, margin, grit lost, specials, decoys, what the stage
+    left (a hazard's attack, drowning, teetering), a started attack, out, the result."""
+    p = d.participant
+    out = [f"speed {p.speed}" if p.round_speed is None else f"speed {p.round_speed}/{p.speed}"]
+    if p.score is not None:
+        out.append(f"{'margin' if p.success else 'failed by'} {p.margin}")
+    if p.grit_lost:
+        out.append(f"grit -{p.grit_lost}")
+    if p.special:
+        out.append(f"{p.special} special")
+    if p.extra_die:
+        out.append("extra die")
+    if p.helpers and d.gm:
+        out.append(f"{len(p.helpers)} cooperating")
+    if p.decoys:
+        out.append(f"{p.decoys} decoys")
+    if p.started and d.gm:
+        out.append(p.started.split(":")[0] + " under way")
+    if p.hazard:
+        out.append(f"hazard attack x{p.hazard}" if p.hazard > 1 else "hazard attack")
+    if p.teetering:
+        out.append("teetering")
+    if p.drowning:
+        out.append("drowning")
+    if p.forced_bad:
+        out.append("next die bad")
+    if p.out:
+        out.append("OUT")
+    if p.result and p.result != "out":
+        out.append(p.result.upper())
+    return out

@@ -21,6 +21,7 @@ H2 where the page says "blue":
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -183,3 +184,14 @@ def stage_effects(
         drown=StageProperty.FLUID in stage and bad,
         extra_pursuer=StageProperty.OCCUPIED in stage and bad,
     )
+
+
+def draw(rng: random.Random, count: int) -> tuple[StageProperty, ...]:
+    """``count`` different stage properties drawn at random (the GM's random stage, H4),
+    in H4's order; ``rng`` is the caller's (a seeded one in tests)."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise RulesError(f"draw a whole number of stage properties, got {count!r}")
+    if count > len(StageProperty):
+        raise RulesError(f"a stage has at most {len(StageProperty)} properties (H4), not {count}")
+    chosen = set(rng.sample(list(StageProperty), count))
+    return tuple(p for p in StageProperty if p in chosen)

@@ -1,0 +1,56 @@
+"""The chase board at 1280x720 (issue 14): long names and lane facts are never silently cut
+(cut with "…" and whole in the tooltip, or wrapped), and the window keeps fitting the screen
+with a long name in every list and many stage properties."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+from PySide6.QtCore import QSettings
+
+from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.chase import SetStage
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.main_window import MainWindow
+from afdesk.storage import samples
+
+LONG = "Triad Runner Number One of the Jade Lotus Society"
+
+
+def test_long_names_and_facts_at_1280x720(qtbot):
+    state = samples.build_chase().state()
+    people = tuple(
+        msgspec.structs.replace(c, name=LONG) if c.id == "runner-1" else c for c in state.combatants
+    )
+    doc = EncounterDocument(
+        Encounter.from_state(msgspec.structs.replace(state, combatants=people)),
+        journal_factory=lambda d: None,
+    )
+    w = MainWindow(QSettings())
+    qtbot.addWidget(w)
+    w.maybe_save = lambda: True
+    w.set_document(doc)
+    w.resize(1280, 720)
+    w.show()
+    all_ten = (
+        "attacking", "chasm", "dangerous", "difficult", "flaming",
+        "fluid", "obscured", "occupied", "steep", "treacherous",
+    )  # fmt: skip
+    assert not doc.push(SetStage(all_ten))
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(play_cards(doc.encounter, rng=random.Random(2)))
+    c = w.chase_view.board.controls
+    for pid in ("runner-1", "mei", "huang"):
+        c.who.setCurrentIndex(c.who.findData(pid))
+    assert w.minimumSizeHint().width() <= 1280
+    assert w.width() <= 1280
+    lane = w.chase_view.board.lane("runner-1")
+    qtbot.waitUntil(lambda: lane.paints > 0)
+    assert lane.name_shown.endswith("…") and LONG not in lane.name_shown
+    assert LONG in lane.toolTip()
+    assert "speed 2" in lane.toolTip()
+    # every combo box says the whole of what it shows in its tooltip
+    c.participants.who.setCurrentIndex(c.participants.who.findData("runner-1"))
+    assert c.participants.who.toolTip() == LONG
