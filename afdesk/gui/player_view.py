@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.gui.map.marks import harm_boxes
 from afdesk.gui.map.view import MapView
 
 
@@ -53,6 +54,7 @@ class PlayerWindow(QWidget):
         self.rear_box = QCheckBox("Shade behind flanks", self.bar)
         self.rear_box.toggled.connect(self.view.set_rear_arcs)
         bar.addWidget(self.rear_box)
+        self.harm_boxes = harm_boxes(self.bar, bar, self.view)
         bar.addStretch(1)
         close = QPushButton("Close", self.bar)
         close.setToolTip("Close the player view (the GM window stays open)")

@@ -40,6 +40,7 @@ def _import_package_ops() -> None:
     from afdesk.encounter.ops import (  # noqa: F401 - imported to register their Ops
         chase,
         check,
+        damage,
         economy,
         flow,
         meta,
