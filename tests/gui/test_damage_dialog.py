@@ -120,3 +120,16 @@ def test_the_physical_dice_setting_is_kept_per_side(armed, qtbot):
     qtbot.addWidget(again)
     again.weapon_box.choose("spear")
     assert again.dice.defense_faces.physical() and not again.dice.attack_faces.physical()
+
+
+def test_a_refusal_of_typed_faces_goes_once_the_dice_are_right(armed, qtbot):
+    dlg = ContestDialog(armed, "huang", CheckKind.HACK, "gao")
+    qtbot.addWidget(dlg)
+    dlg.weapon_box.choose("spear")
+    dice, intf = dlg.flow.attack_pools()
+    dlg.dice.attack_faces.type_faces("4")
+    dlg.dice.roll_check()
+    assert "needs more" in dlg.reason.text()
+    dlg.dice.attack_faces.type_faces(" ".join(["4"] * (dice + intf)))
+    dlg.dice.roll_check()
+    assert dlg.flow.rolled and "needs more" not in dlg.reason.text()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from afdesk.encounter.combatant import Combatant
@@ -28,6 +29,7 @@ class HarmFlag(QWidget):
         self._push = push
         self.cid = ""
         self.setObjectName("harmFlag")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)  # the red banner
         self.setStyleSheet(
             "#harmFlag { background: #d0021b; border-radius: 4px; }"
             " #harmFlag QLabel { color: white; font-weight: bold; }"

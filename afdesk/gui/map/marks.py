@@ -72,27 +72,21 @@ class Harm(NamedTuple):
 
 
 def _pill_size(harm: Harm, r: float) -> tuple[float, float]:
-    h = max(r * 0.62, 15.0)
+    h = max(r * 0.8, 18.0)  # as tall as the initials: readable across a room
     fm = QFontMetricsF(font(h * 0.72, bold=True))
     return fm.horizontalAdvance(harm.text()) + h * 0.7, h
 
 
-def _pill_side(facing: float) -> tuple[float, float]:
-    """Above the disc, unless the pointer goes up: then left or right, away from it."""
-    fx, fy = facing_vector(facing)
-    if fy > -0.5:
-        return (0.0, -1.0)
-    return (-1.0, 0.0) if fx >= 0 else (1.0, 0.0)
-
-
 def harm_rect(harm: Harm, r: float, facing: float) -> QRectF:
-    """Where the pill goes, in the token's coordinates."""
+    """Where the pill goes, in the token's coordinates: above the disc, and when the pointer
+    goes up, beside the pointer (away from the way it leans), still above the disc and so
+    inside the token's own area rather than over a neighbour."""
     w, h = _pill_size(harm, r)
-    dx, dy = _pill_side(facing)
-    if dy:
-        cx, cy = 0.0, -(r + h / 2 + 3)
-    else:
-        cx, cy = dx * (r + w / 2 + 3), -r * 0.35
+    fx, fy = facing_vector(facing)
+    cx, cy = 0.0, -(r + h / 2 + 3)
+    if fy < -0.5:  # the pointer goes up
+        shift = w / 2 + r * 0.35
+        cx = -shift if fx >= 0 else shift
     return QRectF(cx - w / 2, cy - h / 2, w, h)
 
 

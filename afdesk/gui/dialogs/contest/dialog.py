@@ -73,6 +73,7 @@ class ContestDialog(QDialog):
         """The dice source for every roll here; None: a fresh seeded RandomSource."""
         self.setWindowTitle(f"{self.action.label} — {self.enc.combatant(attacker).name}")
         self.setMinimumWidth(780)
+        self._dice_seen: tuple[bool, bool, int, int] = (False, False, 0, 0)
         self._zero_hits_asked: tuple[int, int] | None = None
         """(damage, Momentum spent) when the GM was asked about a 0-hit landing."""
         self._build()
@@ -317,6 +318,11 @@ class ContestDialog(QDialog):
             self._rolls_seen = rolls
             if f.rolled:
                 self._bring_dice_into_view()
+        dice = (*rolls, len(f.spends), len(f.also))
+        if dice != self._dice_seen:
+            # New dice on the table: a refusal of earlier typed faces no longer applies.
+            self._dice_seen = dice
+            self._show_reason(" ".join(f.plan.notes), note=True)
         self.shifts.refresh()
         self.momentum.refresh(self.action, f.verdict_now() if rolled else None)
         self.apply_button.setEnabled(rolled)
