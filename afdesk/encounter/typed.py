@@ -71,6 +71,15 @@ def _faces(n: int) -> str:
     return f"{n} face" + ("" if n == 1 else "s")
 
 
+def used_up(source: TypedDice) -> None:
+    """:class:`IllegalOp` if the roll left typed faces unused (too many were typed)."""
+    if source.remaining:
+        raise IllegalOp(
+            f"{_faces(len(source.faces))} typed, but the roll used {source.index}; remove the "
+            f"{source.remaining} extra, in the order rolled ({source.order})"
+        )
+
+
 _STATE = ("attack", "d20", "defense", "defense_roll", "helper_roll", "shift_exchange")
 _LISTS = ("spends", "also")
 
@@ -96,12 +105,10 @@ def roll_typed(
     except (IllegalOp, RulesError) as exc:
         restore()
         raise IllegalOp(f"physical dice for the {which}: {exc}") from None
-    if source.remaining:
+    try:
+        used_up(source)
+    except IllegalOp as exc:
         restore()
-        raise IllegalOp(
-            f"physical dice for the {which}: {_faces(len(source.faces))} typed, but the roll "
-            f"used {source.index}; remove the {source.remaining} extra, in the order rolled "
-            f"({source.order})"
-        )
+        raise IllegalOp(f"physical dice for the {which}: {exc}") from None
     if which not in flow.physical:
         flow.physical.append(which)

@@ -131,3 +131,20 @@ def test_an_attack_without_a_name_or_with_negative_damage_is_refused():
         enc.apply(AddCombatant(band("a", (1, 1), attacks=(Attack("x", damage=-1),))))
     with pytest.raises(IllegalOp, match="two attacks with the same name"):
         enc.apply(AddCombatant(band("a", (1, 1), attacks=(KNIFE, KNIFE))))
+
+
+def test_attacks_typed_in_the_form_parse_with_defaults_and_clear_errors():
+    from afdesk.encounter.weapons import format_attacks, parse_attacks
+
+    assert parse_attacks("spear, 2, 2\n\nbow, 1, 1, 5\nknife, 1") == (
+        Attack("spear", 2, 2),
+        Attack("bow", 1, 1, 5),
+        Attack("knife", 1),
+    )
+    assert parse_attacks(format_attacks((SPEAR, BOW))) == (SPEAR, BOW)
+    with pytest.raises(IllegalOp, match=r"attack line 1 .* should be: name, damage"):
+        parse_attacks("spear")
+    with pytest.raises(IllegalOp, match="attack line 2: the reach '-1' is not a whole number"):
+        parse_attacks("knife, 1\nspear, 2, -1")
+    with pytest.raises(IllegalOp, match="attack line 1: an attack needs a name"):
+        parse_attacks(", 2")

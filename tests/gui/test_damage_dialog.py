@@ -12,6 +12,7 @@ from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.roster import EditCombatant, PlaceCombatant
 from afdesk.encounter.weapons import Attack
+from afdesk.gui.dialogs.character import CharacterDialog
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.dialogs.contest.physical import physical_default, set_physical_default
 from afdesk.gui.document import EncounterDocument
@@ -133,3 +134,62 @@ def test_a_refusal_of_typed_faces_goes_once_the_dice_are_right(armed, qtbot):
     dlg.dice.attack_faces.type_faces(" ".join(["4"] * (dice + intf)))
     dlg.dice.roll_check()
     assert dlg.flow.rolled and "needs more" not in dlg.reason.text()
+
+
+def test_the_character_form_edits_attacks(armed, qtbot):
+    dlg = CharacterDialog(armed, "huang")
+    qtbot.addWidget(dlg)
+    assert dlg.attacks.toPlainText() == "knife, 1, 1, 0\nspear, 2, 2, 0"
+    dlg.attacks.setPlainText("knife, 1\nbow, two, 1, 5")
+    dlg.buttons.accepted.emit()
+    assert "Attack line 2: the damage 'two' is not a whole number." in dlg.error.text()
+    assert armed.encounter.combatant("huang").attacks == ATTACKS  # nothing lost
+    dlg.attacks.setPlainText("knife, 1\nbow, 2, 1, 5")
+    dlg.buttons.accepted.emit()
+    assert armed.encounter.combatant("huang").attacks == (
+        Attack("knife", 1),
+        Attack("bow", 2, range=5),
+    )
+
+
+def test_persevere_takes_physical_dice_too(qtbot):
+    import random
+
+    from afdesk.encounter import persevere
+    from afdesk.encounter.ops.flow import EndEncounter, NextTurn
+    from afdesk.encounter.ops.reflex import deal_hands, play_cards
+    from afdesk.encounter.state import Phase
+    from afdesk.gui.dialogs.persevere import PersevereDialog
+    from afdesk.rules.dice import pool_sizes
+    from afdesk.storage import samples
+
+    enc = samples.build()
+    rng = random.Random(5)
+    for _ in range(2):
+        enc.apply(deal_hands(enc, rng))
+        while enc.turn.phase is not Phase.EXCHANGE_END:
+            if enc.turn.phase is Phase.CARDS:
+                enc.apply(play_cards(enc, rng=rng))
+            else:
+                enc.apply(NextTurn())
+    enc.apply(EndEncounter())
+    doc = EncounterDocument(enc, journal_factory=lambda d: None)
+    dlg = PersevereDialog(doc)
+    qtbot.addWidget(dlg)
+    needed = 0
+    for check in persevere.plan(enc):
+        dice, intf = pool_sizes(
+            enc.combatant(check.id).facet("strength"), [m.dice for m in check.modifiers]
+        )
+        needed += dice + intf
+    dlg.faces.type_faces(" ".join(["5"] * (needed - 1)))
+    dlg.roll()
+    assert dlg.op is None and "needs more" in dlg.error.text()
+    dlg.faces.type_faces(" ".join(["5"] * (needed + 1)))
+    dlg.roll()
+    assert dlg.op is None and "remove the 1 extra" in dlg.error.text()
+    dlg.faces.type_faces(" ".join(["5"] * needed))
+    dlg.roll()
+    assert dlg.op is not None and dlg.op.physical
+    dlg.apply()
+    assert doc.encounter.log[-1].text.endswith("— physical dice")

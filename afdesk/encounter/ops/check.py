@@ -339,6 +339,8 @@ class Persevere(Op, frozen=True):
     an already exhausted one loses grit equal to the failure margin (E15, R13)."""
 
     results: tuple[PersevereResult, ...]
+    physical: bool = False
+    """The faces were typed from physical dice (issue 12)."""
     label = "Persevere"
 
     def execute(self, enc: Encounter) -> None:
@@ -389,7 +391,8 @@ class Persevere(Op, frozen=True):
                 parts.append(f"{name(enc, res.id)} loses {margin} grit")
             else:
                 parts.append(f"{name(enc, res.id)} is exhausted")
-        return "Persevere: " + ("; ".join(parts) or "nobody")
+        tail = " — physical dice" if self.physical else ""
+        return "Persevere: " + ("; ".join(parts) or "nobody") + tail
 
 
 def persevere_party(enc: Encounter) -> list[Combatant]:

@@ -6,11 +6,18 @@ the box for that side."""
 
 from __future__ import annotations
 
+import msgspec
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QWidget
 
+from afdesk.encounter import persevere
 from afdesk.encounter.combatant import Side
-from afdesk.encounter.typed import parse_faces
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.check import Persevere
+from afdesk.encounter.typed import TypedDice, parse_faces, used_up
+from afdesk.rules.errors import RulesError
+from afdesk.rules.rulesets import ruleset_named
 
 SIDES = {"band": "players' side", "opponents": "opponents' side"}
 
@@ -80,3 +87,15 @@ class FacesEntry(QWidget):
         """Tick the box and type ``text``, as the GM would."""
         self.box.setChecked(True)
         self.faces_edit.setText(text)
+
+
+def typed_persevere(enc: Encounter, text: str) -> Persevere | str:
+    """Everyone's persevere check (E15) from faces typed top to bottom, or why not."""
+    rules = ruleset_named(enc.ruleset)
+    try:
+        source = TypedDice(parse_faces(text), f"{rules.typed_dice_order}; one check per row")
+        op = persevere.roll(enc, source)
+        used_up(source)
+    except (IllegalOp, RulesError) as exc:
+        return f"physical dice for persevere: {exc}"
+    return msgspec.structs.replace(op, physical=True)
