@@ -63,6 +63,8 @@ def test_a_landed_attack_deals_the_weapons_damage_plus_momentum_r12():
     assert enc.combatant("gao").hits == 3
     text = enc.log[-1].text
     assert "with the spear" in text and "takes 3 hits (2 damage, Momentum +1, R12)" in text
+    assert text.endswith(": hits 3 reach grit 3, the GM decides")
+    assert hits_reach_grit(enc.combatant("gao"))
 
 
 def test_landed_hits_never_below_zero_and_refuse_negative_damage():

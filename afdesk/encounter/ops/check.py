@@ -23,7 +23,12 @@ from afdesk.encounter.contest import (
     combinable,
     momentum_refusal,
 )
-from afdesk.encounter.damage import attack_named, landed_hits, momentum_damage
+from afdesk.encounter.damage import (
+    attack_named,
+    hits_reach_grit,
+    landed_hits,
+    momentum_damage,
+)
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
 from afdesk.encounter.ops.roster import check_decoys
@@ -254,6 +259,9 @@ class ResolveContest(Op, frozen=True):
             tail += f" — {name(enc, r.target)} takes {plural(damage, 'hit')}"
             if momentum_damage(r.momentum_uses):
                 tail += f" ({r.hits} damage, Momentum {momentum_damage(r.momentum_uses):+d}, R12)"
+            hit = enc.combatants.get(r.target)
+            if hit is not None and damage and hits_reach_grit(hit.replace(hits=hit.hits + damage)):
+                tail += f": hits {hit.hits + damage} reach grit {hit.grit}, the GM decides"
         spent = [
             f"{'the referee' if s.payer == 'referee' else name(enc, s.payer)} "
             + {"add": "+2 dice", "retry": "a retry", "will": "Will"}.get(s.kind, s.kind)
