@@ -163,3 +163,18 @@ def test_in_a_crowded_overlap_every_flank_stub_shows(qapp):
             mid = mark.mapToScene((a + b) / 2)
             seen = pixel(scene, mid)
             assert distance(seen, want) < 60, (c.id, seen.name(), want.name())
+
+
+def test_the_characters_menu_offers_the_decision_while_flagged(playing_doc):
+    from afdesk.gui import actions as gm_actions
+
+    doc = playing_doc
+    keys = [e.key for e in gm_actions.entries(doc, "gao")]
+    assert not any(k.startswith("harm:") for k in keys)
+    doc.push(AdjustCounter("gao", "hits", doc.encounter.combatant("gao").grit))
+    harm = [e for e in gm_actions.entries(doc, "gao") if e.key.startswith("harm:")]
+    assert [e.key for e in harm] == ["harm:down", "harm:out", "harm:nothing"]
+    assert all(e.enabled for e in harm)
+    assert doc.push(harm[1].op) == ""
+    assert doc.encounter.combatant("gao").exited
+    assert "GM decides: Bandit Chief Gao is out of the fight" in doc.encounter.log[-1].text
