@@ -90,3 +90,16 @@ def test_typed_dice_is_a_dice_source_like_the_scripted_one():
     assert [typed.d6(), typed.d6()] == [scripted.d6(), scripted.d6()]
     with pytest.raises(RulesError, match="2 faces typed"):
         typed.d6()
+
+
+def test_advantage_asks_for_the_retried_interference_six_r4():
+    f = flow_of()
+    f.add_gm_modifier("Mud", -1)  # one Interference die
+    f.set_advantage(True, False)
+    # Check 5, 4; Interference 6 exploding into a 2; Advantage retries the 6 (R4): a 3.
+    with pytest.raises(IllegalOp, match="4 faces typed, but this roll needs more"):
+        roll_typed(f, "attack", (5, 4, 6, 2), f.roll_attack)
+    roll_typed(f, "attack", (5, 4, 6, 2, 3), f.roll_attack)
+    assert f.attack is not None
+    retried = [d for d in f.attack.dice if d.retried]
+    assert [(d.retried_from, d.face, d.retry_reason) for d in retried] == [(6, 3, "advantage")]

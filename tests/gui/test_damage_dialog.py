@@ -193,3 +193,11 @@ def test_persevere_takes_physical_dice_too(qtbot):
     assert dlg.op is not None and dlg.op.physical
     dlg.apply()
     assert doc.encounter.log[-1].text.endswith("— physical dice")
+
+
+def test_a_duplicate_keeps_the_attacks(armed, qtbot):
+    dlg = CharacterDialog(armed, None, template=armed.encounter.combatant("huang"))
+    qtbot.addWidget(dlg)
+    dlg.buttons.accepted.emit()
+    copy = next(c for c in armed.encounter.roster() if c.name.startswith("Green-Jade Huang "))
+    assert copy.attacks == ATTACKS and copy.hits == 0 and copy.harm_call == 0
