@@ -8,6 +8,7 @@ import math
 import msgspec
 
 from afdesk.encounter.geometry import Area
+from afdesk.encounter.weapons import Attack
 
 
 class Side(enum.StrEnum):
@@ -223,6 +224,11 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     d20: D20Profile = D20Profile()
     exited: str = ""
     """Set when the character left the encounter over an edge: the GM's note."""
+    attacks: tuple[Attack, ...] = ()
+    """Weapons and attacks with their damage, reach and range (E6, E12; issue 12)."""
+    harm_call: int = 0
+    """The hits at which the GM last decided what reaching grit does (down, out or nothing):
+    the flag shows again only when hits rise past it (issue 12)."""
 
     # -------------------------------------------------------------------------- queries
 

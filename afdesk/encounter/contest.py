@@ -28,6 +28,7 @@ from afdesk.encounter.combatant import (
     StateKind,
     opposed,
 )
+from afdesk.encounter.damage import parry_reach, reach_and_range
 from afdesk.encounter.economy import has_defenses
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
@@ -94,6 +95,8 @@ class Plan(msgspec.Struct, frozen=True, omit_defaults=True):
     cover: tuple[Area, ...] = ()
     surprise: bool = False
     notes: tuple[str, ...] = ()
+    weapon: str = ""
+    """The attack chosen from the attacker's sheet ("": its own reach and weapon range)."""
 
     def usable_defenses(self) -> list[DefenseOption]:
         return [d for d in self.defenses if d.allowed]
@@ -163,8 +166,13 @@ class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     decoys: tuple[Area, ...] = ()
     """Hide: where the two decoys go (E6)."""
     hits: int = 0
-    """Damage the GM rolled for a landed attack (E6: "roll damage if you succeed")."""
+    """The attack's damage (the chosen weapon's, or the GM's number) before Momentum: a
+    landed attack deals it plus Momentum spent on damage (E6, R12)."""
     note: str = ""
+    weapon: str = ""
+    """The attack chosen from the attacker's sheet (issue 12)."""
+    physical: tuple[str, ...] = ()
+    """Rolls whose faces the GM typed from physical dice: "attack", "defense"."""
 
     def verdict(self, ruleset: Ruleset | str) -> Verdict:
         """What the check came to; stopped if any defense stops it (R9, C2)."""
@@ -230,11 +238,16 @@ def assemble(
     action: CheckKind | str,
     target_id: str = "",
     facet: str = "",
+    weapon: str = "",
 ) -> Plan:
-    """Derive the contested check of ``attacker`` doing ``action`` to ``target``."""
+    """Derive the contested check of ``attacker`` doing ``action`` to ``target`` with the
+    attack ``weapon`` from its sheet (its reach and range, E12)."""
     action = CheckKind(action)
     spec = action.spec
     attacker = enc.combatant(attacker_id)
+    if weapon and not spec.attack:
+        weapon = ""  # only attacks use a weapon
+    reach, rng = reach_and_range(attacker, weapon)
     facet = facet or spec.facet
     if not facet:
         raise IllegalOp("a plain check needs a facet")
@@ -253,6 +266,7 @@ def assemble(
             modifiers=tuple(mods),
             allowed=not spend,
             reason=spend,
+            weapon=weapon,
         )
     if target.id == attacker.id:
         raise IllegalOp(f"{attacker.name} cannot {spec.label.lower()} themselves")
@@ -268,6 +282,7 @@ def assemble(
             tuple(mods),
             allowed=False,
             reason="both characters must be on the map",
+            weapon=weapon,
         )
     dist = distance(a_area, t_area)
     behind = not in_front(t_area, target.facing, a_area)
@@ -288,11 +303,12 @@ def assemble(
                 )
             )
     if action is CheckKind.HACK:
-        if dist > attacker.reach:
+        if dist > reach:
             allowed = False
+            with_ = f" with the {weapon}" if weapon else ""
             reason = (
-                f"{target.name} is {dist} areas away; {attacker.name}'s reach is "
-                f"{attacker.reach} (E12)"
+                f"{target.name} is {dist} areas away; {attacker.name}'s reach{with_} is "
+                f"{reach} (E12)"
             )
         elif dist > 1 and not in_front(a_area, attacker.facing, t_area):
             allowed = False
@@ -301,9 +317,9 @@ def assemble(
                 f"{target.name} is behind it (E12)"
             )
     elif action is CheckKind.AIM:
-        rng = attacker.weapon_range
         if rng <= 0:
-            allowed, reason = False, f"{attacker.name} has no ranged weapon (weapon range 0)"
+            what = f"the {weapon} is not ranged" if weapon else "weapon range 0"
+            allowed, reason = False, f"{attacker.name} has no ranged weapon ({what})"
         elif dist > 2 * rng:
             allowed = False
             reason = f"{target.name} is {dist} areas away, beyond twice the weapon's range {rng}"
@@ -347,6 +363,7 @@ def assemble(
         cover=cover,
         surprise=surprise,
         notes=tuple(notes),
+        weapon=weapon,
     )
 
 
@@ -494,10 +511,10 @@ def _why_not(
             return "a parry cannot answer a social attack (E8)"
         if behind:
             return f"{attacker.name} is behind {target.name}'s flank: no parry (E8)"
-        if dist > target.reach:
+        if dist > parry_reach(target):
             return (
                 f"{attacker.name} is {dist} areas away, outside {target.name}'s reach of "
-                f"{target.reach}: no parry (E8)"
+                f"{parry_reach(target)}: no parry (E8)"
             )
     if base is DefenseKind.INSIGHT and not spec.social:
         return "insight only answers social attacks (E8)"

@@ -30,6 +30,7 @@ from afdesk.encounter.contest import (
     momentum_refusal,
     pools,
 )
+from afdesk.encounter.damage import plan_damage
 from afdesk.encounter.defense_side import DefenseSide
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
@@ -76,8 +77,10 @@ class ContestFlow(DefenseSide):
         self.momentum_uses: list[MomentumUse] = []
         self.decoy = None
         self.decoys: tuple[Area, ...] = ()
-        self.hits = 0
-        """Damage the GM rolled, dealt if the attack lands (E6)."""
+        self.hits = plan_damage(enc.combatant(plan.attacker), plan.weapon)
+        """The attack's damage, dealt with Momentum's if the attack lands (E6, R12)."""
+        self.physical: list[str] = []
+        """Rolls typed from physical dice ("attack", "defense"; afdesk.encounter.typed)."""
         self.note = ""
 
     # ------------------------------------------------------------------ configuration
@@ -559,6 +562,8 @@ class ContestFlow(DefenseSide):
             decoys=self.decoys,
             hits=self.hits,
             note=self.note,
+            weapon=self.plan.weapon,
+            physical=tuple(self.physical),
         )
 
     def op(self, *, override: bool = False) -> ResolveContest:

@@ -13,6 +13,7 @@ from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetNotes
 from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.encounter.ops.zone import SetEdgeRule
+from afdesk.encounter.weapons import Attack
 from afdesk.encounter.zone import Edge, EdgeRule, TileSet, grid_zone
 
 LAYOUT = (
@@ -52,6 +53,7 @@ BAND = (
         grit=4,
         grit_max=4,
         notes="Owes the ferryman a favour.",
+        attacks=(Attack("jian", damage=2),),
     ),
     Combatant(
         "chen",
@@ -62,6 +64,7 @@ BAND = (
         facets=_facets(fight=3, move=2, strength=4),
         grit=5,
         grit_max=5,
+        attacks=(Attack("fists", damage=1),),
     ),
     Combatant(
         "lan",
@@ -72,6 +75,7 @@ BAND = (
         facets=_facets(agility=4, sneak=3, study=3),
         weapon_range=6,
         notes="Her bow: range 6 areas.",
+        attacks=(Attack("bow", damage=2, range=6), Attack("knife", damage=1)),
     ),
     Combatant(
         "bao",
@@ -82,6 +86,7 @@ BAND = (
         facets=_facets(influence=4, perform=3, fight=2),
         reach=2,
         notes="Staff: reach 2.",
+        attacks=(Attack("staff", damage=1, reach=2),),
     ),
 )
 
@@ -97,6 +102,7 @@ BANDITS = (
         grit=5,
         grit_max=5,
         notes="Wants the toll box. If he goes down, the bandits flee north.",
+        attacks=(Attack("dao", damage=2),),
     ),
     Combatant(
         "bandit-1",
@@ -108,6 +114,7 @@ BANDITS = (
         facets=_facets(fight=2),
         grit=2,
         grit_max=2,
+        attacks=(Attack("club", damage=1),),
     ),
     Combatant(
         "bandit-2",
@@ -119,6 +126,7 @@ BANDITS = (
         facets=_facets(fight=2),
         grit=2,
         grit_max=2,
+        attacks=(Attack("club", damage=1),),
     ),
     Combatant(
         "archer",
@@ -132,6 +140,7 @@ BANDITS = (
         grit=2,
         grit_max=2,
         notes="Hides in the hills' crest at the first sign of trouble.",
+        attacks=(Attack("bow", damage=1, range=5),),
     ),
 )
 

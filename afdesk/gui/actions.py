@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.ops.base import Op
 from afdesk.gui import commands as cmd
+from afdesk.gui.commands.harm import HARM
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMenu
@@ -43,6 +44,7 @@ def _layout(doc: EncounterDocument, cid: str) -> Iterator[cmd.Command]:
     yield cmd.HESITATED
     yield cmd.BLEED
     yield from cmd.RESOLVE.values()
+    yield from HARM  # hits reach grit: the GM decides (issue 12)
     for st in doc.encounter.combatants[cid].states:
         yield cmd.REMOVE_STATE[st.kind]
     yield cmd.ADD_STATE

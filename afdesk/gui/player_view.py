@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.gui.document import Links
+from afdesk.gui.map.marks import harm_boxes
 from afdesk.gui.map.view import MapView
 from afdesk.gui.table.camera import TableCamera
 from afdesk.gui.table.roll_panel import RollPanel
@@ -72,6 +73,7 @@ class PlayerWindow(QWidget):
         self.strip_box.setChecked(self.table.strip_shown)
         self.strip_box.toggled.connect(self.set_strip_shown)
         bar.addWidget(self.strip_box)
+        self.harm_boxes = harm_boxes(self.bar, bar, self.view)
         bar.addStretch(1)
         close = QPushButton("Close", self.bar)
         close.setToolTip("Close the player view (the GM window stays open)")

@@ -76,6 +76,7 @@ def test_roll_defend_shift_and_apply_is_one_op(duel, qtbot):
     dlg.source = ScriptedSource([6, 6])
     qtbot.mouseClick(add, Qt.MouseButton.LeftButton)
     assert "stands" in dlg.dice.verdict_text()
+    dlg.momentum.hits.setValue(2)  # the damage: a 0-hit landing would ask first (issue 12)
     n = doc.undo_stack.count()
     qtbot.mouseClick(dlg.apply_button, Qt.MouseButton.LeftButton)
     assert doc.undo_stack.count() == n + 1
@@ -103,6 +104,7 @@ def test_apply_refused_keeps_the_dialog_open_with_the_reason(duel, qtbot):
     qtbot.addWidget(dlg)
     dlg.source = ScriptedSource([5, 4, 2])
     dlg.dice.roll_check()
+    dlg.momentum.hits.setValue(1)
     duel.push(TakeAction("huang", ActionKind.DEFEND))  # the action goes elsewhere meanwhile
     dlg.apply_button.click()
     assert "already used the action" in dlg.reason.text()

@@ -38,3 +38,32 @@ def test_E14_each_opponent_in_the_overlap_contests_in_the_dialog(qtbot):
     assert "y" not in dlg.overlap.rows  # y contested once
     qtbot.mouseClick(dlg.apply_button, Qt.MouseButton.LeftButton)
     assert set(doc.encounter.combatants["a"].economy.exit_to) == {(6, 4), (7, 4), (7, 5)}
+
+
+def test_other_opponents_in_the_overlap_take_physical_dice(qtbot):
+    """Issue 12 §2: the other opponents' contests take typed faces with the same checks."""
+    enc = make(
+        band("a", (6, 5), facing=0.0),
+        foe("x", (6, 5), facing=0.0),
+        foe("y", (6, 5), facing=90.0),
+    )
+    start_round(enc, ["a", "opponent:Foes"])
+    enc.apply(TakeAction("a", ActionKind.MANEUVER))
+    doc = EncounterDocument(enc, journal_factory=lambda d: None)
+    dlg = ContestDialog(doc, "a", CheckKind.LEAVE_OVERLAP, "x")
+    qtbot.addWidget(dlg)
+    dlg.defense.choose("parry")
+    dlg.source = ScriptedSource([5, 2])
+    dlg.dice.roll_check()
+    dlg.source = ScriptedSource([2, 1])
+    dlg.dice.roll_opposition()
+    assert "opponents' side" in dlg.overlap.faces.box.text()
+    dlg.overlap.faces.type_faces("6 1")  # Y's 6 explodes: its extra die is missing
+    dlg.overlap.contest("y", "parry")
+    assert dlg.flow.also == [] and "this roll needs more" in dlg.reason.text()
+    dlg.overlap.faces.type_faces("6 1 2")
+    dlg.overlap.contest("y", "parry")
+    assert [d.defender for d in dlg.flow.also] == ["y"]
+    assert dlg.flow.also[0].roll.check_faces == (6, 1, 2)
+    qtbot.mouseClick(dlg.apply_button, Qt.MouseButton.LeftButton)
+    assert "physical dice (Y's contest)" in doc.encounter.log[-1].text

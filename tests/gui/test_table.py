@@ -152,9 +152,11 @@ def test_a_scripted_exchange_through_the_window(window, qtbot):
     dlg.shifts.pass_button.click()
     dlg.shifts.button_for("add").click()
     assert "stands" in dlg.dice.verdict_text()
+    dlg.momentum.hits.setValue(1)  # her damage: a landed attack for 0 hits asks first
     dlg.apply_button.click()
     assert dlg.result() == dlg.DialogCode.Accepted
     assert "Bandit Chief Gao dodges (defense)" in enc.log[-1].text
+    assert "takes 1 hit" in enc.log[-1].text
     assert window.log_panel.view.model().rowCount() == len(enc.log)
 
     # To the end of the exchange.

@@ -23,10 +23,17 @@ from afdesk.encounter.contest import (
     combinable,
     momentum_refusal,
 )
+from afdesk.encounter.damage import (
+    attack_named,
+    hits_reach_grit,
+    landed_hits,
+    momentum_damage,
+)
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
 from afdesk.encounter.ops.roster import check_decoys
 from afdesk.encounter.state import Meta, Phase
+from afdesk.encounter.words import plural
 from afdesk.rules.contest import Role
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll
@@ -188,9 +195,9 @@ class ResolveContest(Op, frozen=True):
             # E6 as the table plays it (issue 12): an attack gives the attacker away, landed
             # or not; the decoys go with the hiding.
             a = people[a.id] = a.without_state(StateKind.HIDDEN).replace(decoys=())
-        if r.hits < 0:
-            raise IllegalOp("damage cannot be negative")
-        damage = r.hits + sum(u.dice for u in r.momentum_uses if u.kind == "damage")
+        if r.weapon:
+            attack_named(a, r.weapon)  # the attack is on the attacker's sheet
+        damage = landed_hits(r.hits, r.momentum_uses)  # E6, R12
         if v.lands and r.target and r.action.spec.attack and damage > 0:
             target = people.get(r.target) or enc.combatant(r.target)
             people[target.id] = target.replace(hits=target.hits + damage)
@@ -241,13 +248,20 @@ class ResolveContest(Op, frozen=True):
         except (RulesError, IllegalOp):  # the Op will be refused; the line is never shown
             return f"{who} {spec.verb}{target}"
         if r.d20 is not None:
-            return f"{who} {spec.verb}{target}: {r.d20.describe()}"
+            return f"{who} {spec.verb}{target}: {r.d20.describe()}{physical_text(r.physical)}"
         dice = _dice_text(r.attack)
         head = f"{who} {spec.verb}{target} ({r.facet}): {dice}"
-        tail = ""
-        damage = r.hits + sum(u.dice for u in r.momentum_uses if u.kind == "damage")
-        if v.lands and r.target and r.action.spec.attack and damage > 0:
-            tail = f" — {name(enc, r.target)} takes {damage} hit" + ("s" if damage > 1 else "")
+        if r.weapon:
+            head = f"{who} {spec.verb}{target} with the {r.weapon} ({r.facet}): {dice}"
+        tail = physical_text(r.physical)
+        damage = max(r.hits + momentum_damage(r.momentum_uses), 0)
+        if v.lands and r.target and r.action.spec.attack:
+            tail += f" — {name(enc, r.target)} takes {plural(damage, 'hit')}"
+            if momentum_damage(r.momentum_uses):
+                tail += f" ({r.hits} damage, Momentum {momentum_damage(r.momentum_uses):+d}, R12)"
+            hit = enc.combatants.get(r.target)
+            if hit is not None and damage and hits_reach_grit(hit.replace(hits=hit.hits + damage)):
+                tail += f": hits {hit.hits + damage} reach grit {hit.grit}, the GM decides"
         spent = [
             f"{'the referee' if s.payer == 'referee' else name(enc, s.payer)} "
             + {"add": "+2 dice", "retry": "a retry", "will": "Will"}.get(s.kind, s.kind)
@@ -333,6 +347,8 @@ class Persevere(Op, frozen=True):
     an already exhausted one loses grit equal to the failure margin (E15, R13)."""
 
     results: tuple[PersevereResult, ...]
+    physical: bool = False
+    """The faces were typed from physical dice (issue 12)."""
     label = "Persevere"
 
     def execute(self, enc: Encounter) -> None:
@@ -383,7 +399,8 @@ class Persevere(Op, frozen=True):
                 parts.append(f"{name(enc, res.id)} loses {margin} grit")
             else:
                 parts.append(f"{name(enc, res.id)} is exhausted")
-        return "Persevere: " + ("; ".join(parts) or "nobody")
+        tail = " — physical dice" if self.physical else ""
+        return "Persevere: " + ("; ".join(parts) or "nobody") + tail
 
 
 def persevere_party(enc: Encounter) -> list[Combatant]:
@@ -401,3 +418,10 @@ def persevere_passed(enc: Encounter, res: PersevereResult) -> tuple[bool, int]:
         raise IllegalOp(f"{name(enc, res.id)}'s persevere check has no dice")
     o = ruleset_named(enc.ruleset).outcome(res.roll)
     return o.success and o.success_margin > res.days, o.failure_margin
+
+
+def physical_text(physical: tuple[str, ...]) -> str:
+    """The log's mark for rolls typed from physical dice."""
+    if not physical:
+        return ""
+    return " — physical dice (" + ", ".join(physical) + ")"

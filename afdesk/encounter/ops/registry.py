@@ -44,6 +44,7 @@ def _import_package_ops() -> None:
         chase_special,
         chase_stage,
         check,
+        damage,
         economy,
         flow,
         fog,

@@ -36,6 +36,7 @@ from afdesk.encounter.ops.base import (
 )
 from afdesk.encounter.reflex import hand_key
 from afdesk.encounter.state import Phase
+from afdesk.encounter.weapons import attack_refusal
 from afdesk.encounter.words import plural
 from afdesk.encounter.zone import Edge
 
@@ -64,6 +65,12 @@ def _check_profile(c: Combatant) -> None:
         raise IllegalOp(f"{c.name}'s reach and weapon range cannot be negative")
     if min(c.grit, c.grit_max, c.hits, c.shifts, c.will) < 0:
         raise IllegalOp(f"{c.name}'s grit, hits, Shifts and Will cannot be negative")
+    for a in c.attacks:
+        why = attack_refusal(a)
+        if why:
+            raise IllegalOp(f"{c.name}: {why}")
+    if len({a.name for a in c.attacks}) != len(c.attacks):
+        raise IllegalOp(f"{c.name} has two attacks with the same name")
 
 
 class AddCombatant(Op, frozen=True):

@@ -43,6 +43,7 @@ from afdesk.encounter.ops.roster import (
     new_id,
 )
 from afdesk.encounter.placing import free_area, next_name
+from afdesk.encounter.weapons import format_attacks, parse_attacks
 from afdesk.encounter.zone import grid_zone
 from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
@@ -154,6 +155,10 @@ class CharacterDialog(_Form):
         self.shifts = self._spin(c.shifts, 0, 20)
         self.form.addRow("&Reach (areas)", self.reach)
         self.form.addRow("Weapon range (aim)", self.range)
+        self.attacks = QPlainTextEdit(format_attacks(c.attacks))
+        self.attacks.setPlaceholderText("one per line: name, damage, reach, range (spear, 2, 2, 0)")
+        self.attacks.setFixedHeight(60)
+        self.form.addRow("Attac&ks", self.attacks)
         self.form.addRow("Grit", self.grit)
         self.form.addRow("Shifts", self.shifts)
         self.notes = QPlainTextEdit(c.notes)
@@ -216,6 +221,7 @@ class CharacterDialog(_Form):
             "speeds": speeds,
             "reach": self.reach.value(),
             "weapon_range": self.range.value(),
+            "attacks": parse_attacks(self.attacks.toPlainText()),
             "grit_max": self.grit.value(),
             "shifts": self.shifts.value(),
             "notes": self.notes.toPlainText().strip(),

@@ -18,8 +18,9 @@ from afdesk.encounter.ops.check import persevere_passed
 from afdesk.encounter.state import exchanges_lasted
 from afdesk.encounter.words import plural
 from afdesk.gui import screens
+from afdesk.gui.dialogs.contest.physical import FacesEntry, typed_persevere
 from afdesk.gui.document import EncounterDocument
-from afdesk.gui.text import pct
+from afdesk.gui.text import pct, sentence
 
 
 class PersevereDialog(QDialog):
@@ -66,7 +67,10 @@ class PersevereDialog(QDialog):
             self.table.setItem(row, 3, QTableWidgetItem(""))
         self.table.resizeColumnsToContents()
         layout.addWidget(self.table)
+        self.faces = FacesEntry("strength checks, top to bottom")  # issue 12 §2
+        layout.addWidget(self.faces)
         self.error = QLabel()
+        self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020;")
         layout.addWidget(self.error)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
@@ -84,7 +88,15 @@ class PersevereDialog(QDialog):
 
     def roll(self) -> None:
         enc = self.doc.encounter
-        self.op = persevere.roll(enc, self.source)
+        if self.faces.physical():
+            op = typed_persevere(enc, self.faces.faces_edit.text())
+            if isinstance(op, str):
+                self.error.setText(sentence(op))
+                return
+            self.error.setText("")
+            self.op = op
+        else:
+            self.op = persevere.roll(enc, self.source)
         for row, res in enumerate(self.op.results):
             try:
                 passed, margin = persevere_passed(enc, res)

@@ -4,6 +4,8 @@ reflect and change the model (E3-E8, E17, R12)."""
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -31,6 +33,7 @@ from afdesk.gui import actions as gm_actions
 from afdesk.gui import commands as cmd
 from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.docks.states import StatesBox
+from afdesk.gui.docks.harm_flag import HarmFlag
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.style import side_colour
 
@@ -106,6 +109,8 @@ class CombatantPanel(QWidget):
         self.prompts.setWordWrap(True)
         self.prompts.setStyleSheet("background: #fff4cc; padding: 4px;")
         layout.addWidget(self.prompts)
+        self.harm_flag = HarmFlag(self._push)  # hits reach grit: the GM decides (issue 12)
+        layout.addWidget(self.harm_flag)
 
         counters = self.counters = QGroupBox("Grit, hits, Shifts")
         self.counter_grid = QGridLayout(counters)
@@ -242,6 +247,7 @@ class CombatantPanel(QWidget):
             for label in self.counter_labels.values():
                 label.setText("")
             self.prompts.setVisible(False)
+            self.harm_flag.show_for(None)
             self._clear_states()
             self._set_enabled(False)
             return
@@ -276,6 +282,7 @@ class CombatantPanel(QWidget):
         prompts = turn_prompts(enc, c) if enc.actor == c.id else list(c.economy.pending)
         self.prompts.setText("\n".join(f"• {p}" for p in prompts))
         self.prompts.setVisible(bool(prompts))
+        self.harm_flag.show_for(c)
         self.counter_labels["grit"].setText(f"{c.grit} / {c.grit_max}")
         self.counter_labels["hits"].setText(str(c.hits))
         if c.side in (Side.BAND, Side.FOLLOWER):
@@ -291,6 +298,7 @@ class CombatantPanel(QWidget):
             f", fly {s.fly}" if s.fly else ""
         )
         ranged = f" · weapon range {c.weapon_range}" if c.weapon_range else ""
+        ranged += "".join(f"<br>{html.escape(a.label())}" for a in c.attacks)
         self.facets.setText(f"{facets}<br>Speeds: {speeds} · reach {c.reach}{ranged}")
         self.notes.setText(f"GM notes: {c.notes}" if c.notes else "")
         cmd.show_availability(self.attack_button, cmd.REGISTRY["hack"], self.doc, c.id)

@@ -81,6 +81,7 @@ class PathItem(MapItem):
         self._label = ""
         self._radius = 0.36 * AREA
         self._colour = QColor(style.PATH)
+        self._ring = 0.0
         self.set_bounds(QRectF())
 
     def label(self) -> str:
@@ -95,9 +96,19 @@ class PathItem(MapItem):
         ok: bool,
         label: str = "",
         colour: QColor | None = None,
+        ring: float = 0.0,
     ) -> None:
-        """Draw the path through ``points`` (scene units) and a ghost at ``ghost``."""
+        """Draw the path through ``points`` (scene units) and a ghost at ``ghost``; with
+        ``ring`` (a target token's radius) the end is a ring around the target, the line
+        stopping at it, so the target's initials stay readable (an attack line)."""
+        self._ring = ring
         self._points = [QPointF(x, y) for x, y in points]
+        if ring and len(self._points) >= 2:
+            a, b = self._points[-2], self._points[-1]
+            d = b - a
+            n = (d.x() ** 2 + d.y() ** 2) ** 0.5
+            if n > ring + 6:
+                self._points[-1] = b - d * ((ring + 6) / n)
         self._ghost = QPointF(*ghost) if ghost else None
         self._ok = ok
         self._label = label
@@ -129,7 +140,9 @@ class PathItem(MapItem):
             for p in self._points[1:-1]:
                 painter.setBrush(colour)
                 painter.drawEllipse(p, 5, 5)
-        if self._ghost is not None:
+        if self._ghost is not None and self._ring:
+            self._paint_ring(painter, colour)
+        elif self._ghost is not None:
             fill = QColor(self._colour)
             fill.setAlpha(140)
             painter.setPen(QPen(colour, 4, Qt.PenStyle.DashLine))
@@ -140,16 +153,31 @@ class PathItem(MapItem):
                 painter.setPen(QPen(colour, 6))
                 painter.drawLine(self._ghost + QPointF(-d, -d), self._ghost + QPointF(d, d))
                 painter.drawLine(self._ghost + QPointF(-d, d), self._ghost + QPointF(d, -d))
-            if self._label:
-                painter.setFont(font(16, bold=True))
-                fm = QFontMetricsF(painter.font())
-                w = fm.horizontalAdvance(self._label) + 12
-                tag = QRectF(self._ghost.x() - w / 2, self._ghost.y() - self._radius - 26, w, 22)
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(QColor(0, 0, 0, 200))
-                painter.drawRoundedRect(tag, 6, 6)
-                painter.setPen(colour)
-                painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, self._label)
+            self._paint_label(painter, colour, self._radius)
+
+    def _paint_ring(self, painter: QPainter, colour: QColor) -> None:
+        """The end of an attack line: a ring around the target, its disc left clear."""
+        assert self._ghost is not None
+        r = self._ring + 6
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(QColor(0, 0, 0, 170), 8))
+        painter.drawEllipse(self._ghost, r, r)
+        painter.setPen(QPen(colour, 4))
+        painter.drawEllipse(self._ghost, r, r)
+        self._paint_label(painter, colour, r + 4)
+
+    def _paint_label(self, painter: QPainter, colour: QColor, above: float) -> None:
+        if not self._label or self._ghost is None:
+            return
+        painter.setFont(font(16, bold=True))
+        fm = QFontMetricsF(painter.font())
+        w = fm.horizontalAdvance(self._label) + 12
+        tag = QRectF(self._ghost.x() - w / 2, self._ghost.y() - above - 26, w, 22)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(0, 0, 0, 200))
+        painter.drawRoundedRect(tag, 6, 6)
+        painter.setPen(colour)
+        painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, self._label)
 
 
 # ------------------------------------------------------------------------------ legend

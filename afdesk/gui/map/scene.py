@@ -13,11 +13,12 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QPixmapCache
 from PySide6.QtWidgets import QGraphicsScene
 
-from afdesk.encounter.combatant import Combatant
+from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.summary import headline
 from afdesk.encounter.zone import Edge
 from afdesk.gui import mapgeom
+from afdesk.gui.map.marks import FacingMark, Harm, player_harm_sides
 from afdesk.gui.map.overlays import LEGEND_WIDTH, LegendItem, PathItem, ReachCell, ReachItem
 from afdesk.gui.map.terrain import EDGE_DEPTH, EdgeItem, GridItem, SegmentItem, TileItem
 from afdesk.gui.map.theme import GM, PLAYER, MapTheme
@@ -59,6 +60,11 @@ class MapScene(QGraphicsScene):
         self.decoys: dict[tuple[str, int], DecoyItem] = {}
         self.overlaps: dict[Area, OverlapItem] = {}
         self.rears: dict[str, RearArcItem] = {}
+        self.marks: dict[str, FacingMark] = {}
+        """Facing pointers and flank stubs of tokens in an overlap, above every token."""
+        self.harm_sides = player_harm_sides() if player else frozenset(Side)
+        """Whose grit and hits the tokens show: all for the GM, as the GM chose for the
+        players (issue 12)."""
         self.legend = LegendItem(self.theme)
         self.addItem(self.legend)
         self.reach = ReachItem()
@@ -261,6 +267,8 @@ class MapScene(QGraphicsScene):
         if new_area is None and token is not None:
             self.removeItem(self.tokens.pop(cid))
             self.removeItem(self.flanks.pop(cid))
+            if cid in self.marks:
+                self.removeItem(self.marks.pop(cid))
         elif new_area is not None and token is None:
             # Placed before they join the scene: nothing is repainted at the scene's origin.
             where = QPointF(*mapgeom.area_centre(new_area))
@@ -321,9 +329,18 @@ class MapScene(QGraphicsScene):
             c = enc.combatants[cid]
             if index < 0:
                 actor, selected = cid == self._actor, cid == self._selected
-                self.tokens[cid].sync(
-                    c, offset=offset, radius=radius, actor=actor, selected=selected, flank=alone
+                harm = Harm.of(c) if c.side in self.harm_sides else None
+                token = self.tokens[cid]
+                token.sync(
+                    c,
+                    offset=offset,
+                    radius=radius,
+                    actor=actor,
+                    selected=selected,
+                    flank=alone,
+                    harm=harm,
                 )
+                self._sync_mark(c, token, alone)
                 # Alone, the token draws its own flank line (one cached item, not two);
                 # sharing the area, the line goes under every token.
                 flank = self.flanks[cid]
@@ -334,6 +351,24 @@ class MapScene(QGraphicsScene):
                 self.decoys[(cid, index)].sync(
                     c, area, offset=offset, radius=radius, link=not self.player
                 )
+
+    def _sync_mark(self, c, token: TokenItem, alone: bool) -> None:
+        """In an overlap the pointer and flank stubs go above every token (issue 12)."""
+        mark = self.marks.get(c.id)
+        if alone:
+            if mark is not None:
+                self.removeItem(self.marks.pop(c.id))
+            return
+        if mark is None:
+            self.marks[c.id] = mark = FacingMark(c.id, self.theme)
+            self.addItem(mark)
+        mark.sync(c, token.pos(), token.radius)
+
+    def set_harm_sides(self, sides) -> None:
+        """Show grit and hits on the tokens of ``sides`` only (the player view's choice)."""
+        self.harm_sides = frozenset(sides)
+        for area in {a for a, _ in self._placed.values() if a is not None}:
+            self._layout(area)
 
     def _sync_overlaps(self, areas) -> None:
         enc = self.enc
@@ -444,9 +479,11 @@ class MapScene(QGraphicsScene):
         """Shade the areas a drag can reach (empty: hide)."""
         self.reach.sync(cells)
 
-    def show_path(self, points, ghost, *, ok: bool, label: str = "", colour=None) -> None:
-        """Preview a drag's path and landing place."""
-        self.path.sync(points, ghost, ok=ok, label=label, colour=colour)
+    def show_path(
+        self, points, ghost, *, ok: bool, label: str = "", colour=None, ring: float = 0.0
+    ) -> None:
+        """Preview a drag's path and landing place (``ring``: an attack line's target)."""
+        self.path.sync(points, ghost, ok=ok, label=label, colour=colour, ring=ring)
 
     def clear_preview(self) -> None:
         """Hide the reach and path of a finished drag."""

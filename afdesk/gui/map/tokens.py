@@ -12,6 +12,7 @@ from afdesk.encounter.combatant import Combatant, Side, StateKind
 from afdesk.encounter.geometry import Area, facing_vector
 from afdesk.gui import mapgeom, style
 from afdesk.gui.map.base import MapItem
+from afdesk.gui.map.marks import Harm, harm_rect, paint_harm, paint_pointer
 from afdesk.gui.map.theme import Badge, MapTheme, badges, font
 
 AREA = mapgeom.AREA
@@ -44,6 +45,7 @@ class TokenItem(MapItem):
         self._down = False
         self._badges: list[tuple[QRectF, Badge]] = []
         self._flank = True
+        self._harm: Harm | None = None
         self._badge_font = font(10)
         self.set_bounds(QRectF())
 
@@ -58,8 +60,12 @@ class TokenItem(MapItem):
         actor: bool = False,
         selected: bool = False,
         flank: bool = True,
+        harm: Harm | None = None,
     ) -> None:
         """Take the character's place, facing, states and the turn/selection marks.
+        ``harm`` draws its hits against its grit (a pill by the disc, issue 12); in an
+        overlap (``flank`` off) the facing pointer is drawn by the scene's
+        :class:`~afdesk.gui.map.overlays.FacingMark` above every token instead.
         ``offset`` and ``radius`` (area units) come from the overlap layout; ``flank``
         draws the flank line here (a token alone in its area; in an overlap the scene's
         :class:`FlankItem` draws it under every token)."""
@@ -79,6 +85,7 @@ class TokenItem(MapItem):
             c.hidden,
             c.has(StateKind.DOWN),
             flank,
+            harm,
         )
         if c.area is not None:
             cx, cy = mapgeom.area_centre(c.area)
@@ -96,6 +103,7 @@ class TokenItem(MapItem):
         self._hidden = c.hidden
         self._down = c.has(StateKind.DOWN)
         self._flank = flank
+        self._harm = harm
         self._layout_badges(badge_list)
         self.setZValue(Z_TOKEN + (2 if selected else 1 if actor else 0))
         self.set_bounds(self._bounds())
@@ -168,7 +176,15 @@ class TokenItem(MapItem):
             rect = rect.united(QRectF(a, b).normalized().adjusted(-7, -7, 7, 7))
         for box, _ in self._badges:
             rect = rect.united(box.adjusted(-2, -2, 2, 2))
+        if self._harm is not None:
+            rect = rect.united(
+                harm_rect(self._harm, self.radius, self.facing).adjusted(-3, -3, 3, 3)
+            )
         return rect
+
+    def harm_text(self) -> str:
+        """The words of the grit pill ("" when none is drawn): "2/3", "3/3 !"."""
+        return self._harm.text() if self._harm is not None else ""
 
     # ---------------------------------------------------------------------- drawing
 
@@ -202,7 +218,10 @@ class TokenItem(MapItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             extra = 14 if self.actor else 6
             painter.drawEllipse(QPointF(0, 0), r + extra, r + extra)
-        self._paint_pointer(painter, colour)
+        if self._flank:
+            # Alone in its area; in an overlap the scene's FacingMark draws the pointer
+            # outside the disc, above every token (issue 12).
+            paint_pointer(painter, self.radius, self.facing, colour, self.theme)
         painter.setOpacity(0.55 if self._hidden else 1.0)
         fill = colour.darker(170) if self._down else colour
         outline = QPen(self.theme.token_outline, self.theme.token_outline_width)
@@ -220,19 +239,8 @@ class TokenItem(MapItem):
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._text)
         painter.setOpacity(1.0)
         self._paint_badges(painter)
-
-    def _paint_pointer(self, painter: QPainter, colour: QColor) -> None:
-        r = self.radius
-        fx, fy = facing_vector(self.facing)
-        px, py = -fy, fx
-        tip = QPointF(fx * r * 1.75, fy * r * 1.75)
-        half = r * 0.58
-        base = QPointF(fx * r * 0.7, fy * r * 0.7)
-        left = base + QPointF(px * half, py * half)
-        right = base - QPointF(px * half, py * half)
-        painter.setPen(QPen(self.theme.token_outline, self.theme.token_outline_width * 0.8))
-        painter.setBrush(colour.lighter(125))
-        painter.drawPolygon(QPolygonF([tip, left, right]))
+        if self._harm is not None:
+            paint_harm(painter, self._harm, self.radius, self.facing)
 
     def _paint_badges(self, painter: QPainter) -> None:
         if not self._badges:

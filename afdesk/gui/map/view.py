@@ -331,12 +331,17 @@ class MapView(QGraphicsView):
             label += f" · cover ({len(plan.cover)})"
         self.map_scene.show_reach({area: ReachCell("cover", True) for area in plan.cover})
         end = mapgeom.area_centre(t.area)
+        token = self.map_scene.tokens.get(t.id)
+        ring = token.radius if token is not None else 0.36 * mapgeom.AREA
+        if token is not None:  # in an overlap the target sits beside the area's centre
+            end = (token.pos().x(), token.pos().y())
         self.map_scene.show_path(
             [mapgeom.area_centre(a.area), end],
             end,
             ok=True,
             label=label,
             colour=side_colour(a.side),
+            ring=ring,
         )
 
     def attack_line(self) -> str:

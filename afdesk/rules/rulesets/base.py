@@ -81,6 +81,11 @@ class Ruleset(abc.ABC):
     """The exact odds count a guard cooperating with a defense."""
     momentum: ClassVar[bool] = True
     """Successes earn Momentum to spend after the check (R7, R12, C3)."""
+    typed_dice_order: ClassVar[str] = (
+        "the check's dice, each 6's extra die right after it (R2), then the Interference "
+        "dice the same way, then any new face a retry asks for (R3, R4)"
+    )
+    """How the GM types physical dice: the order this ruleset's roll takes them in."""
 
     def __str__(self) -> str:
         return self.name

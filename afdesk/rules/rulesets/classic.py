@@ -22,6 +22,10 @@ class Classic(DicePoolRuleset):
     spend_unit = SpendUnit.WILL
     spend_kinds = (SpendKind.WILL,)
     odds_count_guard_help = False
+    typed_dice_order = (
+        "the check's dice, each 6's extra die right after it unless Disadvantage stops "
+        "explosions, then the Interference dice the same way (C1, C5)"
+    )
 
     def check_ventures(self, interference: int, ventures: int) -> None:
         classic.check_ventures(ventures)

@@ -24,6 +24,7 @@ class D20Degrees(Ruleset):
     keywords = d20.KEYWORDS
     odds_count_guard_help = False
     momentum = False
+    typed_dice_order = "one d20, its face 1 to 20 (D1)"
 
     def verdict(
         self,

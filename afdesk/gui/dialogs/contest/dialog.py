@@ -34,6 +34,7 @@ from afdesk.gui.dialogs.contest.extras import ExtrasPanel
 from afdesk.gui.dialogs.contest.modifiers import ModifiersPanel, OptionsPanel
 from afdesk.gui.dialogs.contest.overlap import OverlapPanel
 from afdesk.gui.dialogs.contest.shifts import MomentumPanel, ShiftsPanel
+from afdesk.gui.dialogs.contest.weapon import WeaponBox, zero_hits_landing, zero_hits_question
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.odds_worker import OddsWorker
 from afdesk.gui.text import pct, sentence
@@ -72,7 +73,11 @@ class ContestDialog(QDialog):
         """The dice source for every roll here; None: a fresh seeded RandomSource."""
         self.setWindowTitle(f"{self.action.label} — {self.enc.combatant(attacker).name}")
         self.setMinimumWidth(780)
+        self._dice_seen: tuple[bool, bool, int, int] = (False, False, 0, 0)
+        self._zero_hits_asked: tuple[int, int] | None = None
+        """(damage, Momentum spent) when the GM was asked about a 0-hit landing."""
         self._build()
+        self.weapon_box.fill(self.enc.combatant(attacker), self.action)
         self._fill_targets(target)
         self._replan()
         screens.fit_dialog(self)
@@ -101,6 +106,11 @@ class ContestDialog(QDialog):
             head.addWidget(label, 0, 2 + 2 * col)
             head.addWidget(widget, 0, 3 + 2 * col)
         head.setColumnStretch(5, 1)
+        self.weapon_box = WeaponBox()
+        weapon_label = QLabel("W&ith")
+        weapon_label.setBuddy(self.weapon_box)
+        head.addWidget(weapon_label, 1, 2)
+        head.addWidget(self.weapon_box, 1, 3, 1, 5)
         root.addLayout(head)
         self.reason = QLabel()
         self.reason.setWordWrap(True)
@@ -147,6 +157,7 @@ class ContestDialog(QDialog):
         self.action_box.currentIndexChanged.connect(self._action_changed)
         self.target_box.currentIndexChanged.connect(lambda _i: self._replan())
         self.facet_box.currentIndexChanged.connect(lambda _i: self._replan(keep_facet=True))
+        self.weapon_box.currentIndexChanged.connect(lambda _i: self._replan(keep_facet=True))
         for panel in self.panels():
             panel.changed.connect(self._refresh)
             panel.refused.connect(self._show_reason)
@@ -191,6 +202,7 @@ class ContestDialog(QDialog):
         self.action = CheckKind(self.action_box.currentData())
         self.setWindowTitle(f"{self.action.label} — {self.enc.combatant(self.attacker).name}")
         self._fill_targets(self.target_box.currentData() or "")
+        self.weapon_box.fill(self.enc.combatant(self.attacker), self.action)
         self.facet_box.blockSignals(True)
         self.facet_box.setCurrentIndex(-1)
         self.facet_box.blockSignals(False)
@@ -204,7 +216,8 @@ class ContestDialog(QDialog):
         self._bind(None)
         self.plan = None
         try:
-            plan = assemble(self.enc, self.attacker, self.action, target, facet or "")
+            weapon = self.weapon_box.weapon()
+            plan = assemble(self.enc, self.attacker, self.action, target, facet or "", weapon)
         except IllegalOp as exc:
             self._show_reason(str(exc))
             self._refresh()
@@ -258,6 +271,14 @@ class ContestDialog(QDialog):
         except IllegalOp as exc:
             self._show_reason(str(exc))
             return
+        if zero_hits_landing(self.enc, f):
+            asked = (f.hits, len(f.momentum_uses))
+            if self._zero_hits_asked != asked:
+                # A landed attack that would do 0 hits asks first (issue 12 §3).
+                self._zero_hits_asked = asked
+                self._show_reason(zero_hits_question(self.enc, f))
+                self.apply_button.setText("&Apply with 0 hits")
+                return
         reason = self.doc.push(op)
         if reason:
             self._show_reason(reason)
@@ -272,6 +293,11 @@ class ContestDialog(QDialog):
         # Before the roll everything may change; the target and action even when the
         # current choice is not allowed (so the GM can pick another).
         self.action_box.setEnabled(not rolled)
+        self.weapon_box.setEnabled(
+            not rolled
+            and self.action.spec.attack
+            and bool(self.enc.combatant(self.attacker).attacks)
+        )
         self.target_box.setEnabled(not rolled and self.action.spec.takes_target)
         self.facet_box.setEnabled(f is not None and not rolled)
         self.options.refresh()
@@ -292,9 +318,17 @@ class ContestDialog(QDialog):
             self._rolls_seen = rolls
             if f.rolled:
                 self._bring_dice_into_view()
+        dice = (*rolls, len(f.spends), len(f.also))
+        if dice != self._dice_seen:
+            # New dice on the table: a refusal of earlier typed faces no longer applies.
+            self._dice_seen = dice
+            self._show_reason(" ".join(f.plan.notes), note=True)
         self.shifts.refresh()
         self.momentum.refresh(self.action, f.verdict_now() if rolled else None)
         self.apply_button.setEnabled(rolled)
+        if f is not None and self._zero_hits_asked not in (None, (f.hits, len(f.momentum_uses))):
+            self._zero_hits_asked = None
+            self.apply_button.setText("&Apply to the encounter")
 
     def _show_odds(self, f: ContestFlow) -> None:
         """Ask for the odds of what is on screen; they are computed off the UI thread and

@@ -7,7 +7,9 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from afdesk.encounter.typed import roll_typed
 from afdesk.gui.dialogs.contest.common import Panel
+from afdesk.gui.dialogs.contest.physical import FacesEntry
 from afdesk.gui.dice_view import DiceView
 from afdesk.gui.text import sentence
 from afdesk.rules.dice import DiceSource
@@ -35,14 +37,19 @@ class DicePanel(Panel):
         self.helper_dice = DiceView(size=26)
         self.helper_label = QLabel("the guard helping:")
         self.defense_text = QLabel()
+        # Physical dice (issue 12 §2): the faces rolled at the table, per roll.
+        self.attack_faces = FacesEntry("check")
+        self.defense_faces = FacesEntry("defense (and a helping guard's after it)")
         grid.addWidget(self.roll_attack, 0, 0)
         grid.addWidget(self.attack_dice, 0, 1)
         grid.addWidget(self.attack_text, 0, 2)
-        grid.addWidget(self.roll_defense, 1, 0)
-        grid.addWidget(self.defense_dice, 1, 1)
-        grid.addWidget(self.defense_text, 1, 2)
-        grid.addWidget(self.helper_label, 2, 0, Qt.AlignmentFlag.AlignRight)
-        grid.addWidget(self.helper_dice, 2, 1)
+        grid.addWidget(self.attack_faces, 1, 1, 1, 2)
+        grid.addWidget(self.roll_defense, 2, 0)
+        grid.addWidget(self.defense_dice, 2, 1)
+        grid.addWidget(self.defense_text, 2, 2)
+        grid.addWidget(self.defense_faces, 3, 1, 1, 2)
+        grid.addWidget(self.helper_label, 4, 0, Qt.AlignmentFlag.AlignRight)
+        grid.addWidget(self.helper_dice, 4, 1)
         grid.setColumnStretch(1, 1)
         outer.addLayout(grid)
         self.verdict = QLabel()
@@ -53,16 +60,35 @@ class DicePanel(Panel):
         self.roll_attack.clicked.connect(self.roll_check)
         self.roll_defense.clicked.connect(self.roll_opposition)
 
+    def bind(self, flow) -> None:
+        super().bind(flow)
+        if flow is not None:
+            enc = flow.enc
+            attacker = enc.combatant(flow.plan.attacker)
+            self.attack_faces.set_side(attacker.side)
+            if flow.plan.target:
+                self.defense_faces.set_side(enc.combatant(flow.plan.target).side)
+            for entry in (self.attack_faces, self.defense_faces):
+                entry.faces_edit.clear()
+
     def roll_check(self) -> None:
-        self._try(lambda f: f.roll_attack(self._source()))
+        entry = self.attack_faces
+        if entry.physical():
+            self._try(lambda f: roll_typed(f, "attack", entry.faces(), f.roll_attack))
+        else:
+            self._try(lambda f: f.roll_attack(self._source()))
 
     def roll_opposition(self) -> None:
-        def roll(f) -> None:
+        def roll(f, source) -> None:
             if not f.defense:
                 f.choose_defense(*self.defense_choice())
-            f.roll_defense(self._source())
+            f.roll_defense(source)
 
-        self._try(roll)
+        entry = self.defense_faces
+        if entry.physical():
+            self._try(lambda f: roll_typed(f, "defense", entry.faces(), lambda src: roll(f, src)))
+        else:
+            self._try(lambda f: roll(f, self._source()))
 
     def verdict_text(self) -> str:
         return self.verdict.text()
@@ -75,6 +101,8 @@ class DicePanel(Panel):
             self.roll_defense.setEnabled(False)
             return
         self.roll_attack.setEnabled(not rolled)
+        self.attack_faces.setEnabled(not rolled)
+        self.defense_faces.setEnabled(rolled and f.rules.defense_roll and f.defense_roll is None)
         self.attack_dice.set_roll(f.attack)
         if f.d20 is not None:
             actor, target = f.d20.riders

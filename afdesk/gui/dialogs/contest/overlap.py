@@ -10,7 +10,9 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QLabel, QPushBu
 
 from afdesk.encounter.contest import CheckKind, DefenseOption
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.typed import roll_typed
 from afdesk.gui.dialogs.contest.common import Panel, clear
+from afdesk.gui.dialogs.contest.physical import FacesEntry
 from afdesk.gui.dice_view import DiceView
 from afdesk.rules.dice import DiceSource
 
@@ -35,6 +37,8 @@ class OverlapPanel(Panel):
         outer = QGridLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.box)
+        self.faces = FacesEntry("opponent's contest")
+        outer.addWidget(self.faces, 1, 0)
         self.rows: dict[str, tuple[QComboBox, QPushButton]] = {}
 
     def contest(self, opponent: str, kind: str, via: str = "guard") -> None:
@@ -52,7 +56,18 @@ class OverlapPanel(Panel):
     def _roll(self, opponent: str) -> None:
         combo, _button = self.rows[opponent]
         option: DefenseOption | None = combo.currentData()
-        if option is not None:
+        if option is None:
+            return
+        entry = self.faces
+        if entry.physical():
+            name = self.enc.combatant(opponent).name
+            if self._try(
+                lambda f: roll_typed(
+                    f, f"{name}'s contest", entry.faces(), lambda src: f.contest_also(option, src)
+                )
+            ):
+                entry.faces_edit.clear()
+        else:
             self._try(lambda f: f.contest_also(option, self._source()))
 
     def refresh(self) -> None:
@@ -67,6 +82,8 @@ class OverlapPanel(Panel):
             self.setVisible(False)
             return
         self.setVisible(True)
+        if others:
+            self.faces.set_side(self.enc.combatant(others[0]).side)
         row = 0
         for d in f.also:
             rules = f.rules

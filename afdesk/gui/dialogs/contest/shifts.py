@@ -17,8 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.damage import landed_hits, momentum_damage
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.typed import roll_typed
 from afdesk.gui.dialogs.contest.common import Panel
+from afdesk.gui.dialogs.contest.physical import FacesEntry
 from afdesk.gui.odds_worker import OddsWorker
 from afdesk.gui.text import pct, sentence
 from afdesk.rules.contest import Role
@@ -81,6 +84,8 @@ class ShiftsPanel(Panel):
         row.addStretch(1)
         for b in (*self.buttons, self.pass_button):
             row.addWidget(b)
+        self.faces = FacesEntry("Shift's dice: the 2 added, or each retried die's new face")
+        inner.addWidget(self.faces)
         outer.addWidget(self.box)
         self._kinds: list[SpendKind] = []
         for i, b in enumerate(self.buttons):
@@ -94,6 +99,24 @@ class ShiftsPanel(Panel):
         """The side on turn spends ``kind`` (add, retry, will), the defender side on the
         roll chosen in :attr:`roll_choice`."""
         defense = self.chosen_defense()
+        if self.faces.physical():
+            entry = self.faces
+
+            def typed(f) -> None:
+                turn = f.shift_exchange.turn
+                what = (
+                    f"{f.spend_unit.label if f.spend_unit else 'spend'} ({SpendKind(kind).label})"
+                )
+                roll_typed(
+                    f,
+                    what,
+                    entry.faces(),
+                    lambda src: f.spend(turn, kind, source=src, defense=defense),
+                )
+
+            if self._try(typed):
+                entry.faces_edit.clear()
+            return
         self._try(
             lambda f: f.spend(f.shift_exchange.turn, kind, source=self._source(), defense=defense)
         )
@@ -137,6 +160,9 @@ class ShiftsPanel(Panel):
         side = f.shift_exchange.turn
         self._fill_rolls(side)
         defense = self.chosen_defense()
+        payer = self.enc.combatants.get(f.party(side, defense))
+        if payer is not None:
+            self.faces.set_side(payer.side)
         if side is Role.ATTACKER or f.defense or defense:
             who = self.enc.combatant(f.party(side, defense)).name
         else:
@@ -223,8 +249,12 @@ class MomentumPanel(Panel):
         self.use = QPushButton("&Spend")
         self.hits = QSpinBox()
         self.hits.setRange(0, 50)
-        self.hits.setToolTip("Damage the GM rolled; it is dealt if the attack lands (E6)")
-        hits_label = QLabel("&Hits if it lands")
+        self.hits.setToolTip(
+            "The attack's damage (the chosen weapon's; the GM may change it): dealt with the "
+            "Momentum spent on damage if the attack lands (E6, R12)"
+        )
+        hits_label = QLabel("&Damage")
+        self.damage_text = QLabel()
         hits_label.setBuddy(self.hits)
         grid.addWidget(self.text, 0, 0, 1, 5)
         grid.addWidget(self.side, 1, 0)
@@ -233,6 +263,7 @@ class MomentumPanel(Panel):
         grid.addWidget(self.use, 1, 3)
         grid.addWidget(hits_label, 2, 0)
         grid.addWidget(self.hits, 2, 1)
+        grid.addWidget(self.damage_text, 2, 2, 1, 3)
         outer.addWidget(self.box)
         self.use.clicked.connect(self._use)
         self.hits.valueChanged.connect(self._hits)
@@ -258,16 +289,34 @@ class MomentumPanel(Panel):
         self._try(lambda f: f.use_momentum(side, kind, target, dice))
 
     def _hits(self, value: int) -> None:
-        if self.flow is not None:
+        if self.flow is not None and self.flow.hits != value:
             self.flow.hits = value
+            self.changed.emit()
 
     def reset(self) -> None:
-        self.hits.setValue(0)
+        """A new plan: the damage of its attack (E6)."""
+        self.hits.blockSignals(True)
+        self.hits.setValue(self.flow.hits if self.flow is not None else 0)
+        self.hits.blockSignals(False)
+
+    def damage_summary(self) -> str:
+        """What a landed attack deals: "Lands for 3 hits: spear 2, Momentum +1 (R12)"."""
+        f = self.flow
+        if f is None or not f.plan.action.spec.attack or not f.plan.target:
+            return ""
+        extra = momentum_damage(f.momentum_uses)
+        total = landed_hits(f.hits, f.momentum_uses)
+        parts = [f"{f.plan.weapon or 'damage'} {f.hits}"]
+        if extra:
+            parts.append(f"Momentum {extra:+d} (R12)")
+        hits = f"{total} hit" + ("" if total == 1 else "s")
+        return f"If it lands: <b>{hits}</b> ({', '.join(parts)})"
 
     def refresh(self, action: CheckKind, v: Verdict | None) -> None:
         f = self.flow
         attack = action.spec.attack
         self.hits.setEnabled(attack and f is not None)
+        self.damage_text.setText(self.damage_summary())
         if v is None or f is None or not f.rules.momentum:
             self.box.setEnabled(attack and f is not None)
             self.use.setEnabled(False)

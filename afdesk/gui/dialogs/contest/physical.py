@@ -1,0 +1,101 @@
+"""Physical dice in the check dialog (issue 12 §2): per roll, tick "Physical dice" and type
+the faces in the order rolled; afdesk then takes them instead of rolling, with the
+ruleset's own validation (afdesk.encounter.typed). Whether a side rolls physical dice by
+default is a setting per side (the players' side, the opponents' side), changed by ticking
+the box for that side."""
+
+from __future__ import annotations
+
+import msgspec
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QWidget
+
+from afdesk.encounter import persevere
+from afdesk.encounter.combatant import Side
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.model import Encounter
+from afdesk.encounter.ops.check import Persevere
+from afdesk.encounter.typed import TypedDice, parse_faces, used_up
+from afdesk.rules.errors import RulesError
+from afdesk.rules.rulesets import ruleset_named
+
+SIDES = {"band": "players' side", "opponents": "opponents' side"}
+
+
+def side_key(side: Side) -> str:
+    """Which of the two settings a character's side follows."""
+    return "band" if side in (Side.BAND, Side.FOLLOWER) else "opponents"
+
+
+def physical_default(which: str) -> bool:
+    """Whether ``which`` side ("band" or "opponents") rolls physical dice by default."""
+    return QSettings().value(f"dice/physical_{which}", False, type=bool)
+
+
+def set_physical_default(which: str, on: bool) -> None:
+    if which not in SIDES:
+        raise KeyError(which)
+    QSettings().setValue(f"dice/physical_{which}", bool(on))
+
+
+class FacesEntry(QWidget):
+    """ "Physical dice (players' side)" and the faces rolled, for one roll of the dialog."""
+
+    def __init__(self, what: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.what = what
+        self.which = "band"
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.box = QCheckBox()
+        self.box.setToolTip(
+            "Type the faces of the dice rolled at the table instead of afdesk rolling; "
+            "remembered for this side"
+        )
+        self.faces_edit = QLineEdit()
+        self.faces_edit.setPlaceholderText(
+            f"faces of the {what}, in the order rolled (each 6's extra die after it), e.g. 6 2 4"
+        )
+        row.addWidget(self.box)
+        row.addWidget(self.faces_edit, 1)
+        self.box.toggled.connect(self._toggled)
+        self.set_side(Side.BAND)
+
+    def set_side(self, side: Side) -> None:
+        """Follow the roller's side: its label and its default (no signal)."""
+        self.which = side_key(side)
+        self.box.blockSignals(True)
+        self.box.setText(f"Physical dice ({SIDES[self.which]})")
+        self.box.setChecked(physical_default(self.which))
+        self.box.blockSignals(False)
+        self.faces_edit.setEnabled(self.box.isChecked())
+
+    def _toggled(self, on: bool) -> None:
+        set_physical_default(self.which, on)
+        self.faces_edit.setEnabled(on)
+        if on:
+            self.faces_edit.setFocus()
+
+    def physical(self) -> bool:
+        return self.box.isChecked()
+
+    def faces(self) -> tuple[int, ...]:
+        """The faces typed (:class:`IllegalOp` with the bad one)."""
+        return parse_faces(self.faces_edit.text())
+
+    def type_faces(self, text: str) -> None:
+        """Tick the box and type ``text``, as the GM would."""
+        self.box.setChecked(True)
+        self.faces_edit.setText(text)
+
+
+def typed_persevere(enc: Encounter, text: str) -> Persevere | str:
+    """Everyone's persevere check (E15) from faces typed top to bottom, or why not."""
+    rules = ruleset_named(enc.ruleset)
+    try:
+        source = TypedDice(parse_faces(text), f"{rules.typed_dice_order}; one check per row")
+        op = persevere.roll(enc, source)
+        used_up(source)
+    except (IllegalOp, RulesError) as exc:
+        return f"physical dice for persevere: {exc}"
+    return msgspec.structs.replace(op, physical=True)
