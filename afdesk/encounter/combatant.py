@@ -223,6 +223,10 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     d20: D20Profile = D20Profile()
     exited: str = ""
     """Set when the character left the encounter over an edge: the GM's note."""
+    reserve: str = ""
+    """Held in reserve (issue 16): the name of the GM's reserve group ("the archers on the
+    ridge"); empty when the character is in play. A reserve waits where it was placed,
+    unseen by the players, dealt no reflex, until the GM brings its group in (E2)."""
 
     # -------------------------------------------------------------------------- queries
 
@@ -244,6 +248,11 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     @property
     def hidden(self) -> bool:
         return self.has(StateKind.HIDDEN)
+
+    @property
+    def in_reserve(self) -> bool:
+        """Held back by the GM: not yet part of the fight (see ``reserve``)."""
+        return bool(self.reserve)
 
     @property
     def on_map(self) -> bool:

@@ -127,6 +127,10 @@ class MainWindow(FileMenu, QMainWindow):
         )
         self.tabifyDockWidget(self.combatant_dock, self.history_dock)
         self.combatant_dock.raise_()
+        from afdesk.gui.docks import reserves
+
+        self.reserves_dock = reserves.install(self, self.ctx, self.reflex_dock)
+        self.reserves_panel = self.reserves_dock.widget()
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -225,6 +229,7 @@ class MainWindow(FileMenu, QMainWindow):
         v.addSeparator()
         for dock in (self.reflex_dock, self.combatant_dock, self.log_dock, self.history_dock):
             v.addAction(dock.toggleViewAction())
+        v.addAction(self.reserves_dock.toggleViewAction())
         e = bar.addMenu("E&ncounter")
         e.addAction(self.act_deal)
         e.addAction(self.act_cards)

@@ -9,7 +9,7 @@ import msgspec
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, Tile
+from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, Tile, drawable
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
@@ -43,12 +43,13 @@ class ExtendZone(Op, frozen=True):
 
 def draw_extension(enc: Encounter, edge: Edge, rng: random.Random | None = None) -> ExtendZone:
     """Draw the tiles for a new row or column from the zone's tile kinds (E9)."""
-    if not enc.zone.kinds:
+    kinds = drawable(enc.zone.kinds)  # never an empty slot (issue 16)
+    if not kinds:
         raise IllegalOp("this zone has no tile set to draw new tiles from")
     cols, rows = enc.zone.size()
     count = cols if edge in (Edge.NORTH, Edge.SOUTH) else rows
     rng = rng or random.SystemRandom()
-    return ExtendZone(edge, tuple(rng.choice(enc.zone.kinds).id for _ in range(count)))
+    return ExtendZone(edge, tuple(rng.choice(kinds).id for _ in range(count)))
 
 
 class TrimZone(Op, frozen=True):

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.summary import headline
+from afdesk.encounter.visibility import decoys_shown_to_players, shown_to_players
 from afdesk.encounter.zone import Edge
 from afdesk.gui import mapgeom
 from afdesk.gui.map.overlays import LEGEND_WIDTH, LegendItem, PathItem, ReachCell, ReachItem
@@ -111,9 +112,13 @@ class MapScene(QGraphicsScene):
 
     def shows(self, c: Combatant) -> bool:
         """Whether this scene draws the character at its true place."""
-        return c.on_map and not (self.player and c.hidden)
+        if self.player:
+            return shown_to_players(c)
+        return c.on_map
 
     def _decoy_areas(self, c: Combatant) -> tuple[Area, ...]:
+        if self.player and not decoys_shown_to_players(c):
+            return ()
         if c.on_map and c.hidden:
             return tuple(tuple(d) for d in c.decoys)
         return ()
