@@ -378,7 +378,7 @@ def turned_tile(tile: Tile, quarters: int, mirror: bool) -> Tile:
     """The tile turned and/or mirrored: its segments' areas move with it (issue 16)."""
     segments = tuple(
         msgspec.structs.replace(
-            seg, areas=tuple(sorted(turn_local(a, quarters, mirror) for a in seg.areas))
+            seg, areas=tuple(turn_local(a, quarters, mirror) for a in seg.areas)
         )
         for seg in tile.segments
     )

@@ -58,6 +58,9 @@ class MainWindow(FileMenu, QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus()
+        from afdesk.gui.editor.install import install as install_editor
+
+        self.zone_editor = install_editor(self)  # issue 16: the map's edit mode
         self._build_status()
         self._fit_to_screen()
         self._restore_layout()

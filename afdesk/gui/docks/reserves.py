@@ -226,14 +226,15 @@ class ReservesPanel(QWidget):
 
 
 def install(window: QMainWindow, ctx: CommandContext, below: QDockWidget) -> QDockWidget:
-    """Add the Reserves dock to ``window``, tabbed with ``below``'s area, following the
+    """Add the Reserves dock to ``window``, tabbed with ``below`` (the Reflex dock), following the
     window's document (its ``documentChanged`` signal)."""
     panel = ReservesPanel(ctx)
     dock = QDockWidget("Reserves", window)
     dock.setObjectName("reservesDock")
     dock.setWidget(panel)
     window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-    window.splitDockWidget(below, dock, Qt.Orientation.Vertical)
+    window.tabifyDockWidget(below, dock)
+    below.raise_()
     window.documentChanged.connect(panel.set_document)  # type: ignore[attr-defined]
     if ctx.doc is not None:
         panel.set_document(ctx.doc)

@@ -1,0 +1,173 @@
+"""The tile palette (issue 16): the tiles of the encounter's own tile kinds and of every
+installed tile set (bundled and the GM's own) as thumbnails. Drag one onto a slot of the map
+to place it there, or select a slot and double-click (or press Enter on) a tile to pick it.
+Problems with the GM's own tile set files are listed, not raised (they are skipped)."""
+
+from __future__ import annotations
+
+import contextlib
+
+import msgspec
+from PySide6.QtCore import QByteArray, QMimeData, QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from afdesk.encounter.zone import EMPTY_KIND, TileKind
+from afdesk.gui.editor.thumbs import THUMB, icon
+
+MIME = "application/x-afdesk-tile-kind"
+"""A dragged tile kind: its JSON."""
+
+ENCOUNTER = ""
+"""The palette's choice "the encounter's own tiles" (the other choices are tile set ids)."""
+
+KIND_ROLE = Qt.ItemDataRole.UserRole
+
+
+def kind_mime(kind: TileKind) -> QMimeData:
+    data = QMimeData()
+    data.setData(MIME, QByteArray(msgspec.json.encode(kind)))
+    data.setText(kind.name)
+    return data
+
+
+def kind_from_mime(data: QMimeData) -> TileKind | None:
+    """The tile kind a drag carries (None if it carries none, or a broken one)."""
+    if not data.hasFormat(MIME):
+        return None
+    try:
+        return msgspec.json.decode(bytes(data.data(MIME).data()), type=TileKind)
+    except msgspec.DecodeError:
+        return None
+
+
+class _Tiles(QListWidget):
+    def mimeData(self, items) -> QMimeData:
+        kind = items[0].data(KIND_ROLE) if items else None
+        return kind_mime(kind) if kind is not None else QMimeData()
+
+    def mimeTypes(self) -> list[str]:
+        return [MIME]
+
+
+class TilePalette(QWidget):
+    """Thumbnails of tile kinds; ``picked(kind)`` on a double-click or Enter."""
+
+    picked = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.source = QComboBox()
+        self.source.setToolTip("Whose tiles: this encounter's, or an installed tile set's")
+        self.source.currentIndexChanged.connect(lambda _i: self.refresh())
+        layout.addWidget(self.source)
+        self.tiles = _Tiles()
+        self.tiles.setViewMode(QListWidget.ViewMode.IconMode)
+        self.tiles.setIconSize(QSize(THUMB, THUMB))
+        self.tiles.setGridSize(QSize(THUMB + 26, THUMB + 34))
+        self.tiles.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.tiles.setMovement(QListWidget.Movement.Static)
+        self.tiles.setWordWrap(True)
+        self.tiles.setDragEnabled(True)
+        self.tiles.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.tiles.setToolTip(
+            "Drag a tile onto a slot of the map, or select a slot and double-click a tile"
+        )
+        self.tiles.itemActivated.connect(self._activated)
+        layout.addWidget(self.tiles, 1)
+        self.folder = QLabel()
+        self.folder.setWordWrap(True)
+        self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.folder.setStyleSheet("color: #555555;")
+        layout.addWidget(self.folder)
+        self.problems = QLabel()
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #b71c1c;")
+        layout.addWidget(self.problems)
+        self._sets: dict[str, tuple[TileKind, ...]] = {}
+        self.reload_sets()
+
+    # -------------------------------------------------------------------- sources
+
+    def reload_sets(self) -> None:
+        """Read the installed tile sets again; broken files of the GM's are listed."""
+        from afdesk.paths import user_tileset_dir
+        from afdesk.storage import tilesets
+
+        cat = tilesets.reload()
+        self._sets = {ts.id: ts.kinds for ts in cat.sets.values()}
+        current = self.source.currentData()
+        self.source.blockSignals(True)
+        self.source.clear()
+        self.source.addItem("This encounter's tiles", ENCOUNTER)
+        for ts in cat.sets.values():
+            self.source.addItem(f"Tile set: {ts.name}", ts.id)
+        index = self.source.findData(current) if current is not None else 0
+        self.source.setCurrentIndex(max(index, 0))
+        self.source.blockSignals(False)
+        self.folder.setText(f"Your tile sets: {user_tileset_dir()}")
+        self.problems.setText(
+            "\n".join(f"Skipped {p}" for p in cat.problems) if cat.problems else ""
+        )
+        self.problems.setVisible(bool(cat.problems))
+        self.refresh()
+
+    def set_document(self, doc) -> None:
+        if self.doc is not None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                self.doc.zoneChanged.disconnect(self.refresh)
+        self.doc = doc
+        doc.zoneChanged.connect(self.refresh)
+        self.refresh()
+
+    def kinds(self) -> list[TileKind]:
+        """The tile kinds shown now (the empty slot first)."""
+        source = self.source.currentData()
+        if source == ENCOUNTER or source is None:
+            own = list(self.doc.encounter.zone.kinds) if self.doc is not None else []
+        else:
+            own = list(self._sets.get(source, ()))
+        return [EMPTY_KIND, *(k for k in own if k.id != EMPTY_KIND.id)]
+
+    def choose(self, source: str) -> None:
+        """Show the tiles of tile set ``source`` (or ENCOUNTER)."""
+        self.source.setCurrentIndex(max(self.source.findData(source), 0))
+
+    def refresh(self) -> None:
+        kinds = self.kinds()
+        shown = [self.tiles.item(i).data(KIND_ROLE) for i in range(self.tiles.count())]
+        if shown == kinds:
+            return
+        self.tiles.clear()
+        for kind in kinds:
+            item = QListWidgetItem(icon(kind), kind.name)
+            item.setData(KIND_ROLE, kind)
+            tip = kind.name + (f": {kind.description}" if kind.description else "")
+            if kind.segments:
+                tip += "\n" + "\n".join(
+                    f"{s.name}: {', '.join(s.props.labels()) or 'no properties'}"
+                    for s in kind.segments
+                )
+            item.setToolTip(tip)
+            self.tiles.addItem(item)
+
+    def kind_named(self, name: str) -> TileKind:
+        """The shown tile kind called ``name`` (tests and scripts pick by name)."""
+        for i in range(self.tiles.count()):
+            kind = self.tiles.item(i).data(KIND_ROLE)
+            if kind.name == name or kind.id == name:
+                return kind
+        raise KeyError(name)
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        self.picked.emit(item.data(KIND_ROLE))

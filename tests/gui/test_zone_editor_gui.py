@@ -1,0 +1,106 @@
+"""The zone editor in the window (issue 16): palette thumbnails, keys on a selected tile, the
+dock's buttons, refusals where the GM looks, the edit mode switch."""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+
+from afdesk.encounter.model import Encounter
+from afdesk.encounter.zone import EMPTY, Edge, empty_zone, turn_local
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.editor.palette import ENCOUNTER, KIND_ROLE, kind_from_mime, kind_mime
+from afdesk.gui.editor.thumbs import THUMB, thumbnail
+from afdesk.gui.main_window import MainWindow
+from afdesk.storage.tilesets import tileset
+from tests.gui.test_prepare_encounter import click, shown, slot_centre
+
+
+def editor_window(qtbot) -> MainWindow:
+    w = shown(qtbot, MainWindow(QSettings()))
+    w.rng = random.Random(7)
+    doc = EncounterDocument(
+        Encounter(zone=empty_zone(tileset("wilderness"))), journal_factory=lambda d: None
+    )
+    w.set_document(doc)
+    w.zone_editor.action.setChecked(True)
+    return w
+
+
+def test_thumbnails_are_drawn_by_the_map_code_and_drag_carries_the_kind(qtbot):
+    ford = tileset("wilderness").kind("ford")
+    pix = thumbnail(ford)
+    assert (pix.width(), pix.height()) == (THUMB, THUMB)
+    image = pix.toImage()
+    colours = {image.pixel(x, y) for x in range(4, THUMB - 4, 6) for y in range(4, THUMB - 4, 6)}
+    assert len(colours) > 3  # a pattern and the ford's water, not a flat square
+    assert kind_from_mime(kind_mime(ford)) == ford
+
+
+def test_the_palette_shows_the_encounters_tiles_and_the_installed_sets(qtbot):
+    w = editor_window(qtbot)
+    palette = w.zone_editor.palette
+    assert palette.source.currentData() == ENCOUNTER
+    names = [palette.tiles.item(i).text() for i in range(palette.tiles.count())]
+    assert names[0] == "Empty slot" and "Ford" in names and "River" in names
+    assert palette.source.count() >= 2
+    palette.choose(palette.source.itemData(1))
+    assert palette.tiles.item(1).data(KIND_ROLE).id != EMPTY
+    assert "Your tile sets:" in palette.folder.text()
+
+
+def test_keys_turn_mirror_and_empty_the_selected_tile(qtbot):
+    w = editor_window(qtbot)
+    doc, view = w.doc, w.map
+    ford = tileset("wilderness").kind("ford")
+    assert view.tool("edit").place((1, 1), ford)
+    click(view, slot_centre((1, 1)))
+    QTest.keyClick(view, Qt.Key.Key_M)
+    seg = doc.encounter.zone.tile_at(1, 1).segments[0]
+    assert seg.areas == tuple(turn_local(a, 0, True) for a in ford.segments[0].areas)
+    assert doc.encounter.log[-1].text == "Zone: the Ford tile at (1, 1) is mirrored"
+    QTest.keyClick(view, Qt.Key.Key_Delete)
+    assert doc.encounter.zone.tile_at(1, 1).kind == EMPTY
+    assert w.zone_editor.panel.tile_label.text().startswith("Empty slot at (1, 1)")
+
+
+def test_the_docks_buttons_fill_and_grow_the_zone(qtbot):
+    w = editor_window(qtbot)
+    doc, panel = w.doc, w.zone_editor.panel
+    ford = tileset("wilderness").kind("ford")
+    w.map.tool("edit").place((0, 0), ford)
+    qtbot.mouseClick(panel.fill_empty_button, Qt.MouseButton.LeftButton)
+    kinds = [t.kind for t in doc.encounter.zone.tiles]
+    assert EMPTY not in kinds and kinds[0] == "ford"
+    panel.line_edge.setCurrentIndex(panel.line_edge.findData(Edge.EAST))
+    qtbot.mouseClick(panel.add_line_button, Qt.MouseButton.LeftButton)
+    assert doc.encounter.zone.size() == (4, 3)
+    assert [t.kind for t in doc.encounter.zone.tiles if t.col == 3] == [EMPTY] * 3
+    qtbot.mouseClick(panel.fill_all_button, Qt.MouseButton.LeftButton)
+    assert EMPTY not in {t.kind for t in doc.encounter.zone.tiles}
+    qtbot.mouseClick(panel.remove_line_button, Qt.MouseButton.LeftButton)
+    assert doc.encounter.zone.size() == (3, 3)
+    qtbot.mouseClick(panel.fill_empty_button, Qt.MouseButton.LeftButton)
+    assert panel.reason.text() == "every slot already holds a tile"
+
+
+def test_a_stroke_without_a_segment_name_is_refused_on_the_map(qtbot):
+    w = editor_window(qtbot)
+    panel, view = w.zone_editor.panel, w.map
+    panel.brush_mode.setChecked(True)
+    steps = w.doc.undo_stack.count()
+    click(view, (3, 3))
+    assert w.doc.undo_stack.count() == steps
+    assert "Name the segment" in view.refusal_text()
+
+
+def test_the_edit_mode_leaves_the_move_tool_working(qtbot):
+    w = editor_window(qtbot)
+    assert w.map.active_tool().name == "edit"
+    w.zone_editor.action.setChecked(False)
+    assert w.map.active_tool().name == "move"
+    assert not w.zone_editor.panel.edit_box.isChecked()
+    w.zone_editor.panel.edit_box.setChecked(True)
+    assert w.map.active_tool().name == "edit" and w.zone_editor.action.isChecked()
