@@ -132,7 +132,7 @@ class MainWindow(FileMenu, QMainWindow):
         self.combatant_dock.raise_()
         from afdesk.gui.docks import reserves
 
-        self.reserves_dock = reserves.install(self, self.ctx, self.reflex_dock)
+        self.reserves_dock = reserves.install(self, self.ctx)
         self.reserves_panel = self.reserves_dock.widget()
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:

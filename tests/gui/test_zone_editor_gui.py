@@ -104,3 +104,30 @@ def test_the_edit_mode_leaves_the_move_tool_working(qtbot):
     assert not w.zone_editor.panel.edit_box.isChecked()
     w.zone_editor.panel.edit_box.setChecked(True)
     assert w.map.active_tool().name == "edit" and w.zone_editor.action.isChecked()
+
+
+def test_own_tile_sets_from_the_palette(qtbot, tmp_path):
+    from afdesk.encounter.ops.editor import PaintSegment
+    from afdesk.encounter.zone import SegmentProps
+    from afdesk.storage import tilesets
+
+    w = editor_window(qtbot)
+    palette, doc = w.zone_editor.palette, w.doc
+    assert palette.new_set("Jade city streets")
+    assert palette.source.currentData() == "jade-city-streets"
+    assert palette.message.text() == "Made Jade city streets."
+    assert not palette.save_stamp("Nothing selected")
+    assert "Select a tile on the map" in palette.message.text()
+    w.map.tool("edit").place((0, 0), tilesets.tileset("wilderness").kind("meadow"))
+    doc.push(PaintSegment("well", ((2, 2),), props=SegmentProps(water=True)))
+    assert palette.save_stamp("Meadow with a well")
+    names = [palette.tiles.item(i).text() for i in range(palette.tiles.count())]
+    assert names == ["Empty slot", "Open ground", "Meadow with a well"]
+    assert palette.rename_set("Jade city")
+    assert palette.source.currentText() == "Tile set: Jade city"
+    palette.choose("wilderness")
+    assert not palette.rename_set("Mine")
+    assert "bundled with afdesk" in palette.message.text()
+    assert palette.duplicate_set("My wilderness")
+    assert palette.source.currentData() == "my-wilderness"
+    tilesets.reload()

@@ -225,16 +225,14 @@ class ReservesPanel(QWidget):
         return self.bring_in(group)
 
 
-def install(window: QMainWindow, ctx: CommandContext, below: QDockWidget) -> QDockWidget:
-    """Add the Reserves dock to ``window``, tabbed with ``below`` (the Reflex dock), following the
+def install(window: QMainWindow, ctx: CommandContext) -> QDockWidget:
+    """Add the Reserves dock to ``window``'s left column (under Reflex), following the
     window's document (its ``documentChanged`` signal)."""
     panel = ReservesPanel(ctx)
     dock = QDockWidget("Reserves", window)
     dock.setObjectName("reservesDock")
     dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-    window.tabifyDockWidget(below, dock)
-    below.raise_()
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock, Qt.Orientation.Vertical)
     window.documentChanged.connect(panel.set_document)  # type: ignore[attr-defined]
     if ctx.doc is not None:
         panel.set_document(ctx.doc)

@@ -27,14 +27,14 @@ class ZoneEditor:
         self.panel = ZoneEditorPanel(view, rng=None)
         self.panel.palette_kinds = self.palette.kinds  # type: ignore[method-assign]
         self.palette.picked.connect(self.pick)
-        # The palette beside the Character dock, the editor's dock beside Reflex: editing
-        # takes their places (tabbed in front) and gives them back when it closes.
+        self.palette.selected_tile = self.selected_tile  # type: ignore[method-assign]
+        # The palette tabbed with the Character dock (in front while editing), the editor's
+        # dock in the left column with Reflex and Reserves (shown while editing).
         self.palette_dock = self._dock("Tile palette", "paletteDock", self.palette)
         self.panel_dock = self._dock("Zone editor", "zoneEditorDock", self.panel)
         window.tabifyDockWidget(window.combatant_dock, self.palette_dock)  # type: ignore[attr-defined]
-        window.tabifyDockWidget(window.reflex_dock, self.panel_dock)  # type: ignore[attr-defined]
         window.combatant_dock.raise_()  # type: ignore[attr-defined]
-        window.reflex_dock.raise_()  # type: ignore[attr-defined]
+        self.panel_dock.hide()  # shown while editing
         self.action = QAction("&Zone editor", window)
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+E"))
@@ -55,7 +55,7 @@ class ZoneEditor:
         area = Qt.DockWidgetArea.RightDockWidgetArea
         if name == "zoneEditorDock":
             area = Qt.DockWidgetArea.LeftDockWidgetArea
-        self.window.addDockWidget(area, dock)
+        self.window.addDockWidget(area, dock, Qt.Orientation.Vertical)
         return dock
 
     def set_document(self, doc) -> None:
@@ -72,9 +72,20 @@ class ZoneEditor:
                 dock.show()
                 dock.raise_()
             self.window.resizeDocks([self.panel_dock], [EDITOR_WIDTH], Qt.Orientation.Horizontal)
+            reserves = getattr(self.window, "reserves_dock", None)
+            if reserves is not None and reserves.isVisible():  # the editor gets the room
+                self.window.resizeDocks(
+                    [self.panel_dock, reserves], [520, 240], Qt.Orientation.Vertical
+                )
 
     def is_open(self) -> bool:
         return self.panel.editing()
+
+    def selected_tile(self):
+        """The tile selected on the map (None if no slot is)."""
+        slot = self.panel.slot()
+        doc = self.panel.doc
+        return doc.encounter.zone.tile_at(*slot) if slot is not None and doc else None
 
     def pick(self, kind) -> bool:
         """The palette's tile picked for the selected slot."""

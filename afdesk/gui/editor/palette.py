@@ -12,9 +12,12 @@ from PySide6.QtCore import QByteArray, QMimeData, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QHBoxLayout,
+    QInputDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -85,6 +88,29 @@ class TilePalette(QWidget):
         )
         self.tiles.itemActivated.connect(self._activated)
         layout.addWidget(self.tiles, 1)
+        row = QHBoxLayout()
+        self.new_button = QPushButton("New set…")
+        self.new_button.setToolTip("A tile set of your own, in your tile set folder")
+        self.new_button.clicked.connect(lambda _c=False: self.new_set())
+        self.copy_button = QPushButton("Duplicate…")
+        self.copy_button.setToolTip("Your own copy of the chosen tile set")
+        self.copy_button.clicked.connect(lambda _c=False: self.duplicate_set())
+        self.rename_button = QPushButton("Rename…")
+        self.rename_button.setToolTip("Rename the chosen tile set (one of yours)")
+        self.rename_button.clicked.connect(lambda _c=False: self.rename_set())
+        for b in (self.new_button, self.copy_button, self.rename_button):
+            row.addWidget(b)
+        layout.addLayout(row)
+        self.stamp_button = QPushButton("Save the selected tile as a stamp…")
+        self.stamp_button.setToolTip(
+            "Keep the tile selected on the map, with its painted segments, as a new kind "
+            "of the chosen tile set (one of yours)"
+        )
+        self.stamp_button.clicked.connect(lambda _c=False: self.save_stamp())
+        layout.addWidget(self.stamp_button)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
         self.folder = QLabel()
         self.folder.setWordWrap(True)
         self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -168,6 +194,80 @@ class TilePalette(QWidget):
             if kind.name == name or kind.id == name:
                 return kind
         raise KeyError(name)
+
+    # ------------------------------------------------------------- own tile sets
+
+    selected_tile = staticmethod(lambda: None)
+    """The tile selected on the map (the installer points it at the editor)."""
+
+    def _ask(self, title: str, label: str, text: str = "") -> str:
+        name, ok = QInputDialog.getText(self, title, label, text=text)
+        return name.strip() if ok else ""
+
+    def _own_call(self, call, done: str) -> bool:
+        """Run a change to the GM's tile sets; its failure is said here, never raised."""
+        from afdesk.storage.errors import LoadError, SaveError
+
+        try:
+            result = call()
+        except (LoadError, SaveError) as exc:
+            self.message.setStyleSheet("color: #b71c1c;")
+            self.message.setText(str(exc))
+            return False
+        self.reload_sets()
+        if hasattr(result, "kinds"):  # a tile set: show it
+            self.choose(result.id)
+        self.message.setStyleSheet("color: #1b5e20;")
+        self.message.setText(done.format(result.name))
+        return True
+
+    def new_set(self, name: str | None = None) -> bool:
+        from afdesk.storage import own_tilesets
+
+        name = self._ask("New tile set", "Name of the tile set:") if name is None else name
+        return bool(name) and self._own_call(lambda: own_tilesets.create(name), "Made {}.")
+
+    def duplicate_set(self, name: str | None = None) -> bool:
+        from afdesk.storage import own_tilesets
+
+        source = self.source.currentData() or self._zone_set()
+        if name is None:
+            name = self._ask("Duplicate tile set", "Name of the copy:")
+        return bool(name) and self._own_call(
+            lambda: own_tilesets.duplicate(source, name), "Made {}, your copy."
+        )
+
+    def rename_set(self, name: str | None = None) -> bool:
+        from afdesk.storage import own_tilesets
+
+        source = self.source.currentData()
+        if not source:
+            self.message.setText("Choose one of your tile sets above first.")
+            return False
+        name = self._ask("Rename tile set", "New name:") if name is None else name
+        return bool(name) and self._own_call(
+            lambda: own_tilesets.rename(source, name), "Renamed it {}."
+        )
+
+    def save_stamp(self, name: str | None = None) -> bool:
+        from afdesk.storage import own_tilesets
+
+        source = self.source.currentData()
+        tile = self.selected_tile()
+        if not source or tile is None:
+            self.message.setStyleSheet("color: #b71c1c;")
+            self.message.setText(
+                "Select a tile on the map and choose one of your tile sets above first."
+            )
+            return False
+        if name is None:
+            name = self._ask("Save as a stamp", "Name of the new tile kind:", tile.name)
+        return bool(name) and self._own_call(
+            lambda: own_tilesets.save_stamp(source, tile, name), "Saved {} as a stamp."
+        )
+
+    def _zone_set(self) -> str:
+        return self.doc.encounter.zone.tileset if self.doc is not None else ""
 
     def _activated(self, item: QListWidgetItem) -> None:
         self.picked.emit(item.data(KIND_ROLE))
