@@ -135,12 +135,15 @@ class Edge(enum.StrEnum):
 
 
 class EdgeRule(msgspec.Struct, frozen=True, omit_defaults=True):
-    """What leaving the zone over an edge means: whether it exits the encounter, and the
-    GM's note of the consequences (E9)."""
+    """What leaving the zone over an edge means: whether it exits the encounter (or is
+    blocked), and the GM's note of the consequences (E9)."""
 
     edge: Edge
     exits: bool = True
     note: str = ""
+    blocked: bool = False
+    """Nobody leaves over this edge and the zone does not grow there (a cliff, a wall;
+    issue 16). The GM may change the rule at any time (a logged Op)."""
 
 
 def tile_of(area: Area) -> tuple[int, int]:

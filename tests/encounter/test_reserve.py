@@ -148,3 +148,20 @@ def test_the_reserve_survives_a_file_round_trip():
     # An old file (no reserve field) loads with nobody in reserve.
     plain = Combatant("x", "X", Side.OPPONENT)
     assert not plain.in_reserve
+
+
+def test_the_gm_notes_for_reinforcements_link_to_their_group():
+    from afdesk.encounter.ops.meta import SetNotes
+    from afdesk.encounter.ops.reserve import group_notes
+
+    enc = staged()
+    enc.apply(
+        SetNotes(
+            "Gao wants the toll. When Gao goes down, The Archers on the Ridge loose a volley.\n"
+            "The ferry waits south."
+        )
+    )
+    assert group_notes(enc, "the archers on the ridge") == [
+        "When Gao goes down, The Archers on the Ridge loose a volley."
+    ]
+    assert group_notes(enc, "nobody") == [] and group_notes(enc, " ") == []

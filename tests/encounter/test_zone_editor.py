@@ -175,6 +175,11 @@ def test_paint_a_segment_across_tiles_then_props_then_remove():
         (PlaceTile(5, 5, TileKind("a", "A", "#000000", "grass")), r"no slot at tile \(5, 5\)"),
         (SwapTiles((0, 0), (0, 0)), "two different"),
         (RenameSegment("x", "y"), "no segment called x"),
+        (
+            PlaceTile(0, 0, TileKind("b", "Bad", "#000000", "grass", (Segment("s", ((7, 0),)),))),
+            r"area \(7, 0\) outside the tile",
+        ),
+        (FillTiles(((0, 0),), (TileKind(" ", "Nameless", "#000000", "grass"),)), "no id"),
     ],
 )
 def test_refusals_say_what_and_change_nothing(op, words):
@@ -202,3 +207,39 @@ def test_a_tile_kind_segment_survives_the_file():
     enc.apply(PaintSegment("the river", ((0, 1),), props=SegmentProps(water=True)))
     again = Encounter.from_state(decode(encode(enc.state())))
     assert again.zone == enc.zone
+
+
+def test_an_edit_during_play_is_logged_as_the_gms_override():
+    from afdesk.encounter.ops.reflex import deal_hands
+
+    enc = blank()
+    enc.apply(AddCombatant(Combatant("x", "Xu", Side.BAND, area=(1, 1))))
+    enc.apply(PlaceTile(1, 1, kind("ford")))
+    assert enc.log[-1].text == "Zone: tile (1, 1) becomes Ford"
+    enc.apply(deal_hands(enc, random.Random(0)))
+    enc.apply(TurnTile(1, 1, quarters=2))
+    assert enc.log[-1].text == (
+        "Zone: the Ford tile at (1, 1) turns 180° (GM override during play)"
+    )
+
+
+def test_a_blocked_edge_neither_exits_nor_grows():
+    from afdesk.encounter import drag
+    from afdesk.encounter.ops.roster import ExitCombatant
+    from afdesk.encounter.ops.zone import SetEdgeRule, draw_extension
+    from afdesk.encounter.zone import EdgeRule
+
+    enc = blank()
+    enc.apply(AddCombatant(Combatant("x", "Xu", Side.BAND, area=(7, 0))))
+    enc.apply(SetEdgeRule(EdgeRule(Edge.NORTH, False, "a sheer cliff", blocked=True)))
+    assert enc.log[-1].text == "The north edge is blocked: nobody leaves that way (a sheer cliff)"
+    with pytest.raises(IllegalOp, match=r"north edge is blocked \(a sheer cliff\)"):
+        enc.apply(draw_extension(enc, Edge.NORTH, random.Random(0)))
+    with pytest.raises(IllegalOp, match="north edge is blocked"):
+        enc.apply(ExitCombatant("x", Edge.NORTH, override=True))
+    out = drag.drop(enc, drag.plan_drag(enc, "x", override=True), (7, -1))
+    assert out.reason == "The north edge is blocked (a sheer cliff): nobody leaves that way."
+    assert not out.ops
+    # Preparing, the GM may still add slots there (the editor's own Op).
+    enc.apply(AddTileLine(Edge.NORTH))
+    assert enc.zone.size() == (3, 4)

@@ -265,6 +265,10 @@ def test_prepare_from_nothing_save_reopen_run_and_undo_it_all(qtbot, tmp_path):
     qtbot.addWidget(cards)
     cards.reveal()
     assert reopened.turn.phase is Phase.TURNS and reopened.actor
+    order = [
+        again.reflex_panel.order.item(i).text() for i in range(again.reflex_panel.order.count())
+    ]
+    assert sum(f"(in reserve: {RESERVE})" in text for text in order) == 3
     again.reserves_panel.tree.setCurrentItem(again.reserves_panel.tree.topLevelItem(0))
     qtbot.mouseClick(again.reserves_panel.bring_button, LEFT)
     assert reserve_groups(reopened) == {}

@@ -93,3 +93,23 @@ def test_the_main_window_has_a_reserves_dock(qtbot):
     doc.select("gao")
     assert w.reserves_panel.hold_selected("the chief's guard")
     assert w.reserves_panel.groups() == {"the chief's guard": ["Bandit Chief Gao"]}
+
+
+def test_the_dock_shows_the_gm_notes_that_name_the_group(qtbot):
+    from afdesk.encounter.model import Encounter
+    from afdesk.storage import load
+    from afdesk.storage.samples import mill_encounter
+
+    doc = EncounterDocument(
+        Encounter.from_state(load(mill_encounter()).state), journal_factory=lambda d: None
+    )
+    panel = ReservesPanel()
+    qtbot.addWidget(panel)
+    panel.set_document(doc)
+    assert not panel.notes.isVisibleTo(panel)
+    panel.tree.setCurrentItem(panel.tree.topLevelItem(0))
+    assert panel.notes.text() == (
+        "GM notes: Reinforcements: the smugglers' boat comes in from the east when the "
+        "miller first loses grit."
+    )
+    assert panel.notes.isVisibleTo(panel)

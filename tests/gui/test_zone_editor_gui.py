@@ -66,6 +66,22 @@ def test_keys_turn_mirror_and_empty_the_selected_tile(qtbot):
     assert w.zone_editor.panel.tile_label.text().startswith("Empty slot at (1, 1)")
 
 
+def test_arrows_move_the_selected_slot_in_tiles_mode(qtbot):
+    from afdesk.gui.map import selection
+
+    w = editor_window(qtbot)
+    view = w.map
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Right)
+    assert view.selection() == selection.Tile((0, 0))
+    QTest.keyClick(view, Qt.Key.Key_Right)
+    QTest.keyClick(view, Qt.Key.Key_Down)
+    assert view.selection() == selection.Tile((1, 1))
+    for _ in range(3):
+        QTest.keyClick(view, Qt.Key.Key_Right)
+    assert view.selection() == selection.Tile((2, 1))  # stops at the zone's edge
+
+
 def test_the_docks_buttons_fill_and_grow_the_zone(qtbot):
     w = editor_window(qtbot)
     doc, panel = w.doc, w.zone_editor.panel
@@ -131,3 +147,24 @@ def test_own_tile_sets_from_the_palette(qtbot, tmp_path):
     assert palette.duplicate_set("My wilderness")
     assert palette.source.currentData() == "my-wilderness"
     tilesets.reload()
+
+
+def test_edges_exit_extend_or_block_from_the_dock(qtbot):
+    w = editor_window(qtbot)
+    panel, doc = w.zone_editor.panel, w.doc
+    box = panel.edge_rules[Edge.SOUTH]
+    box.setCurrentIndex(box.findData("blocked"))
+    box.activated.emit(box.currentIndex())
+    rule = doc.encounter.zone.edge_rule(Edge.SOUTH)
+    assert rule.blocked and not rule.exits
+    assert w.map.map_scene.edges[Edge.SOUTH].text() == "BLOCKED"
+    panel.edge_notes[Edge.SOUTH].setText("the gorge")
+    panel.edge_notes[Edge.SOUTH].editingFinished.emit()
+    assert doc.encounter.zone.edge_rule(Edge.SOUTH).note == "the gorge"
+    steps = doc.undo_stack.count()
+    panel.edge_notes[Edge.SOUTH].editingFinished.emit()  # nothing changed: no step
+    assert doc.undo_stack.count() == steps
+    doc.undo()
+    doc.undo()
+    assert not doc.encounter.zone.edge_rule(Edge.SOUTH).blocked
+    assert panel.edge_rules[Edge.SOUTH].currentData() == "exits"

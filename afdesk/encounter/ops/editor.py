@@ -18,6 +18,7 @@ import msgspec
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.ops.base import Op
+from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import (
     EMPTY,
     EMPTY_KIND,
@@ -53,6 +54,21 @@ def _with_tiles(zone: Zone, new: Sequence[Tile]) -> Zone:
     return msgspec.structs.replace(zone, tiles=tiles)
 
 
+def _check_kind(kind: TileKind) -> None:
+    """A kind carried by an Op (from a palette, a file) is sound: segments inside its tile."""
+    if not kind.id.strip():
+        raise IllegalOp(f"the tile kind {kind.name!r} has no id")
+    for seg in kind.segments:
+        if not seg.areas:
+            raise IllegalOp(f"segment {seg.name!r} of {kind.name} covers no area")
+        for c, r in seg.areas:
+            if not (0 <= c < TILE and 0 <= r < TILE):
+                raise IllegalOp(
+                    f"segment {seg.name!r} of {kind.name} has area ({c}, {r}) outside the "
+                    "tile's 5 x 5 areas"
+                )
+
+
 def _with_kind(zone: Zone, kind: TileKind) -> Zone:
     """The zone, keeping a copy of ``kind`` (every placed tile's kind is among the zone's:
     the file says so; the empty slot is never drawn, see ``drawable``)."""
@@ -65,6 +81,14 @@ def _where(slot: Slot) -> str:
     return f"({slot[0]}, {slot[1]})"
 
 
+def _logged(enc: Encounter, text: str) -> str:
+    """The log line of an edit: while preparing as it is; in play marked as the GM's
+    override (the rules' own changes to the zone, E9's extensions and trims, are other Ops)."""
+    if enc.turn.phase is Phase.SETUP:
+        return text
+    return f"{text} (GM override during play)"
+
+
 class PlaceTile(Op, frozen=True):
     """Put a tile of ``kind`` in a slot (a drop from the palette, or a pick)."""
 
@@ -75,11 +99,12 @@ class PlaceTile(Op, frozen=True):
 
     def execute(self, enc: Encounter) -> None:
         _slot(enc.zone, (self.col, self.row))
+        _check_kind(self.kind)
         zone = _with_kind(enc.zone, self.kind)
         enc.set_zone(_with_tiles(zone, [Tile.place(self.kind, self.col, self.row)]))
 
     def describe(self, enc: Encounter) -> str:
-        return f"Zone: tile {_where((self.col, self.row))} becomes {self.kind.name}"
+        return _logged(enc, f"Zone: tile {_where((self.col, self.row))} becomes {self.kind.name}")
 
     def title(self, enc: Encounter) -> str:
         return f"Place {self.kind.name}"
@@ -109,7 +134,9 @@ class TurnTile(Op, frozen=True):
         if self.quarters % 4:
             what.append(f"turns {90 * (self.quarters % 4)}°")
         name = tile.name if tile else "tile"
-        return f"Zone: the {name} tile at {_where((self.col, self.row))} " + " and ".join(what)
+        return _logged(
+            enc, f"Zone: the {name} tile at {_where((self.col, self.row))} " + " and ".join(what)
+        )
 
 
 class SwapTiles(Op, frozen=True):
@@ -128,7 +155,7 @@ class SwapTiles(Op, frozen=True):
         enc.set_zone(_with_tiles(enc.zone, [new_a, new_b]))
 
     def describe(self, enc: Encounter) -> str:
-        return f"Zone: tiles {_where(self.a)} and {_where(self.b)} swap places"
+        return _logged(enc, f"Zone: tiles {_where(self.a)} and {_where(self.b)} swap places")
 
 
 class FillTiles(Op, frozen=True):
@@ -148,13 +175,14 @@ class FillTiles(Op, frozen=True):
         for s in self.slots:
             _slot(zone, s)
         for k in self.kinds:
+            _check_kind(k)
             zone = _with_kind(zone, k)
         placed = [Tile.place(k, c, r) for (c, r), k in zip(self.slots, self.kinds, strict=True)]
         enc.set_zone(_with_tiles(zone, placed))
 
     def describe(self, enc: Encounter) -> str:
         names = ", ".join(k.name for k in self.kinds)
-        return f"Zone: {len(self.slots)} tiles drawn at random: {names}"
+        return _logged(enc, f"Zone: {len(self.slots)} tiles drawn at random: {names}")
 
 
 def draw_fill(
@@ -193,7 +221,7 @@ class AddTileLine(Op, frozen=True):
 
     def describe(self, enc: Encounter) -> str:
         line = "row" if self.edge in (Edge.NORTH, Edge.SOUTH) else "column"
-        return f"Zone: a {line} of empty slots added at the {self.edge.value} edge"
+        return _logged(enc, f"Zone: a {line} of empty slots added at the {self.edge.value} edge")
 
 
 class RemoveTileLine(Op, frozen=True):
@@ -215,7 +243,7 @@ class RemoveTileLine(Op, frozen=True):
 
     def describe(self, enc: Encounter) -> str:
         line = "row" if self.edge in (Edge.NORTH, Edge.SOUTH) else "column"
-        return f"Zone: the {self.edge.value} {line} of tiles removed"
+        return _logged(enc, f"Zone: the {self.edge.value} {line} of tiles removed")
 
 
 def _clean_name(name: str) -> str:
@@ -276,11 +304,11 @@ class PaintSegment(Op, frozen=True):
         n = len(set(self.areas))
         areas = f"{n} area" + ("" if n == 1 else "s")
         if self.remove:
-            return f"Zone: {areas} taken out of {self.name}"
+            return _logged(enc, f"Zone: {areas} taken out of {self.name}")
         if segment_props(enc.zone, self.name) is None:
             what = ", ".join(self.props.labels()) or "no properties yet"
-            return f"Zone: new segment {self.name} ({areas}; {what})"
-        return f"Zone: {areas} painted into {self.name}"
+            return _logged(enc, f"Zone: new segment {self.name} ({areas}; {what})")
+        return _logged(enc, f"Zone: {areas} painted into {self.name}")
 
     def title(self, enc: Encounter) -> str:
         return f"Paint {self.name}"
@@ -309,7 +337,7 @@ class SetNamedSegmentProps(Op, frozen=True):
 
     def describe(self, enc: Encounter) -> str:
         props = ", ".join(self.props.labels()) or "no properties"
-        return f"Zone: {self.name} is {props}"
+        return _logged(enc, f"Zone: {self.name} is {props}")
 
     def title(self, enc: Encounter) -> str:
         return f"Properties of {self.name}"
@@ -340,7 +368,7 @@ class RenameSegment(Op, frozen=True):
         enc.set_zone(_with_tiles(enc.zone, changed))
 
     def describe(self, enc: Encounter) -> str:
-        return f"Zone: segment {self.old} renamed {self.new}"
+        return _logged(enc, f"Zone: segment {self.old} renamed {self.new}")
 
 
 __all__ = [

@@ -9,6 +9,7 @@ a hand). Bringing a group in during an exchange is the GM's override, and the lo
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from afdesk.encounter.combatant import Side
@@ -32,6 +33,15 @@ def reserve_groups(enc: Encounter) -> dict[str, list[Combatant]]:
         if c.in_reserve:
             out.setdefault(c.reserve, []).append(c)
     return out
+
+
+def group_notes(enc: Encounter, group: str) -> list[str]:
+    """The sentences of the GM's notes that name the reserve group ``group`` (any case):
+    the notes for reinforcements, linked to the group they are about."""
+    if not group.strip():
+        return []
+    sentences = re.split(r"(?<=[.!?])\s+|\n+", enc.meta.notes)
+    return [s.strip() for s in sentences if group.lower() in s.lower() and s.strip()]
 
 
 def _names(people: list[str]) -> str:
@@ -120,4 +130,4 @@ class BringIn(Op, frozen=True):
         return f"Bring in {self.group}"
 
 
-__all__ = ["HOLD_PHASES", "BringIn", "HoldInReserve", "reserve_groups"]
+__all__ = ["HOLD_PHASES", "BringIn", "HoldInReserve", "group_notes", "reserve_groups"]

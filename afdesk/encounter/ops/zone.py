@@ -27,6 +27,13 @@ class ExtendZone(Op, frozen=True):
     label = "Extend zone"
 
     def execute(self, enc: Encounter) -> None:
+        rule = enc.zone.edge_rule(self.edge)
+        if rule.blocked:
+            note = f" ({rule.note})" if rule.note else ""
+            raise IllegalOp(
+                f"the {self.edge.value} edge is blocked{note}: the zone does not grow there; "
+                "change the edge's rule first"
+            )
         kinds = [enc.zone.kind(k) for k in self.kinds]
         enc.set_zone(enc.zone.extended(self.edge, kinds))
 
@@ -145,5 +152,7 @@ class SetEdgeRule(Op, frozen=True):
     def describe(self, enc: Encounter) -> str:
         r = self.rule
         what = "exits the encounter" if r.exits else "extends the zone"
+        if r.blocked:
+            what = "is blocked: nobody leaves that way"
         note = f" ({r.note})" if r.note else ""
         return f"The {r.edge.value} edge {what}{note}"

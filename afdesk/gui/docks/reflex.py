@@ -203,6 +203,8 @@ class ReflexPanel(QWidget):
                 continue
             if c.exited:
                 where = "left"
+            elif c.in_reserve:  # issue 16: waits for its group to be brought in
+                where = f"in reserve: {c.reserve}"
             else:
                 where = "off the map" if not c.on_map else "not in this round"
             item = QListWidgetItem(f"   {c.name}  ({where})")

@@ -24,7 +24,13 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.ops.reserve import HOLD_PHASES, BringIn, HoldInReserve, reserve_groups
+from afdesk.encounter.ops.reserve import (
+    HOLD_PHASES,
+    BringIn,
+    HoldInReserve,
+    group_notes,
+    reserve_groups,
+)
 from afdesk.gui.commands import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 
@@ -52,6 +58,11 @@ class ReservesPanel(QWidget):
         self.tree.itemClicked.connect(self._clicked)
         self.tree.currentItemChanged.connect(lambda *_a: self._sync_buttons())
         layout.addWidget(self.tree, 1)
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        self.notes.setStyleSheet("color: #4e342e;")
+        self.notes.setToolTip("The sentences of the encounter's GM notes that name the group")
+        layout.addWidget(self.notes)
         self.bring_button = QPushButton("&Bring in the group")
         self.bring_button.setToolTip(
             "Reinforcements: the group appears on the map and in the player view, and is "
@@ -156,6 +167,9 @@ class ReservesPanel(QWidget):
         enc = self.doc.encounter
         group = self._current_group()
         self.bring_button.setEnabled(bool(group))
+        notes = group_notes(enc, group)
+        self.notes.setText("GM notes: " + " ".join(notes) if notes else "")
+        self.notes.setVisible(bool(notes))
         self.bring_button.setText(f"&Bring in {group}" if group else "&Bring in the group")
         c = self._selected()
         can_hold = (

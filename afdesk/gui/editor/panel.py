@@ -42,7 +42,11 @@ from afdesk.gui.map import selection
 from afdesk.gui.map.tools.editor import BRUSH, FLOOD, PAINT, RECT, TILES, EditTool
 
 FLAGS = ("rough", "slippery", "cover", "ledge", "steep", "water")
-EDGE_RULES = (("exits", "Exits the encounter"), ("extends", "Extends the zone"))
+EDGE_RULES = (
+    ("exits", "Exits the encounter"),
+    ("extends", "Extends the zone"),
+    ("blocked", "Blocked"),
+)
 
 
 def parse_custom(text: str) -> tuple[Property, ...]:
@@ -269,7 +273,7 @@ class ZoneEditorPanel(QWidget):
         self.segment_box.blockSignals(False)
         for e in Edge:
             rule = zone.edge_rule(e)
-            self.edge_rules[e].setCurrentIndex(0 if rule.exits else 1)
+            self.edge_rules[e].setCurrentIndex(2 if rule.blocked else 0 if rule.exits else 1)
             if not self.edge_notes[e].hasFocus():
                 self.edge_notes[e].setText(rule.note)
         self._sync_tile()
@@ -384,14 +388,16 @@ class ZoneEditorPanel(QWidget):
             return False
         return self._push(SetNamedSegmentProps(name, self.props()))
 
-    def set_edge(self, edge: Edge, exits: bool | None = None, note: str | None = None) -> bool:
+    def set_edge(self, edge: Edge, kind: str | None = None, note: str | None = None) -> bool:
+        """Set ``edge``'s rule ("exits", "extends" or "blocked"; default: the dock's) and
+        consequence; nothing if they are as they were."""
         if self.doc is None:
             return False
-        if exits is None:
-            exits = self.edge_rules[edge].currentData() == "exits"
+        if kind is None:
+            kind = self.edge_rules[edge].currentData()
         if note is None:
             note = self.edge_notes[edge].text().strip()
-        rule = EdgeRule(edge, exits, note)
+        rule = EdgeRule(edge, kind == "exits", note, blocked=kind == "blocked")
         if self.doc.encounter.zone.edge_rule(edge) == rule:
             return False
         return self._push(SetEdgeRule(rule))

@@ -3,10 +3,10 @@
 Two modes. **Tiles**: click a slot to select it; drag from one slot to another to swap them;
 R turns the selected tile 90° clockwise (Shift+R back), M mirrors it, Delete empties the
 slot. A tile dragged from the palette and dropped on a slot is placed there (in any mode).
-**Brush**: paint areas into the named segment (drag over areas), or draw a rectangle, or
-flood fill the areas joined to the clicked one that lie in the same segments; with "remove"
-the areas are taken out of the segment instead. One stroke, drop or key is one Op, so one
-undo step, and the log says "Zone: ...".
+The arrows move the selected slot. **Brush**: paint areas into the named segment (drag
+over areas), or draw a rectangle, or flood fill the areas joined to the clicked one that
+lie in the same segments; with "remove" the areas are taken out of the segment instead.
+One stroke, drop or key is one Op, so one undo step, and the log says "Zone: ...".
 """
 
 from __future__ import annotations
@@ -25,6 +25,13 @@ from afdesk.gui.map import selection
 from afdesk.gui.map.tools.base import MapTool
 
 TILES, BRUSH = "tiles", "brush"
+SLOT_KEYS = {
+    Qt.Key.Key_Left: (-1, 0),
+    Qt.Key.Key_Right: (1, 0),
+    Qt.Key.Key_Up: (0, -1),
+    Qt.Key.Key_Down: (0, 1),
+}
+"""In tiles mode the arrows move the slot selection (then R, M, Delete, or a pick)."""
 PAINT, RECT, FLOOD = "paint", "rect", "flood"
 
 
@@ -211,9 +218,12 @@ class EditTool(MapTool):
 
     def key_pressed(self, event: QKeyEvent) -> bool:
         slot = self.selected_slot()
+        key = event.key()
+        step = SLOT_KEYS.get(Qt.Key(key)) if self.mode == TILES else None
+        if step is not None:
+            return self._step_slot(slot, step)
         if slot is None:
             return False
-        key = event.key()
         shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         if key == Qt.Key.Key_R:
             self.turn(slot, 3 if shift else 1)
@@ -223,6 +233,20 @@ class EditTool(MapTool):
             self.place(slot, EMPTY_KIND)
         else:
             return False
+        return True
+
+    def _step_slot(self, slot: tuple[int, int] | None, step: tuple[int, int]) -> bool:
+        """Arrows move the selected slot (the first slot if none is selected)."""
+        zone = self.doc.encounter.zone
+        if not zone.tiles:
+            return False
+        if slot is None:
+            first = zone.tiles[0]
+            self.view.select(selection.Tile((first.col, first.row)))
+            return True
+        nxt = (slot[0] + step[0], slot[1] + step[1])
+        if zone.tile_at(*nxt) is not None:
+            self.view.select(selection.Tile(nxt))
         return True
 
     def turn(self, slot: tuple[int, int], quarters: int, mirror: bool = False) -> bool:
