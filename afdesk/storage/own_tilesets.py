@@ -114,17 +114,26 @@ def rename(set_id: str, name: str, folder: Path | None = None) -> TileSet:
 
 
 def save_stamp(set_id: str, tile: Tile, name: str, folder: Path | None = None) -> TileKind:
-    """Save a tile painted in the zone editor as a new kind called ``name`` of one of the
-    GM's tile sets (its colour, pattern and segments with their properties)."""
+    """Save a tile painted in the zone editor as a kind called ``name`` of one of the GM's
+    tile sets (its colour, pattern and segments with their properties). A kind of that name
+    already in the set is updated in place, keeping its id: that is how the GM edits a
+    kind of their own with the brush (place it, paint it, save it under its name)."""
     folder = _folder(folder)
     if not name.strip():
         raise LoadError(tilesets.SOURCE, "the new tile kind needs a name")
     if tile.kind == EMPTY and not tile.segments:
         raise LoadError(tilesets.SOURCE, "an empty slot is not a tile to keep")
     ts, path = _own(set_id, folder)
-    kind_id = _free_id(slug(name, "tile"), {k.id for k in ts.kinds})
-    kind = TileKind(kind_id, name.strip(), tile.colour, tile.pattern, tile.segments)
-    _write(msgspec.structs.replace(ts, kinds=(*ts.kinds, kind)), path)
+    same = [k for k in ts.kinds if k.name.strip().lower() == name.strip().lower()]
+    if same:
+        old = same[0]
+        kind = TileKind(old.id, old.name, tile.colour, tile.pattern, tile.segments, old.description)
+        kinds = tuple(kind if k is old else k for k in ts.kinds)
+    else:
+        kind_id = _free_id(slug(name, "tile"), {k.id for k in ts.kinds})
+        kind = TileKind(kind_id, name.strip(), tile.colour, tile.pattern, tile.segments)
+        kinds = (*ts.kinds, kind)
+    _write(msgspec.structs.replace(ts, kinds=kinds), path)
     tilesets.reload()
     return kind
 

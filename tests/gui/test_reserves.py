@@ -41,7 +41,7 @@ def test_hold_back_and_bring_in_through_the_dock(qtbot):
         panel.group_box.setEditText(GROUP)
         qtbot.mouseClick(panel.hold_button, Qt.MouseButton.LeftButton)
     assert panel.groups() == {GROUP: ["Bandit 2", "Bandit Archer"]}
-    assert "2 held back in 1 group" in panel.header.text()
+    assert panel.header.text() == "2 held back, unseen by the players:"
     # The GM still sees them where they wait; the table does not.
     assert {"archer", "bandit-2"} <= set(gm.tokens)
     assert "RESERVE" in gm.tokens["archer"].badge_texts()

@@ -56,6 +56,13 @@ def test_a_painted_tile_becomes_a_stamp_and_places_from_the_set(folder):
     other = Encounter(zone=empty_zone(tilesets.tileset("wilderness")))
     other.apply(PlaceTile(2, 2, stored))
     assert other.zone.kind(kind.id) == stored
+    # Saved again under its name after more painting: the kind is updated, same id.
+    enc.apply(PlaceTile(1, 0, stored))
+    enc.apply(PaintSegment("reeds", ((6, 1),), props=SegmentProps(cover=True)))
+    again = own_tilesets.save_stamp(own.id, enc.zone.tile_at(1, 0), "meadow WITH pond")
+    assert again.id == kind.id and again.name == "Meadow with pond"
+    kinds = tilesets.tileset(own.id).kinds
+    assert len(kinds) == 2 and kinds[1].segments[-1].name == "reeds"
     with pytest.raises(LoadError, match="empty slot"):
         own_tilesets.save_stamp(own.id, other.zone.tile_at(0, 0), "Nothing")
 

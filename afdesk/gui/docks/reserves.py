@@ -55,6 +55,8 @@ class ReservesPanel(QWidget):
         self.tree.setToolTip(
             "Held back by the GM: unseen by the players, dealt no reflex until brought in"
         )
+        self.tree.setMinimumHeight(110)  # three members in view even on a small screen
+        self.tree.setRootIsDecorated(False)
         self.tree.itemClicked.connect(self._clicked)
         self.tree.currentItemChanged.connect(lambda *_a: self._sync_buttons())
         layout.addWidget(self.tree, 1)
@@ -135,10 +137,8 @@ class ReservesPanel(QWidget):
         for col in range(3):
             self.tree.resizeColumnToContents(col)
         if groups:
-            self.header.setText(
-                f"{sum(len(m) for m in groups.values())} held back in {len(groups)} "
-                "group(s): the players do not see them"
-            )
+            n = sum(len(m) for m in groups.values())
+            self.header.setText(f"{n} held back, unseen by the players:")
         else:
             self.header.setText(
                 "Nobody is held back. Select an opponent and hold it in a group to stage "

@@ -75,7 +75,7 @@ class ZoneEditor:
             reserves = getattr(self.window, "reserves_dock", None)
             if reserves is not None and reserves.isVisible():  # the editor gets the room
                 self.window.resizeDocks(
-                    [self.panel_dock, reserves], [520, 240], Qt.Orientation.Vertical
+                    [self.panel_dock, reserves], [520, 300], Qt.Orientation.Vertical
                 )
 
     def is_open(self) -> bool:

@@ -104,7 +104,8 @@ class TilePalette(QWidget):
         self.stamp_button = QPushButton("Save the selected tile as a stamp…")
         self.stamp_button.setToolTip(
             "Keep the tile selected on the map, with its painted segments, as a new kind "
-            "of the chosen tile set (one of yours)"
+            "of the chosen tile set (one of yours); under the name of one of its kinds, "
+            "that kind is updated (edit your kinds with the brush)"
         )
         self.stamp_button.clicked.connect(lambda _c=False: self.save_stamp())
         layout.addWidget(self.stamp_button)
