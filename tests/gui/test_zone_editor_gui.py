@@ -168,3 +168,21 @@ def test_edges_exit_extend_or_block_from_the_dock(qtbot):
     doc.undo()
     assert not doc.encounter.zone.edge_rule(Edge.SOUTH).blocked
     assert panel.edge_rules[Edge.SOUTH].currentData() == "exits"
+
+
+def test_alt_click_picks_the_segment_under_the_pointer(qtbot):
+    from afdesk.encounter.ops.editor import PaintSegment
+    from afdesk.encounter.zone import SegmentProps
+
+    w = editor_window(qtbot)
+    panel, doc, view = w.zone_editor.panel, w.doc, w.map
+    doc.push(PaintSegment("the pool", ((3, 3), (4, 3)), props=SegmentProps(water=True)))
+    panel.brush_mode.setChecked(True)
+    steps = doc.undo_stack.count()
+    click(view, (4, 3), Qt.KeyboardModifier.AltModifier)
+    assert panel.segment_box.currentText() == "the pool"
+    assert panel.flag_boxes["water"].isChecked()
+    assert panel.tool.highlighted() == {(3, 3), (4, 3)}
+    assert doc.undo_stack.count() == steps  # picking changes nothing
+    click(view, (9, 9), Qt.KeyboardModifier.AltModifier)
+    assert "No segment covers (9, 9)" in view.refusal_text()

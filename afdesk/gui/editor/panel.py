@@ -105,6 +105,7 @@ class ZoneEditorPanel(QWidget):
         layout.addWidget(self.reason)
         layout.addStretch(1)
         view.selectionChanged.connect(lambda _s: self._sync_tile())
+        self.tool.on_pick = self.choose_segment
         self.doc = None
         self._built = True
 

@@ -5,7 +5,8 @@ R turns the selected tile 90° clockwise (Shift+R back), M mirrors it, Delete em
 slot. A tile dragged from the palette and dropped on a slot is placed there (in any mode).
 The arrows move the selected slot. **Brush**: paint areas into the named segment (drag
 over areas), or draw a rectangle, or flood fill the areas joined to the clicked one that
-lie in the same segments; with "remove" the areas are taken out of the segment instead.
+lie in the same segments; with "remove" the areas are taken out of the segment instead;
+Alt+click picks the segment under the pointer.
 One stroke, drop or key is one Op, so one undo step, and the log says "Zone: ...".
 """
 
@@ -75,6 +76,8 @@ class EditTool(MapTool):
         self._start: Area | None = None
         self._preview: QGraphicsPathItem | None = None
         self._highlight: QGraphicsPathItem | None = None
+        self.on_pick = None
+        """Told the segment an Alt+click picked (the editor's dock shows it)."""
         self._drops = _DropFilter(self)
         view.viewport().installEventFilter(self._drops)
         view.viewport().setAcceptDrops(True)
@@ -149,6 +152,8 @@ class EditTool(MapTool):
             return True
         if not self.doc.encounter.zone.contains(area):
             return False
+        if event.modifiers() & Qt.KeyboardModifier.AltModifier:
+            return self.pick_segment(area)
         self._start = area
         if self.brush.shape == FLOOD:
             self._stroke = sorted(flood(self.doc.encounter.zone, area))
@@ -183,6 +188,19 @@ class EditTool(MapTool):
         self.cancel()
         self.paint(areas)
         return True
+
+    def pick_segment(self, area: Area) -> bool:
+        """Alt+click with the brush: take the segment under the pointer (the last one
+        drawn there) as the brush's segment, as an eyedropper would."""
+        names = self.doc.encounter.terrain_at(area).segments
+        if not names:
+            self.view.refuse(f"No segment covers ({area[0]}, {area[1]}).")
+            return False
+        self.brush.segment = names[-1]
+        if self.on_pick is not None:
+            self.on_pick(names[-1])
+        self.highlight(names[-1])
+        return False
 
     def paint(self, areas) -> bool:
         """One brush stroke over ``areas`` with the current brush: one undo step."""
