@@ -229,6 +229,10 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     harm_call: int = 0
     """The hits at which the GM last decided what reaching grit does (down, out or nothing):
     the flag shows again only when hits rise past it (issue 12)."""
+    reserve: str = ""
+    """Held in reserve (issue 16): the name of the GM's reserve group ("the archers on the
+    ridge"); empty when the character is in play. A reserve waits where it was placed,
+    unseen by the players, dealt no reflex, until the GM brings its group in (E2)."""
 
     # -------------------------------------------------------------------------- queries
 
@@ -250,6 +254,11 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     @property
     def hidden(self) -> bool:
         return self.has(StateKind.HIDDEN)
+
+    @property
+    def in_reserve(self) -> bool:
+        """Held back by the GM: not yet part of the fight (see ``reserve``)."""
+        return bool(self.reserve)
 
     @property
     def on_map(self) -> bool:

@@ -393,7 +393,7 @@ def candidates(enc: Encounter, attacker_id: str, action: CheckKind | str) -> lis
         return []
     out = []
     for c in enc.roster():
-        if c.id == a.id or not c.on_map:
+        if c.id == a.id or not c.on_map or c.in_reserve:
             continue
         if action is CheckKind.LEAVE_OVERLAP and (c.area != a.area or not opposed(a.side, c.side)):
             continue

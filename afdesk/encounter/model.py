@@ -183,11 +183,15 @@ class Encounter:
     def opponents_in(
         self, area: Area, of: Combatant, *, visible_only: bool = True
     ) -> list[Combatant]:
-        """The opponents of ``of`` standing in ``area`` (hidden ones left out by default)."""
+        """The opponents of ``of`` standing in ``area`` (hidden ones left out by default;
+        those held in reserve always: they are not in the fight yet)."""
         return [
             c
             for c in self.occupants(area)
-            if c.id != of.id and opposed(c.side, of.side) and not (visible_only and c.hidden)
+            if c.id != of.id
+            and opposed(c.side, of.side)
+            and not (visible_only and c.hidden)
+            and not c.in_reserve
         ]
 
     # ------------------------------------------------------------------------- change

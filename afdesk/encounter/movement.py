@@ -156,7 +156,9 @@ def reachable(enc: Encounter, cid: str, budget: int | None = None) -> dict[Area,
             stops = foe_areas.get(nxt)
             if stops is None:
                 stops = any(
-                    opposed(combatants[o].side, side) and not combatants[o].hidden
+                    opposed(combatants[o].side, side)
+                    and not combatants[o].hidden
+                    and not combatants[o].in_reserve
                     for o in occupancy.get(nxt, ())
                 )
                 foe_areas[nxt] = stops

@@ -70,7 +70,12 @@ def can_target(enc: Encounter, actor: str, target: str) -> bool:
     on the map, while ``actor`` acts."""
     c = enc.combatants.get(target)
     return (
-        bool(actor) and actor != target and actor in enc.combatants and c is not None and c.on_map
+        bool(actor)
+        and actor != target
+        and actor in enc.combatants
+        and c is not None
+        and c.on_map
+        and not c.in_reserve
     )
 
 

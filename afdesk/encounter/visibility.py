@@ -1,5 +1,10 @@
-"""What the players may see of a character (issue 17): the one question the table's screen
-asks (its map, its reflex strip, the rolls it shows)."""
+"""What the players may see: the one place that decides whether a character is shown to the
+table (the player view, its reflex strip, the rolls it shows, exports for players).
+
+A character is visible to the players when it stands on the map, is not hidden (E5, E6: the
+table sees only a hidden character's decoys), is not held in reserve (issue 16: a reserve
+waits unseen until the GM brings its group in) and does not stand under the fog (issue 17).
+"""
 
 from __future__ import annotations
 
@@ -8,16 +13,28 @@ from typing import TYPE_CHECKING
 from afdesk.encounter.fog import is_fogged
 
 if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.interface import Encounter
 
 
+def shown_to_players(c: Combatant) -> bool:
+    """Whether the players see this character at its true place (fog aside)."""
+    return c.on_map and not c.hidden and not c.in_reserve
+
+
+def decoys_shown_to_players(c: Combatant) -> bool:
+    """Whether the players see this character's decoys (a hidden character in play)."""
+    return c.on_map and c.hidden and not c.in_reserve and bool(c.decoys)
+
+
 def player_visible(enc: Encounter, cid: str) -> bool:
-    """Whether the players may see character ``cid`` at all: it exists, is not hidden
-    (E6: the table sees only its decoys) and does not stand under the fog."""
+    """Whether the players may see character ``cid`` at all: it exists, is shown to them
+    (on the map, not hidden, not in reserve) and does not stand under the fog; False for an
+    unknown id."""
     c = enc.combatants.get(cid)
-    if c is None or c.hidden:
+    if c is None or not shown_to_players(c):
         return False
     return not is_fogged(enc.zone, enc.fog, c.area)
 
 
-__all__ = ["player_visible"]
+__all__ = ["decoys_shown_to_players", "player_visible", "shown_to_players"]

@@ -135,12 +135,15 @@ class Edge(enum.StrEnum):
 
 
 class EdgeRule(msgspec.Struct, frozen=True, omit_defaults=True):
-    """What leaving the zone over an edge means: whether it exits the encounter, and the
-    GM's note of the consequences (E9)."""
+    """What leaving the zone over an edge means: whether it exits the encounter (or is
+    blocked), and the GM's note of the consequences (E9)."""
 
     edge: Edge
     exits: bool = True
     note: str = ""
+    blocked: bool = False
+    """Nobody leaves over this edge and the zone does not grow there (a cliff, a wall;
+    issue 16). The GM may change the rule at any time (a logged Op)."""
 
 
 def tile_of(area: Area) -> tuple[int, int]:
@@ -184,6 +187,10 @@ class Zone(msgspec.Struct, frozen=True):
                 return k
         name = self.tileset or "this zone's tile set"
         raise IllegalOp(f"{name} has no tile kind {kind_id!r}")
+
+    def with_kinds(self, kinds: Sequence[TileKind]) -> Zone:
+        """The same zone drawing new tiles from ``kinds``."""
+        return msgspec.structs.replace(self, kinds=tuple(kinds))
 
     def tile_bounds(self) -> tuple[int, int, int, int]:
         """(min col, min row, max col, max row) in tiles."""
@@ -335,3 +342,99 @@ def grid_zone(
         Tile.place(tileset.kind(k), c, r) for r, row in enumerate(kinds) for c, k in enumerate(row)
     ]
     return Zone(tileset=tileset.id, tiles=_sorted(tiles), edges=tuple(edges), kinds=tileset.kinds)
+
+
+# ------------------------------------------------------------------ the zone editor
+
+EMPTY = "empty"
+"""The kind id of an empty slot: a tile waiting for the GM to pick one (issue 16)."""
+
+EMPTY_KIND = TileKind(
+    EMPTY,
+    "Empty slot",
+    "#c9c9c4",
+    EMPTY,
+    description="A slot of the zone waiting for a tile: drag one from the palette",
+)
+"""The look of an empty slot. A zone with empty slots keeps it among its ``kinds`` (every
+tile's kind is one of them); extending the zone in play (E9) never draws it
+(:func:`drawable`)."""
+
+
+def drawable(kinds: Iterable[TileKind]) -> list[TileKind]:
+    """The kinds new tiles may be drawn from: all but the empty slot."""
+    return [k for k in kinds if k.id != EMPTY]
+
+
+def turn_local(area: tuple[int, int], quarters: int, mirror: bool) -> tuple[int, int]:
+    """A tile-local area after mirroring left to right (first, if asked) and turning
+    ``quarters`` quarter turns clockwise (on screen: rows run down)."""
+    c, r = area
+    if mirror:
+        c = TILE - 1 - c
+    for _ in range(quarters % 4):
+        c, r = TILE - 1 - r, c
+    return c, r
+
+
+def turned_tile(tile: Tile, quarters: int, mirror: bool) -> Tile:
+    """The tile turned and/or mirrored: its segments' areas move with it (issue 16)."""
+    segments = tuple(
+        msgspec.structs.replace(
+            seg, areas=tuple(turn_local(a, quarters, mirror) for a in seg.areas)
+        )
+        for seg in tile.segments
+    )
+    return msgspec.structs.replace(tile, segments=segments)
+
+
+def empty_zone(tileset: TileSet, cols: int = START_TILES, rows: int = START_TILES) -> Zone:
+    """A zone of empty slots that draws new tiles from ``tileset`` (issue 16: File > New
+    encounter opens the editor on it)."""
+    kinds = (*drawable(tileset.kinds), EMPTY_KIND)
+    return grid_zone(TileSet(tileset.id, tileset.name, kinds), [[EMPTY] * cols] * rows)
+
+
+def segment_names(zone: Zone) -> list[str]:
+    """Every segment name in the zone, in the order of first appearance (row by row)."""
+    out: dict[str, None] = {}
+    for tile in zone.tiles:
+        for seg in tile.segments:
+            out.setdefault(seg.name, None)
+    return list(out)
+
+
+def segment_props(zone: Zone, name: str) -> SegmentProps | None:
+    """The properties of the first segment called ``name`` (None if there is none)."""
+    for tile in zone.tiles:
+        for seg in tile.segments:
+            if seg.name == name:
+                return seg.props
+    return None
+
+
+def segment_areas(zone: Zone, name: str) -> set[Area]:
+    """The areas of every segment called ``name``, in global coordinates."""
+    return {a for t in zone.tiles for s in t.segments if s.name == name for a in t.global_areas(s)}
+
+
+def flood(zone: Zone, start: Area) -> set[Area]:
+    """The areas joined to ``start`` side by side that lie in exactly the same segments
+    (the brush's flood fill); empty if ``start`` is outside the zone."""
+    if not zone.contains(start):
+        return set()
+    names: dict[Area, frozenset[str]] = {}
+    for tile in zone.tiles:
+        for seg in tile.segments:
+            for a in tile.global_areas(seg):
+                names[a] = names.get(a, frozenset()) | {seg.name}
+    key = names.get(start, frozenset())
+    seen = {start}
+    todo = [start]
+    while todo:
+        c, r = todo.pop()
+        for nxt in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+            if nxt not in seen and zone.contains(nxt) and names.get(nxt, frozenset()) == key:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen

@@ -64,13 +64,21 @@ class FileMenu:
             self.open_path(name)
 
     def new_encounter(self) -> None:
-        from afdesk.gui.dialogs.character import NewEncounterDialog
+        """File > New encounter (issue 16): name, ruleset, tile set and how the zone starts;
+        an empty zone opens the zone editor. The dialog does not block (``self.dialog``
+        is it until answered)."""
+        from afdesk.gui.editor.new_encounter import PrepareEncounterDialog
 
         if not self.maybe_save():
             return
-        dlg = NewEncounterDialog(self)
-        if dlg.exec():
-            self.set_document(EncounterDocument(dlg.encounter()))
+        dlg = PrepareEncounterDialog(self, self.rng)
+        dlg.accepted.connect(lambda: self._start_new(dlg))
+        self.ctx.open_dialog(dlg)
+
+    def _start_new(self, dlg) -> None:
+        self.set_document(EncounterDocument(dlg.encounter()))
+        if dlg.starts_empty():
+            self.zone_editor.action.setChecked(True)
 
     def save(self) -> bool:
         if self.doc is None:

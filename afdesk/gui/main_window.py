@@ -58,6 +58,9 @@ class MainWindow(FileMenu, QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus()
+        from afdesk.gui.editor.install import install as install_editor
+
+        self.zone_editor = install_editor(self)  # issue 16: the map's edit mode
         self._build_status()
         self._fit_to_screen()
         self._restore_layout()
@@ -130,6 +133,10 @@ class MainWindow(FileMenu, QMainWindow):
         )
         self.tabifyDockWidget(self.combatant_dock, self.history_dock)
         self.combatant_dock.raise_()
+        from afdesk.gui.docks import reserves
+
+        self.reserves_dock = reserves.install(self, self.ctx)
+        self.reserves_panel = self.reserves_dock.widget()
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -228,6 +235,7 @@ class MainWindow(FileMenu, QMainWindow):
         v.addSeparator()
         for dock in (self.reflex_dock, self.combatant_dock, self.log_dock, self.history_dock):
             v.addAction(dock.toggleViewAction())
+        v.addAction(self.reserves_dock.toggleViewAction())
         e = bar.addMenu("E&ncounter")
         e.addAction(self.act_deal)
         e.addAction(self.act_cards)

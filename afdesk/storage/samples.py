@@ -1,8 +1,9 @@
 """The bundled sample encounters, written from the code that builds them.
 
 ``python -m afdesk.storage.samples`` rewrites ``resources/encounters/river-ford.afenc``
-from :func:`build` and ``rooftop-chase.afenc`` from :func:`build_chase`; a test fails while
-a shipped file is stale.
+from :func:`build`, ``rooftop-chase.afenc`` from :func:`build_chase` and
+``jade-river-mill.afenc`` (prepared with the zone editor) from :func:`build_mill`; a test
+fails while a shipped file is stale.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from afdesk.encounter import sample
+from afdesk.encounter import editor_sample, sample
 from afdesk.encounter.chase import sample as chase_sample
 from afdesk.encounter.model import Encounter
-from afdesk.paths import chase_sample_encounter, sample_encounter
+from afdesk.paths import chase_sample_encounter, resource_dir, sample_encounter
 from afdesk.storage.files import save
 from afdesk.storage.tilesets import tileset
 
@@ -46,10 +47,30 @@ def write_rooftop_chase(path: Path | None = None) -> Path:
     return path
 
 
+def mill_encounter() -> Path:
+    """The bundled sample prepared with the zone editor (issue 16)."""
+    return resource_dir() / "encounters" / "jade-river-mill.afenc"
+
+
+def build_mill() -> Encounter:
+    """The Jade river mill sample, prepared through the zone editor's Ops."""
+    return editor_sample.build(tileset("wilderness"))
+
+
+def write_mill(path: Path | None = None) -> Path:
+    """Save the Jade river mill sample (to the bundled file by default); returns its path."""
+    path = mill_encounter() if path is None else path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    save(path, build_mill().state())
+    return path
+
+
 def main() -> int:
     """``python -m afdesk.storage.samples``: rewrite the bundled samples."""
     print(f"wrote {write_river_ford()}")
     print(f"wrote {write_rooftop_chase()}")
+    print(f"wrote {write_mill()}")
     return 0
 
 

@@ -48,6 +48,8 @@ class DealHands(Op, frozen=True):
                 c = enc.combatant(m)
                 if c.exited:
                     raise IllegalOp(f"{c.name} has left the encounter and holds no hand")
+                if c.in_reserve:
+                    raise IllegalOp(f"{c.name} waits in reserve ({c.reserve}) and holds no hand")
         if not self.hands:
             raise IllegalOp("nobody to deal reflex to: add characters first")
         enc.set_reflex(deal(self.deck, self.hands))
@@ -73,8 +75,9 @@ class DealHands(Op, frozen=True):
 def deal_hands(
     enc: Encounter, rng: random.Random | None = None, physical: tuple[str, ...] = ()
 ) -> DealHands:
-    """A DealHands for everyone in the encounter, with a freshly shuffled deck."""
-    specs = hand_specs(enc.roster(), physical)
+    """A DealHands for everyone in the encounter, with a freshly shuffled deck; characters
+    held in reserve are dealt nothing until their group is brought in (E2, issue 16)."""
+    specs = hand_specs([c for c in enc.roster() if not c.in_reserve], physical)
     return DealHands(shuffled_deck(rng), tuple(specs))
 
 

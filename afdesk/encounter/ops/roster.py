@@ -232,6 +232,8 @@ class ExitCombatant(Op, frozen=True):
         c = enc.combatant(self.id)
         require_on_map(c, "leave the zone")
         rule = enc.zone.edge_rule(self.edge)
+        if rule.blocked:  # issue 16: no override leaves over a blocked edge
+            raise IllegalOp(f"the {self.edge.value} edge is blocked: nobody leaves that way")
         if not rule.exits and not self.override:
             raise IllegalOp(
                 f"the {self.edge.value} edge does not exit the encounter: moving off it "

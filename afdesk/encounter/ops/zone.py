@@ -9,7 +9,7 @@ import msgspec
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, Tile
+from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, Tile, drawable
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
@@ -27,6 +27,13 @@ class ExtendZone(Op, frozen=True):
     label = "Extend zone"
 
     def execute(self, enc: Encounter) -> None:
+        rule = enc.zone.edge_rule(self.edge)
+        if rule.blocked:
+            note = f" ({rule.note})" if rule.note else ""
+            raise IllegalOp(
+                f"the {self.edge.value} edge is blocked{note}: the zone does not grow there; "
+                "change the edge's rule first"
+            )
         kinds = [enc.zone.kind(k) for k in self.kinds]
         enc.set_zone(enc.zone.extended(self.edge, kinds))
 
@@ -43,12 +50,13 @@ class ExtendZone(Op, frozen=True):
 
 def draw_extension(enc: Encounter, edge: Edge, rng: random.Random | None = None) -> ExtendZone:
     """Draw the tiles for a new row or column from the zone's tile kinds (E9)."""
-    if not enc.zone.kinds:
+    kinds = drawable(enc.zone.kinds)  # never an empty slot (issue 16)
+    if not kinds:
         raise IllegalOp("this zone has no tile set to draw new tiles from")
     cols, rows = enc.zone.size()
     count = cols if edge in (Edge.NORTH, Edge.SOUTH) else rows
     rng = rng or random.SystemRandom()
-    return ExtendZone(edge, tuple(rng.choice(enc.zone.kinds).id for _ in range(count)))
+    return ExtendZone(edge, tuple(rng.choice(kinds).id for _ in range(count)))
 
 
 class TrimZone(Op, frozen=True):
@@ -144,5 +152,7 @@ class SetEdgeRule(Op, frozen=True):
     def describe(self, enc: Encounter) -> str:
         r = self.rule
         what = "exits the encounter" if r.exits else "extends the zone"
+        if r.blocked:
+            what = "is blocked: nobody leaves that way"
         note = f" ({r.note})" if r.note else ""
         return f"The {r.edge.value} edge {what}{note}"

@@ -208,6 +208,8 @@ class ReflexPanel(QWidget):
                 continue
             if c.exited:
                 where = "left"
+            elif c.in_reserve:  # issue 16: waits for its group to be brought in
+                where = f"in reserve: {c.reserve}"
             else:
                 where = "off the map" if not c.on_map else "not in this round"
             rows.append(_Row(f"   {c.name}  ({where})", c.id, "aside"))

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.summary import headline
+from afdesk.encounter.visibility import decoys_shown_to_players, shown_to_players
 from afdesk.encounter.zone import Edge
 from afdesk.gui import mapgeom
 from afdesk.gui.map.marks import FacingMark, Harm, player_harm_sides
@@ -122,9 +123,13 @@ class MapScene(QGraphicsScene):
 
     def shows(self, c: Combatant) -> bool:
         """Whether this scene draws the character at its true place."""
-        return c.on_map and not (self.player and (c.hidden or self.fog.hides(c.area)))
+        if self.player:
+            return shown_to_players(c) and not self.fog.hides(c.area)
+        return c.on_map
 
     def _decoy_areas(self, c: Combatant) -> tuple[Area, ...]:
+        if self.player and not decoys_shown_to_players(c):
+            return ()
         if c.on_map and c.hidden:
             return tuple(tuple(d) for d in c.decoys if not self.fog.hides(tuple(d)))
         return ()

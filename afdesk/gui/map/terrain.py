@@ -171,6 +171,8 @@ class EdgeItem(MapItem):
         else:
             self.set_bounds(QRectF(x + w + gap, y, d, h))
         what = "Exit: leaving here ends the encounter" if rule.exits else "The zone goes on"
+        if rule.blocked:
+            what = "Blocked: nobody leaves this way"
         tip = f"{rule.edge.label} edge. {what}."
         if rule.note and theme.show_gm_notes:
             tip += f"\n{rule.note}"
@@ -180,6 +182,8 @@ class EdgeItem(MapItem):
         """The words in the band (the GM sees the edge's note, the players do not)."""
         arrow = {"north": "▲", "south": "▼", "west": "◀", "east": "▶"}[self.rule.edge.value]
         head = f"{arrow} EXIT {arrow}" if self.rule.exits else f"{arrow} zone goes on {arrow}"
+        if self.rule.blocked:
+            head = "BLOCKED"
         if self.rule.note and self.theme.show_gm_notes:
             return f"{head}   {self.rule.note}"
         return head
@@ -187,14 +191,16 @@ class EdgeItem(MapItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         r = self.rect()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        if self.rule.exits:
+        if self.rule.blocked:
+            back, fore = QColor("#263238"), QColor("#eceff1")
+        elif self.rule.exits:
             back, fore = QColor("#c62828"), QColor("#ffffff")
         else:
             back, fore = QColor("#55606b"), QColor("#e8e8e8")
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QBrush(back))
         painter.drawRoundedRect(r, 6, 6)
-        if self.rule.exits:
+        if self.rule.exits and not self.rule.blocked:
             painter.setBrush(QBrush(QColor(0, 0, 0, 60), Qt.BrushStyle.BDiagPattern))
             painter.drawRoundedRect(r, 6, 6)
         painter.setPen(fore)

@@ -82,7 +82,7 @@ class TokenItem(MapItem):
             actor,
             selected,
             tuple((b.text, b.back.name()) for b in badge_list),
-            c.hidden,
+            c.hidden or c.in_reserve,
             c.has(StateKind.DOWN),
             flank,
             harm,
@@ -100,7 +100,7 @@ class TokenItem(MapItem):
         self._offset = offset
         self.actor = actor
         self.selected = selected
-        self._hidden = c.hidden
+        self._hidden = c.hidden or c.in_reserve  # both drawn faded, dashed (GM only)
         self._down = c.has(StateKind.DOWN)
         self._flank = flank
         self._harm = harm

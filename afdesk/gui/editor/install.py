@@ -1,0 +1,101 @@
+"""Put the zone editor into the main window (issue 16): the edit tool on the map, the tile
+palette and the editor's dock, and View > Zone editor (Ctrl+Shift+E) to switch the map into
+edit mode. The window only calls :func:`install`."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+from afdesk.gui.editor.palette import TilePalette
+from afdesk.gui.editor.panel import ZoneEditorPanel
+from afdesk.gui.map.tools.editor import EditTool
+
+EDITOR_WIDTH = 340
+"""The editor's dock is given this many pixels when it opens (its buttons fit)."""
+
+
+class ZoneEditor:
+    """The editor's parts in one window."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        self.window = window
+        view = window.map  # type: ignore[attr-defined]
+        view.add_tool(EditTool(view))
+        self.palette = TilePalette()
+        self.panel = ZoneEditorPanel(view, rng=None)
+        self.panel.palette_kinds = self.palette.kinds  # type: ignore[method-assign]
+        self.palette.picked.connect(self.pick)
+        self.palette.selected_tile = self.selected_tile  # type: ignore[method-assign]
+        # The palette tabbed with the Character dock (in front while editing), the editor's
+        # dock in the left column with Reflex and Reserves (shown while editing).
+        self.palette_dock = self._dock("Tile palette", "paletteDock", self.palette)
+        self.panel_dock = self._dock("Zone editor", "zoneEditorDock", self.panel)
+        window.tabifyDockWidget(window.combatant_dock, self.palette_dock)  # type: ignore[attr-defined]
+        window.combatant_dock.raise_()  # type: ignore[attr-defined]
+        self.panel_dock.hide()  # shown while editing
+        self.action = QAction("&Zone editor", window)
+        self.action.setCheckable(True)
+        self.action.setShortcut(QKeySequence("Ctrl+Shift+E"))
+        self.action.setStatusTip("Edit the zone: tiles, segments, edges (an edit mode of the map)")
+        self.action.toggled.connect(self.set_open)
+        window.addAction(self.action)
+        for act in window.menuBar().actions():
+            if act.text() == "&View" and act.menu() is not None:
+                act.menu().addSeparator()
+                act.menu().addAction(self.action)
+        self.panel.edit_box.toggled.connect(self.action.setChecked)
+        window.documentChanged.connect(self.set_document)  # type: ignore[attr-defined]
+
+    def _dock(self, title: str, name: str, widget) -> QDockWidget:
+        dock = QDockWidget(title, self.window)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        area = Qt.DockWidgetArea.RightDockWidgetArea
+        if name == "zoneEditorDock":
+            area = Qt.DockWidgetArea.LeftDockWidgetArea
+        self.window.addDockWidget(area, dock, Qt.Orientation.Vertical)
+        return dock
+
+    def set_document(self, doc) -> None:
+        self.palette.set_document(doc)
+        self.panel.set_document(doc)
+        self.panel.rng = self.window.rng  # type: ignore[attr-defined]
+
+    def set_open(self, on: bool) -> None:
+        """Open the editor (the map's edit mode, the palette and the dock) or close it."""
+        self.panel.set_editing(on)
+        if on:
+            self.panel.rng = self.window.rng  # type: ignore[attr-defined]
+            for dock in (self.palette_dock, self.panel_dock):
+                dock.show()
+                dock.raise_()
+            self.window.resizeDocks([self.panel_dock], [EDITOR_WIDTH], Qt.Orientation.Horizontal)
+            reserves = getattr(self.window, "reserves_dock", None)
+            if reserves is not None and reserves.isVisible():  # the editor gets the room
+                self.window.resizeDocks(
+                    [self.panel_dock, reserves], [520, 300], Qt.Orientation.Vertical
+                )
+
+    def is_open(self) -> bool:
+        return self.panel.editing()
+
+    def selected_tile(self):
+        """The tile selected on the map (None if no slot is)."""
+        slot = self.panel.slot()
+        doc = self.panel.doc
+        return doc.encounter.zone.tile_at(*slot) if slot is not None and doc else None
+
+    def pick(self, kind) -> bool:
+        """The palette's tile picked for the selected slot."""
+        slot = self.panel.slot()
+        view = self.window.map  # type: ignore[attr-defined]
+        if slot is None:
+            view.refuse("Select a slot on the map first (zone editor, tiles).")
+            return False
+        return view.tool("edit").place(slot, kind)
+
+
+def install(window: QMainWindow) -> ZoneEditor:
+    return ZoneEditor(window)
