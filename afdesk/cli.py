@@ -9,7 +9,8 @@ import sys
 
 def _parser_check() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="afdesk check", description="Check encounter files; exit 0 if all are fine."
+        prog="afdesk check",
+        description="Check encounter, campaign and character files; exit 0 if all are fine.",
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     return p

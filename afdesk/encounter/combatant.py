@@ -223,6 +223,12 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     d20: D20Profile = D20Profile()
     exited: str = ""
     """Set when the character left the encounter over an edge: the GM's note."""
+    link: str = ""
+    """The campaign character this one is (issue 18): band members and recurring characters
+    join an encounter as links, and carry-over writes what happened back to them."""
+    days_since_rest: int | None = None
+    """Days since this character last rested, for persevere (E15); None: the encounter's
+    setting. A campaign's running copy takes it from the roster."""
 
     # -------------------------------------------------------------------------- queries
 

@@ -115,6 +115,7 @@ LIMITS: dict[str, Limit] = {
     **{f"turn.{name}": COUNTER for name in _TURN_COUNTERS},
     "meta.referee_shifts": COUNTER,
     "settings.days_since_rest": COUNTER,
+    "combatants[].days_since_rest": COUNTER,
     "*": ANY_NUMBER,
 }
 """Where each limit applies (``[]``: every item of a list or pair; a card is ``[rank,
