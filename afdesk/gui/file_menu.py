@@ -72,6 +72,17 @@ class FileMenu:
         if dlg.exec():
             self.set_document(EncounterDocument(dlg.encounter()))
 
+    def new_campaign(self) -> None:
+        """File > New campaign: a folder for ``campaign.afcamp`` (issue 18)."""
+        self.campaign.new_dialog()
+
+    def open_campaign(self, folder: str | Path | None = None) -> bool:
+        """File > Open campaign (issue 18); a clear message and nothing changed if bad."""
+        if folder is None:
+            self.campaign.open_dialog()
+            return self.campaign.doc is not None
+        return self.campaign.open(Path(folder))
+
     def save(self) -> bool:
         if self.doc is None:
             return False
@@ -151,6 +162,7 @@ class FileMenu:
         self.settings.setValue("window/state", self.saveState())
         if self.doc is not None:
             self.doc.close(clean=True)
+        self.campaign.close()
         if self.player_window is not None:
             self.player_window.close()
         event.accept()

@@ -69,9 +69,9 @@ class PutCharacter(CampaignEdit, frozen=True):
 
     def describe(self, camp: Campaign) -> str:
         old = camp.find(self.character.id)
-        what = self.character.role.label.lower()
+        what = {"band": "the band", "recurring": "the recurring characters"}
         if old is None:
-            return f"{self.character.name} joins the {what}"
+            return f"{self.character.name} joins {what.get(self.character.role, 'the bestiary')}"
         return f"Edit {self.character.name}"
 
 

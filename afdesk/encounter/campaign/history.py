@@ -11,10 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from afdesk.encounter.campaign.edits import CampaignEdit
 from afdesk.encounter.campaign.state import Campaign
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import Change
+
+
+def canonical(edit: CampaignEdit) -> CampaignEdit:
+    """``edit`` with every field of its declared type (widgets hand enums back as strings),
+    or :class:`IllegalOp` naming the bad field."""
+    try:
+        return msgspec.convert(msgspec.to_builtins(edit), type(edit))
+    except (msgspec.ValidationError, TypeError, ValueError) as exc:
+        raise IllegalOp(f"{type(edit).__name__} is malformed: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -94,7 +105,9 @@ class CampaignHistory:
 
     def push(self, edits: CampaignEdit | Sequence[CampaignEdit], text: str = "") -> CampaignStep:
         """Apply ``edits`` as one step (all or nothing) and return it."""
-        edits = (edits,) if isinstance(edits, CampaignEdit) else tuple(edits)
+        edits = tuple(
+            canonical(e) for e in ((edits,) if isinstance(edits, CampaignEdit) else edits)
+        )
         if not edits:
             raise IllegalOp("nothing to change")
         new, first = self._run(self.campaign, edits)
