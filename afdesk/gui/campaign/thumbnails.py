@@ -13,7 +13,7 @@ import os
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtGui import QImage
 
 THUMB_SIZE = (192, 108)
@@ -53,6 +53,11 @@ class _Render(QRunnable):
         except Exception as exc:  # a thumbnail never takes the campaign down
             self.carrier.done.emit(self.key, None, f"{type(exc).__name__}: {exc}", me)
             return
+        finally:
+            # The renderer's scene and document were handed to deleteLater, and a pool
+            # thread runs no event loop: delete them now, or every thumbnail's scene stays
+            # alive and the garbage collector (which stops every thread) walks them all.
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         self.carrier.done.emit(self.key, image, "", me)
 
 
