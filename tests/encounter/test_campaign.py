@@ -266,3 +266,16 @@ def test_import_merges_by_name_and_keeps_ids():
     assert h.campaign.character("bandit").grit == 4
     assert h.campaign.character("wolf").name == "Wolf"
     assert merge(h.campaign, [h.campaign.character("bandit")]) == [], "nothing new"
+
+
+def test_carry_over_keeps_the_referees_pool_for_the_session_r10():
+    h = CampaignHistory(roster())
+    h.push(PutEncounter(Planned(id="ford", title="The ford", file="ford.afenc")))
+    h.push(StartRun("ford", running="ford.run1.afenc", when="t"))
+    h.push([FinishRun("ford"), CarryOver("ford", (), referee_shifts=1)])
+    assert h.campaign.referee_shifts == 1
+    assert h.campaign.log[-1].text.endswith("(1 change): referee's Shifts 3 \u2192 1")
+    h.undo()
+    with pytest.raises(IllegalOp, match="cannot be negative"):
+        h.push([FinishRun("ford"), CarryOver("ford", (), referee_shifts=-1)])
+    assert h.campaign.referee_shifts == 3

@@ -15,6 +15,7 @@ from afdesk.encounter.campaign.roster import Role
 from afdesk.encounter.campaign.state import Play
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.ops.flow import EndEncounter, NextTurn
+from afdesk.encounter.ops.meta import AdjustRefereeShifts
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.roster import AdjustCounter
 from afdesk.encounter.state import Phase
@@ -87,6 +88,7 @@ def fight_two_exchanges(doc) -> None:
             else:
                 assert doc.push(NextTurn()) == ""
     assert doc.push(AdjustCounter("huang", "grit", -2), "A bandit's club") == ""
+    assert doc.push(AdjustRefereeShifts(-2)) == "", "the bandits' Shifts (R10)"
     assert doc.push(EndEncounter()) == ""
 
 
@@ -133,7 +135,9 @@ def test_a_short_campaign_through_the_window(window, tmp_path, monkeypatch, qtbo
     said = {(ln.character, ln.field) for ln in carry.lines}
     assert {(ids["Huang"], "grit"), (ids["Huang"], "exhausted")} <= said
     assert not any(ln.field in ("down", "prepared", "crouched", "hidden") for ln in carry.lines)
+    assert carry.referee is not None and carry.referee[1].value() == 1
     carry.accept()
+    assert control.doc.campaign.referee_shifts == 1
     roster_huang = control.doc.campaign.character(ids["Huang"])
     assert roster_huang.grit == 1
     assert [s.kind for s in roster_huang.states] == [StateKind.EXHAUSTED]
@@ -150,6 +154,7 @@ def test_a_short_campaign_through_the_window(window, tmp_path, monkeypatch, qtbo
         theirs = doc.encounter.combatant(name.lower())
         assert (ours.grit, ours.hits, ours.shifts) == (theirs.grit, theirs.hits, theirs.shifts)
     assert second.encounter.combatant("huang").has(StateKind.EXHAUSTED)
+    assert second.encounter.meta.referee_shifts == 1, "the referee's pool lasts the session"
     assert {
         e: (folder / control.doc.campaign.encounter(e).file).read_bytes() for e in prepared
     } == (prepared), "prepared files stay clean"
@@ -166,6 +171,10 @@ def test_a_short_campaign_through_the_window(window, tmp_path, monkeypatch, qtbo
     assert "Session 2 starts" in camp.log[-1].text
     control.panel.buttons["undo"].click()
     assert control.doc.campaign.session == 1
+    assert control.panel.buttons["redo"].text().startswith("Redo Session 2 starts")
+    control.panel.buttons["redo"].click()
+    assert control.doc.campaign.session == 2
+    assert store.load_campaign(folder).campaign.session == 2, "saved at once"
 
     # Reopening offers the encounter that was running.
     assert window.open_campaign(folder)
@@ -236,3 +245,36 @@ def test_the_bestiary_travels_to_another_campaign_as_a_file(window, tmp_path):
     problem = dlg.import_file(tmp_path / "junk.afchars")
     assert problem.startswith("junk.afchars: schema_version")
     assert "junk.afchars" in dlg.error.text()
+
+
+def test_a_failed_campaign_save_loses_nothing(window, tmp_path, monkeypatch):
+    """The disk refuses the campaign file: the GM is told, the change stays, and the journal
+    gives it back when the campaign is opened again (after a crash)."""
+    from afdesk.storage.errors import SaveError
+
+    folder = tmp_path / "c"
+    assert window.campaign.create(folder, "C")
+
+    def full(path, campaign):
+        raise SaveError("campaign.afcamp", "the disk is full; the file on disk is unchanged")
+
+    monkeypatch.setattr(store, "save_campaign", full)
+    make_roster(window)
+    assert len(window.failures) == 1, "told once, not at every change"
+    assert "the disk is full" in window.failures[-1]
+    assert "crash journal" in window.failures[-1]
+    monkeypatch.undo()
+    assert store.load_campaign(folder).campaign.characters == ()
+    # afdesk dies: the journal is left behind (its lock goes with the process).
+    doc = window.campaign.doc
+    import os
+
+    os.close(doc.journal._fd)
+    doc.journal = None
+    window.campaign.doc = None
+    asked = []
+    window.campaign.ask = lambda title, text: asked.append(text) or True
+    assert window.open_campaign(folder)
+    assert asked and "change(s) to C were saved" in asked[0]
+    assert [c.name for c in window.campaign.doc.campaign.band] == list(BAND)
+    assert len(store.load_campaign(folder).campaign.characters) == 7, "saved after recovery"

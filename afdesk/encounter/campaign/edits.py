@@ -179,9 +179,16 @@ class CarryOver(CampaignEdit, frozen=True):
 
     id: str
     lines: tuple[CarryLine, ...]
+    referee_shifts: int | None = None
+    """The referee's pool as the encounter left it (R10: Shifts last the session); None:
+    the GM kept the campaign's."""
 
     def change(self, camp: Campaign) -> Campaign:
         e = camp.encounter(self.id)
+        if self.referee_shifts is not None:
+            if self.referee_shifts < 0:
+                raise IllegalOp("the referee's Shifts cannot be negative")
+            camp = camp.replace(referee_shifts=self.referee_shifts)
         if e.play is Play.PREPARED:
             raise IllegalOp(f"{e.title} has not been run: there is nothing to carry over")
         if e.carried:
@@ -202,11 +209,13 @@ class CarryOver(CampaignEdit, frozen=True):
         e = camp.find_encounter(self.id)
         kept = [line for line in self.lines if line.carry]
         title = e.title if e else self.id
-        if not kept:
-            return f"Carry over from {title}: nothing"
         names = {c.id: c.name for c in camp.characters}
-        said = "; ".join(line.words(names.get(line.character, line.character)) for line in kept)
-        return f"Carry over from {title} ({plural(len(kept), 'change')}): {said}"
+        said = [line.words(names.get(line.character, line.character)) for line in kept]
+        if self.referee_shifts is not None and self.referee_shifts != camp.referee_shifts:
+            said.append(f"referee's Shifts {camp.referee_shifts} \u2192 {self.referee_shifts}")
+        if not said:
+            return f"Carry over from {title}: nothing"
+        return f"Carry over from {title} ({plural(len(said), 'change')}): {'; '.join(said)}"
 
 
 class StartSession(CampaignEdit, frozen=True):

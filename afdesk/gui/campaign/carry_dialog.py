@@ -33,7 +33,12 @@ class CarryOverDialog(QDialog):
     """Carry-over for the encounter ``eid`` from its played ``lines`` (see the module)."""
 
     def __init__(
-        self, doc: CampaignDocument, eid: str, lines: list[CarryLine], parent: QWidget | None = None
+        self,
+        doc: CampaignDocument,
+        eid: str,
+        lines: list[CarryLine],
+        parent: QWidget | None = None,
+        referee_shifts: int | None = None,
     ) -> None:
         super().__init__(parent)
         self.doc, self.eid, self.lines = doc, eid, lines
@@ -73,7 +78,19 @@ class CarryOverDialog(QDialog):
             self.keep.append(check)
             self.values.append(spin)
             row += 1
-        if not lines:
+        self.referee: tuple[QCheckBox, QSpinBox] | None = None
+        if referee_shifts is not None and referee_shifts != camp.referee_shifts:
+            grid.addWidget(QLabel("<b>The referee</b>"), row, 0, 1, 3)
+            check = QCheckBox(f"Shifts {camp.referee_shifts} \u2192 {referee_shifts} (R10)")
+            check.setChecked(True)
+            spin = QSpinBox()
+            spin.setRange(0, 99)
+            spin.setValue(referee_shifts)
+            grid.addWidget(check, row + 1, 1)
+            grid.addWidget(spin, row + 1, 2)
+            self.referee = (check, spin)
+            row += 2
+        if not lines and self.referee is None:
             grid.addWidget(QLabel("Nothing changed for the linked characters."), 0, 0)
         grid.setRowStretch(row, 1)
         outer.addWidget(screens.scrolled(body), 1)
@@ -109,7 +126,10 @@ class CarryOverDialog(QDialog):
         edits = []
         if self.doc.campaign.encounter(self.eid).play is Play.RUNNING:
             edits.append(FinishRun(self.eid))
-        edits.append(CarryOver(self.eid, self.chosen()))
+        pool = None
+        if self.referee is not None and self.referee[0].isChecked():
+            pool = self.referee[1].value()
+        edits.append(CarryOver(self.eid, self.chosen(), pool))
         title = self.doc.campaign.encounter(self.eid).title
         reason = self.doc.push(edits, f"Carry over from {title}")
         if reason:

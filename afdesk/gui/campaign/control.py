@@ -257,7 +257,7 @@ class CampaignControl:
             self._fail("Cannot carry over", exc)
             return
         lines = carry_over(doc.campaign, state.combatants)
-        dlg = CarryOverDialog(doc, eid, lines, self.window)
+        dlg = CarryOverDialog(doc, eid, lines, self.window, state.meta.referee_shifts)
         self.dialog = dlg
         dlg.open()
 
@@ -283,6 +283,7 @@ class CampaignControl:
         if self.doc is None:
             return
         dlg = RosterDialog(self.doc, self.window)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # it follows the campaign
         self.dialog = dlg
         dlg.open()
 
@@ -298,3 +299,7 @@ class CampaignControl:
     def undo(self) -> None:
         if self.doc is not None:
             self.doc.undo()
+
+    def redo(self) -> None:
+        if self.doc is not None:
+            self.doc.redo()

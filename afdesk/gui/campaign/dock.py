@@ -23,6 +23,19 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.campaign.state import Planned, Play
 from afdesk.gui.campaign.thumbnails import THUMB_SIZE, Thumbnails
 
+PLACES = {
+    "prepare": (0, 0, 1),
+    "run": (0, 1, 1),
+    "carry": (1, 0, 1),
+    "open": (1, 1, 1),
+    "roster": (2, 0, 1),
+    "add": (2, 1, 1),
+    "session": (3, 0, 2),
+    "undo": (4, 0, 1),
+    "redo": (4, 1, 1),
+}
+"""Each button's (row, column, columns spanned) in the dock's grid."""
+
 PLAY_COLOUR = {Play.PREPARED: "#2e6fb7", Play.RUNNING: "#b7422e", Play.FINISHED: "#5f6b73"}
 
 
@@ -67,33 +80,33 @@ class CampaignPanel(QWidget):
         layout.addWidget(self.list, 3)
         grid = QGridLayout()
         self.buttons: dict[str, QPushButton] = {}
-        for i, (key, text, tip, slot) in enumerate(
+        for key, text, tip, slot in (
+            ("prepare", "&Prepare…", "A new encounter from the roster", control.prepare),
+            ("run", "R&un", "Play a fresh copy; the prepared file stays clean", self._run),
+            ("carry", "&Carry over…", "End it and write what lasts to the roster", self._carry),
+            ("open", "&Open", "Open the running copy, or the prepared file", self._open),
+            ("roster", "Ro&ster…", "Band, recurring characters, bestiary", control.roster),
             (
-                ("prepare", "&Prepare…", "A new encounter from the roster", control.prepare),
-                ("run", "R&un", "Play a fresh copy; the prepared file stays clean", self._run),
-                ("carry", "&Carry over…", "End it and write what lasts to the roster", self._carry),
-                ("open", "&Open", "Open the running copy, or the prepared file", self._open),
-                ("roster", "Ro&ster…", "Band, recurring characters, bestiary", control.roster),
-                (
-                    "add",
-                    "Add to &encounter…",
-                    "Roster characters into the open encounter",
-                    control.add_to_encounter,
-                ),
-                (
-                    "session",
-                    "New &session",
-                    "Everyone gets 3 Shifts back (R10)",
-                    control.new_session,
-                ),
-                ("undo", "Undo", "Undo the last campaign change", control.undo),
-            )
+                "add",
+                "Add to &encounter…",
+                "Roster characters into the open encounter",
+                control.add_to_encounter,
+            ),
+            (
+                "session",
+                "New &session",
+                "Everyone gets 3 Shifts back (R10)",
+                control.new_session,
+            ),
+            ("undo", "Undo", "Undo the last campaign change", control.undo),
+            ("redo", "Redo", "Redo the campaign change undone last", control.redo),
         ):
             b = QPushButton(text)
             b.setToolTip(tip)
             b.clicked.connect(lambda _c=False, s=slot: s())
             self.buttons[key] = b
-            grid.addWidget(b, i // 2, i % 2)
+            row, col, span = PLACES[key]
+            grid.addWidget(b, row, col, 1, span)
         layout.addLayout(grid)
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
@@ -182,6 +195,10 @@ class CampaignPanel(QWidget):
         self.buttons["undo"].setEnabled(can_undo)
         self.buttons["undo"].setText(f"Undo {doc.history.undo_text()}"[:40] if can_undo else "Undo")
         self.buttons["undo"].setToolTip(doc.history.undo_text() if can_undo else "")
+        self.buttons["redo"].setToolTip(doc.history.redo_text() if doc is not None else "")
+        can_redo = doc is not None and doc.history.can_redo()
+        self.buttons["redo"].setEnabled(can_redo)
+        self.buttons["redo"].setText(f"Redo {doc.history.redo_text()}"[:40] if can_redo else "Redo")
 
     def _run(self) -> None:
         if self.current():

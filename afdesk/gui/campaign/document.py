@@ -81,11 +81,13 @@ class CampaignDocument(QObject):
         try:
             self.saved_digest = store.save_campaign(self.folder, self.campaign)
         except SaveError as exc:
+            first = not self.save_problem.startswith("could not save")
             self.save_problem = (
                 f"{exc}. Nothing is lost: the change is in the campaign's crash journal "
                 "and comes back when the campaign is opened again."
             )
-            self.problem.emit(self.save_problem)
+            if first:  # once, not a warning box at every change while the disk is full
+                self.problem.emit(self.save_problem)
             return False
         self.save_problem = ""
         self.history.set_clean()

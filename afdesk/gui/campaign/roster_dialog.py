@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -70,6 +71,7 @@ class RosterDialog(QDialog):
         self.import_button.clicked.connect(self.import_dialog)
         self.export_button = QPushButton("E&xport…")
         self.export_button.setToolTip("The selected character, or the whole bestiary")
+        self.export_button.setObjectName("exportCharacters")
         self.export_button.clicked.connect(self.export_dialog)
         for b in (self.remove_button, self.import_button, self.export_button):
             files.addWidget(b)
@@ -230,7 +232,16 @@ class RosterDialog(QDialog):
     def export_dialog(self) -> None:
         cid = self.current_id()
         c = self.doc.campaign.find(cid) if cid else None
-        whole = c is None or c.role is Role.TEMPLATE
+        whole = c is None or (
+            c.role is Role.TEMPLATE
+            and QMessageBox.question(
+                self,
+                "Export characters",
+                f"Export the whole bestiary ({len(self.doc.campaign.bestiary)} entries)? "
+                f"No exports {c.name} alone.",
+            )
+            == QMessageBox.StandardButton.Yes
+        )
         start = self.doc.folder / ("bestiary.afchars" if whole else f"{cid}.afchars")
         name, _ = QFileDialog.getSaveFileName(self, "Export characters", str(start), CHAR_FILTER)
         if name:
