@@ -279,3 +279,20 @@ def test_carry_over_keeps_the_referees_pool_for_the_session_r10():
     with pytest.raises(IllegalOp, match="cannot be negative"):
         h.push([FinishRun("ford"), CarryOver("ford", (), referee_shifts=-1)])
     assert h.campaign.referee_shifts == 3
+
+
+def test_a_finished_encounter_runs_again_another_night():
+    h = CampaignHistory(Campaign())
+    h.push(PutEncounter(Planned(id="ford", title="The ford", file="ford.afenc")))
+    h.push(StartRun("ford", running="ford.run1.afenc", when="t1"))
+    h.push([FinishRun("ford"), CarryOver("ford", ())])
+    h.push(StartRun("ford", running="ford.run2.afenc", when="t2"))
+    e = h.campaign.encounter("ford")
+    assert (e.play, e.running, e.runs, e.carried, e.last_played) == (
+        Play.RUNNING,
+        "ford.run2.afenc",
+        2,
+        False,
+        "t2",
+    )
+    assert e.file == "ford.afenc"

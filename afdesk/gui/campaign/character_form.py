@@ -140,6 +140,7 @@ class CharacterForm(QWidget):
         while self.facet_grid.count():
             item = self.facet_grid.takeAt(0)
             if item.widget() is not None:
+                item.widget().hide()  # until deleteLater takes it: never left floating
                 item.widget().deleteLater()
         self.facets = {}
         names = [f.name for f in c.facets] + [
@@ -149,8 +150,8 @@ class CharacterForm(QWidget):
         for i, name in enumerate(names):
             box = _spin(scores.get(name, 0), 12)
             self.facets[name] = box
-            self.facet_grid.addWidget(QLabel(name), i // 4, (i % 4) * 2)
-            self.facet_grid.addWidget(box, i // 4, (i % 4) * 2 + 1)
+            self.facet_grid.addWidget(QLabel(name), i // 3, (i % 3) * 2)
+            self.facet_grid.addWidget(box, i // 3, (i % 3) * 2 + 1)
         for key, box in self.speeds.items():
             box.setValue(getattr(c.speeds, key))
         self.reach.setValue(c.reach)

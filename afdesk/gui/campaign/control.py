@@ -142,6 +142,9 @@ class CampaignControl:
             self.dock.setWidget(self.panel)
             self.window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
             self.window.tabifyDockWidget(self.window.reflex_dock, self.dock)
+            # An encounter opened (a running copy saved before) gets a fresh thumbnail:
+            # thumbnails are keyed by the file and its modification time.
+            self.window.documentChanged.connect(lambda _doc: self._changed())
         self.dock.show()
         self.dock.raise_()
 
