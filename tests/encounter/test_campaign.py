@@ -36,7 +36,7 @@ from afdesk.encounter.combatant import (
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import Change
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.roster import AddState, AdjustCounter, EditCombatant
+from afdesk.encounter.ops.roster import AddCombatant, AddState, AdjustCounter, EditCombatant
 
 BAND = ("Huang", "Chen", "Mara", "Oskar")
 
@@ -96,6 +96,9 @@ def test_band_and_recurring_join_as_links_templates_as_numbered_copies():
     enc.apply(add_link(enc, camp.character("captain-ilse")))
     with pytest.raises(IllegalOp, match="already in this encounter"):
         add_link(enc, camp.character("huang"))
+    twin = enc.combatant("huang").replace(id="huang-again")
+    with pytest.raises(IllegalOp, match="already this campaign character"):
+        enc.apply(AddCombatant(twin))
     with pytest.raises(IllegalOp, match="add copies"):
         add_link(enc, camp.character("bandit"))
     for op in add_copies(enc, camp.character("bandit"), 4, one_group=True):

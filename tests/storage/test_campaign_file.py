@@ -8,6 +8,8 @@ import json
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from afdesk.encounter.campaign.edits import PutCharacter, PutEncounter, StartSession
 from afdesk.encounter.campaign.history import CampaignHistory
@@ -243,3 +245,65 @@ def test_journal_is_not_replayed_onto_a_changed_file(tmp_path):
     store.save_campaign(tmp_path, camp.replace(name="Changed elsewhere"))
     with pytest.raises(LoadError, match="was changed after the journal began"):
         cj.recover(tmp_path)
+
+
+_names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12)
+_counts = st.integers(0, 30)
+
+
+@st.composite
+def _character(draw, i: int) -> Character:
+    grit_max = draw(_counts)
+    return Character(
+        id=f"c{i}",
+        name=draw(_names).strip() or "x",
+        role=draw(st.sampled_from(list(Role))),
+        side=draw(st.sampled_from(list(Side))),
+        facets=tuple(Facet(n, draw(st.integers(0, 9))) for n in ("fight", "move", "aim")),
+        speeds=Speeds(run=draw(_counts), fly=draw(_counts)),
+        reach=draw(_counts),
+        weapon_range=draw(_counts),
+        grit=draw(st.integers(0, grit_max)),
+        grit_max=grit_max,
+        hits=draw(_counts),
+        shifts=draw(_counts),
+        will=draw(_counts),
+        days_since_rest=draw(_counts),
+        states=tuple(
+            State(k, markers=draw(st.integers(0, 5)))
+            for k in draw(st.sets(st.sampled_from([StateKind.EXHAUSTED, StateKind.WOUNDED])))
+        ),
+        notes=draw(st.text(max_size=30)),
+    )
+
+
+@st.composite
+def _campaigns(draw) -> Campaign:
+    n = draw(st.integers(0, 5))
+    return Campaign(
+        name=draw(_names),
+        characters=tuple(draw(_character(i)) for i in range(n)),
+        encounters=tuple(
+            Planned(id=f"e{i}", title=draw(_names), file=f"e{i}.afenc", runs=draw(_counts))
+            for i in range(draw(st.integers(0, 3)))
+        ),
+        session=draw(st.integers(1, 40)),
+        referee_shifts=draw(_counts),
+    )
+
+
+@settings(max_examples=40)
+@given(_campaigns())
+def test_any_campaign_survives_the_file_and_the_character_files(camp):
+    """Property: what afdesk writes, it reads back equal (campaign and character files)."""
+    back, version = store.decode_campaign(store.encode_campaign(camp))
+    assert back == camp and version == store.CURRENT_VERSION
+    data = store.encode_characters(camp.characters)
+    assert (
+        store._convert(
+            store._parse(data, "x", store.CHARACTERS_FORMAT, "a character file")[0],
+            store._Characters,
+            "x",
+        ).characters
+        == camp.characters
+    )
