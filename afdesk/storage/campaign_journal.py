@@ -163,6 +163,19 @@ class CampaignJournal:
             os.close(self._fd)
 
 
+def in_use(folder: Path) -> bool:
+    """Whether another afdesk has the campaign in ``folder`` open (it holds the lock on the
+    journal). Two afdesks saving one campaign would undo each other's changes."""
+    try:
+        fd = os.open(journal_path(folder), os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return False
+    try:
+        return not lock(fd)
+    finally:
+        os.close(fd)  # closing the probe's descriptor drops the probe's own lock
+
+
 @dataclass(frozen=True)
 class Recovered:
     campaign: Campaign
@@ -232,4 +245,4 @@ def discard(folder: Path) -> None:
         os.unlink(journal_path(folder))
 
 
-__all__ = ["CampaignJournal", "Recovered", "discard", "journal_path", "recover"]
+__all__ = ["CampaignJournal", "Recovered", "discard", "in_use", "journal_path", "recover"]

@@ -278,3 +278,21 @@ def test_a_failed_campaign_save_loses_nothing(window, tmp_path, monkeypatch):
     assert asked and "change(s) to C were saved" in asked[0]
     assert [c.name for c in window.campaign.doc.campaign.band] == list(BAND)
     assert len(store.load_campaign(folder).campaign.characters) == 7, "saved after recovery"
+
+
+def test_a_campaign_open_in_another_afdesk_is_refused(window, tmp_path):
+    from afdesk.storage import campaign_journal as cj
+
+    folder = tmp_path / "c"
+    folder.mkdir()
+    digest = store.save_campaign(
+        folder, store.decode_campaign(b'{"format": "afdesk-campaign", "schema_version": 1}')[0]
+    )
+    other = cj.CampaignJournal.start(folder, store.load_campaign(folder).campaign, digest)
+    try:
+        assert not window.open_campaign(folder)
+        assert "open in another afdesk" in window.failures[-1]
+        assert window.campaign.doc is None
+    finally:
+        other.close(clean=True)
+    assert window.open_campaign(folder)

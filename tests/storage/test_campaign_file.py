@@ -307,3 +307,12 @@ def test_any_campaign_survives_the_file_and_the_character_files(camp):
         ).characters
         == camp.characters
     )
+
+
+def test_a_campaign_open_elsewhere_is_in_use(tmp_path):
+    digest = store.save_campaign(tmp_path, sample())
+    assert not cj.in_use(tmp_path)
+    journal = cj.CampaignJournal.start(tmp_path, sample(), digest)
+    assert cj.in_use(tmp_path)
+    journal.close(clean=True)
+    assert not cj.in_use(tmp_path)

@@ -94,6 +94,16 @@ class CampaignControl:
             self._fail("Cannot open the campaign", exc)
             return False
         camp, digest = loaded.campaign, loaded.digest
+        mine = self.doc is not None and self.doc.folder == loaded.folder
+        if not mine and campaign_journal.in_use(loaded.folder):
+            self._fail(
+                "Cannot open the campaign",
+                f"{camp.name} is open in another afdesk: close it there first (two afdesks "
+                "saving one campaign would undo each other's changes).",
+            )
+            return False
+        if mine:
+            self.close()  # reopening: our own journal is closed cleanly first
         try:
             got = campaign_journal.recover(loaded.folder)
         except LoadError as exc:
@@ -110,6 +120,8 @@ class CampaignControl:
         if not digest:
             self.doc.save()
         self.doc.problem.connect(lambda text: self._fail("The campaign was not saved", text))
+        if self.doc.save_problem:
+            self.window.reporter.problem(self.doc.save_problem)
         self.doc.changed.connect(self._changed)
         self._install_dock()
         self.panel.refresh()
