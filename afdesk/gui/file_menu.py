@@ -34,11 +34,12 @@ class FileMenu:
         doc = EncounterDocument(Encounter.from_state(loaded.state))
         self.set_document(doc)
 
-    def open_path(self, path: str | Path) -> bool:
-        """Open an encounter file; a clear message and nothing lost if it cannot be."""
+    def open_path(self, path: str | Path, *, asked: bool = False) -> bool:
+        """Open an encounter file; a clear message and nothing lost if it cannot be.
+        ``asked``: the caller has already asked about unsaved changes (Run, issue 18)."""
         from afdesk.storage import LoadError, clean_stale_temps, load
 
-        if not self.maybe_save():
+        if not asked and not self.maybe_save():
             return False
         path = Path(path)
         with contextlib.suppress(OSError):

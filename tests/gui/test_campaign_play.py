@@ -113,9 +113,13 @@ def test_a_short_campaign_through_the_window(window, tmp_path, monkeypatch, qtbo
     names = [c.name for c in load(folder / "the-ford.afenc").state.combatants]
     assert names == [*BAND, "Bandit 1", "Bandit 2", "Bandit 3", "Bandit 4"]
 
-    # Run the first: a fresh copy opens; the prepared file stays as it was.
+    # Run the first: a fresh copy opens; the prepared file stays as it was. The GM is asked
+    # about unsaved changes once, not again when the copy opens.
     control.panel.select(ford)
+    questions = []
+    window.maybe_save = lambda: questions.append(1) or True
     control.panel.buttons["run"].click()
+    assert questions == [1]
     doc = window.doc
     assert doc.path == folder / "the-ford.run1.afenc"
     assert control.doc.campaign.encounter(ford).play is Play.RUNNING

@@ -241,7 +241,7 @@ class CampaignControl:
         if reason:
             self._fail(f"Cannot run {e.title}", reason)
             return False
-        return self.window.open_path(doc.path_of(name))
+        return self.window.open_path(doc.path_of(name), asked=True)
 
     def carry_over(self, eid: str) -> None:
         """End the encounter and open the carry-over dialog for it (the running copy is
