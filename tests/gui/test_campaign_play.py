@@ -99,6 +99,8 @@ def test_a_short_campaign_through_the_window(window, tmp_path, monkeypatch, qtbo
     control = window.campaign
     assert control.doc is not None and (folder / "campaign.afcamp").exists()
     assert window.campaign.dock.isVisible()
+    view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    assert "Campaign" in [a.text() for a in view.actions()]
 
     ids = make_roster(window)
     camp = control.doc.campaign

@@ -157,6 +157,11 @@ class CampaignControl:
             # An encounter opened (a running copy saved before) gets a fresh thumbnail:
             # thumbnails are keyed by the file and its modification time.
             self.window.documentChanged.connect(lambda _doc: self._changed())
+            view = next(
+                (a.menu() for a in self.window.menuBar().actions() if a.text() == "&View"), None
+            )
+            if view is not None:
+                view.addAction(self.dock.toggleViewAction())
         self.dock.show()
         self.dock.raise_()
 
