@@ -20,7 +20,8 @@ SUBCOMMANDS = (
 
 def _parser_check() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="afdesk check", description="Check encounter files; exit 0 if all are fine."
+        prog="afdesk check",
+        description="Check encounter, campaign and character files; exit 0 if all are fine.",
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     return p

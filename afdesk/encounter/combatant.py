@@ -233,6 +233,12 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     """Held in reserve (issue 16): the name of the GM's reserve group ("the archers on the
     ridge"); empty when the character is in play. A reserve waits where it was placed,
     unseen by the players, dealt no reflex, until the GM brings its group in (E2)."""
+    link: str = ""
+    """The campaign character this one is (issue 18): band members and recurring characters
+    join an encounter as links, and carry-over writes what happened back to them."""
+    days_since_rest: int | None = None
+    """Days since this character last rested, for persevere (E15); None: the encounter's
+    setting. A campaign's running copy takes it from the roster."""
 
     # -------------------------------------------------------------------------- queries
 

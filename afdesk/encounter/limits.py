@@ -114,6 +114,7 @@ BOUNDS: dict[type, tuple[Bound, ...]] = {
             ("hits", "hits (E17)"),
             ("shifts", "Shifts (R10)"),
             ("will", "Will (C4)"),
+            ("days_since_rest", "days since rest (E15)"),
         ),
     ),
     Speeds: _counters(*((n, f"{n} speed (E14)") for n in ("run", "climb", "jump", "swim", "fly"))),

@@ -73,12 +73,14 @@ def who(enc: Encounter) -> list[Combatant]:
 
 def plan(enc: Encounter) -> list[PersevereCheck]:
     """Everyone's strength check with its odds of a success margin above the days since
-    rest (E15, R13)."""
+    rest (E15, R13): each character's own days, else the encounter's."""
     mods = modifiers(enc)
-    days = enc.settings.days_since_rest
     rules = ruleset_named(enc.ruleset)
     out = []
     for c in who(enc):
+        # Each character's own days since rest when it has them (a campaign's roster), else
+        # the encounter's (E15).
+        days = enc.settings.days_since_rest if c.days_since_rest is None else c.days_since_rest
         dice, intf = pools(c.facet("strength"), mods)
         p = rules.p_margin_above(c.facet("strength"), [m.dice for m in mods], days)
         out.append(

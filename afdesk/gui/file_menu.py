@@ -34,11 +34,12 @@ class FileMenu:
         doc = EncounterDocument(Encounter.from_state(loaded.state))
         self.set_document(doc)
 
-    def open_path(self, path: str | Path) -> bool:
-        """Open an encounter file; a clear message and nothing lost if it cannot be."""
+    def open_path(self, path: str | Path, *, asked: bool = False) -> bool:
+        """Open an encounter file; a clear message and nothing lost if it cannot be.
+        ``asked``: the caller has already asked about unsaved changes (Run, issue 18)."""
         from afdesk.storage import LoadError, clean_stale_temps, load
 
-        if not self.maybe_save():
+        if not asked and not self.maybe_save():
             return False
         path = Path(path)
         with contextlib.suppress(OSError):
@@ -79,6 +80,17 @@ class FileMenu:
         self.set_document(EncounterDocument(dlg.encounter()))
         if dlg.starts_empty():
             self.zone_editor.action.setChecked(True)
+
+    def new_campaign(self) -> None:
+        """File > New campaign: a folder for ``campaign.afcamp`` (issue 18)."""
+        self.campaign.new_dialog()
+
+    def open_campaign(self, folder: str | Path | None = None) -> bool:
+        """File > Open campaign (issue 18); a clear message and nothing changed if bad."""
+        if folder is None:
+            self.campaign.open_dialog()
+            return self.campaign.doc is not None
+        return self.campaign.open(Path(folder))
 
     def save(self) -> bool:
         if self.doc is None:
@@ -159,6 +171,7 @@ class FileMenu:
         self.settings.setValue("window/state", self.saveState())
         if self.doc is not None:
             self.doc.close(clean=True)
+        self.campaign.close()
         if self.player_window is not None:
             self.player_window.close()
         event.accept()

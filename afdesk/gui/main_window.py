@@ -56,6 +56,9 @@ class MainWindow(FileMenu, QMainWindow):
         self.setAcceptDrops(True)
         self._build_map()
         self._build_docks()
+        from afdesk.gui.campaign.control import CampaignControl
+
+        self.campaign = CampaignControl(self)  # the open campaign and its dock (issue 18)
         self._build_actions()
         self._build_menus()
         from afdesk.gui.editor.install import install as install_editor
@@ -173,6 +176,8 @@ class MainWindow(FileMenu, QMainWindow):
         self.act_save = self._action("&Save", self.save, S.Save)
         self.act_save_as = self._action("Save &As…", self.save_as, S.SaveAs)
         self.act_export = self._action("&Export map image…", self.export_image, "Ctrl+E")
+        self.act_new_campaign = self._action("New ca&mpaign…", self.new_campaign)
+        self.act_open_campaign = self._action("Open campai&gn…", self.open_campaign)
         self.act_quit = self._action("&Quit", self.close, S.Quit)
         self.act_player = self._action(
             "&Player view", self.toggle_player_view, "F11", "A second window for the projector"
@@ -213,6 +218,9 @@ class MainWindow(FileMenu, QMainWindow):
         m.addAction(self.act_open)
         self.recent_menu = m.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
+        m.addSeparator()
+        m.addAction(self.act_new_campaign)
+        m.addAction(self.act_open_campaign)
         m.addSeparator()
         m.addAction(self.act_save)
         m.addAction(self.act_save_as)

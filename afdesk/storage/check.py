@@ -1,19 +1,35 @@
-"""``afdesk check FILE...``: load each file the way the app does and say what is wrong."""
+"""``afdesk check FILE...``: load each file the way the app does and say what is wrong
+(encounters, campaigns and character files)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TextIO
 
 from afdesk.storage.errors import LoadError
 from afdesk.storage.files import load
 
 
+def _load_any(path: str) -> None:
+    """Load ``path`` as what its name says: a campaign (its ``campaign.afcamp`` or its
+    folder), a character file, or an encounter."""
+    from afdesk.storage import campaign
+
+    p = Path(path)
+    if p.suffix == campaign.EXTENSION or (p.is_dir() and (p / campaign.FILE_NAME).exists()):
+        campaign.load_campaign(p)
+    elif p.suffix == campaign.CHARACTERS_EXTENSION:
+        campaign.import_characters(p)
+    else:
+        load(path)
+
+
 def check_file(path: str) -> str:
     """'' if ``path`` loads (migrations included), else the problem in words."""
     try:
-        load(path)
+        _load_any(path)
     except LoadError as exc:
         return exc.detail
     except Exception as exc:

@@ -142,6 +142,9 @@ def write_schema(path: Path | None = None) -> Path:
 def main() -> int:
     """``python -m afdesk.storage.schema``: rewrite the published schema."""
     print(f"wrote {write_schema()}")
+    from afdesk.storage import campaign
+
+    print(f"wrote {campaign.write_schema()}")
     return 0
 
 

@@ -84,6 +84,9 @@ class AddCombatant(Op, frozen=True):
         c = self.combatant
         if c.id in enc.combatants:
             raise IllegalOp(f"there is already a character with id {c.id!r}")
+        twin = next((o for o in enc.roster() if c.link and o.link == c.link), None)
+        if twin is not None:  # a link is one campaign character: once per encounter (issue 18)
+            raise IllegalOp(f"{twin.name} is already this campaign character in the encounter")
         _check_profile(c)
         if c.area is not None:
             require_area_in_zone(enc, c.area, f"{c.name}'s area")

@@ -184,6 +184,8 @@ class CharacterDialog(_Form):
                 momentum=(),
                 decoys=(),
                 exited="",
+                link="",  # a copy is not the campaign character (issue 18)
+                days_since_rest=None,
             )
         side = selected.side if selected is not None else Side.OPPONENT
         group = selected.group if selected is not None else ""

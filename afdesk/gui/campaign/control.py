@@ -1,0 +1,325 @@
+"""The campaign's work for the main window (issue 18): new and open (recovering the journal,
+offering to resume the encounter last running), prepare, run (a fresh running copy; the
+prepared file stays clean), carry over, a new session, the roster.
+
+Questions go through :attr:`CampaignControl.ask` and dialogs are opened (not exec'd) and
+kept in :attr:`CampaignControl.dialog`, so tests and scripts can answer them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
+
+from afdesk.encounter.campaign.build import running_copy
+from afdesk.encounter.campaign.carry import carry_over
+from afdesk.encounter.campaign.edits import PutEncounter, StartRun, StartSession
+from afdesk.encounter.campaign.roster import fresh_id, slug
+from afdesk.encounter.campaign.state import Campaign, Planned, Play
+from afdesk.gui.campaign.document import CampaignDocument
+from afdesk.storage import campaign as store
+
+
+def now() -> str:
+    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+class CampaignControl:
+    """One per main window; holds the open campaign (:attr:`doc`)."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        self.doc: CampaignDocument | None = None
+        self.dock: QDockWidget | None = None
+        self.panel = None
+        self.dialog = None
+        self.ask: Callable[[str, str], bool] = self._ask
+
+    def _ask(self, title: str, text: str) -> bool:
+        yes = QMessageBox.StandardButton.Yes
+        return QMessageBox.question(self.window, title, text) == yes
+
+    def _fail(self, what: str, detail) -> None:
+        self.window.reporter.failed(what, detail)
+
+    # ------------------------------------------------------------------ new and open
+
+    def new_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self.window, "New campaign: choose its folder")
+        if folder:
+            self.create(Path(folder))
+
+    def open_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(
+            self.window, "Open campaign", "", "afdesk campaigns (campaign.afcamp);;All files (*)"
+        )
+        if name:
+            self.open(Path(name).parent)
+
+    def create(self, folder: Path, name: str = "") -> bool:
+        """A new campaign in ``folder`` (refused if one is there already)."""
+        folder = Path(folder)
+        if (folder / store.FILE_NAME).exists():
+            self._fail(
+                "Cannot create the campaign",
+                f"{folder} already holds a campaign: open it with File > Open campaign.",
+            )
+            return False
+        from afdesk.storage.errors import SaveError
+
+        camp = Campaign(name=name or folder.name or "New campaign")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            store.save_campaign(folder, camp)
+        except (OSError, SaveError) as exc:
+            self._fail("Cannot create the campaign", exc)
+            return False
+        return self.open(folder)
+
+    def open(self, folder: Path) -> bool:
+        """Open the campaign in ``folder``: a clear message and nothing changed if its file
+        is bad; a journal left by a crash is offered; then the encounter that was running
+        when it was last closed."""
+        from afdesk.storage import campaign_journal
+        from afdesk.storage.errors import LoadError
+
+        folder = Path(folder)
+        try:
+            loaded = store.load_campaign(folder)
+        except LoadError as exc:
+            self._fail("Cannot open the campaign", exc)
+            return False
+        camp, digest = loaded.campaign, loaded.digest
+        mine = self.doc is not None and self.doc.folder == loaded.folder
+        if not mine and campaign_journal.in_use(loaded.folder):
+            self._fail(
+                "Cannot open the campaign",
+                f"{camp.name} is open in another afdesk: close it there first (two afdesks "
+                "saving one campaign would undo each other's changes).",
+            )
+            return False
+        if mine:
+            self.close()  # reopening: our own journal is closed cleanly first
+        try:
+            got = campaign_journal.recover(loaded.folder)
+        except LoadError as exc:
+            got = None
+            self.window.show_message(f"The campaign's crash journal was not used: {exc}")
+        if got is not None and self.ask(
+            "Recover the campaign",
+            f"afdesk was closed before {got.changes} change(s) to {got.campaign.name} were "
+            "saved. Recover them?",
+        ):
+            camp, digest = got.campaign, ""
+        self.close()
+        self.doc = CampaignDocument(camp, loaded.folder, digest)
+        if not digest:
+            self.doc.save()
+        self.doc.problem.connect(lambda text: self._fail("The campaign was not saved", text))
+        if self.doc.save_problem:
+            self.window.reporter.problem(self.doc.save_problem)
+        self.doc.changed.connect(self._changed)
+        self._install_dock()
+        self.panel.refresh()
+        self.window.show_message(f"Opened the campaign {camp.name}.")
+        last = camp.find_encounter(camp.last_running)
+        if (
+            last is not None
+            and last.running
+            and self.ask(
+                "Resume", f"{last.title} was running when {camp.name} was last closed. Resume it?"
+            )
+        ):
+            self.window.open_path(self.doc.path_of(last.running))
+            self.panel.select(last.id)
+        return True
+
+    def close(self) -> None:
+        if self.doc is not None:
+            self.doc.close()
+            self.doc.deleteLater()
+            self.doc = None
+
+    def _install_dock(self) -> None:
+        from afdesk.gui.campaign.dock import CampaignPanel
+
+        if self.dock is None:
+            self.panel = CampaignPanel(self)
+            self.dock = QDockWidget("Campaign", self.window)
+            self.dock.setObjectName("campaignDock")
+            self.dock.setWidget(self.panel)
+            self.window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
+            self.window.tabifyDockWidget(self.window.reflex_dock, self.dock)
+            # An encounter opened (a running copy saved before) gets a fresh thumbnail:
+            # thumbnails are keyed by the file and its modification time.
+            self.window.documentChanged.connect(lambda _doc: self._changed())
+            view = next(
+                (a.menu() for a in self.window.menuBar().actions() if a.text() == "&View"), None
+            )
+            if view is not None:
+                view.addAction(self.dock.toggleViewAction())
+        self.dock.show()
+        self.dock.raise_()
+
+    def _changed(self) -> None:
+        if self.panel is not None:
+            self.panel.refresh()
+
+    # ------------------------------------------------------------------- encounters
+
+    def prepare(self) -> None:
+        """Open the prepare dialog; on OK the encounter is saved in the folder and listed."""
+        from afdesk.gui.campaign.prepare_dialog import PrepareDialog
+
+        if self.doc is None:
+            return
+        dlg = PrepareDialog(self.doc.campaign, self.window, self.window.rng)
+        dlg.accepted.connect(lambda: self.prepared(dlg.built))
+        self.dialog = dlg
+        dlg.open()
+
+    def prepared(self, enc) -> str:
+        """Save a prepared encounter in the campaign folder and list it; its id or ''."""
+        from afdesk.storage import SaveError, save
+
+        camp = self.doc.campaign
+        title = enc.meta.name
+        taken = {e.file for e in camp.encounters} | {p.name for p in self.doc.folder.iterdir()}
+        stem, n = slug(title, "encounter"), 2
+        name = f"{stem}.afenc"
+        while name in taken:
+            name, n = f"{stem}-{n}.afenc", n + 1
+        try:
+            save(self.doc.path_of(name), enc.state())
+        except SaveError as exc:
+            self._fail("The encounter was not saved", exc)
+            return ""
+        eid = fresh_id(title, (e.id for e in camp.encounters), "encounter")
+        reason = self.doc.push(PutEncounter(Planned(id=eid, title=title, file=name)))
+        if reason:
+            self._fail("The encounter was not added", reason)
+            return ""
+        self.panel.select(eid)
+        return eid
+
+    def open_encounter(self, eid: str) -> bool:
+        """Open the running copy if there is one, else the prepared file (to edit it)."""
+        e = self.doc.campaign.find_encounter(eid) if self.doc else None
+        if e is None:
+            return False
+        return self.window.open_path(self.doc.path_of(e.running or e.file))
+
+    def run(self, eid: str) -> bool:
+        """Run an encounter: a fresh copy of the prepared file, with the linked characters
+        as the roster has them now, saved beside it and opened. The prepared file is left
+        as it is, to be run again another night."""
+        from afdesk.storage import LoadError, SaveError, load, save
+
+        doc = self.doc
+        e = doc.campaign.find_encounter(eid) if doc else None
+        if e is None:
+            return False
+        if not self.window.maybe_save():
+            return False
+        try:
+            prepared = load(doc.path_of(e.file))
+        except LoadError as exc:
+            self._fail(f"Cannot run {e.title}", exc)
+            return False
+        state = running_copy(prepared.state, doc.campaign)
+        stem = Path(e.file).stem
+        n = e.runs + 1
+        name = f"{stem}.run{n}.afenc"
+        while doc.path_of(name).exists():
+            n += 1
+            name = f"{stem}.run{n}.afenc"
+        try:
+            save(doc.path_of(name), state)
+        except SaveError as exc:
+            self._fail(f"Cannot run {e.title}", exc)
+            return False
+        reason = doc.push(StartRun(eid, running=name, when=now()))
+        if reason:
+            self._fail(f"Cannot run {e.title}", reason)
+            return False
+        return self.window.open_path(doc.path_of(name), asked=True)
+
+    def carry_over(self, eid: str) -> None:
+        """End the encounter and open the carry-over dialog for it (the running copy is
+        saved first if it is the one open)."""
+        from afdesk.encounter import persevere
+        from afdesk.gui.campaign.carry_dialog import CarryOverDialog
+        from afdesk.storage import LoadError, load
+
+        doc = self.doc
+        e = doc.campaign.find_encounter(eid) if doc else None
+        if e is None or not e.running:
+            return
+        path = doc.path_of(e.running)
+        open_doc = self.window.doc
+        if open_doc is not None and open_doc.path is not None and open_doc.path == path:
+            if open_doc.is_modified() and not self.window.save():
+                return
+            enc = open_doc.encounter
+            if persevere.due(enc) and not self.ask(
+                "Persevere first?",
+                f"{e.title} lasted more than one exchange and nobody has persevered yet "
+                "(E15). Carry over without persevering?",
+            ):
+                return
+        try:
+            state = load(path).state
+        except LoadError as exc:
+            self._fail("Cannot carry over", exc)
+            return
+        lines = carry_over(doc.campaign, state.combatants)
+        dlg = CarryOverDialog(doc, eid, lines, self.window, state.meta.referee_shifts)
+        self.dialog = dlg
+        dlg.open()
+
+    # --------------------------------------------------------------------- the rest
+
+    def new_session(self) -> None:
+        if self.doc is None:
+            return
+        running = [e.title for e in self.doc.campaign.encounters if e.play is Play.RUNNING]
+        if running and not self.ask(
+            "Start a new session", f"{running[0]} is still running. Start a new session anyway?"
+        ):
+            return
+        reason = self.doc.push(StartSession())
+        if reason:
+            self._fail("No new session", reason)
+            return
+        self.window.show_message(self.doc.campaign.log[-1].text)
+
+    def roster(self) -> None:
+        from afdesk.gui.campaign.roster_dialog import RosterDialog
+
+        if self.doc is None:
+            return
+        dlg = RosterDialog(self.doc, self.window)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # it follows the campaign
+        self.dialog = dlg
+        dlg.open()
+
+    def add_to_encounter(self) -> None:
+        from afdesk.gui.campaign.prepare_dialog import AddFromRosterDialog
+
+        if self.doc is None or self.window.doc is None:
+            return
+        dlg = AddFromRosterDialog(self.doc.campaign, self.window.doc, self.window)
+        self.dialog = dlg
+        dlg.open()
+
+    def undo(self) -> None:
+        if self.doc is not None:
+            self.doc.undo()
+
+    def redo(self) -> None:
+        if self.doc is not None:
+            self.doc.redo()

@@ -1,0 +1,124 @@
+"""Thumbnails of a campaign's encounters, rendered off the UI thread.
+
+Each thumbnail is the ``export-png`` renderer (:func:`afdesk.gui.export.render_map`) run in
+a :class:`QThreadPool` worker on a ``QImage`` (no ``QPixmap``, no widget: both belong to the
+UI thread). The worker loads the encounter file itself, so opening a campaign reads no
+encounter file on the UI thread. Results come back through a queued signal, keyed by the
+file's path and modification time, and are kept for the session.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtGui import QImage
+
+THUMB_SIZE = (192, 108)
+
+
+def _stamp(path: Path) -> tuple[str, int] | None:
+    try:
+        return (str(path), os.stat(path).st_mtime_ns)
+    except OSError:
+        return None
+
+
+class _Carrier(QObject):
+    """Carries a worker's result to the UI thread (a queued connection)."""
+
+    done = Signal(str, object, str, object)  # key, QImage or None, problem, worker thread
+
+
+class _Render(QRunnable):
+    def __init__(self, key: str, path: Path, carrier: _Carrier, size: tuple[int, int]) -> None:
+        super().__init__()
+        self.key, self.path, self.carrier, self.size = key, path, carrier, size
+        self.setAutoDelete(True)
+
+    def run(self) -> None:  # in a pool thread
+        from afdesk.encounter.model import Encounter
+        from afdesk.gui.export import render_map
+        from afdesk.storage import LoadError, load
+
+        me = threading.get_ident()
+        try:
+            state = load(self.path).state
+            image = render_map(Encounter.from_state(state), self.size)
+        except LoadError as exc:
+            self.carrier.done.emit(self.key, None, exc.detail, me)
+            return
+        except Exception as exc:  # a thumbnail never takes the campaign down
+            self.carrier.done.emit(self.key, None, f"{type(exc).__name__}: {exc}", me)
+            return
+        finally:
+            # The renderer's scene and document were handed to deleteLater, and a pool
+            # thread runs no event loop: delete them now, or every thumbnail's scene stays
+            # alive and the garbage collector (which stops every thread) walks them all.
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        self.carrier.done.emit(self.key, image, "", me)
+
+
+class Thumbnails(QObject):
+    """Thumbnails by encounter file: :meth:`request` it, hear :attr:`ready`."""
+
+    ready = Signal(str, object, str)
+    """(path, QImage or None, the problem if it could not be made)."""
+
+    def __init__(self, parent: QObject | None = None, size: tuple[int, int] = THUMB_SIZE):
+        super().__init__(parent)
+        self.size = size
+        self.pool = QThreadPool(self)
+        # One worker: the renderer's scenes share Qt's pixmap and font caches, and one
+        # thread off the UI is all the table needs (about 40 ms a thumbnail).
+        self.pool.setMaxThreadCount(1)
+        self._cache: dict[tuple[str, int], QImage] = {}
+        self._pending: set[tuple[str, int]] = set()
+        self.render_threads: set[int] = set()
+        """The threads thumbnails were rendered in (never the UI thread)."""
+        self._carrier = _Carrier(self)
+        self._carrier.done.connect(self._done)
+        # Import and register everything a worker needs here, on the UI thread: the Op
+        # registry fills itself on first use and is not meant to be raced by two threads.
+        from afdesk.encounter.ops.registry import registered_ops
+        from afdesk.gui import export  # noqa: F401
+        from afdesk.gui.map import scene  # noqa: F401
+        from afdesk.storage import codec
+
+        registered_ops()
+        codec._fast_decoder()
+
+    def cached(self, path: Path) -> QImage | None:
+        stamp = _stamp(path)
+        return self._cache.get(stamp) if stamp else None
+
+    def request(self, path: Path) -> QImage | None:
+        """The thumbnail if it is ready; else None, and :attr:`ready` follows."""
+        stamp = _stamp(path)
+        if stamp is None:
+            self.ready.emit(str(path), None, f"there is no file {Path(path).name}")
+            return None
+        if stamp in self._cache:
+            return self._cache[stamp]
+        if stamp not in self._pending:
+            self._pending.add(stamp)
+            key = f"{stamp[0]}\n{stamp[1]}"
+            self.pool.start(_Render(key, Path(path), self._carrier, self.size))
+        return None
+
+    def busy(self) -> bool:
+        return bool(self._pending)
+
+    def _done(self, key: str, image, problem: str, thread) -> None:
+        self.render_threads.add(thread)
+        name, _, mtime = key.rpartition("\n")
+        stamp = (name, int(mtime))
+        self._pending.discard(stamp)
+        if image is not None:
+            self._cache[stamp] = image
+        self.ready.emit(name, image, problem)
+
+    def wait(self, msecs: int = 30000) -> bool:
+        return self.pool.waitForDone(msecs)
