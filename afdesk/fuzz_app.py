@@ -36,7 +36,7 @@ def answered_dialogs() -> Iterator[list[str]]:
     """Modal questions answered without a GM: yes to a confirmation, cancel to a file
     dialog, close to a message; and exceptions in Qt slots collected, not printed. Yields
     the list of slot exceptions (formatted)."""
-    from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+    from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
     errors: list[str] = []
     yes = QMessageBox.StandardButton.Yes
@@ -55,6 +55,9 @@ def answered_dialogs() -> Iterator[list[str]]:
     patch(QDialog, "exec", lambda self: int(QDialog.DialogCode.Rejected))
     patch(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: ("", "")))
     patch(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: ("", "")))
+    patch(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: ""))
+    for name, empty in (("getText", ""), ("getItem", ""), ("getInt", 0), ("getDouble", 0.0)):
+        patch(QInputDialog, name, staticmethod(lambda *a, _e=empty, **k: (_e, False)))
     hook = sys.excepthook
 
     def collect(kind: type[BaseException], exc: BaseException, tb: Any) -> None:

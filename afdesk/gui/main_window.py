@@ -140,6 +140,10 @@ class MainWindow(FileMenu, QMainWindow):
 
         self.reserves_dock = reserves.install(self, self.ctx)
         self.reserves_panel = self.reserves_dock.widget()
+        # At 1280x720 a third column of docks leaves the map too little room: the Reserves
+        # sit in the right column's tabs, behind the Character dock.
+        self.tabifyDockWidget(self.combatant_dock, self.reserves_dock)
+        self.combatant_dock.raise_()
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)

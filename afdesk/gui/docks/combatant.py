@@ -32,8 +32,8 @@ from afdesk.encounter.ops.roster import (
 from afdesk.gui import actions as gm_actions
 from afdesk.gui import commands as cmd
 from afdesk.gui.commands import Command, CommandContext
-from afdesk.gui.docks.states import StatesBox
 from afdesk.gui.docks.harm_flag import HarmFlag
+from afdesk.gui.docks.states import StatesBox
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.style import side_colour
 
