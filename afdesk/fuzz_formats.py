@@ -373,7 +373,7 @@ def check_tileset(data: bytes, folder: Path, counts: FormatCounts, *, draw: bool
 
 def run_tilesets(deadline: float, seed: int, *, draw: bool = True) -> FormatCounts:
     """Fuzz tile set files until ``time.monotonic()`` passes ``deadline``."""
-    from afdesk import fuzz
+    from afdesk.fuzz_mutate import mutate
 
     rng = random.Random(seed)
     corpus = bundled_tilesets()
@@ -381,7 +381,7 @@ def run_tilesets(deadline: float, seed: int, *, draw: bool = True) -> FormatCoun
     with tempfile.TemporaryDirectory(prefix="afdesk-fuzz-tilesets-") as tmp:
         folder = Path(tmp)
         while time.monotonic() < deadline:
-            data = fuzz.mutate(rng.choice(corpus), rng)
+            data = mutate(rng.choice(corpus), rng)
             try:
                 check_tileset(data, folder, counts, draw=draw)
             except FormatPromiseBroken as exc:
