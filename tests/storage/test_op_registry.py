@@ -19,6 +19,7 @@ from afdesk.encounter.ops import Op
 from afdesk.encounter.ops.meta import Rename
 from afdesk.encounter.ops.registry import AnyOp, OpTagClash, registered_ops
 from afdesk.encounter.snapshot import EncounterState, LogEntry
+from afdesk.encounter.zone import Segment
 from afdesk.storage import decode, encode, load, save
 from afdesk.storage.journal import Journal, pending_journals, recover
 from afdesk.storage.journal_file import Line, encoder, line_decoder
@@ -44,7 +45,11 @@ def example(t: Any, depth: int = 0) -> Any:
     down, optional parts stay empty (some records nest themselves)."""
     deep = depth > 4
     if isinstance(t, mi.StructType):
-        return t.cls(**{f.name: example(f.type, depth + 1) for f in t.fields})
+        value = t.cls(**{f.name: example(f.type, depth + 1) for f in t.fields})
+        if isinstance(value, Segment) and not value.areas:
+            # deep down lists stay empty, but a segment covers at least one area (E10)
+            value = msgspec.structs.replace(value, areas=((2, 2),))
+        return value
     if isinstance(t, mi.CustomType) and t.cls is AnyOp:
         return Rename("The ford at dusk")
     if isinstance(t, mi.UnionType):

@@ -13,6 +13,7 @@ Every step is an Op pushed to the document.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
@@ -37,7 +38,6 @@ from afdesk.encounter.state import Phase
 from afdesk.gui.chase.faces import parse_faces, roll_faces
 from afdesk.gui.chase.setup import CountdownPanel, ParticipantPanel, StagePanel, VehiclePanel
 from afdesk.gui.chase.special import SpecialPanel
-from afdesk.gui.odds_worker import OddsWorker
 from afdesk.rules import pursuit
 from afdesk.rules.pursuit import stages
 from afdesk.rules.pursuit.checks import chase_turn_odds
@@ -55,7 +55,22 @@ def narrow(box: QComboBox, letters: int = 14) -> QComboBox:
     return box
 
 
+if TYPE_CHECKING:
+    from afdesk.gui.odds_worker import OddsWorker
+
+
 class ChaseControls(QWidget):
+    @property
+    def odds_worker(self) -> OddsWorker:
+        """The off-thread odds, made when the board first asks (not before the first
+        frame: issue 15's start-up)."""
+        if self._odds_worker is None:
+            from afdesk.gui.odds_worker import OddsWorker
+
+            self._odds_worker = OddsWorker(self)
+            self._odds_worker.ready.connect(self._odds_ready)
+        return self._odds_worker
+
     def __init__(self, board) -> None:
         super().__init__(board)
         self.board = board
@@ -143,8 +158,7 @@ class ChaseControls(QWidget):
         for i, b in enumerate(self.keep):
             b.clicked.connect(lambda _c=False, i=i: self.do_keep(i))
         self.who.currentIndexChanged.connect(self._who_changed)
-        self.odds_worker = OddsWorker(self)
-        self.odds_worker.ready.connect(self._odds_ready)
+        self._odds_worker: OddsWorker | None = None
         self._both: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         """An extra die's two rolls, waiting for the participant's choice (H1)."""
         for button in self.findChildren(QAbstractButton):
