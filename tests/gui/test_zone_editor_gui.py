@@ -186,3 +186,15 @@ def test_alt_click_picks_the_segment_under_the_pointer(qtbot):
     assert doc.undo_stack.count() == steps  # picking changes nothing
     click(view, (9, 9), Qt.KeyboardModifier.AltModifier)
     assert "No segment covers (9, 9)" in view.refusal_text()
+
+
+def test_the_palette_and_the_editor_dock_show_only_while_editing(qtbot):
+    """At 1280x720 the right column has no room for a palette during play (issue 12, 16)."""
+    w = shown(qtbot, MainWindow(QSettings()))
+    w.resize(1280, 720)
+    ed = w.zone_editor
+    assert not ed.palette_dock.isVisible() and not ed.panel_dock.isVisible()
+    ed.action.setChecked(True)
+    assert ed.palette_dock.isVisible() and ed.panel_dock.isVisible()
+    ed.action.setChecked(False)
+    assert not ed.palette_dock.isVisible() and not ed.panel_dock.isVisible()

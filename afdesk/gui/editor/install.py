@@ -34,7 +34,10 @@ class ZoneEditor:
         self.panel_dock = self._dock("Zone editor", "zoneEditorDock", self.panel)
         window.tabifyDockWidget(window.combatant_dock, self.palette_dock)  # type: ignore[attr-defined]
         window.combatant_dock.raise_()  # type: ignore[attr-defined]
-        self.panel_dock.hide()  # shown while editing
+        # Both shown while editing only: at 1280x720 the right column's tabs have no room
+        # for a palette the GM does not use during play.
+        self.palette_dock.hide()
+        self.panel_dock.hide()
         self.action = QAction("&Zone editor", window)
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+E"))
@@ -77,6 +80,9 @@ class ZoneEditor:
                 self.window.resizeDocks(
                     [self.panel_dock, reserves], [520, 300], Qt.Orientation.Vertical
                 )
+        else:
+            for dock in (self.palette_dock, self.panel_dock):
+                dock.hide()
 
     def is_open(self) -> bool:
         return self.panel.editing()
