@@ -29,6 +29,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter, canonical
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.parts import Event
+from afdesk.encounter.steps import StepList
 
 
 @dataclass(frozen=True)
@@ -70,18 +71,15 @@ class StepEvent:
 Listener = Callable[[StepEvent], None]
 
 
-class History:
+class History(StepList[Step, StepEvent]):
     """The undo history of one encounter (see the module).
 
     ``push`` raises :class:`IllegalOp` (and changes nothing) when an Op is refused.
     """
 
     def __init__(self, encounter: Encounter) -> None:
+        super().__init__()
         self.encounter = encounter
-        self._steps: list[Step] = []
-        self._index = 0
-        self._clean: int = 0
-        self._listeners: list[Listener] = []
         self._busy = False
         self._group: list[tuple[Op, Op]] | None = None
         self._group_text = ""
@@ -92,53 +90,6 @@ class History:
         self.encounter.unsubscribe(self._on_encounter)
 
     # ---------------------------------------------------------------------- reading
-
-    @property
-    def steps(self) -> tuple[Step, ...]:
-        return tuple(self._steps)
-
-    @property
-    def index(self) -> int:
-        """How many steps are applied (the rest can be redone)."""
-        return self._index
-
-    @property
-    def clean_index(self) -> int:
-        """The index the file was saved at; -1 if no undo or redo can reach it again."""
-        return self._clean
-
-    def is_clean(self) -> bool:
-        return self._index == self._clean
-
-    def set_clean(self) -> None:
-        """The encounter was saved as it is now."""
-        self._clean = self._index
-
-    def can_undo(self) -> bool:
-        return self._index > 0
-
-    def can_redo(self) -> bool:
-        return self._index < len(self._steps)
-
-    def undo_text(self) -> str:
-        return self._steps[self._index - 1].text if self.can_undo() else ""
-
-    def redo_text(self) -> str:
-        return self._steps[self._index].text if self.can_redo() else ""
-
-    # ---------------------------------------------------------------------- events
-
-    def subscribe(self, listener: Listener) -> None:
-        """Call ``listener(event)`` after every change to the history."""
-        self._listeners.append(listener)
-
-    def unsubscribe(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
-    def _emit(self, event: StepEvent) -> None:
-        for listener in list(self._listeners):
-            listener(event)
 
     def _on_encounter(self, events: list[Event]) -> None:
         if not self._busy:

@@ -17,6 +17,7 @@ from afdesk.encounter.campaign.edits import CampaignEdit
 from afdesk.encounter.campaign.state import Campaign
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import Change
+from afdesk.encounter.steps import StepList
 
 
 def canonical(edit: CampaignEdit) -> CampaignEdit:
@@ -46,53 +47,13 @@ class CampaignEvent:
 Listener = Callable[[CampaignEvent], None]
 
 
-class CampaignHistory:
+class CampaignHistory(StepList[CampaignStep, CampaignEvent]):
     """The campaign now, and the steps that made it. ``push`` raises :class:`IllegalOp`
     (and changes nothing) when an edit is refused."""
 
     def __init__(self, campaign: Campaign) -> None:
+        super().__init__()
         self.campaign = campaign
-        self._steps: list[CampaignStep] = []
-        self._index = 0
-        self._clean = 0
-        self._listeners: list[Listener] = []
-
-    @property
-    def steps(self) -> tuple[CampaignStep, ...]:
-        return tuple(self._steps)
-
-    @property
-    def index(self) -> int:
-        return self._index
-
-    def is_clean(self) -> bool:
-        return self._index == self._clean
-
-    def set_clean(self) -> None:
-        self._clean = self._index
-
-    def can_undo(self) -> bool:
-        return self._index > 0
-
-    def can_redo(self) -> bool:
-        return self._index < len(self._steps)
-
-    def undo_text(self) -> str:
-        return self._steps[self._index - 1].text if self.can_undo() else ""
-
-    def redo_text(self) -> str:
-        return self._steps[self._index].text if self.can_redo() else ""
-
-    def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    def unsubscribe(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
-    def _emit(self, event: CampaignEvent) -> None:
-        for listener in list(self._listeners):
-            listener(event)
 
     @staticmethod
     def _run(camp: Campaign, edits: Sequence[CampaignEdit]) -> tuple[Campaign, str]:
