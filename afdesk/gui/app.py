@@ -97,29 +97,45 @@ def main(argv: list[str]) -> int:
     app = make_app(qt_args)
     from afdesk.gui.main_window import MainWindow
 
-    window = MainWindow(QSettings())
+    # The first frame shows the map, the docks' frames and the menu bar; the rest of the
+    # window is built once it is drawn (issue 15: nothing before the first frame that the
+    # first frame does not need).
+    window = MainWindow(QSettings(), defer=True)
     from afdesk.gui.crash import install
 
     window.crash_handler = install(window)  # one handler of unexpected errors
+    exit_when = os.environ.get("AFDESK_EXIT_AFTER_FIRST_FRAME")
+    if exit_when and exit_when != "complete":
+        exit_after_first_frame(window)  # the start-up benchmark: the first frame only
+    else:
+        after_first_frame(window, window.complete)
+        if exit_when == "complete":  # the window whole: its docks filled, its menus bound
+            after_first_frame(window, lambda: QTimer.singleShot(0, QCoreApplication.quit))
     window.show()
     start(window, str(Path(args.file)) if args.file else None)
-    if os.environ.get("AFDESK_EXIT_AFTER_FIRST_FRAME"):
-        exit_after_first_frame(window)
     return app.exec()
 
 
 class _FirstFrame(QObject):
-    """Quits the application once ``window`` has painted (start-up benchmarks, the
-    packaging check)."""
+    """Runs ``then`` once ``window`` has painted, after the whole paint pass."""
+
+    def __init__(self, window, then) -> None:
+        super().__init__(window)
+        self._then = then
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.Paint:
             watched.removeEventFilter(self)
-            QTimer.singleShot(0, QCoreApplication.quit)  # after the whole paint pass
+            QTimer.singleShot(0, self._then)
         return False
 
 
+def after_first_frame(window, then) -> None:
+    """Run ``then`` once ``window`` is drawn (Qt asks the filter installed last first)."""
+    window.installEventFilter(_FirstFrame(window, then))
+
+
 def exit_after_first_frame(window) -> None:
-    """``AFDESK_EXIT_AFTER_FIRST_FRAME=1``: quit once the window is drawn."""
-    watcher = _FirstFrame(window)
-    window.installEventFilter(watcher)
+    """``AFDESK_EXIT_AFTER_FIRST_FRAME=1``: quit once the window is drawn (start-up
+    benchmarks, the packaging check); ``=complete``: once it is whole."""
+    after_first_frame(window, QCoreApplication.quit)

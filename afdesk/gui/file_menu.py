@@ -171,7 +171,8 @@ class FileMenu:
         self.settings.setValue("window/state", self.saveState())
         if self.doc is not None:
             self.doc.close(clean=True)
-        self.campaign.close()
+        if self.completed:  # closed before the rest of the window was built (issue 15)
+            self.campaign.close()
         if self.player_window is not None:
             self.player_window.close()
         event.accept()

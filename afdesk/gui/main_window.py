@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -23,13 +24,14 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.state import Mode, Phase
 from afdesk.encounter.summary import whose_turn
-from afdesk.gui import actions as gm_actions
-from afdesk.gui import commands as cmd
 from afdesk.gui import screens
-from afdesk.gui.commands import Command, CommandContext
+from afdesk.gui.context import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.errors import MESSAGE_MS, Reporter
 from afdesk.gui.file_menu import FileMenu
+
+if TYPE_CHECKING:
+    from afdesk.gui.commands import Command
 
 
 class MainWindow(FileMenu, QMainWindow):
@@ -42,7 +44,18 @@ class MainWindow(FileMenu, QMainWindow):
 
     documentChanged = Signal(object)
 
-    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
+    def __init__(
+        self,
+        settings: QSettings | None = None,
+        parent: QWidget | None = None,
+        *,
+        defer: bool = False,
+    ):
+        """``defer``: build only what the first frame shows (the map, the docks' frames,
+        the menu bar's titles, the status bar) and leave the docks' panels, the menus'
+        entries, the chase board, the zone editor and the Table menu to :meth:`complete`,
+        which the app calls once the window is drawn (issue 15). Without it the window is
+        whole when made."""
         super().__init__(parent)
         self.settings = settings or QSettings()
         self.reporter = Reporter(
@@ -53,9 +66,26 @@ class MainWindow(FileMenu, QMainWindow):
         self.player_window = None
         self._links = Links()
         self._bound: list[tuple[QAction, Command]] = []
+        self._stack_links: list = []
+        self.completed = False
         self.setAcceptDrops(True)
         self._build_map()
-        self._build_docks()
+        self._build_dock_frames()
+        self._build_menu_titles()
+        self._build_status()
+        self._fit_to_screen()
+        self._restore_layout()
+        if not defer:
+            self.complete()
+
+    def complete(self) -> None:
+        """Build what the first frame does not show: the docks' panels, the menus'
+        entries, the campaign, the zone editor, the chase board and the Table menu, then
+        bind them to the document shown. Once; a second call does nothing."""
+        if self.completed:
+            return
+        self.completed = True
+        self._build_panels()
         from afdesk.gui.campaign.control import CampaignControl
 
         self.campaign = CampaignControl(self)  # the open campaign and its dock (issue 18)
@@ -64,15 +94,16 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.editor.install import install as install_editor
 
         self.zone_editor = install_editor(self)  # issue 16: the map's edit mode
-        self._build_status()
-        self._fit_to_screen()
-        self._restore_layout()
         from afdesk.gui.chase.install import ChaseView
 
         self.chase_view = ChaseView(self)  # the chase board, central while a chase is on
         from afdesk.gui.table.install import TableControl
 
         self.table = TableControl(self)  # issue 17: fog, the players' screen
+        if self.doc is not None:
+            self._show_in_panels(self.doc)
+            self._rebuild_edit_menu()
+            self._update_actions()
 
     # The document, the dice and the last dialog live in the commands' context.
 
@@ -109,7 +140,23 @@ class MainWindow(FileMenu, QMainWindow):
         self.map.statusMessage.connect(self.show_message)
         self.ctx.dialog_opened = self.map.follow_check
 
-    def _build_docks(self) -> None:
+    def _build_dock_frames(self) -> None:
+        """The docks' frames, titled and placed (so the saved layout applies to the first
+        frame); their panels come with :meth:`complete`."""
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.reflex_dock = self._dock("Reflex", "reflexDock", left)
+        self.combatant_dock = self._dock("Character", "combatantDock", right)
+        self.log_dock = self._dock("Log", "logDock", Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.history_dock = self._dock("Undo history", "historyDock", right)
+        self.tabifyDockWidget(self.combatant_dock, self.history_dock)
+        # At 1280x720 a third column of docks leaves the map too little room: the Reserves
+        # sit in the right column's tabs, behind the Character dock.
+        self.reserves_dock = self._dock("Reserves", "reservesDock", left)
+        self.tabifyDockWidget(self.combatant_dock, self.reserves_dock)
+        self.combatant_dock.raise_()
+
+    def _build_panels(self) -> None:
+        from afdesk.gui.docks import reserves
         from afdesk.gui.docks.combatant import CombatantPanel
         from afdesk.gui.docks.log import LogPanel
         from afdesk.gui.docks.reflex import ReflexPanel
@@ -119,36 +166,26 @@ class MainWindow(FileMenu, QMainWindow):
         self.log_panel = LogPanel(self.ctx)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
-        self.reflex_dock = self._dock(
-            "Reflex", "reflexDock", self.reflex_panel, Qt.DockWidgetArea.LeftDockWidgetArea
-        )
-        self.combatant_dock = self._dock(
-            "Character",
-            "combatantDock",
-            self.combatant_panel,
-            Qt.DockWidgetArea.RightDockWidgetArea,
-        )
-        self.log_dock = self._dock(
-            "Log", "logDock", self.log_panel, Qt.DockWidgetArea.BottomDockWidgetArea
-        )
-        self.history_dock = self._dock(
-            "Undo history", "historyDock", self.history, Qt.DockWidgetArea.RightDockWidgetArea
-        )
-        self.tabifyDockWidget(self.combatant_dock, self.history_dock)
-        self.combatant_dock.raise_()
-        from afdesk.gui.docks import reserves
+        self.reserves_panel = reserves.ReservesPanel(self.ctx)
+        for dock, panel in (
+            (self.reflex_dock, self.reflex_panel),
+            (self.combatant_dock, self.combatant_panel),
+            (self.log_dock, self.log_panel),
+            (self.history_dock, self.history),
+            (self.reserves_dock, self.reserves_panel),
+        ):
+            dock.setWidget(panel)
 
-        self.reserves_dock = reserves.install(self, self.ctx)
-        self.reserves_panel = self.reserves_dock.widget()
-        # At 1280x720 a third column of docks leaves the map too little room: the Reserves
-        # sit in the right column's tabs, behind the Character dock.
-        self.tabifyDockWidget(self.combatant_dock, self.reserves_dock)
-        self.combatant_dock.raise_()
+    def _show_in_panels(self, doc: EncounterDocument) -> None:
+        self.reflex_panel.set_document(doc)
+        self.combatant_panel.set_document(doc)
+        self.log_panel.set_document(doc)
+        self.reserves_panel.set_document(doc)
+        self.history.setStack(doc.undo_stack)
 
-    def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
+    def _dock(self, title: str, name: str, area) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
 
@@ -174,6 +211,8 @@ class MainWindow(FileMenu, QMainWindow):
         self._update_actions()
 
     def _build_actions(self) -> None:
+        from afdesk.gui import commands as cmd
+
         S = QKeySequence.StandardKey
         self.act_new = self._action("&New encounter…", self.new_encounter, S.New)
         self.act_open = self._action("&Open…", self.open_dialog, S.Open)
@@ -213,11 +252,23 @@ class MainWindow(FileMenu, QMainWindow):
         self.act_settings = self._command_action(cmd.SETTINGS)
         self.act_undo = self._action("&Undo", lambda: self.doc.undo_stack.undo(), S.Undo)
         self.act_redo = self._action("&Redo", lambda: self.doc.undo_stack.redo(), S.Redo)
-        self._stack_links: list = []
+
+    def _build_menu_titles(self) -> None:
+        """The menu bar's titles (the first frame shows them); :meth:`_build_menus` fills
+        them."""
+        bar = self.menuBar()
+        self.file_menu = bar.addMenu("&File")
+        self.edit_menu = bar.addMenu("&Edit")
+        self.view_menu = bar.addMenu("&View")
+        self.encounter_menu = bar.addMenu("E&ncounter")
+        self.char_menu = bar.addMenu("&Character")
+        self.char_menu.aboutToShow.connect(self._fill_character_menu)
+        self.help_menu = bar.addMenu("&Help")
 
     def _build_menus(self) -> None:
-        bar = self.menuBar()
-        m = bar.addMenu("&File")
+        from afdesk.gui import commands as cmd
+
+        m = self.file_menu
         m.addAction(self.act_new)
         m.addAction(self.act_open)
         self.recent_menu = m.addMenu("Open &Recent")
@@ -231,12 +282,11 @@ class MainWindow(FileMenu, QMainWindow):
         m.addAction(self.act_export)
         m.addSeparator()
         m.addAction(self.act_quit)
-        self.edit_menu = bar.addMenu("&Edit")
         self.edit_menu.addAction(self.act_undo)
         self.edit_menu.addAction(self.act_redo)
         self.edit_menu.addSeparator()
         self.edit_menu.addAction(self.history_dock.toggleViewAction())
-        v = bar.addMenu("&View")
+        v = self.view_menu
         v.addAction(self.act_player)
         v.addSeparator()
         v.addAction(self.act_fit)
@@ -248,7 +298,7 @@ class MainWindow(FileMenu, QMainWindow):
         for dock in (self.reflex_dock, self.combatant_dock, self.log_dock, self.history_dock):
             v.addAction(dock.toggleViewAction())
         v.addAction(self.reserves_dock.toggleViewAction())
-        e = bar.addMenu("E&ncounter")
+        e = self.encounter_menu
         e.addAction(self.act_deal)
         e.addAction(self.act_cards)
         e.addAction(self.act_next)
@@ -267,9 +317,7 @@ class MainWindow(FileMenu, QMainWindow):
         e.addSeparator()
         e.addAction(self.act_add)
         e.addAction(self.act_settings)
-        self.char_menu = bar.addMenu("&Character")
-        self.char_menu.aboutToShow.connect(self._fill_character_menu)
-        h = bar.addMenu("&Help")
+        h = self.help_menu
         h.addAction(self._action("&Keyboard", self._keyboard_help, "F1"))
         h.addAction(self._action("&About afdesk", self._about))
 
@@ -286,13 +334,13 @@ class MainWindow(FileMenu, QMainWindow):
         self.doc = doc
         doc.setParent(self)
         self.map.set_document(doc)
-        self.reflex_panel.set_document(doc)
-        self.combatant_panel.set_document(doc)
-        self.log_panel.set_document(doc)
-        self.history.setStack(doc.undo_stack)
+        if not self.completed and doc.encounter.mode is Mode.CHASE:
+            self.complete()  # the first frame shows the chase board, built with the rest
+        if self.completed:
+            self._show_in_panels(doc)
+            self._rebuild_edit_menu()
         if self.player_window is not None:
             self.player_window.set_document(doc)
-        self._rebuild_edit_menu()
         self._links.clear()
         for signal, slot in (
             (doc.modifiedChanged, self._update_title),
@@ -430,7 +478,7 @@ class MainWindow(FileMenu, QMainWindow):
     def _update_actions(self) -> None:
         """Enable each command's menu action as the model allows it; a disabled one says
         why in its status tip."""
-        if self.doc is None:
+        if self.doc is None or not self.completed:
             return
         for act, command in self._bound:
             ok, reason = command.available(self.doc, "")
@@ -448,11 +496,15 @@ class MainWindow(FileMenu, QMainWindow):
         if not cid:
             menu.addAction("(select a character on the map)").setEnabled(False)
             return
+        from afdesk.gui import actions as gm_actions
+
         gm_actions.fill_menu(menu, self.doc, cid, lambda e: self._run(e.command, cid))
 
     def perform(self, cid: str, command_id: str) -> None:
         """Run the command ``command_id`` (a menu entry's key, as the map sends it) for
         character ``cid``; an id no command has raises :class:`UnknownCommand`."""
+        from afdesk.gui import commands as cmd
+
         command = cmd.REGISTRY[command_id]
         if self.doc is not None and cid in self.doc.encounter.combatants:
             self._run(command, cid)

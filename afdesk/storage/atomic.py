@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import time
 from pathlib import Path
 
@@ -36,7 +35,7 @@ def temp_prefix(target: Path) -> str:
 def temp_path(target: Path) -> Path:
     """A fresh temporary name beside ``target``."""
     return target.with_name(
-        f"{temp_prefix(target)}{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+        f"{temp_prefix(target)}{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}"
     )
 
 

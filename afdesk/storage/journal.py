@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import threading
 import time
 from pathlib import Path
@@ -131,7 +130,7 @@ class Journal:
                 raise ValueError("a journal needs the encounter's file or its state")
             base = files.load(path_file).state
         folder = journal_dir()
-        stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}"
+        stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(4).hex()}"
         final = folder / f"{stem}{SUFFIX}"
         # Created under another name and renamed once locked, so that another afdesk
         # listing journals never sees it unlocked (and empty) and removes it.

@@ -16,7 +16,6 @@ parsed document in Python on the usual path:
 from __future__ import annotations
 
 import enum
-import json
 import re
 from typing import Any
 
@@ -120,6 +119,8 @@ def find_duplicate_key(data: bytes) -> tuple[str, str] | None:
                 return _Duplicate(key)
             seen.add(key)
         return obj  # not reached: a shorter dict means a repeated key
+
+    import json  # only for a file off the fast path (not imported at start)
 
     try:
         doc = json.loads(data, object_pairs_hook=pairs_hook)

@@ -11,10 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
-    QDockWidget,
     QHBoxLayout,
     QLabel,
-    QMainWindow,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -237,17 +235,3 @@ class ReservesPanel(QWidget):
             self.ctx.reporter.refused("Click a reserve group first.", self.reason)
             return False
         return self.bring_in(group)
-
-
-def install(window: QMainWindow, ctx: CommandContext) -> QDockWidget:
-    """Add the Reserves dock to ``window``'s left column (under Reflex), following the
-    window's document (its ``documentChanged`` signal)."""
-    panel = ReservesPanel(ctx)
-    dock = QDockWidget("Reserves", window)
-    dock.setObjectName("reservesDock")
-    dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock, Qt.Orientation.Vertical)
-    window.documentChanged.connect(panel.set_document)  # type: ignore[attr-defined]
-    if ctx.doc is not None:
-        panel.set_document(ctx.doc)
-    return dock

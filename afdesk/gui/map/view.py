@@ -22,18 +22,22 @@ from __future__ import annotations
 
 import random
 from functools import partial
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QMenu
 
-from afdesk.gui import actions, mapgeom
+from afdesk.gui import mapgeom
 from afdesk.gui.map import gestures, selection
 from afdesk.gui.map.notes import MapNote
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.selection import Selection
 from afdesk.gui.map.tools import FacingTool, MapTool, MoveTool, PanTool
 from afdesk.gui.text import sentence
+
+if TYPE_CHECKING:
+    from afdesk.gui.actions import Entry
 
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.05, 12.0
@@ -83,8 +87,7 @@ class MapView(QGraphicsView):
         self._tool: MapTool = self._tools["pan" if player else "move"]
         self._holder: MapTool | None = None
         """The tool holding the press under way (it gets the moves and the release)."""
-        self._refusal = MapNote(self, "refusal")
-        self._offer = MapNote(self, "offer")
+        self._notes: dict[str, MapNote] = {}  # made when first shown (issue 15)
         self._offer_cid = ""
         self.set_document(doc)
 
@@ -298,7 +301,27 @@ class MapView(QGraphicsView):
 
     def refusal_text(self) -> str:
         """The refusal shown on the map now ("" if none)."""
-        return self._refusal.shown_text()
+        note = self._notes.get("refusal")
+        return note.shown_text() if note is not None else ""
+
+    @property
+    def _refusal(self) -> MapNote:
+        return self._note("refusal")
+
+    @property
+    def _offer(self) -> MapNote:
+        return self._note("offer")
+
+    def _note(self, kind: str) -> MapNote:
+        note = self._notes.get(kind)
+        if note is None:
+            note = self._notes[kind] = MapNote(self, kind)
+        return note
+
+    def _hide_note(self, kind: str) -> None:
+        note = self._notes.get(kind)
+        if note is not None:
+            note.hide()
 
     def _show_refusal(self, text: str) -> None:
         self._refusal.show_by(text, self.doc.selected)
@@ -367,15 +390,16 @@ class MapView(QGraphicsView):
 
     def facing_offer(self) -> str:
         """Whose facing is being offered after a move ("" if nobody's)."""
-        return self._offer_cid if self._offer.isVisible() else ""
+        note = self._notes.get("offer")
+        return self._offer_cid if note is not None and note.isVisible() else ""
 
     def _end_offer(self) -> None:
         self._offer_cid = ""
-        self._offer.hide()
+        self._hide_note("offer")
 
     def clear_refusal(self) -> None:
         """The GM acted again: the last refusal has been read."""
-        self._refusal.hide()
+        self._hide_note("refusal")
 
     def turn_to(self, cid: str, facing: float, override: bool = False) -> bool:
         """Turn ``cid`` to ``facing`` (see :class:`FacingTool`)."""
@@ -487,13 +511,15 @@ class MapView(QGraphicsView):
         """The character's common actions, from :func:`afdesk.gui.actions.entries`;
         disabled entries carry the model's reason as tooltip and status tip."""
         menu = QMenu(self)
+        from afdesk.gui import actions  # on the first right-click, not at start (issue 15)
+
         actions.fill_menu(menu, self.doc, cid, partial(self._run_entry, cid))
         for act in menu.actions():
             reason = act.statusTip()
             act.hovered.connect(partial(self.statusMessage.emit, reason))
         return menu
 
-    def _run_entry(self, cid: str, entry: actions.Entry) -> None:
+    def _run_entry(self, cid: str, entry: Entry) -> None:
         if entry.op is not None:
             self.push([entry.op])
         else:

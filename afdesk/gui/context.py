@@ -1,0 +1,83 @@
+"""The context GM commands and docks work through (:class:`CommandContext`), apart from the
+commands themselves so the window's first frame can make one without loading them
+(issue 15); :mod:`afdesk.gui.commands` re-exports it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
+
+from afdesk.encounter.ops.base import Op
+from afdesk.gui.errors import Reporter
+
+if TYPE_CHECKING:
+    from afdesk.gui.commands.base import Command
+    from afdesk.gui.document import EncounterDocument
+
+
+class CommandContext:
+    """The small interface commands and docks work through: the current document, the
+    dice, the one error reporter, and a place to open dialogs and ask questions.
+
+    The window builds one and hands it to its docks (they never call the window); a dock
+    or a test without a window gets a bare one.
+    """
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        reporter: Reporter | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.parent = parent
+        self.reporter = reporter or Reporter(parent, lambda _text: None)
+        self.rng: random.Random = rng or random.SystemRandom()
+        self.doc: EncounterDocument | None = None
+        self.dialog: QDialog | None = None
+        self.dialog_opened: Callable[[QDialog], None] | None = None
+        """Told of every dialog opened (the map draws a check's attack line)."""
+        """The last dialog opened (tests and scripts drive it)."""
+
+    def run(self, command: Command | str, who: str = "") -> bool:
+        """Trigger ``command`` for ``who`` if it is available now, else report why.
+        True if it was triggered."""
+        if isinstance(command, str):
+            from afdesk.gui.commands import REGISTRY
+
+            command = REGISTRY[command]
+        if self.doc is None:
+            return False
+        ok, reason = command.available(self.doc, who)
+        if not ok:
+            self.reporter.refused(reason)
+            return False
+        command.trigger(self, who)
+        return True
+
+    def push(self, ops: Op | Sequence[Op], text: str | None = None, beside=None) -> bool:
+        """Push Ops as one undo step; a refusal is reported (beside ``beside``, a label,
+        if given). True if applied."""
+        if self.doc is None:
+            return False
+        reason = self.doc.push_many([ops] if isinstance(ops, Op) else list(ops), text)
+        if beside is not None or reason:
+            self.reporter.refused(reason, beside)
+        return not reason
+
+    def open_dialog(self, dialog: QDialog) -> None:
+        """Open a dialog over the window without blocking the event loop."""
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        self.dialog = dialog
+        if self.dialog_opened is not None:
+            self.dialog_opened(dialog)
+        dialog.open()
+
+    def confirm(self, title: str, question: str) -> bool:
+        """Ask the GM a yes/no question."""
+        answer = QMessageBox.question(self.parent, title, question)
+        return answer == QMessageBox.StandardButton.Yes

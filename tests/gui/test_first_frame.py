@@ -1,0 +1,126 @@
+"""The window's first frame (issue 15): ``MainWindow(defer=True)`` shows the map, the docks'
+frames and the menu bar's titles; :meth:`MainWindow.complete` builds the rest once the
+window is drawn, and the whole window it makes is the one built at once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from PySide6.QtCore import QSettings
+
+from afdesk.encounter.state import Mode
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.main_window import MainWindow
+from afdesk.paths import chase_sample_encounter
+from afdesk.storage import load
+
+
+def _menu_texts(window: MainWindow) -> list[tuple[str, list[str]]]:
+    return [
+        (a.text(), [b.text() for b in a.menu().actions()])
+        for a in window.menuBar().actions()
+        if a.menu() is not None
+    ]
+
+
+def _window(qtbot, tmp_path, name: str, *, defer: bool) -> MainWindow:
+    window = MainWindow(
+        QSettings(str(tmp_path / f"{name}.ini"), QSettings.Format.IniFormat), defer=defer
+    )
+    window.maybe_save = lambda: True
+    qtbot.addWidget(window)
+    return window
+
+
+def test_the_first_frame_shows_the_docks_frames_and_menus_titles_then_completes(
+    qtbot, tmp_path, playing_doc
+):
+    late = _window(qtbot, tmp_path, "late", defer=True)
+    late.set_document(playing_doc)
+    assert not late.completed
+    # the first frame: the map shows the encounter; the docks are placed, titled, empty
+    assert late.map.doc is playing_doc
+    assert [d.windowTitle() for d in (late.reflex_dock, late.combatant_dock, late.log_dock)] == [
+        "Reflex",
+        "Character",
+        "Log",
+    ]
+    assert late.combatant_dock.widget() is None
+    assert [a.text() for a in late.menuBar().actions()][:6] == [
+        "&File",
+        "&Edit",
+        "&View",
+        "E&ncounter",
+        "&Character",
+        "&Help",
+    ]
+    assert late.windowTitle().startswith(playing_doc.encounter.meta.name)
+    assert late.turn_label.text()
+
+    late.complete()
+    late.complete()  # a second call builds nothing twice
+    assert late.completed
+    assert late.combatant_dock.widget() is late.combatant_panel
+    assert late.combatant_panel.doc is playing_doc
+    assert late.reflex_panel.doc is playing_doc
+    assert late.reserves_panel.doc is playing_doc
+    assert late.history.stack() is playing_doc.undo_stack
+
+    whole = _window(qtbot, tmp_path, "whole", defer=False)
+    whole.set_document(EncounterDocument(playing_doc.encounter, journal_factory=lambda d: None))
+    assert _menu_texts(late) == _menu_texts(whole)
+    assert [(a.text(), a.isEnabled()) for a, _ in late._bound] == [
+        (a.text(), a.isEnabled()) for a, _ in whole._bound
+    ]
+    assert late.act_undo.isEnabled() == whole.act_undo.isEnabled()
+
+
+def test_a_window_closed_before_it_is_complete_closes_cleanly(qtbot, tmp_path, doc):
+    window = _window(qtbot, tmp_path, "early", defer=True)
+    window.set_document(doc)
+    window.show()
+    assert window.close()
+    assert not window.completed
+
+
+def test_a_chase_opened_at_start_completes_the_window_for_its_board(qtbot, tmp_path):
+    window = _window(qtbot, tmp_path, "chase", defer=True)
+    chase = load(chase_sample_encounter()).state
+    from afdesk.encounter.model import Encounter
+
+    doc = EncounterDocument(Encounter.from_state(chase), journal_factory=lambda d: None)
+    assert doc.encounter.mode is Mode.CHASE
+    window.set_document(doc)
+    assert window.completed  # the first frame shows the chase board, not the map
+    assert window.chase_view.stack.currentIndex() == 1
+
+
+def test_the_app_completes_its_window_once_drawn(tmp_path):
+    """``afdesk`` on the sample, to the complete window and out: exit 0, no error output."""
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "QT_LOGGING_RULES": "qt.qpa.*=false",
+        "AFDESK_DATA_DIR": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "AFDESK_EXIT_AFTER_FIRST_FRAME": "complete",
+    }
+    code = (
+        "import sys\n"
+        "import afdesk.gui.main_window as mw\n"
+        "done = mw.MainWindow.complete\n"
+        "def complete(self):\n"
+        "    done(self)\n"
+        "    print('complete', self.combatant_panel.doc is self.doc, flush=True)\n"
+        "mw.MainWindow.complete = complete\n"
+        "from afdesk.cli import run\n"
+        "sys.exit(run([]))\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == ["complete True"]
+    assert "Traceback" not in ran.stderr
