@@ -72,7 +72,7 @@ def run(argv: list[str]) -> int:
     if first == "export-png":
         from afdesk.gui.export import main as export_main
 
-        return export_main(argv[1:])
+        return export_main(argv[1:], last=True)  # the process ends with the command
     from afdesk.gui.app import main as app_main
 
     return app_main(argv)

@@ -5,6 +5,7 @@ as an image, as the GM or the players see it, with no window shown. Also
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import sys
@@ -126,8 +127,26 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str]) -> int:
-    """Run ``afdesk export-png``; returns the exit status (2 for any error)."""
+def main(argv: list[str], *, last: bool = False) -> int:
+    """Run ``afdesk export-png``; returns the exit status (2 for any error).
+
+    The cycle collector is paused meanwhile: the command makes no garbage worth it, and
+    each pass would traverse every object the imports made (ten thousand and more), several
+    times a run. ``last``: the process ends when this returns (the command line), so what it
+    made is frozen: the interpreter's exit does not traverse it all once more either.
+    Together about 20 ms of a 250 ms export."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _export(argv)
+    finally:
+        if last:
+            gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def _export(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
         size = parse_size(args.size)

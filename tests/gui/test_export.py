@@ -262,3 +262,28 @@ def test_export_png_imports_the_model_the_loader_and_the_scene_only(tmp_path):
         "concurrent.futures",
     }
     assert not loaded & not_needed, loaded & not_needed
+
+
+def test_export_png_in_process_leaves_the_cycle_collector_as_it_was(tmp_path, monkeypatch, qapp):
+    import gc
+
+    monkeypatch.setattr(export, "load_encounter", lambda path: sample.build())
+    (tmp_path / "x.afenc").write_text("{}")
+    frozen = gc.get_freeze_count()
+    paused = []
+    real_render = export.render_map
+
+    def render(*args, **kwargs):
+        paused.append(not gc.isenabled())  # no cycle collection while it draws
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(export, "render_map", render)
+    assert main([str(tmp_path / "x.afenc"), str(tmp_path / "x.png"), "--size", "320x180"]) == 0
+    assert paused == [True]
+    assert gc.isenabled() and gc.get_freeze_count() == frozen  # only the command line freezes
+    gc.disable()
+    try:
+        assert main([str(tmp_path / "x.afenc"), str(tmp_path / "y.png")]) == 0
+        assert not gc.isenabled()  # as it was
+    finally:
+        gc.enable()
