@@ -73,7 +73,7 @@ def run(argv: list[str]) -> int:
         _before_qt()
         from afdesk.gui.export import main as export_main
 
-        return export_main(argv[1:])
+        return export_main(argv[1:], last=True)  # the process ends with the command
     _before_qt()
     from afdesk.gui.app import main as app_main
 

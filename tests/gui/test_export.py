@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -177,3 +178,112 @@ def test_export_png_of_a_saved_encounter(tmp_path, capsys, qapp):
     rgb = QImage.Format.Format_RGB32
     expected = render_map(enc, size=(1280, 720), player=True).convertToFormat(rgb)
     assert player.convertToFormat(rgb) == expected  # exactly the saved encounter's map
+
+
+def exported_and_followed(enc, size, player):
+    """``render_map``'s picture, and the same scene following the app's own document (the
+    main window's): both drawn the same way, straight (no item caches)."""
+    from afdesk.gui.document import EncounterDocument
+    from afdesk.gui.map.scene import MapScene
+
+    doc = EncounterDocument(enc, journal_factory=lambda d: None)
+    scene = MapScene(doc, player=player)
+    for item in scene.items():
+        item.setCacheMode(item.CacheMode.NoCache)
+    followed = export.render_scene(scene, size)
+    scene.detach()
+    doc.close(clean=True)
+    return render_map(enc, size, player=player), followed
+
+
+@pytest.mark.parametrize("player", [True, False])
+def test_the_export_draws_what_a_scene_following_the_document_draws(qapp, player):
+    from afdesk.encounter.ops.fog import SetFog
+
+    enc = sample.build()
+    enc.apply(AddState("archer", StateKind.HIDDEN))
+    enc.apply(SetDecoys("archer", ((11, 0), (12, 1))))
+    enc.apply(SetFog(((5, 0), (6, 0), (7, 11), (11, 0)), True, "4 areas"))
+    exported, followed = exported_and_followed(enc, (960, 540), player)
+    assert exported == followed
+    assert exported.format() == QImage.Format.Format_RGB32  # opaque: no alpha channel
+    plain = render_map(sample.build(), (960, 540), player=player)
+    assert plain != exported  # the hidden archer, its decoys and the fog do show
+
+
+EXPORT_MODULES = """
+import json, sys
+from afdesk.__main__ import main
+status = main(sys.argv[1:])
+print(json.dumps(sorted(sys.modules)))
+sys.exit(status)
+"""
+
+
+def test_export_png_imports_the_model_the_loader_and_the_scene_only(tmp_path):
+    """The export draws the map: it loads no dialog, dock, command, document, undo history,
+    odds worker or chase board (issue 15: it stays near a bare PySide6 render)."""
+    from afdesk.paths import sample_encounter
+
+    out = tmp_path / "out.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "AFDESK_DATA_DIR": str(tmp_path)}
+    command = ["export-png", str(sample_encounter()), str(out), "--player"]
+    done = subprocess.run(
+        [sys.executable, "-c", EXPORT_MODULES, *command],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert QImage(str(out)).width() == 1920
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    gui = {m for m in loaded if m.startswith("afdesk.gui")}
+    map_modules = {"base", "marks", "overlays", "patterns", "scene", "still", "terrain"}
+    assert gui == {
+        "afdesk.gui",
+        "afdesk.gui.export",
+        "afdesk.gui.map",
+        *(f"afdesk.gui.map.{m}" for m in (*map_modules, "theme", "tokens")),
+        "afdesk.gui.mapgeom",
+        "afdesk.gui.style",
+        "afdesk.gui.table",
+        "afdesk.gui.table.fog_layer",  # the players' fog
+    }, gui
+    not_needed = {
+        "afdesk.encounter.history",  # undo: a picture changes nothing
+        "afdesk.storage.journal",
+        "afdesk.storage.schema",
+        "afdesk.storage.check",
+        "afdesk.cli_check",
+        "afdesk.fuzz",
+        "ctypes",
+        "subprocess",
+        "concurrent.futures",
+    }
+    assert not loaded & not_needed, loaded & not_needed
+
+
+def test_export_png_in_process_leaves_the_cycle_collector_as_it_was(tmp_path, monkeypatch, qapp):
+    import gc
+
+    monkeypatch.setattr(export, "load_encounter", lambda path: sample.build())
+    (tmp_path / "x.afenc").write_text("{}")
+    frozen = gc.get_freeze_count()
+    paused = []
+    real_render = export.render_map
+
+    def render(*args, **kwargs):
+        paused.append(not gc.isenabled())  # no cycle collection while it draws
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(export, "render_map", render)
+    assert main([str(tmp_path / "x.afenc"), str(tmp_path / "x.png"), "--size", "320x180"]) == 0
+    assert paused == [True]
+    assert gc.isenabled() and gc.get_freeze_count() == frozen  # only the command line freezes
+    gc.disable()
+    try:
+        assert main([str(tmp_path / "x.afenc"), str(tmp_path / "y.png")]) == 0
+        assert not gc.isenabled()  # as it was
+    finally:
+        gc.enable()

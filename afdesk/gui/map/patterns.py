@@ -1,6 +1,8 @@
 """Tile artwork: the pattern of each tile kind and the textures of segment properties,
 drawn in scene units and kept as images per zoom band, so that zooming rescales instead of
-redrawing hundreds of strokes."""
+redrawing hundreds of strokes. The textures of a set of properties over one area are drawn
+once per size and stamped on every area that has them (the sample's first frame drew 186
+areas one by one)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import math
 import random
 from collections import OrderedDict
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
 from afdesk.encounter.zone import TILE, Tile
@@ -54,19 +56,65 @@ def tile_artwork(tile: Tile, alpha: int, scale: float) -> QImage:
     painter = QPainter(image)
     painter.scale(side / TILE_SIZE, side / TILE_SIZE)
     draw_pattern(painter, tile.pattern, base, alpha, tile)
-    for seg in tile.segments:
-        for c, r in seg.areas:
-            rect = QRectF(c * AREA, r * AREA, AREA, AREA)
-            painter.save()
-            painter.setClipRect(rect)
-            _fill_area(painter, rect, seg.props)
-            painter.restore()
+    pixels = AREA * side / TILE_SIZE  # an area's side in pixels
+    if pixels == int(pixels):  # every zoom band: each area's textures are one image
+        painter.resetTransform()
+        step = int(pixels)
+        for seg in tile.segments:
+            texture = area_texture(seg.props, step)
+            if texture is not None:
+                for c, r in seg.areas:
+                    painter.drawImage(QPoint(c * step, r * step), texture)
+    else:
+        for seg in tile.segments:
+            for c, r in seg.areas:
+                rect = QRectF(c * AREA, r * AREA, AREA, AREA)
+                painter.save()
+                painter.setClipRect(rect)
+                _fill_area(painter, rect, seg.props)
+                painter.restore()
     painter.end()
     _ARTWORK[key] = image
     used = sum(i.sizeInBytes() for i in _ARTWORK.values())
     while used > _ARTWORK_BYTES and len(_ARTWORK) > 1:
         _, old = _ARTWORK.popitem(last=False)
         used -= old.sizeInBytes()
+    return image
+
+
+_TEXTURES: dict[tuple, QImage | None] = {}
+"""By (what is drawn, side in pixels): 32 sets of properties at most, a size per zoom band."""
+
+
+def texture_key(props) -> tuple[bool, ...]:
+    """What :func:`_fill_area` draws depends on these properties alone."""
+    return (
+        bool(props.water),
+        bool(props.slippery),
+        bool(props.rough),
+        bool(props.cover),
+        bool(props.steep),
+    )
+
+
+def area_texture(props, side: int) -> QImage | None:
+    """The textures of a segment's properties over one area, as an image ``side`` pixels
+    square (None where they draw nothing): drawn once per set of properties and size,
+    then stamped on every area of every tile that has them. An area is drawn alone, clipped
+    to itself, at whole pixels, so stamping gives the same picture as drawing in place."""
+    key = (texture_key(props), side)
+    if key in _TEXTURES:
+        return _TEXTURES[key]
+    image = None
+    if any(key[0]):
+        image = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QColor(0, 0, 0, 0))
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.scale(side / AREA, side / AREA)
+        _fill_area(painter, QRectF(0, 0, AREA, AREA), props)
+        painter.end()
+    _TEXTURES[key] = image
     return image
 
 
