@@ -70,17 +70,17 @@ def run(argv: list[str]) -> int:
         args = _parser_check().parse_args(argv[1:])
         return check_files(args.files, out=sys.stdout)
     if first == "export-png":
-        _before_qt()
+        _before_qt(journal=False)  # a picture changes nothing
         from afdesk.gui.export import main as export_main
 
         return export_main(argv[1:], last=True)  # the process ends with the command
-    _before_qt()
+    _before_qt(journal=True)
     from afdesk.gui.app import main as app_main
 
     return app_main(argv)
 
 
-def _before_qt() -> None:
+def _before_qt(*, journal: bool) -> None:
     """Import the model and the file loader before Qt. Once ``PySide6.QtCore`` is
     imported, PySide6 reads the source of every module imported after it (its
     ``__feature__`` import hook looks for the word "PySide6"); the pure layers and
@@ -88,7 +88,8 @@ def _before_qt() -> None:
     the start (issue 15)."""
     import afdesk.encounter.model
     import afdesk.storage
-    import afdesk.storage.journal  # noqa: F401
     from afdesk.encounter.ops.registry import registered_ops
 
     registered_ops()  # every Op module: a file's log names them
+    if journal:  # the app journals the encounter it opens
+        import afdesk.storage.journal  # noqa: F401
