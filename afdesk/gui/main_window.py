@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -32,6 +32,10 @@ from afdesk.gui.file_menu import FileMenu
 
 if TYPE_CHECKING:
     from afdesk.gui.commands import Command
+
+
+DOCK_WIDTH, LOG_HEIGHT = 340, 250
+"""The side docks' width and the log's height on a first start (no saved layout)."""
 
 
 class MainWindow(FileMenu, QMainWindow):
@@ -85,6 +89,7 @@ class MainWindow(FileMenu, QMainWindow):
         if self.completed:
             return
         self.completed = True
+        drawn = self.saveState() if self.isVisible() else None  # the docks as drawn
         self._build_panels()
         from afdesk.gui.campaign.control import CampaignControl
 
@@ -100,6 +105,12 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.table.install import TableControl
 
         self.table = TableControl(self)  # issue 17: fog, the players' screen
+        if drawn is not None:
+            # The panels and the chase board's stack lay themselves out (posted events
+            # only: no input is handled here), then the docks take back the sizes the
+            # first frame drew, so that the map does not move.
+            QCoreApplication.sendPostedEvents()
+            self.restoreState(drawn)
         if self.doc is not None:
             self._show_in_panels(self.doc)
             self._rebuild_edit_menu()
@@ -154,6 +165,14 @@ class MainWindow(FileMenu, QMainWindow):
         self.reserves_dock = self._dock("Reserves", "reservesDock", left)
         self.tabifyDockWidget(self.combatant_dock, self.reserves_dock)
         self.combatant_dock.raise_()
+        # The widths and height the panels ask for (a saved layout overrides them), so
+        # that a frame drawn before its panel arrives already has its size.
+        self.resizeDocks(
+            [self.reflex_dock, self.combatant_dock],
+            [DOCK_WIDTH, DOCK_WIDTH],
+            Qt.Orientation.Horizontal,
+        )
+        self.resizeDocks([self.log_dock], [LOG_HEIGHT], Qt.Orientation.Vertical)
 
     def _build_panels(self) -> None:
         from afdesk.gui.docks import reserves

@@ -124,3 +124,31 @@ def test_the_app_completes_its_window_once_drawn(tmp_path):
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.splitlines() == ["complete True"]
     assert "Traceback" not in ran.stderr
+
+
+def test_the_map_keeps_its_place_when_the_panels_arrive(qtbot, tmp_path, doc):
+    """The docks keep the sizes the first frame drew (the chase board's stack, which
+    takes the map's place, and the panels would otherwise widen them); the whole window
+    has the layout of a window built at once."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    late = _window(qtbot, tmp_path, "place", defer=True)
+    late.resize(1500, 900)
+    late.set_document(doc)
+    late.show()
+    qtbot.waitExposed(late)
+    app.processEvents()
+    first = late.map.mapTo(late, late.map.rect().topLeft()), late.map.size()
+    late.complete()
+    app.processEvents()
+    assert (late.map.mapTo(late, late.map.rect().topLeft()), late.map.size()) == first
+    assert late.centralWidget() is late.chase_view.stack
+
+    whole = _window(qtbot, tmp_path, "place-whole", defer=False)
+    whole.resize(1500, 900)
+    whole.set_document(EncounterDocument(doc.encounter, journal_factory=lambda d: None))
+    whole.show()
+    qtbot.waitExposed(whole)
+    app.processEvents()
+    assert whole.map.size() == late.map.size()

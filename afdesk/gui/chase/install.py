@@ -5,7 +5,7 @@ View > Map / chase board, Ctrl+B), and File > Open chase sample."""
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QStackedWidget
+from PySide6.QtWidgets import QSizePolicy, QStackedWidget
 
 from afdesk.encounter.state import Mode
 from afdesk.gui.chase.board import ChaseBoard
@@ -20,6 +20,9 @@ class ChaseView:
         self.board.setObjectName("chaseBoardView")
         self.stack = QStackedWidget()
         self.stack.setObjectName("centralStack")
+        # Like the map it holds: the window's spare room goes to it, not to the docks
+        # (the stack replaces the map after the first frame, issue 15).
+        self.stack.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         old = window.takeCentralWidget()
         self.stack.addWidget(old)
         self.stack.addWidget(self.board)
