@@ -101,6 +101,14 @@ def smoke(program: Path, scratch: Path) -> None:
     data = png.read_bytes() if png.exists() else b""
     if not data.startswith(b"\x89PNG\r\n\x1a\n") or len(data) < 2000:
         raise Failed(f"export-png wrote no real PNG ({len(data)} bytes)")
+    # The window's panels, menus, chase board and zone editor are built after the first
+    # frame, from modules imported then: the frozen app must hold them all.
+    whole = {**env, "AFDESK_EXIT_AFTER_FIRST_FRAME": "complete"}
+    run([str(program)], whole, "the whole window on the sample, then quit")
+    chase = next((s for s in samples if "chase" in s.name), None)
+    if chase is None:
+        raise Failed("no bundled chase sample")
+    run([str(program), str(chase)], whole, "the whole window on the chase sample, then quit")
     if list((scratch / "data").glob("journal/*")):
         raise Failed("a journal was left behind in the data folder")
 
