@@ -136,9 +136,12 @@ class TrimCommand(Command):
     tip = "Back to 3 x 3 tiles at the end of an exchange (E9)"
 
     def available(self, doc: EncounterDocument, who: str) -> Availability:
-        if doc.encounter.trim_proposal():
-            return AVAILABLE
-        return Availability(False, trim_words(doc))
+        def ask() -> Availability:
+            if doc.encounter.trim_proposal():
+                return AVAILABLE
+            return Availability(False, trim_words(doc))
+
+        return doc.memo(("available", self.id), ask)  # asked of the encounter alone
 
     def trigger(self, ctx: CommandContext, who: str) -> None:
         assert ctx.doc is not None

@@ -232,11 +232,14 @@ class ReflexStrip(QWidget):
         # however many the round holds); painted in order, as overlapping cards must be.
         region = event.region()
         box = region.boundingRect()
-        left, right = box.left(), box.right() + 1
+        # _card_span's reach, left and right of a card's x: the cards a region can need
+        lo_off, hi_off = _card_span(0.0, card_w)
+        left, right = box.left() - hi_off - 1, box.right() + 1 - lo_off + 1
         for card in self.state.cards:
-            lo, hi = _card_span(x, card_w)
-            if hi > left and lo < right and region.intersects(QRect(lo, 0, hi - lo, h)):
-                self._paint_card(p, QRectF(x, pad, card_w, card_h), card, size)
+            if left < x < right:
+                lo, hi = _card_span(x, card_w)
+                if region.intersects(QRect(lo, 0, hi - lo, h)):
+                    self._paint_card(p, QRectF(x, pad, card_w, card_h), card, size)
             x += card_w + 8
 
     def _name_size(self, card_w: float, card_h: float) -> int:
@@ -305,8 +308,10 @@ def _card_span(x: float, card_w: float) -> tuple[int, int]:
     pen, its band and its text boxes (which reach past a card narrower than its band when
     the round holds more cards than the strip has room for)."""
     band = max(8.0, card_w * 0.06)
-    lo = min(x, x + card_w) - 8
-    hi = max(x + card_w, x + band + 20) + 8
+    # the frame's pen reaches 3 px past the card less 2, the text boxes 8 px left of a
+    # card narrower than nothing and band + 12 px right of its x; 2 px for antialiasing
+    lo = min(x, x + card_w - 8) - 2
+    hi = max(x + card_w + 1, x + 5 + band, x + band + 12) + 2
     return math.floor(lo), math.ceil(hi)
 
 
