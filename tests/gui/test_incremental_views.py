@@ -12,7 +12,7 @@ import msgspec
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QGraphicsItem
 
 from afdesk.encounter.combatant import Combatant, Side, StateKind
 from afdesk.encounter.fog import tile_region
@@ -153,6 +153,27 @@ def fresh_picture(widget) -> QImage:
     return widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
 
 
+def same_legend_picture(view) -> None:
+    """The legend beside the zone, as the screen shows it after the item caches were
+    brought up to date change by change, is what it shows painted afresh (its cache
+    dropped and painted whole, in the same view at the same place)."""
+    for _ in range(5):  # the scene's dirty items, then the view's update request
+        QApplication.processEvents()
+    legend = view.map_scene.legend
+    where = view.mapFromScene(legend.sceneBoundingRect()).boundingRect()
+    where = where.intersected(view.viewport().rect())
+    vp = view.viewport()
+    top = vp.window()
+    at = vp.mapTo(top, where.topLeft())
+    shot = top.screen().grabWindow(top.winId(), at.x(), at.y(), where.width(), where.height())
+    shown = shot.toImage().convertToFormat(QImage.Format.Format_RGB32)
+    mode = legend.cacheMode()
+    legend.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+    legend.setCacheMode(mode)  # a new cache: painted whole at the next paint
+    fresh = vp.grab(where).toImage().convertToFormat(QImage.Format.Format_RGB32)
+    assert shown == fresh
+
+
 def check_views(window: MainWindow, qtbot) -> None:
     doc = window.doc
     enc = doc.encounter
@@ -179,6 +200,8 @@ def check_views(window: MainWindow, qtbot) -> None:
         fresh = MapScene(doc, player=scene.player)
         assert scene_view(scene) == scene_view(fresh)
         fresh.detach()
+    for view in (window.map, window.player_window.view):
+        same_legend_picture(view)
     # The players' strip: its state, and the pixels on the screen against a fresh paint.
     pw = window.player_window
     assert pw.strip.state == strip_state(enc, pw.table.hidden_turn)
