@@ -294,7 +294,8 @@ class Encounter:
             del self.log[rec["log"] :]
         if "zone" in rec:  # the terrain follows the zone only (issue 15: kept otherwise)
             self._terrain = None
-        self._occupancy = None
+        if rec["combatants"] or "order" in rec:  # who stands where: only if anyone moved
+            self._occupancy = None
 
     # Setters: only Ops call these, inside apply().
 
