@@ -139,12 +139,16 @@ class ChaseBoard(QWidget):
         (issue 15: a battle's actions do not rebuild a board nobody sees)."""
 
     def set_document(self, doc) -> None:
-        signals = ("chaseChanged", "rosterChanged", "turnChanged", "modeChanged")
+        # The chase itself changes only while the encounter is a chase: shown at once.
+        # What else the board shows (names, the turn, who hides) waits while nobody sees it.
+        signals = ("rosterChanged", "turnChanged", "modeChanged")
         if self.doc is not None:
+            self.doc.chaseChanged.disconnect(self.refresh)
             for name in signals:
                 getattr(self.doc, name).disconnect(self._changed)
             self.doc.combatantChanged.disconnect(self._combatant_changed)
         self.doc = doc
+        doc.chaseChanged.connect(self.refresh)
         for name in signals:
             getattr(doc, name).connect(self._changed)
         doc.combatantChanged.connect(self._combatant_changed)
