@@ -289,7 +289,9 @@ class MainWindow(FileMenu, QMainWindow):
         self.reflex_panel.set_document(doc)
         self.combatant_panel.set_document(doc)
         self.log_panel.set_document(doc)
-        self.history.setStack(doc.undo_stack)
+        from afdesk.gui.docks import history  # the list follows the stack while shown
+
+        history.follow(self.history, self.history_dock, doc.undo_stack)
         if self.player_window is not None:
             self.player_window.set_document(doc)
         self._rebuild_edit_menu()

@@ -34,6 +34,7 @@ from afdesk.encounter.state import Mode, Phase
 from afdesk.gui import commands as cmd
 from afdesk.gui.chase.board import ChaseBoard
 from afdesk.gui.docks.combatant import CombatantPanel
+from afdesk.gui.docks.history import on_screen
 from afdesk.gui.docks.reflex import ReflexPanel
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
@@ -412,3 +413,33 @@ def test_the_board_follows_while_the_encounter_is_a_chase(qtbot):
     assert board.column.lanes["mei"].data.participant == msgspec.structs.replace(
         mei, total=mei.total + 1
     )
+
+
+# ------------------------------------------------------------------------ undo history
+
+
+def test_the_undo_history_shows_the_stack_whenever_its_dock_is_raised(table, qtbot):
+    window = table
+    doc = window.doc
+    assert doc.push(NextTurn()) == ""
+    assert not on_screen(window.history_dock)  # behind the Character tab
+    assert window.history.stack() is None
+    window.history_dock.raise_()
+    qtbot.waitUntil(lambda: on_screen(window.history_dock))
+    assert window.history.stack() is doc.undo_stack
+    model = window.history.model()
+    assert model.rowCount() == doc.undo_stack.count() + 1  # "Opened", then every step
+    assert window.history.currentIndex().row() == doc.undo_stack.index()
+    assert doc.push(NextTurn()) == ""  # shown: follows step by step
+    assert model.rowCount() == doc.undo_stack.count() + 1
+    doc.undo()
+    assert window.history.currentIndex().row() == doc.undo_stack.index()
+    window.combatant_dock.raise_()
+    qtbot.waitUntil(lambda: window.history.stack() is None)
+    # Another document: the list follows its stack when raised again.
+    other = EncounterDocument(samples.build(), journal_factory=lambda d: None)
+    window.set_document(other)
+    assert other.push(deal_hands(other.encounter, random.Random(3))) == ""
+    window.history_dock.raise_()
+    qtbot.waitUntil(lambda: window.history.stack() is other.undo_stack)
+    assert window.history.model().rowCount() == 2
