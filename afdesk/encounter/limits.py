@@ -377,9 +377,15 @@ def has_bad_number(value: Any) -> bool:
     if isinstance(value, int):
         return not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE
     if isinstance(value, dict):
-        return any(has_bad_number(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(has_bad_number(v) for v in value)
+        value = value.values()
+    elif not isinstance(value, (list, tuple)):
+        return False
+    for v in value:
+        kind = type(v)
+        if kind is str or v is None or kind is bool:
+            continue  # most leaves: names, ids, flags
+        if has_bad_number(v):
+            return True
     return False
 
 

@@ -149,6 +149,14 @@ class EncounterDocument(QObject):
         self._journal = None
         self._journal_factory = journal_factory or _default_journal
         self._modified = self.is_modified()
+        self.revision = 0
+        """Counts the model's changes (every applied Op, undo and redo): what is worked out
+        from the encounter alone stays right while it is unchanged (:meth:`memo`)."""
+        self.emitting = False
+        """True while the signals of one change go out: a view that follows several of
+        them may wait for :attr:`changed`, the last, and show the change once."""
+        self._memo: dict[object, object] = {}
+        self._memo_revision = 0
         self.undo_stack.cleanChanged.connect(self._update_modified)
         self.undo_stack.indexChanged.connect(self._update_modified)
         encounter.subscribe(self._on_events)
@@ -201,9 +209,29 @@ class EncounterDocument(QObject):
         self.undo_stack.redo()
 
     def try_op(self, op: Op) -> str:
-        """Why ``op`` would be refused now ("" if it would be applied); changes nothing."""
+        """Why ``op`` would be refused now ("" if it would be applied); changes nothing.
+        Asked again before the encounter changes, the answer is remembered (the menus, the
+        docks and the window all ask after every change, issue 15)."""
+        try:
+            key = ("try_op", op)
+            hash(key)
+        except TypeError:  # an Op built with lists (from widgets): asked every time
+            return self._refusal(op)
+        return self.memo(key, lambda: self._refusal(op))
+
+    def _refusal(self, op: Op) -> str:
         reason = self.encounter.refusal(op)
         return sentence(reason) if reason else ""
+
+    def memo(self, key: object, compute: Callable[[], object]):
+        """``compute()``, worked out once while the encounter stays unchanged: ``key`` must
+        name everything the answer depends on beside the encounter."""
+        if self._memo_revision != self.revision:
+            self._memo.clear()
+            self._memo_revision = self.revision
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     # --------------------------------------------------------------------- selection
 
@@ -309,18 +337,23 @@ class EncounterDocument(QObject):
     # ------------------------------------------------------------------------ events
 
     def _on_events(self, events: list[Event]) -> None:
+        self.revision += 1
         seen: set[Event] = set()
-        for ev in events:
-            if ev in seen:
-                continue
-            seen.add(ev)
-            signal = getattr(self, f"{ev.kind.value}Changed")
-            if ev.kind is EventKind.COMBATANT:
-                signal.emit(ev.id)
-            else:
-                signal.emit()
-        if self.selected and self.selected not in self.encounter.combatants:
-            self.select("")
+        outer, self.emitting = self.emitting, True
+        try:
+            for ev in events:
+                if ev in seen:
+                    continue
+                seen.add(ev)
+                signal = getattr(self, f"{ev.kind.value}Changed")
+                if ev.kind is EventKind.COMBATANT:
+                    signal.emit(ev.id)
+                else:
+                    signal.emit()
+            if self.selected and self.selected not in self.encounter.combatants:
+                self.select("")
+        finally:
+            self.emitting = outer
         self.changed.emit()
 
 

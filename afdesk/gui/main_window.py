@@ -200,7 +200,9 @@ class MainWindow(FileMenu, QMainWindow):
         self.combatant_panel.set_document(doc)
         self.log_panel.set_document(doc)
         self.reserves_panel.set_document(doc)
-        self.history.setStack(doc.undo_stack)
+        from afdesk.gui.docks import history  # the list follows the stack while shown
+
+        history.follow(self.history, self.history_dock, doc.undo_stack)
 
     def _dock(self, title: str, name: str, area) -> QDockWidget:
         dock = QDockWidget(title, self)

@@ -26,7 +26,7 @@ from afdesk.gui.table.roll_panel import RollPanel
 from afdesk.gui.table.rolls import gate_for
 from afdesk.gui.table.screen import HOLDS, HoldCard, PingItem
 from afdesk.gui.table.settings import TableSettings
-from afdesk.gui.table.strip import ReflexStrip, strip_state
+from afdesk.gui.table.strip import ReflexStrip, StripCache, strip_state
 
 
 class PlayerWindow(QWidget):
@@ -101,6 +101,8 @@ class PlayerWindow(QWidget):
         self.strip = ReflexStrip(self)
         layout.addWidget(self.strip)
         self.roll_panel = RollPanel(self)
+        self._strip_dirty = False
+        self._strip_cache = StripCache()
         self._doc_links = Links()
         self._follow(doc)
         self._refresh_screens()
@@ -153,8 +155,11 @@ class PlayerWindow(QWidget):
         old = getattr(self, "_followed", None)
         if old is not doc:
             self._doc_links.clear()
+            self._strip_cache = StripCache()
             self.chase_board.set_document(doc)
             self._doc_links.connect(doc.modeChanged, self._mode_changed)
+            # What the strip shows follows these; it is brought up to date once per
+            # change, however many characters the change touched (issue 15).
             for signal in (
                 doc.turnChanged,
                 doc.reflexChanged,
@@ -162,7 +167,8 @@ class PlayerWindow(QWidget):
                 doc.combatantChanged,
                 doc.fogChanged,
             ):
-                self._doc_links.connect(signal, self.refresh_strip)
+                self._doc_links.connect(signal, self._strip_stale)
+            self._doc_links.connect(doc.changed, self._strip_changed)
             gate = gate_for(doc)
             self._doc_links.connect(gate.shown, self.show_roll)
             self._doc_links.connect(gate.cleared, self.roll_panel.clear)
@@ -219,15 +225,24 @@ class PlayerWindow(QWidget):
 
     # ------------------------------------------------------------------- the strip
 
+    def _strip_stale(self, *_args) -> None:
+        self._strip_dirty = True
+
+    def _strip_changed(self) -> None:
+        if self._strip_dirty:
+            self.refresh_strip()
+
     def refresh_strip(self, *_args) -> None:
         """Show this round's cards as the table may see them (issue 17)."""
         from afdesk.encounter.state import Mode
 
+        self._strip_dirty = False
         doc = self.view.doc
         battle = doc is not None and doc.encounter.mode is not Mode.CHASE and not self.held
         self.strip.setVisible(battle and self.table.strip_shown)
         if doc is not None and self.strip.isVisibleTo(self):
-            self.strip.set_state(strip_state(doc.encounter, self.table.hidden_turn))
+            state = strip_state(doc.encounter, self.table.hidden_turn, self._strip_cache)
+            self.strip.set_state(state)
 
     def set_strip_shown(self, on: bool) -> None:
         """Show or hide the reflex strip (remembered for next time)."""

@@ -66,7 +66,7 @@ def test_the_first_frame_shows_the_docks_frames_and_menus_titles_then_completes(
     assert late.combatant_panel.doc is playing_doc
     assert late.reflex_panel.doc is playing_doc
     assert late.reserves_panel.doc is playing_doc
-    assert late.history.stack() is playing_doc.undo_stack
+    assert late.history._followed_stack is playing_doc.undo_stack  # shown when on screen
 
     whole = _window(qtbot, tmp_path, "whole", defer=False)
     whole.set_document(EncounterDocument(playing_doc.encounter, journal_factory=lambda d: None))

@@ -41,7 +41,8 @@ class DealHands(Op, frozen=True):
     def execute(self, enc: Encounter) -> None:
         t = enc.turn
         redeal = t.phase is Phase.CARDS and t.round == 0
-        if not redeal:
+        if not dealing_time(t):
+            # First, whoever the hands are (afdesk.gui.commands.deal_refusal relies on it)
             require_phase(enc, Phase.SETUP, Phase.EXCHANGE_END, doing="deal reflex")
         for h in self.hands:
             for m in h.members:
@@ -70,6 +71,12 @@ class DealHands(Op, frozen=True):
 
     def title(self, enc: Encounter) -> str:
         return "Deal reflex"
+
+
+def dealing_time(t: TurnState) -> bool:
+    """Whether reflex may be dealt at this point of play: before the fight, at the end of
+    an exchange, or again before the first card of an exchange is played (E2)."""
+    return t.phase in (Phase.SETUP, Phase.EXCHANGE_END) or (t.phase is Phase.CARDS and t.round == 0)
 
 
 def deal_hands(

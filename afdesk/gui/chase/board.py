@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLay
 
 from afdesk.encounter.chase.order import pname, ranked
 from afdesk.encounter.chase.state import ChaseState
-from afdesk.encounter.state import Phase
+from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.chase.lanes import Lane, LaneData
 from afdesk.rules.pursuit.stages import StageProperty
 
@@ -133,31 +133,57 @@ class ChaseBoard(QWidget):
             outer.addWidget(self.controls)
         self._cards: list[StageCard] = []
         self._stage: tuple[StageProperty, ...] | None = None
+        self._stale = False
+        """A change came while nobody could see the board (a battle, the board behind the
+        map): it is brought up to date when it shows, or when the encounter becomes a chase
+        (issue 15: a battle's actions do not rebuild a board nobody sees)."""
 
     def set_document(self, doc) -> None:
+        # The chase itself changes only while the encounter is a chase: shown at once.
+        # What else the board shows (names, the turn, who hides) waits while nobody sees it.
+        signals = ("rosterChanged", "turnChanged", "modeChanged")
         if self.doc is not None:
-            for sig in (self.doc.chaseChanged, self.doc.rosterChanged, self.doc.turnChanged):
-                sig.disconnect(self.refresh)
+            self.doc.chaseChanged.disconnect(self.refresh)
+            for name in signals:
+                getattr(self.doc, name).disconnect(self._changed)
             self.doc.combatantChanged.disconnect(self._combatant_changed)
         self.doc = doc
         doc.chaseChanged.connect(self.refresh)
-        doc.rosterChanged.connect(self.refresh)
-        doc.turnChanged.connect(self.refresh)
+        for name in signals:
+            getattr(doc, name).connect(self._changed)
         doc.combatantChanged.connect(self._combatant_changed)
         if self.controls is not None:
             self.controls.set_document(doc)
         self.refresh()
 
     def _combatant_changed(self, _cid: str) -> None:
-        self.refresh()
+        self._changed()
+
+    def _changed(self) -> None:
+        """The document changed: refresh now if the board can be seen or the encounter is a
+        chase, else once it shows (:meth:`showEvent`)."""
+        if self.doc is None:
+            return
+        if self.doc.encounter.mode is Mode.CHASE or self.isVisible():
+            self.refresh()
+        else:
+            self._stale = True
+
+    def showEvent(self, event) -> None:
+        if self._stale:
+            self.refresh()
+        super().showEvent(event)
 
     def lane(self, pid: str) -> Lane | None:
+        if self._stale:
+            self.refresh()
         return self.column.lanes.get(pid)
 
     def refresh(self) -> list[str]:
         """Bring the board up to date; returns the participants whose lanes changed."""
         if self.doc is None:
             return []
+        self._stale = False
         enc = self.doc.encounter
         chase: ChaseState = enc.chase
         t = enc.turn

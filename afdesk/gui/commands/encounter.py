@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialog
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.ops.flow import EndEncounter, EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
-from afdesk.encounter.ops.reflex import deal_hands
+from afdesk.encounter.ops.reflex import DealHands, deal_hands, dealing_time
 from afdesk.encounter.ops.zone import TrimZone
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.commands.base import (
@@ -30,9 +30,19 @@ if TYPE_CHECKING:
 
 
 def deal_refusal(doc: EncounterDocument) -> str:
-    """Why reflex cannot be dealt now ("" if it can): asked of the model (E2)."""
-    op = deal_hands(doc.encounter, None, tuple(sorted(doc.physical_hands)))
-    return doc.try_op(op) if op.hands else "Add characters first: nobody holds a hand."
+    """Why reflex cannot be dealt now ("" if it can): asked of the model (E2), once per
+    change of the encounter. Out of dealing time the model refuses any deal for the phase
+    before it looks at the hands, so it is asked with none (the whole roster's hands are
+    dealt for the question only when the phase allows a deal; issue 15)."""
+    physical = tuple(sorted(doc.physical_hands))
+    if not dealing_time(doc.encounter.turn):
+        return doc.try_op(DealHands((), ()))
+
+    def ask() -> str:
+        op = deal_hands(doc.encounter, None, physical)
+        return doc.try_op(op) if op.hands else "Add characters first: nobody holds a hand."
+
+    return doc.memo(("deal", physical), ask)
 
 
 def trim_words(doc: EncounterDocument) -> str:
@@ -126,9 +136,12 @@ class TrimCommand(Command):
     tip = "Back to 3 x 3 tiles at the end of an exchange (E9)"
 
     def available(self, doc: EncounterDocument, who: str) -> Availability:
-        if doc.encounter.trim_proposal():
-            return AVAILABLE
-        return Availability(False, trim_words(doc))
+        def ask() -> Availability:
+            if doc.encounter.trim_proposal():
+                return AVAILABLE
+            return Availability(False, trim_words(doc))
+
+        return doc.memo(("available", self.id), ask)  # asked of the encounter alone
 
     def trigger(self, ctx: CommandContext, who: str) -> None:
         assert ctx.doc is not None

@@ -62,6 +62,7 @@ class CombatantPanel(QWidget):
         self.doc: EncounterDocument | None = None
         self._links = Links()
         self.cid = ""
+        self._stale = False
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
@@ -183,17 +184,30 @@ class CombatantPanel(QWidget):
         self._links.clear()
         self._links.connect(doc.selectionChanged, self.show_character)
         self._links.connect(doc.combatantChanged, self._combatant_changed)
-        self._links.connect(doc.turnChanged, self.refresh)
-        self._links.connect(doc.metaChanged, self.refresh)
+        self._links.connect(doc.turnChanged, self._request)
+        self._links.connect(doc.metaChanged, self._request)
+        self._links.connect(doc.changed, self._changed)
         self.show_character(doc.selected)
 
     def show_character(self, cid: str) -> None:
         self.cid = cid
         self.refusal.setText("")
-        self.refresh()
+        self._request()
 
     def _combatant_changed(self, cid: str) -> None:
         if cid == self.cid:
+            self._request()
+
+    def _request(self) -> None:
+        """Show the model again: now, or once the change whose signals are going out has
+        said all (a turn moving on selects, changes and ends: one refresh, issue 15)."""
+        if self.doc is not None and self.doc.emitting:
+            self._stale = True
+        else:
+            self.refresh()
+
+    def _changed(self) -> None:
+        if self._stale:
             self.refresh()
 
     def run(self, command: Command) -> None:
@@ -236,6 +250,7 @@ class CombatantPanel(QWidget):
     # ----------------------------------------------------------------------- refresh
 
     def refresh(self) -> None:
+        self._stale = False
         doc = self.doc
         if doc is None or not self.cid or self.cid not in doc.encounter.combatants:
             # Nothing of a previous character (or encounter) stays behind: no notes, no

@@ -11,6 +11,7 @@ from PySide6.QtCore import (
     QAbstractListModel,
     QModelIndex,
     QRect,
+    QSize,
     QSortFilterProxyModel,
     Qt,
     QTimer,
@@ -128,11 +129,27 @@ class _WrapDelegate(QStyledItemDelegate):
     """Row heights for lines wrapped to the view's width (a tree view asks for a size
     without saying how wide the row is)."""
 
+    def __init__(self, parent) -> None:
+        super().__init__(parent)
+        self._sizes: dict[tuple, tuple[int, int]] = {}
+        """Sizes already measured, by line, width and font (a new line measures the rows in
+        view again; a long one wraps anew each time otherwise)."""
+
     def sizeHint(self, option, index):
-        opt = QStyleOptionViewItem(option)
         view = self.parent()
-        opt.rect = QRect(0, 0, max(view.viewport().width(), 1), 1)  # valid: the text wraps
-        return super().sizeHint(opt, index)
+        width = max(view.viewport().width(), 1)
+        deco = option.decorationSize
+        key = (index.data(), width, option.font.key(), deco.width(), deco.height())
+        size = self._sizes.get(key)
+        if size is None:
+            opt = QStyleOptionViewItem(option)
+            opt.rect = QRect(0, 0, width, 1)  # valid: the text wraps
+            measured = super().sizeHint(opt, index)
+            size = (measured.width(), measured.height())
+            if len(self._sizes) > 4000:
+                self._sizes.clear()
+            self._sizes[key] = size
+        return QSize(*size)
 
 
 class LogView(QTreeView):

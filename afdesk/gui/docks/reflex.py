@@ -43,6 +43,14 @@ class ReflexPanel(QWidget):
         self._hand_rows: list[tuple[str, str, str, bool]] | None = None
         self._physical_hands: list[tuple[str, str]] | None = None
         self._fonts: dict[str, QFont] = {}
+        self._rows: list[_Row] = []
+        """The rows the order list shows (its items hold them too)."""
+        self._row_cache: dict[str, tuple[tuple, _Row, bool]] = {}
+        """Each character's row and what it was made from (the character, its card, its
+        place in the turn): the model's values are immutable, so unchanged ones are the
+        same objects."""
+        self._cards: tuple = (None, -1, {})
+        self._order: tuple = (None, frozenset())
         layout = QVBoxLayout(self)
         self.header = QLabel()
         self.header.setStyleSheet("font-size: 15px; font-weight: bold;")
@@ -107,6 +115,7 @@ class ReflexPanel(QWidget):
     def set_document(self, doc: EncounterDocument) -> None:
         self.doc = doc
         self._hand_rows = self._physical_hands = None  # shown anew for this document
+        self._row_cache = {}
         self._links.clear()
         self._links.connect(doc.changed, self.refresh)
         self.refresh()
@@ -169,40 +178,29 @@ class ReflexPanel(QWidget):
     def _refresh_order(self) -> None:
         enc = self.doc.encounter
         t = enc.turn
+        actor = enc.actor
         rows: list[_Row] = []
         hesitating = []
         if t.phase is Phase.TURNS:
-            cards = {}
-            for h in enc.reflex.hands:
-                if len(h.played) >= t.round and h.played[t.round - 1] is not None:
-                    for m in h.members:
-                        cards[m] = h.played[t.round - 1].label
+            cards = self._cards_of(enc.reflex, t.round)
+            known = self._row_cache
             for i, cid in enumerate(t.order):
                 c = enc.combatants.get(cid)
                 if c is None:
                     continue
-                mark = "▶ " if cid == enc.actor else ("✓ " if i < t.index else "   ")
-                extra = []
-                if c.has(StateKind.HESITATING):
-                    extra.append("hesitating")
-                    if cid != enc.actor:
-                        hesitating.append(c)
-                if c.has(StateKind.DOWN):
-                    extra.append("down")
-                if c.exited:
-                    extra.append("left")
-                text = f"{mark}{cards.get(cid, '')}  {c.name}"
-                if extra:
-                    text += f"  ({', '.join(extra)})"
-                if cid == enc.actor:
-                    rows.append(_Row(text, cid, "actor"))
-                else:
-                    rows.append(_Row(text, cid, "done" if i < t.index else ""))
+                look = "actor" if cid == actor else ("done" if i < t.index else "")
+                key = (c, cards.get(cid, ""), look)
+                hit = known.get(cid)
+                if hit is None or hit[0] != key:
+                    hit = known[cid] = (key, *_order_row(c, key[1], look))
+                rows.append(hit[1])
+                if hit[2] and cid != actor:
+                    hesitating.append(c)
         elif t.phase is Phase.CARDS:
             rows.append(_Row("Waiting for this round's cards (Play cards…).", None, ""))
         # Whoever is not in this round's order (off the map, or added since the deal) can
         # still be picked here (issue 12).
-        listed = set(t.order) if t.phase is Phase.TURNS else set()
+        listed = self._listed(t)
         for c in enc.roster():
             if c.id in listed or (c.on_map and t.phase is not Phase.TURNS):
                 continue
@@ -219,14 +217,39 @@ class ReflexPanel(QWidget):
         if hesitating:
             self.hesitated.setText(f"{hesitating[0].name} acts now (hesitated, -2, E6)")
 
+    def _cards_of(self, reflex, round_no: int) -> dict[str, str]:
+        """Each character's card this round (by its hand), worked out once per deal and
+        round."""
+        if self._cards[0] is not reflex or self._cards[1] != round_no:
+            cards = {}
+            for h in reflex.hands:
+                if len(h.played) >= round_no and h.played[round_no - 1] is not None:
+                    for m in h.members:
+                        cards[m] = h.played[round_no - 1].label
+            self._cards = (reflex, round_no, cards)
+        return self._cards[2]
+
+    def _listed(self, t) -> frozenset[str]:
+        """Who is in this round's order (nobody outside the turns)."""
+        if t.phase is not Phase.TURNS:
+            return frozenset()
+        if self._order[0] is not t.order:
+            self._order = (t.order, frozenset(t.order))
+        return self._order[1]
+
     def _show_rows(self, rows: list[_Row]) -> None:
         """Show ``rows`` in the order list, changing only the items that differ (a turn
         changes two of them: the list keeps its items, its scroll place and its speed
         however long the roster is, issue 15)."""
         order = self.order
+        shown = self._rows
+        if len(shown) != order.count():  # the list was changed behind the panel's back
+            shown = [order.item(i).data(_ROW) for i in range(order.count())]
         while order.count() > len(rows):
             order.takeItem(order.count() - 1)
         for i, row in enumerate(rows):
+            if i < len(shown) and shown[i] == row:
+                continue
             item = order.item(i)
             if item is None:
                 item = QListWidgetItem()
@@ -237,6 +260,7 @@ class ReflexPanel(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, row.cid)
             _style(item, row.look, self._fonts)
             item.setData(_ROW, row)
+        self._rows = list(rows)
 
     def _refresh_physical(self) -> None:
         enc = self.doc.encounter
@@ -311,6 +335,23 @@ class ReflexPanel(QWidget):
     def _act_hesitated(self) -> None:
         if self._hesitating:
             self.ctx.run(cmd.HESITATED, self._hesitating[0].id)
+
+
+def _order_row(c, card: str, look: str) -> tuple[_Row, bool]:
+    """A character's row in this round's order, and whether it is hesitating."""
+    mark = {"actor": "▶ ", "done": "✓ "}.get(look, "   ")
+    extra = []
+    hesitating = c.has(StateKind.HESITATING)
+    if hesitating:
+        extra.append("hesitating")
+    if c.has(StateKind.DOWN):
+        extra.append("down")
+    if c.exited:
+        extra.append("left")
+    text = f"{mark}{card}  {c.name}"
+    if extra:
+        text += f"  ({', '.join(extra)})"
+    return _Row(text, c.id, look), hesitating
 
 
 _ROW = Qt.ItemDataRole.UserRole + 7

@@ -3,6 +3,7 @@ the zone (whose turn it is, sides, terrain glyphs, edges)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -184,6 +185,11 @@ class PathItem(MapItem):
 
 
 LEGEND_WIDTH = 4.6 * AREA
+ACTOR_DISC = 2 * 15.0 + 8
+"""The height of the actor's disc in the legend (its line of text beside it is as tall or
+taller)."""
+ACTOR_ROOM = LEGEND_WIDTH - 32 - 2 * 15.0 - 16
+"""The width of the actor's line beside the disc."""
 
 
 class LegendItem(MapItem):
@@ -200,26 +206,64 @@ class LegendItem(MapItem):
         self._actor_side: Side | None = None
         self._height = 10 * AREA
         self._key: tuple = ()
+        self._body_y: float | None = None
+        """Where the key under the header began in the paints since the last change of
+        the header's height (the largest, when views differ)."""
+        self._painted: dict[int, float] = {}
+        """The views (by id) that painted the legend since then, and at what scale."""
+        self._heights: dict[tuple[int, float, str], float] = {}
+        """How tall each view's painter found an actor's line, by view, scale and text."""
 
     def sync(self, title: str, turn: str, actor: str, actor_side: Side | None, height: float):
         """The header lines; ``height`` is the zone's height (the panel matches it)."""
         key = (title, turn, actor, actor_side, height)
         if key == self._key:
             return
+        header = self._same_layout(self._key, key)
         self._key = key
         self._title, self._turn, self._actor = title, turn, actor
         self._actor_side = actor_side
         self._height = max(height, 9.5 * AREA)
         self.set_bounds(QRectF(0, 0, LEGEND_WIDTH, self._height))
-        self.update()
+        if header and self._body_y is not None and self._painted:
+            # Only the header changed and its height did not: the key below stays as it
+            # is (a turn moving on repaints the header alone, issue 15).
+            self.update(QRectF(0, 0, LEGEND_WIDTH, self._body_y - 10))
+        else:
+            self._body_y = None
+            self._painted = {}
+            self.update()
 
-    def turn_lines(self) -> list[str]:
+    def _same_layout(self, old: tuple, new: tuple) -> bool:
+        """Whether the header of ``new`` is as tall as that of ``old`` wherever it is
+        painted: the same title and height, as many round lines, and an actor in both
+        whose line is as tall (both clearly on one line, or measured so by every view's
+        painter when they last showed them)."""
+        if not old or old[0] != new[0] or old[4] != new[4] or not old[2] or not new[2]:
+            return False
+        if len(self.turn_lines(old[1])) != len(self.turn_lines(new[1])):
+            return False
+        texts = (f"{old[2]}'s turn", f"{new[2]}'s turn")
+        fm = QFontMetricsF(font(20 * self.theme.text_scale, bold=True))
+        if all(fm.horizontalAdvance(t) < 0.8 * ACTOR_ROOM for t in texts):
+            return True
+        if not self._painted:
+            return False
+        for view in self._painted.items():
+            heights = [self._heights.get((*view, t)) for t in texts]
+            if None in heights or {max(ACTOR_DISC, h) for h in heights} != {
+                max(ACTOR_DISC, heights[0])
+            }:
+                return False
+        return True
+
+    def turn_lines(self, turn: str | None = None) -> list[str]:
         """The round line ("Exchange 1 · reflex cards for round 2") wrapped by words to
-        the panel's width."""
+        the panel's width (``turn``: another round line than the one shown)."""
         fm = QFontMetricsF(font(18 * self.theme.text_scale))
         width = LEGEND_WIDTH - 32
         lines: list[str] = []
-        for word in self._turn.split():
+        for word in (self._turn if turn is None else turn).split():
             if lines and fm.horizontalAdvance(f"{lines[-1]} {word}") <= width:
                 lines[-1] = f"{lines[-1]} {word}"
             else:
@@ -255,6 +299,12 @@ class LegendItem(MapItem):
             text = f"{self._actor}'s turn"
             text_flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
             used = painter.boundingRect(text_box, text_flags, text)
+            tr = painter.worldTransform()
+            view = (id(widget), round(math.hypot(tr.m11(), tr.m12()), 6))
+            if len(self._heights) > 2000:
+                self._heights.clear()
+            self._heights[(*view, text)] = used.height()
+            self._painted[view[0]] = view[1]
             centre = QPointF(pad + r + 4, y + max(r + 4, used.height() / 2))
             painter.setPen(QPen(style.ACTOR, 6))
             colour = style.side_colour(self._actor_side) if self._actor_side else QColor("#888")
@@ -262,8 +312,13 @@ class LegendItem(MapItem):
             painter.drawEllipse(centre, r, r)
             painter.setPen(style.ACTOR)
             painter.drawText(text_box, text_flags, text)
-            y += max(2 * r + 8, used.height()) + 10
+            y += max(ACTOR_DISC, used.height()) + 10
         y += 6
+        # The key below the header: nothing of it needs painting when Qt repaints the
+        # header alone (its clip ends above; the key's ink starts below y).
+        self._body_y = y if self._body_y is None else max(self._body_y, y)
+        if painter.hasClipping() and painter.clipBoundingRect().bottom() <= y - 2:
+            return
         y = self._section(painter, y, "Sides")
         for side, label in (
             (Side.BAND, "Band"),

@@ -9,9 +9,10 @@ generic "?" card or nothing, as the GM chooses (Table > Hidden turns).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -44,8 +45,10 @@ class StripState:
     """What the strip says when there are no cards yet."""
 
 
-def strip_state(enc, hidden_turn: str = "?") -> StripState:
-    """What the players' strip shows now (pure: no widget)."""
+def strip_state(enc, hidden_turn: str = "?", cache: StripCache | None = None) -> StripState:
+    """What the players' strip shows now (pure: no widget). ``cache`` keeps the cards of
+    the characters that did not change since the last call (a turn moving on changes two
+    cards however long the round is, issue 15); the answer is the same without it."""
     t = enc.turn
     if t.phase is Phase.SETUP:
         return StripState("Setting up", (), "The fight has not started")
@@ -57,26 +60,63 @@ def strip_state(enc, hidden_turn: str = "?") -> StripState:
     if t.phase is Phase.CARDS or not t.order:
         coming = f"Exchange {t.exchange} · Round {t.round + 1} of {ROUNDS}"
         return StripState(coming, (), "Playing this round's reflex cards…")
+    cache = cache if cache is not None else StripCache()
     actor = enc.actor
+    hands = cache.hands_of(enc.reflex)
     cards: list[StripCard] = []
+    combatants, zone, fog, round_no = enc.combatants, enc.zone, enc.fog, t.round
     for i, cid in enumerate(t.order):
-        c = enc.combatants.get(cid)
+        c = combatants.get(cid)
         if c is None:
             continue
         current = cid == actor
-        if not player_visible(enc, cid):
-            if current and hidden_turn == "?":
-                cards.append(StripCard("?", "?", "", False, None, True, False))
-            continue
-        card = ""
-        red = False
-        hand = enc.reflex.hand_of(cid)
-        if hand is not None and 0 < t.round <= len(hand.played):
-            played = hand.played[t.round - 1]
-            if played is not None:
-                card, red = played.label, played.suit.red
-        cards.append(StripCard(c.name, c.initials, card, red, c.side, current, i < t.index))
+        hand = hands.get(cid)
+        deps = (c, hand, zone, fog, round_no, current, i < t.index, hidden_turn)
+        known = cache.cards.get(cid)
+        if known is not None and known[0] == deps:
+            card = known[1]
+        else:
+            card = _card(enc, c, hand, round_no, current, i < t.index, hidden_turn)
+            cache.cards[cid] = (deps, card)
+        if card is not None:
+            cards.append(card)
     return StripState(head, tuple(cards))
+
+
+def _card(enc, c, hand, round_no: int, current: bool, done: bool, hidden_turn: str):
+    """One character's card on the strip (None: the table does not see it)."""
+    if not player_visible(enc, c.id):
+        if current and hidden_turn == "?":
+            return StripCard("?", "?", "", False, None, True, False)
+        return None
+    card = ""
+    red = False
+    if hand is not None and 0 < round_no <= len(hand.played):
+        played = hand.played[round_no - 1]
+        if played is not None:
+            card, red = played.label, played.suit.red
+    return StripCard(c.name, c.initials, card, red, c.side, current, done)
+
+
+class StripCache:
+    """What :func:`strip_state` keeps between calls: each character's card and what it
+    was made from (the character, its hand, the zone, the fog, the round, its place in
+    the turn), compared by identity first: the model's values are immutable."""
+
+    def __init__(self) -> None:
+        self.cards: dict[str, tuple[tuple, StripCard | None]] = {}
+        self._reflex: object = None
+        self._hands: dict[str, object] = {}
+
+    def hands_of(self, reflex) -> dict[str, object]:
+        """Each character's hand (the first that holds it, as ``Reflex.hand_of``)."""
+        if reflex is not self._reflex:
+            hands: dict[str, object] = {}
+            for h in reflex.hands:
+                for m in h.members:
+                    hands.setdefault(m, h)
+            self._reflex, self._hands = reflex, hands
+        return self._hands
 
 
 class ReflexStrip(QWidget):
@@ -87,6 +127,8 @@ class ReflexStrip(QWidget):
         self.setObjectName("reflexStrip")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.state = StripState("", ())
+        self._sized: tuple[tuple, int] = ((), 0)
+        """The names' size and what it was measured for (the names, the card's size)."""
 
     def sizeHint(self) -> QSize:
         return QSize(800, self._height())
@@ -101,9 +143,37 @@ class ReflexStrip(QWidget):
 
     def set_state(self, state: StripState) -> None:
         if state != self.state:
-            self.state = state
+            old, self.state = self.state, state
             self.setFixedHeight(self._height())
-            self.update()
+            dirty = self.changed_rect(old, state)
+            if dirty is None:
+                self.update()
+            elif not dirty.isEmpty():
+                self.update(dirty)
+
+    def changed_rect(self, old: StripState, new: StripState) -> QRect | None:
+        """Where the strip's picture differs between ``old`` and ``new`` when they share a
+        layout (the same head, the same names in the same places): the cards that changed
+        (the turn moved on: two cards). None: everything may move (repaint it all)."""
+        if (
+            old.head != new.head
+            or old.note != new.note
+            or len(old.cards) != len(new.cards)
+            or not new.cards
+        ):
+            return None
+        if any(
+            (a.name, a.side is None) != (b.name, b.side is None)
+            for a, b in zip(old.cards, new.cards, strict=True)
+        ):
+            return None  # the names' size may change
+        x0, card_w, _card_h = self._layout()
+        dirty = QRect()
+        for i, (a, b) in enumerate(zip(old.cards, new.cards, strict=True)):
+            if a != b:
+                lo, hi = _card_span(x0 + i * (card_w + 8), card_w)
+                dirty = dirty.united(QRect(lo, 0, hi - lo, self.height()))
+        return dirty
 
     def texts(self) -> list[str]:
         """Every word the strip shows (tests read it)."""
@@ -112,51 +182,84 @@ class ReflexStrip(QWidget):
             out += [c.name, c.card]
         return [t for t in out if t]
 
-    def paintEvent(self, _event) -> None:
+    def _head_font(self) -> QFont:
+        head_font = QFont(self.font())
+        head_font.setPixelSize(max(16, int(self.height() * 0.2)))
+        head_font.setBold(True)
+        return head_font
+
+    def _head_rect(self, head_font: QFont) -> QRectF:
+        pad = 12
+        head = self.state.head.replace(" · ", "\n")
+        metrics = QFontMetricsF(head_font)
+        widest = max(head.split("\n"), key=metrics.horizontalAdvance)
+        head_w = max(120.0, metrics.horizontalAdvance(widest) + 12)
+        return QRectF(pad, pad, head_w, self.height() - 2 * pad)
+
+    def _layout(self) -> tuple[float, float, float]:
+        """Where the first card starts, and the cards' width and height."""
+        h = self.height()
+        pad = 12
+        x = self._head_rect(self._head_font()).right() + pad
+        n = max(len(self.state.cards), 1)
+        room = self.width() - x - pad
+        card_h = h - 2 * pad
+        card_w = min(card_h * 2.6, (room - (n - 1) * 8) / n)
+        return x, card_w, card_h
+
+    def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.fillRect(self.rect(), QColor("#101317"))
         h = self.height()
-        head_font = QFont(self.font())
-        head_font.setPixelSize(max(16, int(h * 0.2)))
-        head_font.setBold(True)
+        head_font = self._head_font()
         p.setFont(head_font)
         p.setPen(QColor("#f2f2f2"))
         pad = 12
-        head = self.state.head.replace(" · ", "\n")
-        widest = max(head.split("\n"), key=QFontMetricsF(head_font).horizontalAdvance)
-        head_w = max(120.0, QFontMetricsF(head_font).horizontalAdvance(widest) + 12)
-        head_rect = QRectF(pad, pad, head_w, h - 2 * pad)
+        head_rect = self._head_rect(head_font)
         flags = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
-        p.drawText(head_rect, flags, head)
+        p.drawText(head_rect, flags, self.state.head.replace(" · ", "\n"))
         x = head_rect.right() + pad
         if not self.state.cards:
             p.setPen(QColor("#c0c6cf"))
             p.drawText(QRectF(x, 0, self.width() - x - pad, h), flags, self.state.note)
             return
-        n = len(self.state.cards)
-        room = self.width() - x - pad
-        card_h = h - 2 * pad
-        card_w = min(card_h * 2.6, (room - (n - 1) * 8) / n)
+        x, card_w, card_h = self._layout()
         # One name size for every card: the largest at which every name fits; initials
         # for all when even the smallest is too big.
         size = self._name_size(card_w, card_h)
+        # Only the cards in the region Qt repaints (a turn moving on repaints two cards,
+        # however many the round holds); painted in order, as overlapping cards must be.
+        region = event.region()
+        box = region.boundingRect()
+        # _card_span's reach, left and right of a card's x: the cards a region can need
+        lo_off, hi_off = _card_span(0.0, card_w)
+        left, right = box.left() - hi_off - 1, box.right() + 1 - lo_off + 1
         for card in self.state.cards:
-            self._paint_card(p, QRectF(x, pad, card_w, card_h), card, size)
+            if left < x < right:
+                lo, hi = _card_span(x, card_w)
+                if region.intersects(QRect(lo, 0, hi - lo, h)):
+                    self._paint_card(p, QRectF(x, pad, card_w, card_h), card, size)
             x += card_w + 8
 
     def _name_size(self, card_w: float, card_h: float) -> int:
         """The pixel size of the names (0: initials)."""
+        names = tuple(c.name for c in self.state.cards if c.side is not None)
+        key = (names, card_w, card_h, self.font().key())
+        if self._sized[0] == key:
+            return self._sized[1]
         room = card_w - max(8.0, card_w * 0.06) - 26
         f = QFont(self.font())
         f.setBold(True)
-        names = [c.name for c in self.state.cards if c.side is not None]
+        size = 0
         for factor in (0.3, 0.26, 0.23):
             f.setPixelSize(max(12, int(card_h * factor)))
             metrics = QFontMetricsF(f)
             if all(metrics.horizontalAdvance(n) <= room for n in names):
-                return f.pixelSize()
-        return 0
+                size = f.pixelSize()
+                break
+        self._sized = (key, size)
+        return size
 
     def _paint_card(self, p: QPainter, r: QRectF, card: StripCard, size: int) -> None:
         colour = side_colour(card.side) if card.side is not None else QColor("#6b7280")
@@ -200,4 +303,16 @@ class ReflexStrip(QWidget):
         p.drawText(name_r, align, name)
 
 
-__all__ = ["ReflexStrip", "StripCard", "StripState", "strip_state"]
+def _card_span(x: float, card_w: float) -> tuple[int, int]:
+    """The columns (whole pixels, end excluded) a card at ``x`` may paint: its frame, its
+    pen, its band and its text boxes (which reach past a card narrower than its band when
+    the round holds more cards than the strip has room for)."""
+    band = max(8.0, card_w * 0.06)
+    # the frame's pen reaches 3 px past the card less 2, the text boxes 8 px left of a
+    # card narrower than nothing and band + 12 px right of its x; 2 px for antialiasing
+    lo = min(x, x + card_w - 8) - 2
+    hi = max(x + card_w + 1, x + 5 + band, x + band + 12) + 2
+    return math.floor(lo), math.ceil(hi)
+
+
+__all__ = ["ReflexStrip", "StripCache", "StripCard", "StripState", "strip_state"]
