@@ -4,8 +4,8 @@ the zone (whose turn it is, sides, terrain glyphs, edges)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+import msgspec
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 
@@ -19,8 +19,7 @@ AREA = mapgeom.AREA
 Z_REACH, Z_PATH, Z_LEGEND = 6.0, 15.0, 30.0
 
 
-@dataclass(frozen=True)
-class ReachCell:
+class ReachCell(msgspec.Struct, frozen=True):
     """One reachable area: its cost label and whether the move must stop there."""
 
     label: str

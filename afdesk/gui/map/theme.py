@@ -3,9 +3,9 @@ terrain property glyphs and state badges."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
+import msgspec
 from PySide6.QtGui import QColor, QFont
 
 from afdesk.encounter.combatant import Combatant, StateKind
@@ -28,8 +28,7 @@ def _font(size: int, bold: bool) -> QFont:
     return f
 
 
-@dataclass(frozen=True)
-class MapTheme:
+class MapTheme(msgspec.Struct, frozen=True):
     """Line widths, colours and sizes, in scene units (an area is 64)."""
 
     name: str
@@ -92,8 +91,7 @@ PLAYER = MapTheme(
 # ---------------------------------------------------------------- terrain properties
 
 
-@dataclass(frozen=True)
-class Glyph:
+class Glyph(msgspec.Struct, frozen=True):
     """A terrain property as drawn on the map: a short mark in a coloured circle."""
 
     key: str
@@ -142,8 +140,7 @@ def segment_colour(props: SegmentProps) -> QColor:
 # ----------------------------------------------------------------------------- badges
 
 
-@dataclass(frozen=True)
-class Badge:
+class Badge(msgspec.Struct, frozen=True):
     """A small label on a token: a state or a Momentum marker."""
 
     text: str

@@ -9,9 +9,9 @@ here too. What a drag means is the model's (:mod:`afdesk.encounter.drag`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 
+import msgspec
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QMenu
@@ -39,8 +39,7 @@ MOVE_KEYS = {
 dragged there: the same rules, the same one undo step."""
 
 
-@dataclass
-class _Press:
+class _Press(msgspec.Struct):
     cid: str
     pos: QPoint
     override: bool
