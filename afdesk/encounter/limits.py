@@ -218,6 +218,37 @@ _Plan = tuple[
 _PLANS: dict[type, _Plan] = {}
 _EMPTY: _Plan = ((), ())
 _REACH: dict[Any, bool] = {}
+_INFOS: dict[Any, mi.StructType] = {}
+
+
+def _struct_info(cls: type) -> mi.StructType:
+    """``msgspec.inspect.type_info(cls)``, translated once per record type: the first
+    call keeps the info of every record type it reaches (each call would otherwise
+    translate, and resolve the annotations of, the whole tree below ``cls`` again)."""
+    info = _INFOS.get(cls)
+    if info is None:
+        root = mi.type_info(cls)
+        assert isinstance(root, mi.StructType)
+        stack: list[Any] = [root]
+        while stack:
+            t = stack.pop()
+            if isinstance(t, mi.StructType):
+                if t.cls in _INFOS:
+                    continue
+                _INFOS[t.cls] = t
+                stack.extend(f.type for f in t.fields)
+            elif isinstance(t, (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)):
+                stack.append(t.item_type)
+            elif isinstance(t, mi.TupleType):
+                stack.extend(t.item_types)
+            elif isinstance(t, mi.UnionType):
+                stack.extend(t.types)
+            elif isinstance(t, mi.DictType):
+                stack.extend((t.key_type, t.value_type))
+            elif isinstance(t, mi.Metadata):
+                stack.append(t.type)
+        info = _INFOS.setdefault(cls, root)
+    return info
 
 
 def _reaches(t: Any) -> bool:
@@ -253,8 +284,7 @@ def _reaches(t: Any) -> bool:
 def _plan(cls: type) -> _Plan:
     plan = _PLANS.get(cls)
     if plan is None:
-        info = mi.type_info(cls)
-        assert isinstance(info, mi.StructType)
+        info = _struct_info(cls)
         names = cls.__struct_fields__  # type: ignore[attr-defined]
         array_like = cls.__struct_config__.array_like  # type: ignore[attr-defined]
         checks = tuple(
