@@ -22,7 +22,6 @@ from afdesk.rules import RulesError, pursuit
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll
 from afdesk.rules.pursuit import stages
-from afdesk.rules.pursuit.checks import read_check
 from afdesk.rules.rulesets import ruleset_named
 
 if TYPE_CHECKING:
@@ -56,6 +55,8 @@ def _verify(enc: Encounter, op: ChaseCheck | CrewCheck) -> str:
     roll: Roll | D20Check | None = op.roll if op.roll is not None else op.d20
     if roll is None:
         return ""
+    from afdesk.rules.pursuit.checks import read_check  # the odds, once a check is read
+
     try:
         r = read_check(ruleset_named(enc.ruleset), roll)
     except RulesError as exc:
