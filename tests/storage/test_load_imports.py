@@ -34,6 +34,24 @@ RECORD_MODULES = (
     "afdesk.encounter.checks",
     "afdesk.encounter.combatant",
     "afdesk.encounter.contest",
+    *(
+        f"afdesk.encounter.ops.{name}"
+        for name in (
+            "chase",
+            "chase_check",
+            "chase_special",
+            "chase_stage",
+            "check",
+            "economy",
+            "editor",
+            "meta",
+            "move",
+            "reflex",
+            "restore",
+            "roster",
+            "zone",
+        )
+    ),
     "afdesk.encounter.chase.state",
     "afdesk.encounter.fog",
     "afdesk.encounter.reflex",
@@ -47,7 +65,7 @@ RECORD_MODULES = (
     "afdesk.rules.outcome",
     "afdesk.rules.verdict",
 )
-"""The modules of the records most of a file is made of."""
+"""The modules of the records and Ops most of a file is made of."""
 
 
 def test_loading_the_sample_imports_no_odds_and_no_openssl():
