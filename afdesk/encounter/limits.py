@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -44,8 +43,7 @@ AREA_HIGH = (ZONE_RADIUS + 1) * TILE - 1
 """The areas of those tiles: a character, a decoy or a step stands within them."""
 
 
-@dataclass(frozen=True)
-class Limit:
+class Limit(msgspec.Struct, frozen=True):
     """An inclusive range for the numbers at some places of an encounter."""
 
     low: float
@@ -83,8 +81,7 @@ COUNTER = Limit(
 FACING = Limit(-360_000, 360_000, "facing", "a facing is an angle in degrees")
 
 
-@dataclass(frozen=True)
-class Bound:
+class Bound(msgspec.Struct, frozen=True):
     """A field of a record type and its limit; ``items`` is ``[]`` once per level of list
     or pair below the field (``areas[][]``: both numbers of every area)."""
 
@@ -151,8 +148,7 @@ def bound_place(cls: type, bound: Bound) -> str:
     return f".{bound.field}{bound.items}"
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(msgspec.Struct, frozen=True):
     """A number that breaks its limit: where (``combatants[0].grit``) and what, in words."""
 
     place: str
