@@ -14,9 +14,11 @@ has no NaN or Infinity (they would be written as ``null`` and never read back).
 
 from __future__ import annotations
 
+import enum
 import math
+import types
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal, Union, get_args, get_origin
 
 import msgspec
 import msgspec.inspect as mi
@@ -214,37 +216,6 @@ _Plan = tuple[
 _PLANS: dict[type, _Plan] = {}
 _EMPTY: _Plan = ((), ())
 _REACH: dict[Any, bool] = {}
-_INFOS: dict[Any, mi.StructType] = {}
-
-
-def _struct_info(cls: type) -> mi.StructType:
-    """``msgspec.inspect.type_info(cls)``, translated once per record type: the first
-    call keeps the info of every record type it reaches (each call would otherwise
-    translate, and resolve the annotations of, the whole tree below ``cls`` again)."""
-    info = _INFOS.get(cls)
-    if info is None:
-        root = mi.type_info(cls)
-        assert isinstance(root, mi.StructType)
-        stack: list[Any] = [root]
-        while stack:
-            t = stack.pop()
-            if isinstance(t, mi.StructType):
-                if t.cls in _INFOS:
-                    continue
-                _INFOS[t.cls] = t
-                stack.extend(f.type for f in t.fields)
-            elif isinstance(t, (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)):
-                stack.append(t.item_type)
-            elif isinstance(t, mi.TupleType):
-                stack.extend(t.item_types)
-            elif isinstance(t, mi.UnionType):
-                stack.extend(t.types)
-            elif isinstance(t, mi.DictType):
-                stack.extend((t.key_type, t.value_type))
-            elif isinstance(t, mi.Metadata):
-                stack.append(t.type)
-        info = _INFOS.setdefault(cls, root)
-    return info
 
 
 def _reaches(t: Any) -> bool:
@@ -277,10 +248,50 @@ def _reaches(t: Any) -> bool:
     return found
 
 
+_SCALARS = frozenset({int, float, str, bool, bytes, type(None)})
+_ITEMS = frozenset({list, set, frozenset})
+_UNIONS = frozenset({Union, types.UnionType})
+
+
+def _type_reaches(t: Any) -> bool:
+    """:func:`_reaches` of ``msgspec.inspect.type_info(t)``, read from the annotation
+    itself for what records hold (records, scalars, enums, literals, lists, tuples, sets,
+    dicts, unions): translating every record type through ``msgspec.inspect`` cost the
+    first load of a file about a millisecond. Any other type goes through it."""
+    if isinstance(t, type):
+        if issubclass(t, msgspec.Struct) and not getattr(t, "__parameters__", ()):
+            if t in BOUNDS:
+                return True
+            if t in _REACH:
+                return _REACH[t]
+            _REACH[t] = False  # a cycle reaches nothing new
+            found = any(_type_reaches(f.type) for f in msgspec.structs.fields(t))
+            _REACH[t] = found
+            return found
+        if t in _SCALARS or issubclass(t, enum.Enum):
+            return False
+    else:
+        origin = get_origin(t)
+        args = get_args(t)
+        if origin in _ITEMS and len(args) == 1:
+            return _type_reaches(args[0])
+        if origin is tuple and args and args != ((),):
+            if len(args) == 2 and args[1] is Ellipsis:
+                return _type_reaches(args[0])
+            if Ellipsis not in args:
+                return any(_type_reaches(a) for a in args)
+        if origin in _UNIONS:
+            return any(_type_reaches(a) for a in args)
+        if origin is dict and len(args) == 2:
+            return _type_reaches(args[0]) or _type_reaches(args[1])
+        if origin is Literal or t is Any:
+            return False
+    return _reaches(mi.type_info(t))
+
+
 def _plan(cls: type) -> _Plan:
     plan = _PLANS.get(cls)
     if plan is None:
-        info = _struct_info(cls)
         names = cls.__struct_fields__  # type: ignore[attr-defined]
         array_like = cls.__struct_config__.array_like  # type: ignore[attr-defined]
         checks = tuple(
@@ -296,8 +307,8 @@ def _plan(cls: type) -> _Plan:
         )
         fields = tuple(
             (f.name, f"[{names.index(f.name)}]" if array_like else f".{f.name}")
-            for f in info.fields
-            if _reaches(f.type)
+            for f in msgspec.structs.fields(cls)
+            if _type_reaches(f.type)
         )
         plan = (checks, fields) if checks or fields else _EMPTY
         _PLANS[cls] = plan
