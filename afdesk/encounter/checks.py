@@ -1,8 +1,6 @@
 """What checks there are: the kinds a character makes (Hack, Look, Hustle, ...), what each
 uses and who may oppose it, and the kinds of defense (E4-E8, E12-E14)."""
 
-from __future__ import annotations
-
 import enum
 
 import msgspec
@@ -24,7 +22,7 @@ class CheckKind(enum.StrEnum):
     CHECK = "check"
 
     @property
-    def spec(self) -> CheckSpec:
+    def spec(self) -> "CheckSpec":
         return CHECK_SPECS[self]
 
     @property
@@ -76,7 +74,7 @@ class DefenseKind(enum.StrEnum):
         }[self.value]
 
     @property
-    def base(self) -> DefenseKind:
+    def base(self) -> "DefenseKind":
         """The check a guard-only option is (E4): Counter a parry, Dive a dodge, Retort an
         insight."""
         return {

@@ -1,7 +1,5 @@
 """Characters in an encounter: sides, facets, speeds, states and markers (E3-E8, E17)."""
 
-from __future__ import annotations
-
 import enum
 import math
 
@@ -284,16 +282,16 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
 
     # ------------------------------------------------------------------------- changes
 
-    def with_state(self, state: State) -> Combatant:
+    def with_state(self, state: State) -> "Combatant":
         states = (*tuple(s for s in self.states if s.kind is not state.kind), state)
         return msgspec.structs.replace(self, states=states)
 
-    def without_state(self, kind: StateKind) -> Combatant:
+    def without_state(self, kind: StateKind) -> "Combatant":
         return msgspec.structs.replace(
             self, states=tuple(s for s in self.states if s.kind is not kind)
         )
 
-    def without_decoy(self, area: Area) -> Combatant:
+    def without_decoy(self, area: Area) -> "Combatant":
         """Without the decoy at ``area`` (eliminated or lost, E5)."""
         if area not in self.decoys:
             from afdesk.encounter.errors import IllegalOp
@@ -303,10 +301,10 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
         decoys.remove(area)
         return msgspec.structs.replace(self, decoys=tuple(decoys))
 
-    def replace(self, **changes: object) -> Combatant:
+    def replace(self, **changes: object) -> "Combatant":
         return msgspec.structs.replace(self, **changes)
 
-    def with_economy(self, **changes: object) -> Combatant:
+    def with_economy(self, **changes: object) -> "Combatant":
         return msgspec.structs.replace(
             self, economy=msgspec.structs.replace(self.economy, **changes)
         )

@@ -6,8 +6,6 @@ reason when it cannot. The GM may switch any modifier off or add one; the resolv
 is a :class:`ContestRecord` inside one ``ResolveContest`` Op.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -114,7 +112,7 @@ class DefenseUse(msgspec.Struct, frozen=True, omit_defaults=True):
     facet: str
     modifiers: tuple[Modifier, ...] = ()
     roll: Roll | None = None
-    helper: DefenseUse | None = None
+    helper: "DefenseUse | None" = None
     higher_card: bool = False
     """Both hold a reflex card this round and the defender's is higher: a full tie goes
     to this defense (R9, E2)."""
@@ -195,7 +193,7 @@ class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
 # ----------------------------------------------------------------------------- assembly
 
 
-def _state_mods(c: Combatant, enc: Encounter, role: str) -> list[Modifier]:
+def _state_mods(c: Combatant, enc: "Encounter", role: str) -> list[Modifier]:
     """Modifiers a character brings to any check it makes (E5, E6, E14, E17, R12)."""
     mods = []
     if c.has(StateKind.PREPARED):
@@ -233,7 +231,7 @@ def _state_mods(c: Combatant, enc: Encounter, role: str) -> list[Modifier]:
 
 
 def assemble(
-    enc: Encounter,
+    enc: "Encounter",
     attacker_id: str,
     action: CheckKind | str,
     target_id: str = "",
@@ -367,7 +365,7 @@ def assemble(
     )
 
 
-def higher_card(enc: Encounter, defender: str, attacker: str) -> bool:
+def higher_card(enc: "Encounter", defender: str, attacker: str) -> bool:
     """Whether both characters hold a reflex card this round and the defender's is the
     higher: the higher card wins full ties in contests (R9, E2). Members of one hand share
     its card, so between them the original stands."""
@@ -383,7 +381,7 @@ def higher_card(enc: Encounter, defender: str, attacker: str) -> bool:
     return a is not None and d is not None and a.key < d.key
 
 
-def candidates(enc: Encounter, attacker_id: str, action: CheckKind | str) -> list[Combatant]:
+def candidates(enc: "Encounter", attacker_id: str, action: CheckKind | str) -> list[Combatant]:
     """Who ``attacker`` could do ``action`` to, opponents first, nearest first: an opponent
     in its overlap to leave (E14), a hidden character to look for (E5), anyone else on the
     map for the rest. Whether a particular one is allowed is :func:`assemble`'s to say."""
@@ -406,7 +404,7 @@ def candidates(enc: Encounter, attacker_id: str, action: CheckKind | str) -> lis
 
 
 def _defenses(
-    enc: Encounter,
+    enc: "Encounter",
     attacker: Combatant,
     target: Combatant,
     action: CheckKind,

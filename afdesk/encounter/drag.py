@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass, field
 from fractions import Fraction
+
+import msgspec
 
 from afdesk.encounter import movement
 from afdesk.encounter.errors import IllegalOp
@@ -48,8 +49,7 @@ class DragKind(enum.StrEnum):
     """Not allowed now; ``reason`` says why."""
 
 
-@dataclass
-class DragPlan:
+class DragPlan(msgspec.Struct):
     """What moving one character can do, decided when the drag starts (so the reach is
     worked out once, not at every mouse move)."""
 
@@ -57,18 +57,17 @@ class DragPlan:
     start: Area | None
     kind: DragKind
     reason: str = ""
-    reach: dict[Area, movement.Step] = field(default_factory=dict)
+    reach: dict[Area, movement.Step] = msgspec.field(default_factory=dict)
     budget: int = 0
     maneuver: bool = False
     override: bool = False
 
 
-@dataclass
-class Outcome:
+class Outcome(msgspec.Struct):
     """What a drop becomes: Ops to push as one undo step, a refusal, or a question about
     the zone's edge (extend or exit)."""
 
-    ops: list[Op] = field(default_factory=list)
+    ops: list[Op] = msgspec.field(default_factory=list)
     text: str = ""
     reason: str = ""
     edge: Edge | None = None
@@ -146,8 +145,7 @@ def reach_labels(enc: Encounter, plan: DragPlan) -> dict[Area, tuple[str, bool]]
     }
 
 
-@dataclass
-class Preview:
+class Preview(msgspec.Struct):
     """The hover of a drag: the path to show, whether a drop there would be taken, a tag."""
 
     path: list[Area]

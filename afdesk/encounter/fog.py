@@ -9,8 +9,6 @@ over them they are fogged again, as the GM left them.
 Pure data and functions; the Op is :class:`afdesk.encounter.ops.fog.SetFog`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -34,7 +32,7 @@ class Fog(msgspec.Struct, frozen=True, omit_defaults=True):
     def area_set(self) -> frozenset[Area]:
         return frozenset(tuple(a) for a in self.areas)  # type: ignore[misc]
 
-    def with_areas(self, areas: Iterable[Area], hidden: bool) -> Fog:
+    def with_areas(self, areas: Iterable[Area], hidden: bool) -> "Fog":
         """The fog with ``areas`` hidden (or revealed)."""
         now = set(self.area_set())
         given = {(int(a[0]), int(a[1])) for a in areas}
@@ -62,11 +60,11 @@ def is_fogged(zone: Zone, fog: Fog, area: Area | None) -> bool:
     return area is not None and zone.contains(area) and fog.covers(area)
 
 
-def tile_region(tile: Tile) -> Region:
+def tile_region(tile: "Tile") -> Region:
     return Region("tile", f"the {tile.name} tile ({tile.col}, {tile.row})", tuple(tile.areas()))
 
 
-def segment_region(tile: Tile, index: int) -> Region:
+def segment_region(tile: "Tile", index: int) -> Region:
     seg = tile.segments[index]
     return Region("segment", f"the {seg.name}", tuple(tile.global_areas(seg)))
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+
+import msgspec
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter, canonical
@@ -32,8 +33,7 @@ from afdesk.encounter.parts import Event
 from afdesk.encounter.steps import StepList
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(msgspec.Struct, frozen=True):
     """One undo step: Ops applied together, with their inverses, in the order applied."""
 
     changes: tuple[tuple[Op, Op], ...]
@@ -59,8 +59,7 @@ class Change(enum.StrEnum):
     follows the history (the journal) must take the encounter as it is now."""
 
 
-@dataclass(frozen=True)
-class StepEvent:
+class StepEvent(msgspec.Struct, frozen=True):
     """What a subscriber hears: the change and the step it concerns."""
 
     change: Change
@@ -156,7 +155,7 @@ class History(StepList[Step, StepEvent]):
         if not self.can_redo():
             raise IndexError("nothing to redo")
         old = self._steps[self._index]
-        step = replace(old, changes=tuple(self._apply_all(list(old.ops))))
+        step = msgspec.structs.replace(old, changes=tuple(self._apply_all(list(old.ops))))
         self._steps[self._index] = step
         self._index += 1
         self._emit(StepEvent(Change.REDO, step))

@@ -14,10 +14,11 @@ has no NaN or Infinity (they would be written as ``null`` and never read back).
 
 from __future__ import annotations
 
+import enum
 import math
+import types
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, Union, get_args, get_origin
 
 import msgspec
 import msgspec.inspect as mi
@@ -44,8 +45,7 @@ AREA_HIGH = (ZONE_RADIUS + 1) * TILE - 1
 """The areas of those tiles: a character, a decoy or a step stands within them."""
 
 
-@dataclass(frozen=True)
-class Limit:
+class Limit(msgspec.Struct, frozen=True):
     """An inclusive range for the numbers at some places of an encounter."""
 
     low: float
@@ -83,8 +83,7 @@ COUNTER = Limit(
 FACING = Limit(-360_000, 360_000, "facing", "a facing is an angle in degrees")
 
 
-@dataclass(frozen=True)
-class Bound:
+class Bound(msgspec.Struct, frozen=True):
     """A field of a record type and its limit; ``items`` is ``[]`` once per level of list
     or pair below the field (``areas[][]``: both numbers of every area)."""
 
@@ -151,8 +150,7 @@ def bound_place(cls: type, bound: Bound) -> str:
     return f".{bound.field}{bound.items}"
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(msgspec.Struct, frozen=True):
     """A number that breaks its limit: where (``combatants[0].grit``) and what, in words."""
 
     place: str
@@ -250,11 +248,50 @@ def _reaches(t: Any) -> bool:
     return found
 
 
+_SCALARS = frozenset({int, float, str, bool, bytes, type(None)})
+_ITEMS = frozenset({list, set, frozenset})
+_UNIONS = frozenset({Union, types.UnionType})
+
+
+def _type_reaches(t: Any) -> bool:
+    """:func:`_reaches` of ``msgspec.inspect.type_info(t)``, read from the annotation
+    itself for what records hold (records, scalars, enums, literals, lists, tuples, sets,
+    dicts, unions): translating every record type through ``msgspec.inspect`` cost the
+    first load of a file about a millisecond. Any other type goes through it."""
+    if isinstance(t, type):
+        if issubclass(t, msgspec.Struct) and not getattr(t, "__parameters__", ()):
+            if t in BOUNDS:
+                return True
+            if t in _REACH:
+                return _REACH[t]
+            _REACH[t] = False  # a cycle reaches nothing new
+            found = any(_type_reaches(f.type) for f in msgspec.structs.fields(t))
+            _REACH[t] = found
+            return found
+        if t in _SCALARS or issubclass(t, enum.Enum):
+            return False
+    else:
+        origin = get_origin(t)
+        args = get_args(t)
+        if origin in _ITEMS and len(args) == 1:
+            return _type_reaches(args[0])
+        if origin is tuple and args and args != ((),):
+            if len(args) == 2 and args[1] is Ellipsis:
+                return _type_reaches(args[0])
+            if Ellipsis not in args:
+                return any(_type_reaches(a) for a in args)
+        if origin in _UNIONS:
+            return any(_type_reaches(a) for a in args)
+        if origin is dict and len(args) == 2:
+            return _type_reaches(args[0]) or _type_reaches(args[1])
+        if origin is Literal or t is Any:
+            return False
+    return _reaches(mi.type_info(t))
+
+
 def _plan(cls: type) -> _Plan:
     plan = _PLANS.get(cls)
     if plan is None:
-        info = mi.type_info(cls)
-        assert isinstance(info, mi.StructType)
         names = cls.__struct_fields__  # type: ignore[attr-defined]
         array_like = cls.__struct_config__.array_like  # type: ignore[attr-defined]
         checks = tuple(
@@ -270,8 +307,8 @@ def _plan(cls: type) -> _Plan:
         )
         fields = tuple(
             (f.name, f"[{names.index(f.name)}]" if array_like else f".{f.name}")
-            for f in info.fields
-            if _reaches(f.type)
+            for f in msgspec.structs.fields(cls)
+            if _type_reaches(f.type)
         )
         plan = (checks, fields) if checks or fields else _EMPTY
         _PLANS[cls] = plan

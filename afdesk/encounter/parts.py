@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+import msgspec
 
 from afdesk.encounter.fog import Fog
 from afdesk.encounter.reflex import Reflex
@@ -60,8 +61,7 @@ class Event(NamedTuple):
     id: str = ""
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(msgspec.Struct, frozen=True):
     """One whole value of an encounter.
 
     ``name`` is the attribute of the encounter, the field of ``EncounterState`` and of

@@ -6,8 +6,6 @@ other side acts by group, each group on one hand. A hand is virtual (dealt by af
 physical (the player holds real cards and the GM types the card played).
 """
 
-from __future__ import annotations
-
 import enum
 import random
 import re
@@ -56,7 +54,7 @@ class Card(msgspec.Struct, frozen=True, array_like=True):
     def key(self) -> tuple[int, int]:
         return self.rank, self.suit.rank_order
 
-    def __lt__(self, other: Card) -> bool:
+    def __lt__(self, other: "Card") -> bool:
         return self.key < other.key
 
     @property
@@ -69,7 +67,7 @@ class Card(msgspec.Struct, frozen=True, array_like=True):
         return f"{_RANK_WORDS.get(self.rank, str(self.rank))} of {_SUIT_WORDS[self.suit.value]}"
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: str) -> "Card":
         """A card from what a GM types: "QH", "q♥", "10s", "T c", "ace of spades"."""
         raw = str(text).strip()
         words = raw.lower().split()

@@ -5,8 +5,6 @@
 :class:`afdesk.encounter.ops.restore.Restore`.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import msgspec

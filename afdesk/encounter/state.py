@@ -1,7 +1,5 @@
 """Encounter-wide values: mode, phase of play, whose turn it is, settings (E1, E16, H2)."""
 
-from __future__ import annotations
-
 import enum
 
 import msgspec

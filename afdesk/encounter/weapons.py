@@ -4,8 +4,6 @@ Kept apart from :mod:`afdesk.encounter.combatant` (which stores them) so that th
 rules in :mod:`afdesk.encounter.damage` can use them without an import circle.
 """
 
-from __future__ import annotations
-
 import msgspec
 
 

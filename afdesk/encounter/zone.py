@@ -10,8 +10,6 @@ from (``Zone.kinds``), so extending it, replaying its Ops and opening its file n
 depend on which tile sets are installed.
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Iterable, Sequence
 
@@ -111,7 +109,7 @@ class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     segments: tuple[Segment, ...] = ()
 
     @classmethod
-    def place(cls, kind: TileKind, col: int, row: int) -> Tile:
+    def place(cls, kind: TileKind, col: int, row: int) -> "Tile":
         return cls(col, row, kind.id, kind.name, kind.colour, kind.pattern, kind.segments)
 
     def areas(self) -> list[Area]:
@@ -188,7 +186,7 @@ class Zone(msgspec.Struct, frozen=True):
         name = self.tileset or "this zone's tile set"
         raise IllegalOp(f"{name} has no tile kind {kind_id!r}")
 
-    def with_kinds(self, kinds: Sequence[TileKind]) -> Zone:
+    def with_kinds(self, kinds: Sequence[TileKind]) -> "Zone":
         """The same zone drawing new tiles from ``kinds``."""
         return msgspec.structs.replace(self, kinds=tuple(kinds))
 
@@ -262,7 +260,7 @@ class Zone(msgspec.Struct, frozen=True):
             )
         return out
 
-    def extended(self, edge: Edge, kinds: Sequence[TileKind]) -> Zone:
+    def extended(self, edge: Edge, kinds: Sequence[TileKind]) -> "Zone":
         """A row or column of new tiles beyond ``edge`` (E9), one kind per tile in order
         (left to right, or top to bottom)."""
         c0, r0, c1, r1 = self.tile_bounds()
@@ -289,7 +287,7 @@ class Zone(msgspec.Struct, frozen=True):
 
         return {a for t in self.tiles if on_line(t) for a in t.areas()}
 
-    def trimmed(self, edge: Edge) -> Zone:
+    def trimmed(self, edge: Edge) -> "Zone":
         """Without the outermost row or column of tiles at ``edge``."""
         cols, rows = self.size()
         if (edge in (Edge.NORTH, Edge.SOUTH) and rows <= 1) or (

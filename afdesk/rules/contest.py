@@ -4,8 +4,6 @@
 both sides may spend Shifts in turn until both are satisfied.
 """
 
-from __future__ import annotations
-
 import enum
 
 import msgspec
@@ -66,7 +64,7 @@ class Role(enum.StrEnum):
     DEFENDER = "defender"
 
     @property
-    def other(self) -> Role:
+    def other(self) -> "Role":
         return Role.DEFENDER if self is Role.ATTACKER else Role.ATTACKER
 
 
@@ -85,11 +83,11 @@ class ShiftExchange(msgspec.Struct, frozen=True):
     def done(self) -> bool:
         return self.passes >= 2
 
-    def spend(self, side: Role) -> ShiftExchange:
+    def spend(self, side: Role) -> "ShiftExchange":
         self._check(side)
         return ShiftExchange(turn=side, passes=0)
 
-    def pass_turn(self, side: Role) -> ShiftExchange:
+    def pass_turn(self, side: Role) -> "ShiftExchange":
         self._check(side)
         return ShiftExchange(turn=side.other, passes=self.passes + 1)
 

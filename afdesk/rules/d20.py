@@ -6,8 +6,6 @@
 <Degree.SUCCESS: 3>
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Iterable
 

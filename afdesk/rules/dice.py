@@ -11,8 +11,6 @@ Faces come from an injected :class:`DiceSource`. The default :class:`RandomSourc
 kept, so :func:`audit` can re-derive each face. Tests inject :class:`ScriptedSource`.
 """
 
-from __future__ import annotations
-
 import enum
 import random
 from collections.abc import Iterable, Sequence
@@ -71,7 +69,7 @@ class RandomSource:
             self._next(6)
 
     @classmethod
-    def continuing(cls, roll: Roll) -> RandomSource:
+    def continuing(cls, roll: "Roll") -> "RandomSource":
         """A source that continues the stream that produced ``roll`` (or a fresh one)."""
         if roll.seed is None:
             return cls()
@@ -254,7 +252,7 @@ class Roll(msgspec.Struct, frozen=True, omit_defaults=True):
         indices: Iterable[int],
         reason: str,
         source: DiceSource | None = None,
-    ) -> Roll:
+    ) -> "Roll":
         """Re-roll the dice at ``indices`` once each (R3): the new face is frozen.
 
         Interference dice may only be retried for Advantage or Disadvantage (R4).
@@ -291,7 +289,7 @@ class Roll(msgspec.Struct, frozen=True, omit_defaults=True):
         *,
         explode: bool = False,
         pool: Pool | None = None,
-    ) -> Roll:
+    ) -> "Roll":
         """Add ``count`` dice to the main pool (a Shift: they do not explode, R10)."""
         validate_count(count, "dice to add")
         src: DiceSource = source or RandomSource.continuing(self)
@@ -299,7 +297,7 @@ class Roll(msgspec.Struct, frozen=True, omit_defaults=True):
         added = roll_dice(count, main, src, explode=explode, added_by=added_by)
         return self._with([*self.dice, *added], src)
 
-    def _with(self, dice: list[Die], source: DiceSource) -> Roll:
+    def _with(self, dice: list[Die], source: DiceSource) -> "Roll":
         seed = self.seed if self.dice else getattr(source, "seed", None)
         if getattr(source, "seed", None) != seed:
             seed = None  # faces from two streams: no single seed re-derives them

@@ -1,7 +1,5 @@
 """The outcome of a check, the same shape for af-2.5.4 and af-classic."""
 
-from __future__ import annotations
-
 import msgspec
 
 

@@ -1,7 +1,5 @@
 """What a contest came to, the same shape for every ruleset."""
 
-from __future__ import annotations
-
 import msgspec
 
 from afdesk.rules.d20 import Degree

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -16,8 +15,7 @@ from afdesk.storage.errors import FileChangedError, LoadError, SaveError
 EXTENSION = ".afenc"
 
 
-@dataclass(frozen=True)
-class Loaded:
+class Loaded(msgspec.Struct, frozen=True):
     """An encounter read from a file."""
 
     state: EncounterState

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from afdesk.encounter import limits
 
@@ -79,8 +80,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(msgspec.Struct, frozen=True):
     """Text at some places that must be the id of a record elsewhere."""
 
     place: str

@@ -28,13 +28,13 @@ _TYPE_WORDS = {
     "bytes": "text",
 }
 
-_AT = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
-_SEGMENT = re.compile(r"\.([^.\[]+)|\[(-?\d+)\]")
-_TICKED = re.compile(r"`([^`]*)`")
-_BYTE = re.compile(r"\(byte (\d+)\)")
-_EXPECTED = re.compile(
-    r"Expected `([^`]*)`(?: of length (.+?))?(?:, got `([^`]*)`)?(?:, got (\d+))?$"
-)
+# Patterns compiled on first use (``re`` keeps them): only a file that fails to load, or
+# a place named in a message, needs them, and compiling all at import cost the start.
+_AT = r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$"  # with re.S
+_SEGMENT = r"\.([^.\[]+)|\[(-?\d+)\]"
+_TICKED = r"`([^`]*)`"
+_BYTE = r"\(byte (\d+)\)"
+_EXPECTED = r"Expected `([^`]*)`(?: of length (.+?))?(?:, got `([^`]*)`)?(?:, got (\d+))?$"
 
 
 def type_words(expr: str) -> str:
@@ -57,7 +57,7 @@ def at(place: str, problem: str) -> str:
 def path_segments(path: str) -> list[str | int]:
     """``$.log[3].op`` -> ``["log", 3, "op"]``."""
     out: list[str | int] = []
-    for key, index in _SEGMENT.findall(path[1:] if path.startswith("$") else path):
+    for key, index in re.findall(_SEGMENT, path[1:] if path.startswith("$") else path):
         out.append(int(index) if index else key)
     return out
 
@@ -187,13 +187,13 @@ def _type_at_union(root: type, doc: Any, segments: list[str | int]) -> mi.UnionT
 
 def validation_text(message: str, doc: Any, root: type) -> str:
     """A msgspec ValidationError message as ``place: problem``."""
-    m = _AT.match(message.strip())
+    m = re.match(_AT, message.strip(), re.S)
     msg, path = (m.group("msg"), m.group("path") or "$") if m else (message, "$")
     segments = path_segments(path)
     place = path_text(path)
     value = lookup(doc, segments)
 
-    got = _EXPECTED.match(msg)
+    got = re.match(_EXPECTED, msg)
     if got:
         expected = type_words(got.group(1))
         if got.group(2):
@@ -221,7 +221,7 @@ def validation_text(message: str, doc: Any, root: type) -> str:
     if msg.startswith("Number out of range"):
         return at(place, "the number is too large (or too small) to hold")
     # Anything else: msgspec's own words, with its type names translated.
-    text = _TICKED.sub(lambda t: type_words(t.group(1)), msg)
+    text = re.sub(_TICKED, lambda t: type_words(t.group(1)), msg)
     return at(place, f"{text[:1].lower()}{text[1:]}")
 
 
@@ -249,8 +249,8 @@ def syntax_text(message: str, data: bytes) -> str:
     """A msgspec DecodeError message as a place in the file and the problem."""
     if "truncated" in message:
         return "the file ends before its JSON is complete (was it cut off?)"
-    found = _BYTE.search(message)
-    what = _BYTE.sub("", message.replace("JSON is malformed: ", "")).strip()
+    found = re.search(_BYTE, message)
+    what = re.sub(_BYTE, "", message.replace("JSON is malformed: ", "")).strip()
     if not found:
         return f"this is not valid JSON: {what}"
     offset = int(found.group(1))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -32,8 +31,7 @@ from afdesk.storage.journal_file import (
 )
 
 
-@dataclass(frozen=True)
-class PendingRecovery:
+class PendingRecovery(msgspec.Struct, frozen=True):
     """A journal left by an afdesk that did not close cleanly."""
 
     name: str
@@ -54,8 +52,7 @@ class PendingRecovery:
     restart): open the file, there is nothing to replay."""
 
 
-@dataclass(frozen=True)
-class Recovered:
+class Recovered(msgspec.Struct, frozen=True):
     """The outcome of :func:`recover_report`."""
 
     state: EncounterState
@@ -67,8 +64,7 @@ class _Empty(Exception):
     """A journal with nothing to recover."""
 
 
-@dataclass
-class _Journal:
+class _Journal(msgspec.Struct):
     """A journal read: its header, the intact lines after it, what was left out."""
 
     header: Header

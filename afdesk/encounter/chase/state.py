@@ -1,7 +1,5 @@
 """The chase's part of an encounter (H1-H5): plain immutable data, stored in files."""
 
-from __future__ import annotations
-
 import enum
 
 import msgspec
@@ -121,7 +119,7 @@ class ChaseState(msgspec.Struct, frozen=True, omit_defaults=True):
                 return p
         return None
 
-    def replace(self, p: Participant) -> ChaseState:
+    def replace(self, p: Participant) -> "ChaseState":
         return msgspec.structs.replace(
             self,
             participants=tuple(p if q.id == p.id else q for q in self.participants),

@@ -6,8 +6,6 @@ journaled and logged like a play report ("Huang: green, agility success by 2, +4
 + margin 2), total 9").
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -62,7 +60,7 @@ class SetParticipant(Op, frozen=True):
     speed: int | None = None
     label = "Chase participant"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.id, "set up a participant")
         changes: dict[str, object] = {}
         if self.total is not None:
@@ -79,7 +77,7 @@ class SetParticipant(Op, frozen=True):
             raise IllegalOp("nothing to change")
         _set(enc, msgspec.structs.replace(p, **changes))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         bits = []
         if self.total is not None:
             bits.append(f"total {self.total}")
@@ -97,7 +95,7 @@ class AddVehicle(Op, frozen=True):
     vehicle: Vehicle
     label = "Vehicle"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         chase = _chase(enc, "add a vehicle")
         v = self.vehicle
         if not v.id or not v.name.strip():
@@ -124,7 +122,7 @@ class AddVehicle(Op, frozen=True):
             ),
         )
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         v = self.vehicle
         return (
             f"{v.name} joins the chase: {name(enc, v.commander)} commands, "
@@ -154,7 +152,7 @@ class RollPursuit(Op, frozen=True):
             raise IllegalOp(f"pursuit die faces {list(faces)}: {exc}") from None
         return colours
 
-    def _colours(self, enc: Encounter, p: Participant) -> tuple[str, ...]:
+    def _colours(self, enc: "Encounter", p: Participant) -> tuple[str, ...]:
         bad = enc.settings.bad_pursuit_colour
         if p.forced_bad:
             if self.faces or self.other:
@@ -177,7 +175,7 @@ class RollPursuit(Op, frozen=True):
             raise IllegalOp("choose the first (0) or the second (1) pursuit die")
         return second if self.chosen else first
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.id, "roll the pursuit die")
         _require_turn(enc, p, "roll the pursuit die")
         if p.colours:
@@ -196,7 +194,7 @@ class RollPursuit(Op, frozen=True):
             ),
         )
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         p = enc.chase.participant(self.id)
         try:
             colours = self._colours(enc, p) if p else ()
@@ -221,7 +219,7 @@ class ResolveChase(Op, frozen=True):
     choices: tuple[tuple[str, str], ...]
     label = "Escape and capture"
 
-    def _results(self, enc: Encounter) -> dict[str, str]:
+    def _results(self, enc: "Encounter") -> dict[str, str]:
         chase = _chase(enc, "resolve the exchange end")
         totals = {p.id: p.total for p in chase.participants}
         # The last round's reflex order breaks ties (E2, H3), then the roster's.
@@ -242,7 +240,7 @@ class ResolveChase(Op, frozen=True):
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         require_phase(enc, Phase.EXCHANGE_END, doing="resolve escapes and captures")
         results = self._results(enc)
         chase: ChaseState = enc.chase
@@ -251,7 +249,7 @@ class ResolveChase(Op, frozen=True):
         )
         enc.set_part("chase", msgspec.structs.replace(chase, participants=parts))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         try:
             results = self._results(enc)
         except IllegalOp:

@@ -4,8 +4,6 @@ the stage's effects acting on the encounter (H4), a vehicle's crew members' own 
 and the hazards and drowning the stage left behind.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -22,14 +20,13 @@ from afdesk.rules import RulesError, pursuit
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import Roll
 from afdesk.rules.pursuit import stages
-from afdesk.rules.pursuit.checks import read_check
 from afdesk.rules.rulesets import ruleset_named
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-def stage_speed(enc: Encounter, p: Participant) -> int:
+def stage_speed(enc: "Encounter", p: Participant) -> int:
     """The speed a turn uses: the participant's, or on a Steep or Fluid stage the
     character's climb or swim speed (H4; a vehicle keeps its own)."""
     kind = stages.speed_kind(enc.chase.stage, "run")
@@ -39,7 +36,7 @@ def stage_speed(enc: Encounter, p: Participant) -> int:
     return int(getattr(c.speeds, kind))
 
 
-def _checkers(enc: Encounter, p: Participant) -> tuple[str, ...]:
+def _checkers(enc: "Encounter", p: Participant) -> tuple[str, ...]:
     """The character whose grit and body a participant's check costs: itself, or for a
     vehicle its helm, whose check moves it (H5; the other crew check with CrewCheck)."""
     if p.id in enc.combatants:
@@ -50,12 +47,14 @@ def _checkers(enc: Encounter, p: Participant) -> tuple[str, ...]:
     return ()
 
 
-def _verify(enc: Encounter, op: ChaseCheck | CrewCheck) -> str:
+def _verify(enc: "Encounter", op: "ChaseCheck | CrewCheck") -> str:
     """A rolled check must come to the success, margin and Interference the Op applies
     (the encounter's ruleset reads the roll, H3, R13); returns the roll in words."""
     roll: Roll | D20Check | None = op.roll if op.roll is not None else op.d20
     if roll is None:
         return ""
+    from afdesk.rules.pursuit.checks import read_check  # the odds, once a check is read
+
     try:
         r = read_check(ruleset_named(enc.ruleset), roll)
     except RulesError as exc:
@@ -69,7 +68,7 @@ def _verify(enc: Encounter, op: ChaseCheck | CrewCheck) -> str:
     return r.text
 
 
-def _pay(enc: Encounter, spends: tuple[ShiftSpend, ...]) -> None:
+def _pay(enc: "Encounter", spends: tuple[ShiftSpend, ...]) -> None:
     """Shifts (R10) or Will (C4) spent on the check, by the character or the referee."""
     meta: Meta = enc.meta
     people: dict[str, Combatant] = {}
@@ -95,7 +94,7 @@ def _pay(enc: Encounter, spends: tuple[ShiftSpend, ...]) -> None:
         enc.put(c)
 
 
-def _hurt(enc: Encounter, cid: str, grit: int, fx: stages.StageEffects) -> None:
+def _hurt(enc: "Encounter", cid: str, grit: int, fx: stages.StageEffects) -> None:
     """Grit lost, hits (Dangerous), burn (Flaming) and a fall (Chasm, Steep) on one
     character (H3, H4)."""
     c = enc.combatants[cid]
@@ -110,7 +109,7 @@ def _hurt(enc: Encounter, cid: str, grit: int, fx: stages.StageEffects) -> None:
 
 
 def _effects(
-    enc: Encounter, op: ChaseCheck | CrewCheck, p: Participant, total: int
+    enc: "Encounter", op: "ChaseCheck | CrewCheck", p: Participant, total: int
 ) -> stages.StageEffects:
     return stages.stage_effects(
         enc.chase.stage,
@@ -156,7 +155,7 @@ class ChaseCheck(Op, frozen=True):
     spends: tuple[ShiftSpend, ...] = ()
     label = "Chase check"
 
-    def _turn(self, enc: Encounter, p: Participant) -> pursuit.PursuitTurn:
+    def _turn(self, enc: "Encounter", p: Participant) -> pursuit.PursuitTurn:
         try:
             return pursuit.turn(
                 stage_speed(enc, p),
@@ -168,7 +167,7 @@ class ChaseCheck(Op, frozen=True):
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.id, "apply a chase check")
         _require_turn(enc, p, "apply a chase check")
         if not p.colours:
@@ -206,7 +205,7 @@ class ChaseCheck(Op, frozen=True):
             chase, _label = extra_pursuer(enc.chase)
             enc.set_part("chase", chase)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         p = enc.chase.participant(self.id)
         if p is None or not p.colours:
             return f"{pname(enc, self.id)}: chase check"
@@ -247,7 +246,7 @@ class ChaseCheck(Op, frozen=True):
         return ", ".join(bits)
 
 
-def _spends_text(enc: Encounter, spends: tuple[ShiftSpend, ...]) -> str:
+def _spends_text(enc: "Encounter", spends: tuple[ShiftSpend, ...]) -> str:
     words = []
     for s in spends:
         who = "the referee" if s.payer == "referee" else name(enc, s.payer)
@@ -271,7 +270,7 @@ class CrewCheck(Op, frozen=True):
     spends: tuple[ShiftSpend, ...] = ()
     label = "Crew check"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.vehicle, "check as crew")
         _require_turn(enc, p, "check as crew")
         v = next((v for v in enc.chase.vehicles if v.id == p.id), None)
@@ -293,7 +292,7 @@ class CrewCheck(Op, frozen=True):
         _set(enc, msgspec.structs.replace(p, crew_checked=(*p.crew_checked, self.crew)))
         _hurt(enc, self.crew, 0 if self.success else self.margin, fx)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         what = "succeeds" if self.success else f"fails by {self.margin}, grit -{self.margin}"
         try:
             rolled = _verify(enc, self)
@@ -311,7 +310,7 @@ class HazardAttack(Op, frozen=True):
     hits: int
     label = "Hazard attack"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.id, "resolve a hazard attack")
         if p.hazard < 1:
             raise IllegalOp(f"no hazard attacks {pname(enc, p.id)} (an Attacking stage, H4)")
@@ -322,7 +321,7 @@ class HazardAttack(Op, frozen=True):
             c = enc.combatants[cid]
             enc.put(c.replace(hits=c.hits + self.hits))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"The hazard attacks {pname(enc, self.id)}: {self.hits} hit(s) (Attacking, H4)"
 
 
@@ -334,7 +333,7 @@ class EndStageEffect(Op, frozen=True):
     effect: str
     label = "Stage effect ends"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.id, "end a stage effect")
         if self.effect not in ("drowning", "teetering"):
             raise IllegalOp(f"no stage effect {self.effect!r}: drowning or teetering (H4)")
@@ -342,6 +341,6 @@ class EndStageEffect(Op, frozen=True):
             raise IllegalOp(f"{pname(enc, p.id)} is not {self.effect}")
         _set(enc, msgspec.structs.replace(p, **{self.effect: False}))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         verb = "surfaces: no longer drowning" if self.effect == "drowning" else "steadies"
         return f"{pname(enc, self.id)} {verb} (H4)"

@@ -4,8 +4,6 @@ check the GM resolves in the check dialog), grant an extra pursuit die (roll bot
 hide (hidden, two decoys that must be caught first); and the decoys caught.
 """
 
-from __future__ import annotations
-
 import enum
 from typing import TYPE_CHECKING
 
@@ -42,7 +40,7 @@ class Special(enum.StrEnum):
         return self not in (Special.SCREEN, Special.HIDE)
 
 
-def actor_of(enc: Encounter, p: Participant) -> str:
+def actor_of(enc: "Encounter", p: Participant) -> str:
     """The character who acts for a participant: itself, or for a vehicle whoever of its
     crew is acting now, else its commander (H5)."""
     if p.id in enc.combatants:
@@ -53,7 +51,7 @@ def actor_of(enc: Encounter, p: Participant) -> str:
     return ""
 
 
-def caught_first(enc: Encounter, target: Participant, doing: str) -> None:
+def caught_first(enc: "Encounter", target: Participant, doing: str) -> None:
     """A hidden participant's decoys must be caught first (H1)."""
     if target.decoys:
         raise IllegalOp(
@@ -74,7 +72,7 @@ class SpecialAction(Op, frozen=True):
     decoys: tuple[tuple[int, int], ...] = ()
     label = "Special action"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.id, "take a special action")
         if p.special < 1:
             raise IllegalOp(f"{pname(enc, p.id)} has no special action (a red pursuit die, H1)")
@@ -121,7 +119,7 @@ class SpecialAction(Op, frozen=True):
                 p = msgspec.structs.replace(p, started=f"{self.kind.value}:{target.id}")
         enc.set_part("chase", chase.replace(p))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         who = pname(enc, self.id)
         other = pname(enc, self.target) if self.target else ""
         p = enc.chase.participant(self.id)
@@ -145,13 +143,13 @@ class EndSpecial(Op, frozen=True):
     id: str
     label = "Special action resolved"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.id, "resolve a special action")
         if not p.started:
             raise IllegalOp(f"{pname(enc, p.id)} has no attack or contest under way")
         _set(enc, msgspec.structs.replace(p, started=""))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         p = enc.chase.participant(self.id)
         what = p.started.split(":")[0] if p and p.started else "special action"
         return f"{pname(enc, self.id)}'s {what} is resolved"
@@ -164,7 +162,7 @@ class CatchDecoy(Op, frozen=True):
     id: str
     label = "Decoy caught"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.id, "catch a decoy")
         if not p.decoys:
             raise IllegalOp(f"{pname(enc, p.id)} has no decoy left")
@@ -178,7 +176,7 @@ class CatchDecoy(Op, frozen=True):
                 c = c.without_state(StateKind.HIDDEN).replace(decoys=())
             enc.put(c)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         p = enc.chase.participant(self.id)
         left = (p.decoys - 1) if p else 0
         tail = f"{left} left" if left else "found: no longer hidden"

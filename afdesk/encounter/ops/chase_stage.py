@@ -1,7 +1,5 @@
 """Chase Ops outside a turn's roll (H3, H4): the stage's properties, knocked out, countdowns."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -33,7 +31,7 @@ class SetStage(Op, frozen=True):
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         chase = _chase(enc, "set the stage")
         props = self._props()
         if self.ahead:
@@ -50,7 +48,7 @@ class SetStage(Op, frozen=True):
             )
         enc.set_part("chase", msgspec.structs.replace(chase, stage=props))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         names = ", ".join(p.label for p in self._props()) or "a simple stage"
         if self.ahead:
             return f"Stage prepared: {names}"
@@ -66,13 +64,13 @@ class KnockOut(Op, frozen=True):
     out: bool = True
     label = "Knocked out"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.id, "knock a participant out")
         if p.out == self.out:
             raise IllegalOp(f"{pname(enc, p.id)} is {'already' if p.out else 'not'} out")
         _set(enc, msgspec.structs.replace(p, out=self.out))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         verb = "is knocked out of" if self.out else "is back in"
         return f"{pname(enc, self.id)} {verb} the chase"
 
@@ -84,14 +82,14 @@ class SetCountdown(Op, frozen=True):
     countdown: Countdown
     label = "Countdown"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         chase = _chase(enc, "set a countdown")
         c = self.countdown
         if c.exchanges < 0 or c.rows_removed < 0:
             raise IllegalOp("a countdown cannot be negative")
         enc.set_part("chase", msgspec.structs.replace(chase, countdown=c))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         c = self.countdown
         bits = []
         if c.exchanges:
@@ -108,7 +106,7 @@ class RollCountdown(Op, frozen=True):
     faces: tuple[int, ...]
     label = "Countdown die"
 
-    def _rows(self, enc: Encounter) -> int:
+    def _rows(self, enc: "Encounter") -> int:
         try:
             colours = tuple(pursuit.colour(f) for f in self.faces)
             pursuit.turns._colours(colours)
@@ -116,7 +114,7 @@ class RollCountdown(Op, frozen=True):
             raise IllegalOp(f"countdown die faces {list(self.faces)}: {exc}") from None
         return 2 if colours[-1] == enc.settings.bad_pursuit_colour else 1
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         chase = _chase(enc, "roll the countdown die")
         if not chase.countdown.rows:
             raise IllegalOp("this chase has no countdown of rows (H4)")
@@ -125,7 +123,7 @@ class RollCountdown(Op, frozen=True):
         )
         enc.set_part("chase", msgspec.structs.replace(chase, countdown=c))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         try:
             rows = self._rows(enc)
         except IllegalOp:

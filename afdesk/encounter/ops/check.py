@@ -1,8 +1,6 @@
 """Resolving checks: a contest with all its dice in one Op, and persevere (E4-E8, E14,
 E15, R9-R12)."""
 
-from __future__ import annotations
-
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -56,7 +54,7 @@ def _consume(c: Combatant, modifiers: Iterable[Modifier]) -> Combatant:
     return c
 
 
-def _defense_source(enc: Encounter, d: DefenseUse, people: dict[str, Combatant]) -> None:
+def _defense_source(enc: "Encounter", d: DefenseUse, people: dict[str, Combatant]) -> None:
     c = people[d.defender]
     if d.via is Via.GUARD:
         people[d.defender] = economy.use_guard(c)
@@ -77,7 +75,7 @@ class ResolveContest(Op, frozen=True):
     override: bool = False
     label = "Check"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         r = self.record
         people: dict[str, Combatant] = {}
         attacker = enc.combatant(r.attacker)
@@ -129,7 +127,7 @@ class ResolveContest(Op, frozen=True):
         for c in people.values():
             enc.put(c)
 
-    def terrain_prompts(self, enc: Encounter) -> dict[str, list[str]]:
+    def terrain_prompts(self, enc: "Encounter") -> dict[str, list[str]]:
         """Who fell on a Ledge or a Steep slope: a roll of this check with Interference
         that interfered (a Win on an Interference die) where its roller stands (E10)."""
         r = self.record
@@ -144,7 +142,9 @@ class ResolveContest(Op, frozen=True):
                 out.setdefault(cid, []).extend(asks)
         return out
 
-    def _pay(self, enc: Encounter, s: ShiftSpend, people: dict[str, Combatant], meta: Meta) -> Meta:
+    def _pay(
+        self, enc: "Encounter", s: ShiftSpend, people: dict[str, Combatant], meta: Meta
+    ) -> Meta:
         if s.payer == "referee":
             if meta.referee_shifts < 1:
                 raise IllegalOp("the referee has no Shifts left (R10)")
@@ -162,7 +162,7 @@ class ResolveContest(Op, frozen=True):
             people[s.payer] = c.replace(shifts=c.shifts - 1)
         return meta
 
-    def _momentum(self, enc: Encounter, v: Verdict, people: dict[str, Combatant]) -> None:
+    def _momentum(self, enc: "Encounter", v: Verdict, people: dict[str, Combatant]) -> None:
         r = self.record
         if not r.momentum_uses:
             return
@@ -188,7 +188,7 @@ class ResolveContest(Op, frozen=True):
                 c = people[u.target]
                 people[u.target] = c.replace(momentum=(*c.momentum, MomentumMarker(u.dice, source)))
 
-    def _effects(self, enc: Encounter, v: Verdict, people: dict[str, Combatant]) -> None:
+    def _effects(self, enc: "Encounter", v: Verdict, people: dict[str, Combatant]) -> None:
         r = self.record
         a = people[r.attacker]
         if r.action.spec.attack and a.hidden:
@@ -238,7 +238,7 @@ class ResolveContest(Op, frozen=True):
                 decoys=tuple(tuple(d) for d in r.decoys)
             )
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         r = self.record
         who = name(enc, r.attacker)
         spec = r.action.spec
@@ -285,13 +285,13 @@ class ResolveContest(Op, frozen=True):
             f"{v.explain()}{tail}"
         )
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         r = self.record
         target = f" {name(enc, r.target)}" if r.target else ""
         return f"{name(enc, r.attacker)} {r.action.spec.verb}{target}"
 
 
-def _one_move_check(enc: Encounter, mover: Combatant, r: ContestRecord) -> None:
+def _one_move_check(enc: "Encounter", mover: Combatant, r: ContestRecord) -> None:
     """Leaving an overlap is one move check, which each opponent there may contest once
     (E14): a second check this move, or a defense from anyone else, is refused."""
     e = mover.economy
@@ -312,7 +312,7 @@ def _one_move_check(enc: Encounter, mover: Combatant, r: ContestRecord) -> None:
         seen.add(d.defender)
 
 
-def _stops(enc: Encounter, attack: Roll, d: DefenseUse) -> bool:
+def _stops(enc: "Encounter", attack: Roll, d: DefenseUse) -> bool:
     rules = ruleset_named(enc.ruleset)
     return rules.verdict(attack, d.roll, defense_wins_ties=d.higher_card).stopped
 
@@ -351,7 +351,7 @@ class Persevere(Op, frozen=True):
     """The faces were typed from physical dice (issue 12)."""
     label = "Persevere"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         require_phase(enc, Phase.ENDED, doing="persevere")
         if enc.turn.exchanges_played <= 1:
             raise IllegalOp("persevere follows encounters longer than one exchange (E15)")
@@ -385,7 +385,7 @@ class Persevere(Op, frozen=True):
                 enc.put(c.with_state(State(StateKind.EXHAUSTED)))
         enc.set_turn(msgspec.structs.replace(enc.turn, persevered=True))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         parts = []
         for res in self.results:
             try:
@@ -403,12 +403,12 @@ class Persevere(Op, frozen=True):
         return "Persevere: " + ("; ".join(parts) or "nobody") + tail
 
 
-def persevere_party(enc: Encounter) -> list[Combatant]:
+def persevere_party(enc: "Encounter") -> list[Combatant]:
     """Who perseveres: every character still in the encounter, denizens aside (E15)."""
     return [c for c in enc.roster() if not c.exited and c.side.value != "denizen"]
 
 
-def persevere_passed(enc: Encounter, res: PersevereResult) -> tuple[bool, int]:
+def persevere_passed(enc: "Encounter", res: PersevereResult) -> tuple[bool, int]:
     """(passed, failure margin) of a persevere check: the success margin must exceed the
     days since rest (E15, R13)."""
     if res.d20 is not None:

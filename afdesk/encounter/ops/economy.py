@@ -1,7 +1,5 @@
 """Ops of the turn economy: snaps, actions, screens and the GM's override (E3-E7)."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from afdesk.encounter import economy, movement
@@ -18,7 +16,7 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-def check_succeeded(enc: Encounter, roll: Roll | None, d20: D20Check | None) -> bool:
+def check_succeeded(enc: "Encounter", roll: Roll | None, d20: D20Check | None) -> bool:
     """Whether a plain check succeeded under the encounter's ruleset."""
     if d20 is not None:
         return d20.degree >= Degree.PASS
@@ -43,7 +41,7 @@ class UseSnap(Op, frozen=True):
     """Creep: the decoy lost on a failed sneak check."""
     label = "Snap"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = require_actor(enc, self.id, f"use a snap ({self.snap.value})")
         k = self.snap
         if k in (SnapKind.DISTRACT, SnapKind.LOOK):
@@ -71,7 +69,7 @@ class UseSnap(Op, frozen=True):
             c = economy.crept(c, check_succeeded(enc, self.roll, self.d20), self.decoy)
         enc.put(c)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         who = name(enc, self.id)
         k = self.snap
         if k in (SnapKind.HUSTLE, SnapKind.CREEP) and (self.roll or self.d20):
@@ -89,7 +87,7 @@ class UseSnap(Op, frozen=True):
         note = f": {self.note}" if self.note else ""
         return f"{who} uses the snap to {k.label.lower()}{note}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"{self.snap.label} ({name(enc, self.id)})"
 
 
@@ -105,7 +103,7 @@ class TakeAction(Op, frozen=True):
     note: str = ""
     label = "Action"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         a = self.action
         if a in (ActionKind.ATTACK, ActionKind.CONVINCE, ActionKind.HIDE):
             raise IllegalOp(f"{a.label} is a check: resolve it as a contest")
@@ -138,7 +136,7 @@ class TakeAction(Op, frozen=True):
             c = economy.use_action(c, a, t.exchange, t.round)
         enc.put(c)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         who = name(enc, self.id)
         a = self.action
         note = f": {self.note}" if self.note else ""
@@ -152,7 +150,7 @@ class TakeAction(Op, frozen=True):
         }.get(a, f"{who}: {a.label.lower()}")
         return text + note
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"{self.action.label} ({name(enc, self.id)})"
 
 
@@ -164,7 +162,7 @@ class Screen(Op, frozen=True):
     id: str
     label = "Screen"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         require_phase(enc, Phase.TURNS, doing="screen")
         c = enc.combatant(self.id)
         if c.exited:
@@ -186,10 +184,10 @@ class Screen(Op, frozen=True):
             c = economy.state_until(c, StateKind.SCREENING, 2).with_economy(lose_next_action=True)
         enc.put(c)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"{name(enc, self.id)} screens: defenses now, the next action is lost (E7)"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Screen ({name(enc, self.id)})"
 
 
@@ -200,14 +198,14 @@ class SetEconomy(Op, frozen=True):
     economy: Economy
     label = "Override turn economy"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         e = self.economy
         if e.guards < 0 or e.snaps < 0 or e.movement < 0:
             raise IllegalOp("guards, snaps and movement cannot be negative")
         enc.put(c.replace(economy=e))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         e = self.economy
         parts = [
             f"guards {e.guards}",

@@ -7,8 +7,6 @@ a kind placed from another tile set is copied into the zone's ``kinds``: the enc
 holds every tile it uses, so it opens where that tile set is not installed.
 """
 
-from __future__ import annotations
-
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -81,7 +79,7 @@ def _where(slot: Slot) -> str:
     return f"({slot[0]}, {slot[1]})"
 
 
-def _logged(enc: Encounter, text: str) -> str:
+def _logged(enc: "Encounter", text: str) -> str:
     """The log line of an edit: while preparing as it is; in play marked as the GM's
     override (the rules' own changes to the zone, E9's extensions and trims, are other Ops)."""
     if enc.turn.phase is Phase.SETUP:
@@ -97,16 +95,16 @@ class PlaceTile(Op, frozen=True):
     kind: TileKind
     label = "Place tile"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         _slot(enc.zone, (self.col, self.row))
         _check_kind(self.kind)
         zone = _with_kind(enc.zone, self.kind)
         enc.set_zone(_with_tiles(zone, [Tile.place(self.kind, self.col, self.row)]))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return _logged(enc, f"Zone: tile {_where((self.col, self.row))} becomes {self.kind.name}")
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Place {self.kind.name}"
 
 
@@ -120,13 +118,13 @@ class TurnTile(Op, frozen=True):
     mirror: bool = False
     label = "Turn tile"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         if self.quarters % 4 == 0 and not self.mirror:
             raise IllegalOp("turn the tile by 90, 180 or 270 degrees, or mirror it")
         tile = _slot(enc.zone, (self.col, self.row))
         enc.set_zone(_with_tiles(enc.zone, [turned_tile(tile, self.quarters, self.mirror)]))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         tile = enc.zone.tile_at(self.col, self.row)
         what = []
         if self.mirror:
@@ -146,7 +144,7 @@ class SwapTiles(Op, frozen=True):
     b: Slot
     label = "Swap tiles"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         ta, tb = _slot(enc.zone, self.a), _slot(enc.zone, self.b)
         if self.a == self.b:
             raise IllegalOp("pick two different tiles to swap")
@@ -154,7 +152,7 @@ class SwapTiles(Op, frozen=True):
         new_b = msgspec.structs.replace(ta, col=tb.col, row=tb.row)
         enc.set_zone(_with_tiles(enc.zone, [new_a, new_b]))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return _logged(enc, f"Zone: tiles {_where(self.a)} and {_where(self.b)} swap places")
 
 
@@ -166,7 +164,7 @@ class FillTiles(Op, frozen=True):
     kinds: tuple[TileKind, ...]
     label = "Fill tiles"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         if not self.slots:
             raise IllegalOp("there are no slots to fill")
         if len(self.slots) != len(self.kinds):
@@ -180,13 +178,13 @@ class FillTiles(Op, frozen=True):
         placed = [Tile.place(k, c, r) for (c, r), k in zip(self.slots, self.kinds, strict=True)]
         enc.set_zone(_with_tiles(zone, placed))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         names = ", ".join(k.name for k in self.kinds)
         return _logged(enc, f"Zone: {len(self.slots)} tiles drawn at random: {names}")
 
 
 def draw_fill(
-    enc: Encounter,
+    enc: "Encounter",
     kinds: Sequence[TileKind],
     *,
     only_empty: bool,
@@ -210,7 +208,7 @@ class AddTileLine(Op, frozen=True):
     edge: Edge
     label = "Add slots"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         zone = enc.zone
         if not zone.tiles:
             raise IllegalOp("the zone has no tiles to add a row or column to")
@@ -219,7 +217,7 @@ class AddTileLine(Op, frozen=True):
         zone = _with_kind(zone, EMPTY_KIND)
         enc.set_zone(zone.extended(self.edge, [EMPTY_KIND] * count))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         line = "row" if self.edge in (Edge.NORTH, Edge.SOUTH) else "column"
         return _logged(enc, f"Zone: a {line} of empty slots added at the {self.edge.value} edge")
 
@@ -230,7 +228,7 @@ class RemoveTileLine(Op, frozen=True):
     edge: Edge
     label = "Remove slots"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         gone = enc.zone.line_areas(self.edge)
         for c in enc.roster():
             if c.area in gone and not c.exited:
@@ -241,7 +239,7 @@ class RemoveTileLine(Op, frozen=True):
                 raise IllegalOp(f"a decoy of {c.name} is in the {self.edge.value} tiles")
         enc.set_zone(enc.zone.trimmed(self.edge))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         line = "row" if self.edge in (Edge.NORTH, Edge.SOUTH) else "column"
         return _logged(enc, f"Zone: the {self.edge.value} {line} of tiles removed")
 
@@ -265,7 +263,7 @@ class PaintSegment(Op, frozen=True):
     props: SegmentProps = SegmentProps()
     label = "Paint segment"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         name = _clean_name(self.name)
         zone = enc.zone
         if not self.areas:
@@ -300,7 +298,7 @@ class PaintSegment(Op, frozen=True):
             raise IllegalOp(f"those areas are already in {name}")
         enc.set_zone(_with_tiles(zone, changed))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         n = len(set(self.areas))
         areas = f"{n} area" + ("" if n == 1 else "s")
         if self.remove:
@@ -310,7 +308,7 @@ class PaintSegment(Op, frozen=True):
             return _logged(enc, f"Zone: new segment {self.name} ({areas}; {what})")
         return _logged(enc, f"Zone: {areas} painted into {self.name}")
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Paint {self.name}"
 
 
@@ -321,7 +319,7 @@ class SetNamedSegmentProps(Op, frozen=True):
     props: SegmentProps
     label = "Segment properties"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         name = _clean_name(self.name)
         changed = []
         for tile in enc.zone.tiles:
@@ -335,11 +333,11 @@ class SetNamedSegmentProps(Op, frozen=True):
             raise IllegalOp(f"there is no segment called {name}: paint it first")
         enc.set_zone(_with_tiles(enc.zone, changed))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         props = ", ".join(self.props.labels()) or "no properties"
         return _logged(enc, f"Zone: {self.name} is {props}")
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Properties of {self.name}"
 
 
@@ -350,7 +348,7 @@ class RenameSegment(Op, frozen=True):
     new: str
     label = "Rename segment"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         new = _clean_name(self.new)
         if new == self.old:
             raise IllegalOp(f"the segment is already called {new}")
@@ -367,7 +365,7 @@ class RenameSegment(Op, frozen=True):
             raise IllegalOp(f"there is no segment called {self.old}")
         enc.set_zone(_with_tiles(enc.zone, changed))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return _logged(enc, f"Zone: segment {self.old} renamed {self.new}")
 
 

@@ -1,7 +1,5 @@
 """Ops on the encounter as a whole: name, notes, ruleset, settings, mode, referee's Shifts."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -20,12 +18,12 @@ class Rename(Op, frozen=True):
     name: str
     label = "Rename"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         if not self.name.strip():
             raise IllegalOp("an encounter needs a name")
         enc.set_meta(msgspec.structs.replace(enc.meta, name=self.name.strip()))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"The encounter is now called {self.name.strip()}"
 
 
@@ -36,13 +34,13 @@ class SetNotes(Op, frozen=True):
     description: str | None = None
     label = "Notes"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         changes = {"notes": self.notes}
         if self.description is not None:
             changes["description"] = self.description
         enc.set_meta(msgspec.structs.replace(enc.meta, **changes))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return "GM notes updated"
 
 
@@ -50,14 +48,14 @@ class SetRuleset(Op, frozen=True):
     ruleset: str
     label = "Ruleset"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         try:
             ruleset_named(self.ruleset)
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
         enc.set_meta(msgspec.structs.replace(enc.meta, ruleset=self.ruleset))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"Ruleset: {self.ruleset}"
 
 
@@ -65,7 +63,7 @@ class SetSettings(Op, frozen=True):
     settings: Settings
     label = "Settings"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         s = self.settings
         if s.bad_pursuit_colour not in ("blue", "green"):
             raise IllegalOp("the bad pursuit-die colour is blue or green (H2)")
@@ -73,7 +71,7 @@ class SetSettings(Op, frozen=True):
             raise IllegalOp("days since rest cannot be negative")
         enc.set_settings(s)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return "Encounter settings changed"
 
 
@@ -81,13 +79,13 @@ class AdjustRefereeShifts(Op, frozen=True):
     delta: int
     label = "Referee's Shifts"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         value = enc.meta.referee_shifts + self.delta
         if value < 0:
             raise IllegalOp(f"the referee has only {enc.meta.referee_shifts} Shifts")
         enc.set_meta(msgspec.structs.replace(enc.meta, referee_shifts=value))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"Referee's Shifts {self.delta:+d}"
 
 
@@ -99,7 +97,7 @@ class ChangeMode(Op, frozen=True):
     override: bool = False
     label = "Mode"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         if not self.override:
             require_phase(enc, Phase.SETUP, Phase.EXCHANGE_END, doing="change the mode")
         if self.mode is enc.mode:
@@ -108,9 +106,9 @@ class ChangeMode(Op, frozen=True):
         enc.set_mode(self.mode)
         current_mode(enc).enter(enc)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         suffix = " (GM override)" if self.override else ""
         return f"The encounter becomes a {self.mode.value}{suffix}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Mode: {self.mode.label}"

@@ -1,7 +1,5 @@
 """Moving on the map (E11, E14)."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -23,7 +21,7 @@ def _areas(value: Fraction) -> str:
     return f"{float(value):.1f} areas"
 
 
-def _terrain_words(enc: Encounter, areas: Iterable[Area]) -> str:
+def _terrain_words(enc: "Encounter", areas: Iterable[Area]) -> str:
     """What on these areas made them dear, for a refusal: "Rough costs 2, " ..."""
     words = []
     terrain = [enc.terrain_at(a) for a in areas]
@@ -49,7 +47,7 @@ class MoveCombatant(Op, frozen=True):
     jump: bool = False
     label = "Move"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = require_actor(enc, self.id, "move")
         require_on_map(c, "move")
         path: list[Area] = [(a[0], a[1]) for a in self.path]  # decoded paths hold lists
@@ -95,7 +93,7 @@ class MoveCombatant(Op, frozen=True):
         )
         enc.put(c)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         c = enc.combatants.get(self.id)
         who = name(enc, self.id)
         start, end = self.path[0], self.path[-1]
@@ -121,5 +119,5 @@ class MoveCombatant(Op, frozen=True):
             return text + "".join(f" — {a}" for a in asks)
         return text + f", facing {direction_name(self.facing)}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Move {name(enc, self.id)}"

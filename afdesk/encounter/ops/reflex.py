@@ -1,8 +1,6 @@
 """Ops of the reflex deck: deal the hands at the start of an exchange, play a card per hand
 at the start of a round (E1, E2)."""
 
-from __future__ import annotations
-
 import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -38,7 +36,7 @@ class DealHands(Op, frozen=True):
     hands: tuple[HandSpec, ...]
     label = "Deal reflex"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         t = enc.turn
         redeal = t.phase is Phase.CARDS and t.round == 0
         if not dealing_time(t):
@@ -63,13 +61,13 @@ class DealHands(Op, frozen=True):
             )
         )
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         t = enc.turn
         ex = t.exchange if (t.phase is Phase.CARDS and t.round == 0) else t.exchange + 1
         who = ", ".join(h.label + (" (physical)" if h.physical else "") for h in self.hands)
         return f"Exchange {ex}: reflex dealt to {who}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return "Deal reflex"
 
 
@@ -80,7 +78,7 @@ def dealing_time(t: TurnState) -> bool:
 
 
 def deal_hands(
-    enc: Encounter, rng: random.Random | None = None, physical: tuple[str, ...] = ()
+    enc: "Encounter", rng: random.Random | None = None, physical: tuple[str, ...] = ()
 ) -> DealHands:
     """A DealHands for everyone in the encounter, with a freshly shuffled deck; characters
     held in reserve are dealt nothing until their group is brought in (E2, issue 16)."""
@@ -93,7 +91,7 @@ class Play(msgspec.Struct, frozen=True, array_like=True):
     card: Card
 
 
-def active_hands(enc: Encounter) -> list[Hand]:
+def active_hands(enc: "Encounter") -> list[Hand]:
     return [
         h
         for h in enc.reflex.hands
@@ -108,7 +106,7 @@ class PlayCards(Op, frozen=True):
     plays: tuple[Play, ...]
     label = "Play reflex cards"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         require_phase(enc, Phase.CARDS, doing="play reflex cards")
         t = enc.turn
         if t.round >= ROUNDS:
@@ -171,7 +169,7 @@ class PlayCards(Op, frozen=True):
             )
         )
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         hands = {h.id: h.label for h in enc.reflex.hands}
         parts = [
             f"{hands.get(p.hand, p.hand)} {p.card.label}"
@@ -179,12 +177,12 @@ class PlayCards(Op, frozen=True):
         ]
         return f"Round {enc.turn.round + 1}: " + ", ".join(parts)
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Round {enc.turn.round + 1} cards"
 
 
 def play_cards(
-    enc: Encounter,
+    enc: "Encounter",
     chosen: Mapping[str, Card] | None = None,
     rng: random.Random | None = None,
 ) -> PlayCards:

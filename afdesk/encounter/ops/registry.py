@@ -92,7 +92,8 @@ def decode_hook(kind: type, obj: Any) -> Any:
     raise NotImplementedError(f"afdesk does not decode {kind!r}")
 
 
-_NESTED = re.compile(r"^(?P<msg>.*?) - at `\$(?P<inner>[^`]*)` - at `\$(?P<outer>[^`]*)`$", re.S)
+_NESTED = r"^(?P<msg>.*?) - at `\$(?P<inner>[^`]*)` - at `\$(?P<outer>[^`]*)`$"
+"""Compiled on first use, with re.S (only a file that fails to load needs it)."""
 
 
 def nested_message(message: str) -> str:
@@ -100,7 +101,7 @@ def nested_message(message: str) -> str:
     ``Invalid value 'X' - at `$.op` - at `$.log[2].op``` becomes
     ``Invalid value 'X' - at `$.log[2].op.op```."""
     while True:
-        m = _NESTED.match(message)
+        m = re.match(_NESTED, message, re.S)
         if m is None:
             return message
         message = f"{m['msg']} - at `${m['outer']}{m['inner']}`"

@@ -4,8 +4,6 @@
 those old values, so undo is exact by construction.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Any
 
 from afdesk.encounter.chase.state import ChaseState
@@ -44,7 +42,7 @@ class Restore(Op, frozen=True):
     label = "Restore"
 
     @classmethod
-    def from_record(cls, rec: dict[str, Any]) -> Restore:
+    def from_record(cls, rec: dict[str, Any]) -> "Restore":
         slots = tuple(
             Slot(cid, None if old is MISSING else old) for cid, old in rec["combatants"].items()
         )
@@ -61,7 +59,7 @@ class Restore(Op, frozen=True):
             **{p.name: rec.get(p.name) for p in all_parts()},
         )
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         for slot in self.combatants:
             if slot.value is None:
                 if slot.id in enc.combatants:

@@ -1,7 +1,5 @@
 """Ops on characters: join, leave, place, face, states, markers, counters (E11, E17, R12)."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -44,7 +42,7 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-def new_id(enc: Encounter, name_: str) -> str:
+def new_id(enc: "Encounter", name_: str) -> str:
     """A fresh, readable id for a character called ``name_``."""
     base = re.sub(r"[^a-z0-9]+", "-", name_.lower()).strip("-") or "character"
     cid, n = base, 2
@@ -80,7 +78,7 @@ class AddCombatant(Op, frozen=True):
     combatant: Combatant
     label = "Add character"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = self.combatant
         if c.id in enc.combatants:
             raise IllegalOp(f"there is already a character with id {c.id!r}")
@@ -99,12 +97,12 @@ class AddCombatant(Op, frozen=True):
             )
             enc.set_reflex(msgspec.structs.replace(enc.reflex, hands=hands))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         c = self.combatant
         where = f" at {area_text(c.area)}" if c.area else ""
         return f"{c.name} ({c.side.value}) joins the encounter{where}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Add {self.combatant.name}"
 
 
@@ -114,7 +112,7 @@ class RemoveCombatant(Op, frozen=True):
     id: str
     label = "Remove character"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         if enc.actor == c.id:
             raise IllegalOp(f"it is {c.name}'s turn: end the turn before removing {c.name}")
@@ -134,10 +132,10 @@ class RemoveCombatant(Op, frozen=True):
             index = turn.index - 1 if pos <= turn.index else turn.index
             enc.set_turn(msgspec.structs.replace(turn, order=order, index=index))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"{name(enc, self.id)} is removed from the encounter"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Remove {name(enc, self.id)}"
 
 
@@ -153,7 +151,7 @@ class EditCombatant(Op, frozen=True):
     combatant: Combatant
     label = "Edit character"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         old = enc.combatant(self.combatant.id)
         c = self.combatant
         if c.grit > c.grit_max:
@@ -163,10 +161,10 @@ class EditCombatant(Op, frozen=True):
             require_area_in_zone(enc, c.area, f"{c.name}'s area")
         enc.put(c.replace(facing=normalise_facing(c.facing)))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"GM edits {name(enc, self.combatant.id)}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Edit {name(enc, self.combatant.id)}"
 
 
@@ -179,7 +177,7 @@ class PlaceCombatant(Op, frozen=True):
     facing: float | None = None
     label = "Place"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         if c.exited:
             c = c.replace(exited="")
@@ -188,11 +186,11 @@ class PlaceCombatant(Op, frozen=True):
         c = c.with_economy(exit_free=False, exit_to=None)  # a new place: no old overlap
         enc.put(c.replace(area=tuple(self.area), facing=facing))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         override = "" if enc.turn.phase is Phase.SETUP else " (GM override)"
         return f"{name(enc, self.id)} is placed at {area_text(self.area)}{override}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Place {name(enc, self.id)}"
 
 
@@ -205,19 +203,19 @@ class SetFacing(Op, frozen=True):
     override: bool = False
     label = "Face"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         require_on_map(c, "turn")
         if enc.turn.phase is Phase.TURNS and not self.override:
             require_actor(enc, c.id, "change facing")
         enc.put(c.replace(facing=normalise_facing(self.facing)))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         f = normalise_facing(self.facing)
         suffix = " (GM override)" if self.override else ""
         return f"{name(enc, self.id)} faces {direction_name(f)} ({f:.0f}°){suffix}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Face {name(enc, self.id)}"
 
 
@@ -231,7 +229,7 @@ class ExitCombatant(Op, frozen=True):
     """Leave over an edge whose rule extends the zone instead (a GM override)."""
     label = "Exit"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         require_on_map(c, "leave the zone")
         rule = enc.zone.edge_rule(self.edge)
@@ -257,7 +255,7 @@ class ExitCombatant(Op, frozen=True):
         c = c.without_state(StateKind.HESITATING)  # a kept action leaves with them
         enc.put(c.replace(area=None, exited=note, decoys=()))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         rule = enc.zone.edge_rule(self.edge)
         note = self.note or rule.note
         tail = f": {note}" if note else ""
@@ -265,7 +263,7 @@ class ExitCombatant(Op, frozen=True):
         who = name(enc, self.id)
         return f"{who} leaves the encounter over the {self.edge.value} edge{tail}{suffix}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Exit {name(enc, self.id)}"
 
 
@@ -285,7 +283,7 @@ class AddState(Op, frozen=True):
     until: int | None = None
     label = "Add state"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         if self.markers < 0:
             raise IllegalOp("markers cannot be negative")
@@ -304,7 +302,7 @@ class AddState(Op, frozen=True):
                 c = c.with_state(State(StateKind.STALL, note="knocked down while flying"))
         enc.put(c)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         c = enc.combatants.get(self.id)
         who = name(enc, self.id)
         if c is not None and c.has(self.kind):
@@ -316,7 +314,7 @@ class AddState(Op, frozen=True):
             extra += " and stalls while flying: -2 on all checks until recovered (E14)"
         return f"{who} is now {self.kind.value}{extra}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"{self.kind.label} on {name(enc, self.id)}"
 
 
@@ -325,7 +323,7 @@ class RemoveState(Op, frozen=True):
     kind: StateKind
     label = "Remove state"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         if not c.has(self.kind):
             raise IllegalOp(f"{c.name} is not {self.kind.value}")
@@ -333,10 +331,10 @@ class RemoveState(Op, frozen=True):
             c = c.replace(decoys=())
         enc.put(c.without_state(self.kind))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"{name(enc, self.id)} is no longer {self.kind.value}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Remove {self.kind.value} from {name(enc, self.id)}"
 
 
@@ -348,7 +346,7 @@ class SetMarkers(Op, frozen=True):
     markers: int
     label = "Markers"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         st = c.state(self.kind)
         if st is None:
@@ -360,10 +358,10 @@ class SetMarkers(Op, frozen=True):
         else:
             enc.put(c.with_state(msgspec.structs.replace(st, markers=self.markers)))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"{name(enc, self.id)}: {self.kind.value} markers set to {self.markers}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"{self.kind.label} markers of {name(enc, self.id)}"
 
 
@@ -379,7 +377,7 @@ ONGOING = (StateKind.BLEEDING, StateKind.BURNING, StateKind.BLINDED)
 """Ongoing states a character resolves once on each of its own turns (E3, E17)."""
 
 
-def ongoing_refusal(enc: Encounter, c: Combatant, kind: StateKind) -> str:
+def ongoing_refusal(enc: "Encounter", c: Combatant, kind: StateKind) -> str:
     """Why ``c`` cannot resolve its ``kind`` state now, or "" (E3): once on each of its own
     turns, while it has the state."""
     if kind not in ONGOING:
@@ -405,7 +403,7 @@ class TickBleeding(Op, frozen=True):
     """Burning: the hits the fire deals this turn."""
     label = "Bleed"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         why = ongoing_refusal(enc, c, self.state)
         if why:
@@ -426,7 +424,7 @@ class TickBleeding(Op, frozen=True):
             c = c.with_economy(resolved=(*c.economy.resolved, str(self.state)))
         enc.put(c)
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         c = enc.combatants.get(self.id)
         who = name(enc, self.id)
         if self.state is not StateKind.BLEEDING:
@@ -436,7 +434,7 @@ class TickBleeding(Op, frozen=True):
         m = st.markers if st else 0
         return f"{who} bleeds: {plural(bleeding_hits(m), 'hit')}, bleeding {m} -> {m - 1}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         verb = "Bleed" if self.state is StateKind.BLEEDING else f"Resolve {self.state.value}:"
         return f"{verb} {name(enc, self.id)}"
 
@@ -452,7 +450,7 @@ class AdjustCounter(Op, frozen=True):
     delta: int
     label = "Adjust"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         if self.counter not in COUNTERS:
             raise IllegalOp(f"{self.counter!r} is not one of " + ", ".join(COUNTERS))
@@ -464,11 +462,11 @@ class AdjustCounter(Op, frozen=True):
             )
         enc.put(c.replace(**{self.counter: value}))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         what = self.counter.replace("_", " ")
         return f"{name(enc, self.id)}: {what} {self.delta:+d}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"{self.counter.capitalize()} of {name(enc, self.id)}"
 
 
@@ -480,17 +478,17 @@ class AddMomentum(Op, frozen=True):
     source: str = ""
     label = "Momentum marker"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         if self.dice not in MOMENTUM_MARKERS:
             raise IllegalOp(f"a Momentum marker is +2 or -2 (R12), not {self.dice:+d}")
         enc.put(c.replace(momentum=(*c.momentum, MomentumMarker(self.dice, self.source))))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         src = f" from {self.source}" if self.source else ""
         return f"{name(enc, self.id)} gets a {self.dice:+d} marker for the next check{src}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Marker on {name(enc, self.id)}"
 
 
@@ -499,13 +497,13 @@ class RemoveMomentum(Op, frozen=True):
     index: int
     label = "Remove marker"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         if not 0 <= self.index < len(c.momentum):
             raise IllegalOp(f"{c.name} has no Momentum marker number {self.index + 1}")
         enc.put(c.replace(momentum=c.momentum[: self.index] + c.momentum[self.index + 1 :]))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"A Momentum marker is removed from {name(enc, self.id)}"
 
 
@@ -516,7 +514,7 @@ class SetDecoys(Op, frozen=True):
     decoys: tuple[Area, ...]
     label = "Decoys"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         require_on_map(c, "place decoys")
         if not c.hidden:
@@ -524,25 +522,25 @@ class SetDecoys(Op, frozen=True):
         check_decoys(enc, c, self.decoys)
         enc.put(c.replace(decoys=tuple(tuple(d) for d in self.decoys)))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         where = ", ".join(area_text(d) for d in self.decoys)
         return f"{name(enc, self.id)}'s decoys: {where or 'none'}"
 
 
-def decoy_spots(enc: Encounter, c: Combatant) -> list[Area]:
+def decoy_spots(enc: "Encounter", c: Combatant) -> list[Area]:
     """Where ``c`` hiding may put its decoys: the areas next to it inside the zone (E6)."""
     if c.area is None:
         return []
     return [n for n in neighbours(c.area) if enc.zone.contains(n)]
 
 
-def hide_decoy_count(enc: Encounter, c: Combatant) -> int:
+def hide_decoy_count(enc: "Encounter", c: Combatant) -> int:
     """How many decoys Hide places: two, fewer only where fewer adjacent areas exist (E6)."""
     return min(2, len(decoy_spots(enc, c)))
 
 
 def check_decoys(
-    enc: Encounter, c: Combatant, decoys: Sequence[Area], *, hiding: bool = False
+    enc: "Encounter", c: Combatant, decoys: Sequence[Area], *, hiding: bool = False
 ) -> None:
     """Refuse decoys that break E6. ``hiding``: the Hide action places exactly two (fewer
     only where fewer adjacent areas exist); the GM may place fewer later (a Look or a
@@ -576,9 +574,9 @@ class RemoveDecoy(Op, frozen=True):
     area: Area
     label = "Remove decoy"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
         enc.put(c.without_decoy((self.area[0], self.area[1])))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"{name(enc, self.id)} loses the decoy at {area_text(self.area)}"

@@ -1,7 +1,5 @@
 """Ops on the zone: extend, trim, edit segments and edges (E9, E10)."""
 
-from __future__ import annotations
-
 import random
 from typing import TYPE_CHECKING
 
@@ -26,7 +24,7 @@ class ExtendZone(Op, frozen=True):
     kinds: tuple[str, ...]
     label = "Extend zone"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         rule = enc.zone.edge_rule(self.edge)
         if rule.blocked:
             note = f" ({rule.note})" if rule.note else ""
@@ -37,18 +35,18 @@ class ExtendZone(Op, frozen=True):
         kinds = [enc.zone.kind(k) for k in self.kinds]
         enc.set_zone(enc.zone.extended(self.edge, kinds))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         try:
             names = ", ".join(enc.zone.kind(k).name for k in self.kinds)
         except IllegalOp:
             names = ", ".join(self.kinds)
         return f"The zone grows {self.edge.value}wards: {names}"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Extend zone {self.edge.value}"
 
 
-def draw_extension(enc: Encounter, edge: Edge, rng: random.Random | None = None) -> ExtendZone:
+def draw_extension(enc: "Encounter", edge: Edge, rng: random.Random | None = None) -> ExtendZone:
     """Draw the tiles for a new row or column from the zone's tile kinds (E9)."""
     kinds = drawable(enc.zone.kinds)  # never an empty slot (issue 16)
     if not kinds:
@@ -66,7 +64,7 @@ class TrimZone(Op, frozen=True):
     edge: Edge
     label = "Trim zone"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         gone = enc.zone.line_areas(self.edge)
         for c in enc.roster():
             if c.on_map and c.area in gone:
@@ -78,10 +76,10 @@ class TrimZone(Op, frozen=True):
                 raise IllegalOp(f"a decoy of {c.name} is in the {self.edge.value} tiles")
         enc.set_zone(enc.zone.trimmed(self.edge))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"The {self.edge.value} tiles are removed"
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         return f"Trim zone {self.edge.value}"
 
 
@@ -94,7 +92,7 @@ class SetSegmentProps(Op, frozen=True):
     props: SegmentProps
     label = "Segment properties"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         tile = enc.zone.tile_at(self.col, self.row)
         if tile is None:
             raise IllegalOp(f"there is no tile at ({self.col}, {self.row})")
@@ -106,7 +104,7 @@ class SetSegmentProps(Op, frozen=True):
         tiles = tuple(new if t is tile else t for t in enc.zone.tiles)
         enc.set_zone(msgspec.structs.replace(enc.zone, tiles=tiles))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         tile = enc.zone.tile_at(self.col, self.row)
         seg = (
             tile.segments[self.segment].name
@@ -125,7 +123,7 @@ class ReplaceTile(Op, frozen=True):
     kind: str
     label = "Replace tile"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         old = enc.zone.tile_at(self.col, self.row)
         if old is None:
             raise IllegalOp(f"there is no tile at ({self.col}, {self.row})")
@@ -134,7 +132,7 @@ class ReplaceTile(Op, frozen=True):
         tiles = tuple(new if t is old else t for t in enc.zone.tiles)
         enc.set_zone(msgspec.structs.replace(enc.zone, tiles=tiles))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         return f"Tile ({self.col}, {self.row}) becomes {self.kind}"
 
 
@@ -144,12 +142,12 @@ class SetEdgeRule(Op, frozen=True):
     rule: EdgeRule
     label = "Edge"
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         edges = tuple(e for e in enc.zone.edges if e.edge is not self.rule.edge)
         edges = tuple(sorted((*edges, self.rule), key=lambda e: list(Edge).index(e.edge)))
         enc.set_zone(msgspec.structs.replace(enc.zone, edges=edges))
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         r = self.rule
         what = "exits the encounter" if r.exits else "extends the zone"
         if r.blocked:

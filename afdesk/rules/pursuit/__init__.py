@@ -6,7 +6,8 @@ Pure Python, no Qt. The names here are public entry points (issue 14): :func:`co
 :func:`turn_odds` (-> :class:`TurnOdds`).
 """
 
-from afdesk.rules.pursuit.odds import TurnOdds, colour_odds, turn_odds
+from typing import TYPE_CHECKING, Any
+
 from afdesk.rules.pursuit.stages import StageEffects, StageProperty, stage_effects
 from afdesk.rules.pursuit.turns import (
     BAD_COLOURS,
@@ -21,6 +22,22 @@ from afdesk.rules.pursuit.turns import (
     resolve_exchange_end,
     turn,
 )
+
+if TYPE_CHECKING:
+    from afdesk.rules.pursuit.odds import TurnOdds, colour_odds, turn_odds
+else:
+
+    def __getattr__(name: str) -> Any:
+        """The odds' names, imported when first asked for: a chase's Ops and the
+        chase mode need none of them to load a file or start the app (issue 15)."""
+        if name in ("TurnOdds", "colour_odds", "turn_odds"):
+            from afdesk.rules.pursuit import odds
+
+            value = getattr(odds, name)
+            globals()[name] = value
+            return value
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "BAD_COLOURS",

@@ -8,11 +8,12 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from afdesk.rules.errors import RulesError
 from afdesk.rules.rulesets.af254 import AF254
 from afdesk.rules.rulesets.base import (
     DicePoolRuleset,
-    OddsInput,
     Ruleset,
     SpendKind,
     SpendUnit,
@@ -20,6 +21,18 @@ from afdesk.rules.rulesets.base import (
 )
 from afdesk.rules.rulesets.classic import Classic
 from afdesk.rules.rulesets.d20 import D20Degrees
+
+if TYPE_CHECKING:
+    from afdesk.rules.rulesets.base import OddsInput
+else:
+
+    def __getattr__(name: str) -> Any:
+        if name == "OddsInput":  # needs the odds, imported when first asked for
+            from afdesk.rules.rulesets import base
+
+            return base.OddsInput
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _REGISTRY: dict[str, Ruleset] = {}
 

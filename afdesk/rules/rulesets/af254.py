@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from afdesk.rules import af254
 from afdesk.rules.dice import DiceSource, Pool, Roll
-from afdesk.rules.odds import af254 as odds
-from afdesk.rules.odds.core import CheckOdds, CheckState, ContestOdds, PoolSpec
 from afdesk.rules.outcome import Outcome
-from afdesk.rules.rulesets.base import DicePoolRuleset, OddsInput, SpendKind, SpendUnit
+from afdesk.rules.rulesets.base import DicePoolRuleset, SpendKind, SpendUnit
+
+if TYPE_CHECKING:  # the odds are imported when asked for (base.py)
+    from afdesk.rules.odds.core import CheckOdds, CheckState, ContestOdds, PoolSpec
+    from afdesk.rules.rulesets.base import OddsInput
 
 
 class AF254(DicePoolRuleset):
@@ -77,6 +80,8 @@ class AF254(DicePoolRuleset):
         return roll, helper_roll
 
     def check_odds(self, spec: OddsInput) -> CheckOdds:
+        from afdesk.rules.odds import af254 as odds
+
         return odds.check_odds(spec)
 
     def contest_odds(
@@ -86,15 +91,22 @@ class AF254(DicePoolRuleset):
         *,
         defense_wins_ties: bool = False,
     ) -> ContestOdds:
+        from afdesk.rules.odds import af254 as odds
+
         return odds.contest_odds(attacker, defender, defense_wins_ties=defense_wins_ties)
 
     def opposition_spec(self, lead: PoolSpec, helper: PoolSpec | None) -> OddsInput:
+        from afdesk.rules.odds import af254 as odds
+        from afdesk.rules.odds.core import PoolSpec
+
         if helper is None:
             return lead
         helping = PoolSpec(helper.dice, helper.interference + af254.helper_interference(2))
         return odds.Cooperation(lead, (helping,))
 
     def p_gain_above(self, spec: PoolSpec, n: int) -> float:
+        from afdesk.rules.odds import af254 as odds
+
         return odds.distribution(spec).p_gain_above(n)
 
     def spend_refusal(

@@ -11,18 +11,33 @@ from __future__ import annotations
 import abc
 import enum
 from collections.abc import Callable, Iterable, Sequence
-from fractions import Fraction
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from afdesk.rules.d20 import PLAIN_TN, D20Check, Degree
 from afdesk.rules.dice import DiceSource, Pool, Roll, pool_sizes
 from afdesk.rules.errors import RulesError
-from afdesk.rules.odds import CheckOdds, CheckState, ContestOdds, Cooperation, PoolSpec
 from afdesk.rules.outcome import Outcome
 from afdesk.rules.verdict import Verdict
 
-OddsInput = PoolSpec | CheckState | Cooperation
-"""What the exact odds take: a check before rolling, part-way through, or a cooperation."""
+# The exact odds (``afdesk.rules.odds``) are imported where odds are asked for: loading a
+# file or starting the app asks for none (issue 15).
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from afdesk.rules.odds import CheckOdds, CheckState, ContestOdds, Cooperation, PoolSpec
+
+    OddsInput: TypeAlias = PoolSpec | CheckState | Cooperation
+    """What the exact odds take: a check before rolling, part-way through, or a
+    cooperation."""
+else:
+
+    def __getattr__(name: str) -> Any:
+        if name == "OddsInput":  # the union, built when first asked for
+            from afdesk.rules.odds import CheckState, Cooperation, PoolSpec
+
+            globals()[name] = union = PoolSpec | CheckState | Cooperation
+            return union
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class SpendUnit(enum.StrEnum):
@@ -333,6 +348,8 @@ class DicePoolRuleset(Ruleset):
         return self.roll_check(dice, interference, source=source)
 
     def p_margin_above(self, score: int, modifiers: Sequence[int], n: int) -> float:
+        from afdesk.rules.odds import PoolSpec
+
         dice, interference = pool_sizes(score, modifiers)
         return self.p_gain_above(PoolSpec(dice, interference), n)
 

@@ -4,15 +4,17 @@ Fumble."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from afdesk.rules import classic
 from afdesk.rules.dice import DiceSource, Pool, Roll
 from afdesk.rules.errors import RulesError
-from afdesk.rules.odds import classic as odds
-from afdesk.rules.odds.af254 import Cooperation
-from afdesk.rules.odds.core import CheckOdds, CheckState, ContestOdds, PoolSpec
 from afdesk.rules.outcome import Outcome
-from afdesk.rules.rulesets.base import DicePoolRuleset, OddsInput, SpendKind, SpendUnit
+from afdesk.rules.rulesets.base import DicePoolRuleset, SpendKind, SpendUnit
+
+if TYPE_CHECKING:  # the odds are imported when asked for (base.py)
+    from afdesk.rules.odds.core import CheckOdds, CheckState, ContestOdds, PoolSpec
+    from afdesk.rules.rulesets.base import OddsInput
 
 
 class Classic(DicePoolRuleset):
@@ -75,6 +77,8 @@ class Classic(DicePoolRuleset):
         return classic.cooperate(roll, [helper_roll]), helper_roll
 
     def check_odds(self, spec: OddsInput) -> CheckOdds:
+        from afdesk.rules.odds import classic as odds
+
         return odds.classic_check_odds(_single(spec))
 
     def contest_odds(
@@ -84,6 +88,8 @@ class Classic(DicePoolRuleset):
         *,
         defense_wins_ties: bool = False,
     ) -> ContestOdds:
+        from afdesk.rules.odds import classic as odds
+
         return odds.classic_contest_odds(
             _single(attacker),
             None if defender is None else _single(defender),
@@ -91,6 +97,8 @@ class Classic(DicePoolRuleset):
         )
 
     def p_gain_above(self, spec: PoolSpec, n: int) -> float:
+        from afdesk.rules.odds import classic as odds
+
         return odds.classic_p_gain_above(spec, n)
 
     def spend_refusal(
@@ -116,6 +124,8 @@ class Classic(DicePoolRuleset):
 
 
 def _single(spec: OddsInput) -> PoolSpec | CheckState:
+    from afdesk.rules.odds.af254 import Cooperation
+
     if isinstance(spec, Cooperation):
         raise RulesError("the af-classic odds do not count cooperation (C6)")
     return spec

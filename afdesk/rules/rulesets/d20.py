@@ -4,15 +4,17 @@ keywords; no dice pools, no defense roll, nothing to spend."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from afdesk.rules import d20
 from afdesk.rules.d20 import D20Check, Degree
 from afdesk.rules.dice import DiceSource, Roll
 from afdesk.rules.errors import RulesError
-from afdesk.rules.odds.d20 import degree_odds
 from afdesk.rules.rulesets.base import Ruleset, d20_margin
 from afdesk.rules.verdict import Verdict
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class D20Degrees(Ruleset):
@@ -60,6 +62,8 @@ class D20Degrees(Ruleset):
         *,
         keywords: Iterable[str] = (),
     ) -> dict[Degree, Fraction]:
+        from afdesk.rules.odds.d20 import degree_odds  # when asked for (base.py)
+
         return degree_odds(bonus, tn, fortification, keywords=keywords)
 
     def p_success(
