@@ -70,26 +70,34 @@ def run(argv: list[str]) -> int:
         args = _parser_check().parse_args(argv[1:])
         return check_files(args.files, out=sys.stdout)
     if first == "export-png":
-        _before_qt(journal=False)  # a picture changes nothing
+        _before_qt(app=False)
         from afdesk.gui.export import main as export_main
 
         return export_main(argv[1:], last=True)  # the process ends with the command
-    _before_qt(journal=True)
+    import gc
+
+    # Start-up makes tens of thousands of long-lived objects and no garbage worth a
+    # cycle collection: the collector waits until the first frame is drawn.
+    gc.disable()
+    _before_qt(app=True)
     from afdesk.gui.app import main as app_main
 
-    return app_main(argv)
+    return app_main(argv, collect_after_first_frame=True)
 
 
-def _before_qt(*, journal: bool) -> None:
+def _before_qt(*, app: bool) -> None:
     """Import the model and the file loader before Qt. Once ``PySide6.QtCore`` is
     imported, PySide6 reads the source of every module imported after it (its
     ``__feature__`` import hook looks for the word "PySide6"); the pure layers and
     msgspec's own imports have no use for that, and skipping it saves about a tenth of
     the start (issue 15)."""
     import afdesk.encounter.model
+    import afdesk.encounter.summary  # the map's headline
+    import afdesk.encounter.visibility  # what the players' map shows
     import afdesk.storage
     from afdesk.encounter.ops.registry import registered_ops
 
     registered_ops()  # every Op module: a file's log names them
-    if journal:  # the app journals the encounter it opens
+    if app:  # the app's map plans drags; it journals the encounter it opens
+        import afdesk.encounter.drag
         import afdesk.storage.journal  # noqa: F401

@@ -4,6 +4,7 @@ file given, else the bundled sample."""
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -85,7 +86,18 @@ def start(window, file: str | None = None) -> None:
         window.set_document(EncounterDocument(Encounter()))
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], *, collect_after_first_frame: bool = False) -> int:
+    """Open the app (``argv``: an optional file, then Qt's own options); returns the exit
+    status. ``collect_after_first_frame``: the caller paused the cycle collector for the
+    start (:func:`afdesk.cli.run`); it is back on once the window is drawn."""
+    try:
+        return _run(argv, collect_after_first_frame)
+    finally:
+        if collect_after_first_frame:
+            gc.enable()  # also when the window was never drawn
+
+
+def _run(argv: list[str], collect_after_first_frame: bool) -> int:
     parser = argparse.ArgumentParser(prog="afdesk", description="Action Frameworks encounters")
     parser.add_argument("file", nargs="?", help="an encounter file (.afenc) to open")
     parser.add_argument("--version", action="version", version=f"afdesk {__version__}")
@@ -105,12 +117,19 @@ def main(argv: list[str]) -> int:
 
     window.crash_handler = install(window)  # one handler of unexpected errors
     exit_when = os.environ.get("AFDESK_EXIT_AFTER_FIRST_FRAME")
-    if exit_when and exit_when != "complete":
+    first_frame_only = bool(exit_when) and exit_when != "complete"
+
+    def drawn() -> None:
+        if not first_frame_only:
+            window.complete()
+        if collect_after_first_frame:
+            gc.enable()  # after the rest of the window: it makes no garbage either
+
+    after_first_frame(window, drawn)
+    if first_frame_only:
         exit_after_first_frame(window)  # the start-up benchmark: the first frame only
-    else:
-        after_first_frame(window, window.complete)
-        if exit_when == "complete":  # the window whole: its docks filled, its menus bound
-            after_first_frame(window, lambda: QTimer.singleShot(0, QCoreApplication.quit))
+    elif exit_when == "complete":  # the window whole: its docks filled, its menus bound
+        after_first_frame(window, lambda: QTimer.singleShot(0, QCoreApplication.quit))
     window.show()
     start(window, str(Path(args.file)) if args.file else None)
     return app.exec()

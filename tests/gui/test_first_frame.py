@@ -108,21 +108,25 @@ def test_the_app_completes_its_window_once_drawn(tmp_path):
         "AFDESK_EXIT_AFTER_FIRST_FRAME": "complete",
     }
     code = (
-        "import sys\n"
+        "import gc, sys\n"
         "import afdesk.gui.main_window as mw\n"
         "done = mw.MainWindow.complete\n"
         "def complete(self):\n"
         "    done(self)\n"
         "    print('complete', self.combatant_panel.doc is self.doc, flush=True)\n"
+        "    print('collecting', gc.isenabled(), flush=True)\n"
         "mw.MainWindow.complete = complete\n"
         "from afdesk.cli import run\n"
-        "sys.exit(run([]))\n"
+        "status = run([])\n"
+        "print('collecting', gc.isenabled(), flush=True)\n"
+        "sys.exit(status)\n"
     )
     ran = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
     )
     assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.splitlines() == ["complete True"]
+    # the cycle collector waits out the start (cli.run), and is back on afterwards
+    assert ran.stdout.splitlines() == ["complete True", "collecting False", "collecting True"]
     assert "Traceback" not in ran.stderr
 
 
@@ -152,3 +156,22 @@ def test_the_map_keeps_its_place_when_the_panels_arrive(qtbot, tmp_path, doc):
     qtbot.waitExposed(whole)
     app.processEvents()
     assert whole.map.size() == late.map.size()
+
+
+def test_the_collector_comes_back_once_the_window_is_drawn(qtbot):
+    import gc
+
+    from PySide6.QtWidgets import QWidget
+
+    from afdesk.gui.app import after_first_frame
+
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    gc.disable()
+    try:
+        after_first_frame(widget, gc.enable)
+        assert not gc.isenabled()
+        widget.show()
+        qtbot.waitUntil(gc.isenabled)
+    finally:
+        gc.enable()
