@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
@@ -15,8 +16,22 @@ from afdesk.encounter.ops.base import Op
 from afdesk.gui.errors import Reporter
 
 if TYPE_CHECKING:
-    from afdesk.gui.commands.base import Command
     from afdesk.gui.document import EncounterDocument
+
+
+class Runnable(Protocol):
+    """What the context runs: a GM command (:class:`afdesk.gui.commands.Command`), known
+    here by its two questions only, so that the context stays below the commands."""
+
+    def available(self, doc: EncounterDocument, who: str) -> tuple[bool, str]: ...
+
+    def trigger(self, ctx: CommandContext, who: str) -> None: ...
+
+
+class Commands(Protocol):
+    """Commands by id (:data:`afdesk.gui.commands.REGISTRY`)."""
+
+    def __getitem__(self, command_id: str) -> Runnable: ...
 
 
 class CommandContext:
@@ -26,6 +41,10 @@ class CommandContext:
     The window builds one and hands it to its docks (they never call the window); a dock
     or a test without a window gets a bare one.
     """
+
+    commands: ClassVar[Commands] = MappingProxyType({})  # none until they are imported
+    """Every GM command by id, for :meth:`run` with an id: the command registry, which
+    :mod:`afdesk.gui.commands` puts here (the context knows no command itself)."""
 
     def __init__(
         self,
@@ -42,13 +61,11 @@ class CommandContext:
         """Told of every dialog opened (the map draws a check's attack line)."""
         """The last dialog opened (tests and scripts drive it)."""
 
-    def run(self, command: Command | str, who: str = "") -> bool:
+    def run(self, command: Runnable | str, who: str = "") -> bool:
         """Trigger ``command`` for ``who`` if it is available now, else report why.
         True if it was triggered."""
         if isinstance(command, str):
-            from afdesk.gui.commands import REGISTRY
-
-            command = REGISTRY[command]
+            command = self.commands[command]
         if self.doc is None:
             return False
         ok, reason = command.available(self.doc, who)

@@ -112,6 +112,11 @@ def test_an_unknown_command_is_a_clear_error(qtbot):
     window.set_document(EncounterDocument(sample.build(), journal_factory=lambda d: None))
     with pytest.raises(UnknownCommand):
         window.perform("huang", "add-stat")  # a typo no longer passes silently
+    with pytest.raises(UnknownCommand):
+        window.ctx.run("add-stat", "huang")  # the context finds commands by id too
+    window.maybe_save = lambda: True  # closing never asks about the deal
+    assert window.ctx.run("deal")  # ... every registered one
+    assert window.doc.encounter.turn.phase is not Phase.SETUP
 
 
 def test_a_command_id_is_registered_once():

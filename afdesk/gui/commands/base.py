@@ -130,6 +130,7 @@ class CommandRegistry:
 
 REGISTRY = CommandRegistry()
 """All GM commands (character commands take a character id as ``who``)."""
+CommandContext.commands = REGISTRY  # ctx.run("deal") finds them
 
 
 def show_availability(widget: QWidget, command: Command, doc: EncounterDocument, who="") -> bool:
