@@ -35,6 +35,37 @@ sys.exit(app.exec())
 """
 """The floor of the start: a bare PySide6 QMainWindow, shown and drawn once, then quit."""
 
+MODEL_WINDOW = """
+import sys
+import afdesk.encounter.model, afdesk.storage  # the model and the loader, before Qt
+from afdesk.encounter.model import Encounter
+from afdesk.paths import sample_encounter
+from afdesk.storage import load
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Qt
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+
+enc = Encounter.from_state(load(sample_encounter()).state)
+
+class FirstFrame(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, QCoreApplication.quit)
+        return False
+
+app = QApplication(sys.argv)
+window = QMainWindow()
+window.setCentralWidget(QLabel(f"{enc.meta.name}: {len(enc.combatants)} characters"))
+window.resize(1280, 720)
+watcher = FirstFrame(window)
+window.installEventFilter(watcher)
+window.show()
+sys.exit(app.exec())
+"""
+"""Not a floor of the goal, said beside it: the bare window once the sample is loaded
+through afdesk's model and loader and Qt's namespace is imported (no map, no docks): what
+any first frame on the sample pays before it draws anything of its own."""
+
 BARE_RENDER = """
 import sys
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
