@@ -67,6 +67,10 @@ def test_the_first_frame_shows_the_docks_frames_and_menus_titles_then_completes(
     assert late.reflex_panel.doc is playing_doc
     assert late.reserves_panel.doc is playing_doc
     assert late.history._followed_stack is playing_doc.undo_stack  # shown when on screen
+    # what complete() builds follows the document set before it
+    assert late.zone_editor.palette.doc is playing_doc
+    assert late.zone_editor.panel.doc is playing_doc
+    assert late.chase_view.doc is playing_doc
 
     whole = _window(qtbot, tmp_path, "whole", defer=False)
     whole.set_document(EncounterDocument(playing_doc.encounter, journal_factory=lambda d: None))

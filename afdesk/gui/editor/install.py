@@ -50,6 +50,8 @@ class ZoneEditor:
                 act.menu().addAction(self.action)
         self.panel.edit_box.toggled.connect(self.action.setChecked)
         window.documentChanged.connect(self.set_document)  # type: ignore[attr-defined]
+        if getattr(window, "doc", None) is not None:  # made after the first frame (issue 15)
+            self.set_document(window.doc)  # type: ignore[attr-defined]
 
     def _dock(self, title: str, name: str, widget) -> QDockWidget:
         dock = QDockWidget(title, self.window)
