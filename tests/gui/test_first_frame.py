@@ -79,6 +79,10 @@ def test_the_first_frame_shows_the_docks_frames_and_menus_titles_then_completes(
         (a.text(), a.isEnabled()) for a, _ in whole._bound
     ]
     assert late.act_undo.isEnabled() == whole.act_undo.isEnabled()
+    # the docks show what the whole window's show: whose turn, the selected character
+    assert playing_doc.selected
+    assert late.combatant_panel.title.text() == whole.combatant_panel.title.text()
+    assert late.reflex_panel.header.text() == whole.reflex_panel.header.text()
 
 
 def test_a_window_closed_before_it_is_complete_closes_cleanly(qtbot, tmp_path, doc):
