@@ -295,16 +295,23 @@ class Journal:
         if exc is None:
             self._synced_size = self._size
             return
-        with contextlib.suppress(OSError):
-            os.ftruncate(self._fd, self._synced_size)
-        self._size = self._synced_size
         self._lines = max(self._lines - 1, 0)
+        raise self._cut_back(self._synced_size, exc)
+
+    def _cut_back(self, size: int, exc: OSError) -> SaveError:
+        """After a failed write or fsync: the journal cut back to ``size`` bytes (what is
+        surely on disk), the problem kept, and the error that says so."""
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._fd, size)
+        self._size = size
         self.problem = atomic.reason(exc, self.path).split(";")[0]
-        raise SaveError(
+        error = SaveError(
             TARGET,
             f"{self.problem}: changes are not protected against a crash until afdesk can "
             "write again",
-        ) from exc
+        )
+        error.__cause__ = exc
+        return error
 
     def _settle_quietly(self) -> None:
         """:meth:`_settle` before a rewrite of the whole journal, which needs no line."""
@@ -326,14 +333,7 @@ class Journal:
         try:
             atomic.write_all(self._fd, data)
         except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, self._size)  # no torn line before the next ones
-            self.problem = atomic.reason(exc, self.path).split(";")[0]
-            raise SaveError(
-                TARGET,
-                f"{self.problem}: changes are not protected against a crash until afdesk "
-                "can write again",
-            ) from exc
+            raise self._cut_back(self._size, exc) from exc  # no torn line before the next
         self._synced_size = self._size
         self._size += len(data)
         self._lines += 1

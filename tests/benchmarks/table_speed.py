@@ -12,8 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-BARE_WINDOW = """
-import sys
+_SHOW_AND_QUIT = """
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
@@ -26,42 +25,39 @@ class FirstFrame(QObject):
 
 app = QApplication(sys.argv)
 window = QMainWindow()
-window.setCentralWidget(QLabel("a bare window"))
+window.setCentralWidget(QLabel(text))
 window.resize(1280, 720)
 watcher = FirstFrame(window)
 window.installEventFilter(watcher)
 window.show()
 sys.exit(app.exec())
 """
+"""A QMainWindow showing ``text``, drawn once, then the process quits (as afdesk's own
+start does with ``AFDESK_EXIT_AFTER_FIRST_FRAME``)."""
+
+BARE_WINDOW = (
+    """
+import sys
+text = "a bare window"
+"""
+    + _SHOW_AND_QUIT
+)
 """The floor of the start: a bare PySide6 QMainWindow, shown and drawn once, then quit."""
 
-MODEL_WINDOW = """
+MODEL_WINDOW = (
+    """
 import sys
 import afdesk.encounter.model, afdesk.storage  # the model and the loader, before Qt
 from afdesk.encounter.model import Encounter
 from afdesk.paths import sample_encounter
 from afdesk.storage import load
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Qt
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+from PySide6.QtCore import Qt  # the namespace every drawing of the map uses
 
 enc = Encounter.from_state(load(sample_encounter()).state)
-
-class FirstFrame(QObject):
-    def eventFilter(self, watched, event):
-        if event.type() == QEvent.Type.Paint:
-            watched.removeEventFilter(self)
-            QTimer.singleShot(0, QCoreApplication.quit)
-        return False
-
-app = QApplication(sys.argv)
-window = QMainWindow()
-window.setCentralWidget(QLabel(f"{enc.meta.name}: {len(enc.combatants)} characters"))
-window.resize(1280, 720)
-watcher = FirstFrame(window)
-window.installEventFilter(watcher)
-window.show()
-sys.exit(app.exec())
+text = f"{enc.meta.name}: {len(enc.combatants)} characters"
 """
+    + _SHOW_AND_QUIT
+)
 """Not a floor of the goal, said beside it: the bare window once the sample is loaded
 through afdesk's model and loader and Qt's namespace is imported (no map, no docks): what
 any first frame on the sample pays before it draws anything of its own."""
@@ -130,6 +126,13 @@ def paired(a: list[str], b: list[str], env: dict[str, str], pairs: int = 9) -> d
         "wall_ratio": statistics.median(r[0][0] / r[1][0] for r in rows),
         "cpu_ratio": statistics.median(r[0][1] / r[1][1] for r in rows),
     }
+
+
+def script(tmp: Path, name: str) -> list[str]:
+    """The command running the script ``name`` of this module (``BARE_WINDOW``, ...)."""
+    path = tmp / f"{name.lower()}.py"
+    path.write_text(globals()[name])
+    return [python(), str(path)]
 
 
 def python() -> str:

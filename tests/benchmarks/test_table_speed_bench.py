@@ -44,24 +44,28 @@ def _scratch(monkeypatch, tmp_path):
     monkeypatch.setenv("AFDESK_DATA_DIR", str(tmp_path / "data"))
 
 
-def test_cold_start_to_a_drawn_window(tmp_path):
+def _start_against_a_bare_window(tmp_path, exit_when: str, what: str) -> dict[str, float]:
+    """``afdesk`` on the sample until ``AFDESK_EXIT_AFTER_FIRST_FRAME=exit_when``, paired
+    with the bare window; the figures printed as ``what``."""
     env = table_speed.environment(tmp_path)
-    env["AFDESK_EXIT_AFTER_FIRST_FRAME"] = "1"
-    bare = tmp_path / "bare_window.py"
-    bare.write_text(table_speed.BARE_WINDOW)
+    env["AFDESK_EXIT_AFTER_FIRST_FRAME"] = exit_when
     r = table_speed.paired(
-        [table_speed.python(), "-m", "afdesk"], [table_speed.python(), str(bare)], env
+        [table_speed.python(), "-m", "afdesk"], table_speed.script(tmp_path, "BARE_WINDOW"), env
     )
     print(
-        f"\ncold start to a drawn window: afdesk {r['a_cpu'] * 1e3:.0f} ms CPU "
-        f"({r['a_wall'] * 1e3:.0f} ms wall), bare QMainWindow {r['b_cpu'] * 1e3:.0f} ms CPU "
-        f"({r['b_wall'] * 1e3:.0f} ms wall): {r['cpu_ratio']:.2f}x CPU, "
-        f"{r['wall_ratio']:.2f}x wall"
+        f"\n{what}: afdesk {r['a_cpu'] * 1e3:.0f} ms CPU ({r['a_wall'] * 1e3:.0f} ms wall), "
+        f"bare QMainWindow {r['b_cpu'] * 1e3:.0f} ms CPU ({r['b_wall'] * 1e3:.0f} ms wall): "
+        f"{r['cpu_ratio']:.2f}x CPU, {r['wall_ratio']:.2f}x wall"
     )
-    loaded = tmp_path / "model_window.py"
-    loaded.write_text(table_speed.MODEL_WINDOW)
+    return r
+
+
+def test_cold_start_to_a_drawn_window(tmp_path):
+    r = _start_against_a_bare_window(tmp_path, "1", "cold start to a drawn window")
     m = table_speed.paired(
-        [table_speed.python(), str(loaded)], [table_speed.python(), str(bare)], env
+        table_speed.script(tmp_path, "MODEL_WINDOW"),
+        table_speed.script(tmp_path, "BARE_WINDOW"),
+        table_speed.environment(tmp_path),
     )
     print(
         f"the bare window with the sample loaded through the model (no map): "
@@ -75,18 +79,7 @@ def test_start_to_the_whole_window(tmp_path):
     menus, chase board, zone editor) is built after the first frame. Building it later
     must not make the whole start dearer than building it all before the first frame
     was (3.71x a bare window when this was measured first, issue 15)."""
-    env = table_speed.environment(tmp_path)
-    env["AFDESK_EXIT_AFTER_FIRST_FRAME"] = "complete"
-    bare = tmp_path / "bare_window.py"
-    bare.write_text(table_speed.BARE_WINDOW)
-    r = table_speed.paired(
-        [table_speed.python(), "-m", "afdesk"], [table_speed.python(), str(bare)], env
-    )
-    print(
-        f"\nstart to the whole window: afdesk {r['a_cpu'] * 1e3:.0f} ms CPU "
-        f"({r['a_wall'] * 1e3:.0f} ms wall), bare QMainWindow {r['b_cpu'] * 1e3:.0f} ms CPU: "
-        f"{r['cpu_ratio']:.2f}x CPU"
-    )
+    r = _start_against_a_bare_window(tmp_path, "complete", "start to the whole window")
     assert r["cpu_ratio"] <= 3.7
 
 

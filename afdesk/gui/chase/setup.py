@@ -92,6 +92,11 @@ class SetupPanel(QWidget):
         enc = self.doc.encounter
         return [(pname(enc, p.id), p.id) for p in enc.chase.participants]
 
+    def _participant(self):
+        """The participant chosen in the panel's ``who`` box (None if none)."""
+        pid = self.who.currentData()  # type: ignore[attr-defined]
+        return self.doc.encounter.chase.participant(pid) if self.doc and pid else None
+
 
 class ParticipantPanel(SetupPanel):
     """Head start, way of moving, speed; knocked out or back in (H3)."""
@@ -132,10 +137,6 @@ class ParticipantPanel(SetupPanel):
             return
         fill_combo(self.who, self.participants())
         self._show()
-
-    def _participant(self):
-        pid = self.who.currentData()
-        return self.doc.encounter.chase.participant(pid) if self.doc and pid else None
 
     def _show(self) -> None:
         p = self._participant()

@@ -109,10 +109,6 @@ class SpecialPanel(SetupPanel):
                 self.who.setCurrentIndex(self.who.findData(ready))
         self._show()
 
-    def _participant(self):
-        pid = self.who.currentData()
-        return self.doc.encounter.chase.participant(pid) if self.doc and pid else None
-
     def _show(self) -> None:
         p = self._participant()
         kind = Special(self.kind.currentData())

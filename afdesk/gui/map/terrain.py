@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPainterPath, QPen
 
 from afdesk.encounter.zone import TILE, EdgeRule, Segment, Tile, Zone
 from afdesk.gui import mapgeom
@@ -17,6 +17,14 @@ from afdesk.gui.map.theme import MapTheme, font, glyphs_of, segment_colour
 AREA = mapgeom.AREA
 
 Z_TILE, Z_SEGMENT, Z_GRID, Z_EDGE = 0.0, 1.0, 2.0, 3.0
+
+
+def artwork_for(painter: QPainter, tile: Tile, theme: MapTheme) -> QImage:
+    """``tile``'s artwork at the zoom ``painter`` draws at (smoothly scaled from there)."""
+    t = painter.worldTransform()
+    scale = math.hypot(t.m11(), t.m12()) * painter.device().devicePixelRatioF()
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+    return tile_artwork(tile, theme.pattern_alpha, zoom_band(scale))
 
 
 class TileItem(MapItem):
@@ -35,11 +43,7 @@ class TileItem(MapItem):
         self.setToolTip(f"{tile.name} ({tile.col}, {tile.row})")
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        t = painter.worldTransform()
-        scale = math.hypot(t.m11(), t.m12()) * painter.device().devicePixelRatioF()
-        image = tile_artwork(self.tile, self.theme.pattern_alpha, zoom_band(scale))
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-        painter.drawImage(self.boundingRect(), image)
+        painter.drawImage(self.boundingRect(), artwork_for(painter, self.tile, self.theme))
 
 
 # ---------------------------------------------------------------------------- segments

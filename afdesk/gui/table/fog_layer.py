@@ -10,8 +10,6 @@ scene asks :meth:`FogLayer.hides` before it draws anything there.
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 
@@ -20,11 +18,10 @@ from afdesk.encounter.geometry import Area
 from afdesk.encounter.zone import TILE, Tile, tile_of
 from afdesk.gui import mapgeom
 from afdesk.gui.map.base import MapItem
-from afdesk.gui.map.patterns import tile_artwork, zoom_band
-from afdesk.gui.map.terrain import Z_TILE
+from afdesk.gui.map.patterns import TILE_SIZE
+from afdesk.gui.map.terrain import Z_TILE, artwork_for
 
 AREA = mapgeom.AREA
-TILE_SIZE = TILE * AREA
 
 Z_FOG_GM = 4.5
 """Above the terrain, below the characters: the GM still sees who stands in the fog."""
@@ -195,10 +192,7 @@ class TilePiece(MapItem):
         self.setToolTip(f"{tile.name} ({tile.col}, {tile.row})")
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        t = painter.worldTransform()
-        scale = math.hypot(t.m11(), t.m12()) * painter.device().devicePixelRatioF()
-        image = tile_artwork(self.tile, self.theme.pattern_alpha, zoom_band(scale))
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        image = artwork_for(painter, self.tile, self.theme)
         # Only this area's part of the tile's image (not the whole image, clipped).
         k = image.width() / TILE_SIZE
         cut = self._cut
