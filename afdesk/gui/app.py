@@ -17,6 +17,9 @@ from afdesk import __version__
 from afdesk.gui import platform_check
 from afdesk.paths import resource_dir
 
+WHOLE_BY_MS = 1000
+"""The window is made whole this long after the start even if it was never drawn."""
+
 
 def make_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
@@ -118,18 +121,26 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
     window.crash_handler = install(window)  # one handler of unexpected errors
     exit_when = os.environ.get("AFDESK_EXIT_AFTER_FIRST_FRAME")
     first_frame_only = bool(exit_when) and exit_when != "complete"
+    done = []
 
     def drawn() -> None:
-        if not first_frame_only:
-            window.complete()
-        if collect_after_first_frame:
-            gc.enable()  # after the rest of the window: it makes no garbage either
+        if done:
+            return
+        done.append(True)
+        try:
+            if not first_frame_only:
+                window.complete()
+        finally:  # the collector is back even if building the rest failed
+            if collect_after_first_frame:
+                gc.enable()
+        if exit_when == "complete":  # the window whole: its docks filled, its menus bound
+            QTimer.singleShot(0, QCoreApplication.quit)
 
     after_first_frame(window, drawn)
+    # A window that is never painted (started minimized, say) is completed all the same.
+    QTimer.singleShot(WHOLE_BY_MS, drawn)
     if first_frame_only:
         exit_after_first_frame(window)  # the start-up benchmark: the first frame only
-    elif exit_when == "complete":  # the window whole: its docks filled, its menus bound
-        after_first_frame(window, lambda: QTimer.singleShot(0, QCoreApplication.quit))
     window.show()
     start(window, str(Path(args.file)) if args.file else None)
     return app.exec()

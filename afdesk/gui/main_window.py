@@ -72,23 +72,25 @@ class MainWindow(FileMenu, QMainWindow):
         self._bound: list[tuple[QAction, Command]] = []
         self._stack_links: list = []
         self.completed = False
+        self._completing = False
         self.setAcceptDrops(True)
         self._build_map()
         self._build_dock_frames()
         self._build_menu_titles()
         self._build_status()
         self._fit_to_screen()
-        self._restore_layout()
-        if not defer:
-            self.complete()
+        if defer:
+            self._restore_layout()  # the first frame's layout (complete() keeps it)
+        else:
+            self.complete()  # which restores the layout once every dock is there
 
     def complete(self) -> None:
         """Build what the first frame does not show: the docks' panels, the menus'
         entries, the campaign, the zone editor, the chase board and the Table menu, then
         bind them to the document shown. Once; a second call does nothing."""
-        if self.completed:
+        if self.completed or self._completing:
             return
-        self.completed = True
+        self._completing = True
         drawn = self.saveState() if self.isVisible() else None  # the docks as drawn
         self._build_panels()
         from afdesk.gui.campaign.control import CampaignControl
@@ -99,6 +101,9 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.editor.install import install as install_editor
 
         self.zone_editor = install_editor(self)  # issue 16: the map's edit mode
+        if drawn is not None:  # the saved layout came before these docks were made
+            for dock in (self.zone_editor.palette_dock, self.zone_editor.panel_dock):
+                self.restoreDockWidget(dock)
         from afdesk.gui.chase.install import ChaseView
 
         self.chase_view = ChaseView(self)  # the chase board, central while a chase is on
@@ -106,11 +111,15 @@ class MainWindow(FileMenu, QMainWindow):
 
         self.table = TableControl(self)  # issue 17: fog, the players' screen
         if drawn is not None:
-            # The panels and the chase board's stack lay themselves out (posted events
-            # only: no input is handled here), then the docks take back the sizes the
-            # first frame drew, so that the map does not move.
+            # The panels and the chase board's stack lay themselves out, then the docks
+            # take back the sizes the first frame drew, so that the map does not move.
+            # Every posted event is delivered (no input: that is not posted): layout
+            # requests alone leave the docks' tab bars unsettled and the sizes wrong.
             QCoreApplication.sendPostedEvents()
             self.restoreState(drawn)
+        else:  # not shown yet: the saved layout, now that every dock is there
+            self._restore_layout()
+        self.completed = True  # a build that failed above is not taken for a whole window
         if self.doc is not None:
             self._show_in_panels(self.doc)
             self._rebuild_edit_menu()
@@ -356,8 +365,8 @@ class MainWindow(FileMenu, QMainWindow):
         doc.setParent(self)
         self.map.set_document(doc)
         if not self.completed and doc.encounter.mode is Mode.CHASE:
-            self.complete()  # the first frame shows the chase board, built with the rest
-        if self.completed:
+            self.complete()  # the first frame shows the chase board; its panels show doc
+        elif self.completed:
             self._show_in_panels(doc)
             self._rebuild_edit_menu()
         if self.player_window is not None:

@@ -29,6 +29,7 @@ bytes depend only on the state, so saving an unchanged encounter writes identica
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import importlib
 from collections.abc import Iterator, Sequence
@@ -165,16 +166,24 @@ for itself on larger files."""
 
 def digest(data: bytes) -> str:
     """The hash that identifies a file's bytes (crash journals record it): SHA-256."""
-    if len(data) <= _SMALL_DIGEST:
-        for name in ("_sha256", "_sha2"):  # CPython 3.11, 3.12 and later
-            try:
-                module = importlib.import_module(name)
-            except ImportError:
-                continue
-            return str(module.sha256(data).hexdigest())
+    small = _builtin_sha256() if len(data) <= _SMALL_DIGEST else None
+    if small is not None:
+        return str(small(data).hexdigest())
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
+
+
+@functools.cache
+def _builtin_sha256() -> Any:
+    """CPython's own SHA-256 (no OpenSSL to load), looked up once; None if this Python
+    has none under the names it used (3.11: ``_sha256``, 3.12 on: ``_sha2``)."""
+    for name in ("_sha256", "_sha2"):
+        try:
+            return importlib.import_module(name).sha256
+        except ImportError:
+            continue
+    return None
 
 
 # ---------------------------------------------------------------------------- decoding

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from PySide6.QtCore import QSettings
 
 from afdesk.encounter.state import Mode
@@ -183,3 +184,53 @@ def test_the_collector_comes_back_once_the_window_is_drawn(qtbot):
         qtbot.waitUntil(gc.isenabled)
     finally:
         gc.enable()
+
+
+def test_the_zone_editors_docks_come_back_where_the_gm_put_them(qtbot, tmp_path, doc):
+    """The editor's docks are made by complete(), after the saved layout was read: they
+    still take their saved place, in a window built at once or after its first frame."""
+    from PySide6.QtCore import Qt
+
+    ini = QSettings(str(tmp_path / "editor.ini"), QSettings.Format.IniFormat)
+    first = MainWindow(ini)
+    first.maybe_save = lambda: True
+    qtbot.addWidget(first)
+    first.set_document(doc)
+    first.show()
+    first.zone_editor.action.setChecked(True)
+    first.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, first.zone_editor.palette_dock)
+    first.zone_editor.action.setChecked(False)
+    assert first.close()  # the layout is saved
+    for defer in (True, False):
+        again = MainWindow(
+            QSettings(str(tmp_path / "editor.ini"), QSettings.Format.IniFormat), defer=defer
+        )
+        again.maybe_save = lambda: True
+        qtbot.addWidget(again)
+        again.show()
+        qtbot.waitExposed(again)
+        again.complete()
+        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        assert again.dockWidgetArea(again.zone_editor.palette_dock) == bottom, defer
+        assert not again.zone_editor.palette_dock.isVisible()  # only while editing
+
+
+def test_a_failed_build_is_not_taken_for_a_whole_window(qtbot, tmp_path, doc, monkeypatch):
+    window = _window(qtbot, tmp_path, "broken", defer=True)
+    window.set_document(doc)
+
+    def broken(self):
+        raise RuntimeError("the menus could not be built")
+
+    monkeypatch.setattr(MainWindow, "_build_menus", broken)
+    with pytest.raises(RuntimeError, match="menus"):
+        window.complete()
+    assert not window.completed
+    # the document still works and the window still closes
+    import random
+
+    from afdesk.encounter.ops.reflex import deal_hands
+
+    assert doc.push(deal_hands(doc.encounter, random.Random(1))) == ""
+    window.show()
+    assert window.close()

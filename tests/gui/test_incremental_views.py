@@ -179,19 +179,20 @@ def check_views(window: MainWindow, qtbot) -> None:
     doc = window.doc
     enc = doc.encounter
     QApplication.processEvents()
-    # The docks against docks that never saw a change.
+    # The docks against docks that never saw a change, on a document that has worked
+    # nothing out yet (no remembered answer shared with the window's).
+    other = EncounterDocument(enc, journal_factory=lambda d: None)
+    other.physical_hands = set(doc.physical_hands)
     fresh_reflex = ReflexPanel()
     qtbot.addWidget(fresh_reflex)
-    fresh_reflex.set_document(doc)
+    fresh_reflex.set_document(other)
     assert reflex_view(window.reflex_panel) == reflex_view(fresh_reflex)
     fresh_char = CombatantPanel()
     qtbot.addWidget(fresh_char)
-    fresh_char.set_document(doc)
+    fresh_char.set_document(other)
     fresh_char.show_character(window.combatant_panel.cid)
     assert combatant_view(window.combatant_panel) == combatant_view(fresh_char)
-    # The window's actions against a document that has worked nothing out yet.
-    other = EncounterDocument(enc, journal_factory=lambda d: None)
-    other.physical_hands = set(doc.physical_hands)
+    # The window's actions against the same fresh document.
     for act, command in window._bound:
         ok, reason = command.available(other, "")
         assert (act.isEnabled(), act.statusTip()) == (ok, reason or command.tip), command.id
@@ -358,13 +359,26 @@ def test_a_deal_refused_for_the_phase_is_refused_for_it_whatever_the_hands(phase
     assert doc._refusal(DealHands((), ())) == doc._refusal(full) or not doc._refusal(full)
 
 
-def test_deal_refusal_follows_the_physical_hands(doc):
-    before = cmd.deal_refusal(doc)
-    assert before == ""
-    doc.physical_hands.add("nobody-holds-this")
-    assert cmd.deal_refusal(doc) == doc._refusal(
-        deal_hands(doc.encounter, None, ("nobody-holds-this",))
-    )
+def test_deal_refusal_follows_the_physical_hands(doc, monkeypatch):
+    """The remembered answer is keyed on the physical hands: asked again with the same
+    hands it is not worked out again; with another hand physical it is, for that hand."""
+    asked = []
+    refusal = doc._refusal
+
+    def counting(op):
+        asked.append(op)
+        return refusal(op)
+
+    monkeypatch.setattr(doc, "_refusal", counting)
+    assert cmd.deal_refusal(doc) == ""
+    assert cmd.deal_refusal(doc) == ""
+    assert len(asked) == 1
+    band = next(c.id for c in doc.encounter.roster() if c.side.value == "band")
+    doc.physical_hands.add(band)
+    assert cmd.deal_refusal(doc) == ""
+    assert len(asked) == 2
+    assert [h.id for h in asked[1].hands if h.physical] == [band]
+    assert not any(h.physical for h in asked[0].hands)
 
 
 # ------------------------------------------------------------------------- chase board
