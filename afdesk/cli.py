@@ -90,7 +90,7 @@ def _before_qt(*, app: bool) -> None:
     imported, PySide6 reads the source of every module imported after it (its
     ``__feature__`` import hook looks for the word "PySide6"); the pure layers and
     msgspec's own imports have no use for that, and skipping it saves about a tenth of
-    the start (issue 15)."""
+    the start."""
     import afdesk.encounter.model
     import afdesk.encounter.summary  # the map's headline
     import afdesk.encounter.visibility  # what the players' map shows

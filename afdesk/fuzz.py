@@ -1,4 +1,4 @@
-"""Fuzzing encounter files (issue 13): break saved encounters on purpose and check the
+"""Fuzzing encounter files: break saved encounters on purpose and check the
 two promises for every result.
 
 1. What ``afdesk check`` accepts, the app can use: it loads, draws as the GM and as the

@@ -1,4 +1,4 @@
-"""Promise 1 of issue 13 on the whole app: an accepted file is not only loaded and drawn,
+"""The fuzzer's first promise on the whole app: an accepted file is not only loaded and drawn,
 every GM command and every menu action works on it or is refused with a reason, and
 ``afdesk export-png`` exports it (both views) in a process of its own.
 

@@ -1,4 +1,4 @@
-"""Structural fuzzers for the crash journal and for tile set files (issue 13, promise 4 and
+"""Structural fuzzers for the crash journal and for tile set files (promise 4 and
 the tile-set half of promises 1 and 2).
 
 Journals. A session is played with its journal following the history, then "crashed"; its

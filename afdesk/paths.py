@@ -50,7 +50,7 @@ def sample_encounter() -> Path:
 
 
 def chase_sample_encounter() -> Path:
-    """The bundled chase sample (issue 14): File > Open sample > Rooftop chase."""
+    """The bundled chase sample: File > Open sample > Rooftop chase."""
     return resource_dir() / "encounters" / "rooftop-chase.afenc"
 
 

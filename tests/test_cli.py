@@ -1,4 +1,4 @@
-"""``afdesk --help``, ``--version`` and ``--self-test`` (issue 15)."""
+"""``afdesk --help``, ``--version`` and ``--self-test``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The import contracts of ``pyproject.toml`` (issue 10, CI checks): layers one way
+"""The import contracts of ``pyproject.toml`` (CI checks): layers one way
 (gui -> storage -> encounter -> rules), no Qt below the GUI, no file I/O in the rules and
 the model. They hold for afdesk, and each one really fails on a package that breaks it."""
 

@@ -1,4 +1,4 @@
-"""One root for afdesk's errors (issue 10, item 11): a GUI that catches ``AfdeskError``
+"""One root for afdesk's errors (item 11): a GUI that catches ``AfdeskError``
 catches every failure afdesk means to report; the old bases still hold."""
 
 from __future__ import annotations

@@ -223,16 +223,16 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     exited: str = ""
     """Set when the character left the encounter over an edge: the GM's note."""
     attacks: tuple[Attack, ...] = ()
-    """Weapons and attacks with their damage, reach and range (E6, E12; issue 12)."""
+    """Weapons and attacks with their damage, reach and range (E6, E12)."""
     harm_call: int = 0
     """The hits at which the GM last decided what reaching grit does (down, out or nothing):
-    the flag shows again only when hits rise past it (issue 12)."""
+    the flag shows again only when hits rise past it."""
     reserve: str = ""
-    """Held in reserve (issue 16): the name of the GM's reserve group ("the archers on the
+    """Held in reserve: the name of the GM's reserve group ("the archers on the
     ridge"); empty when the character is in play. A reserve waits where it was placed,
     unseen by the players, dealt no reflex, until the GM brings its group in (E2)."""
     link: str = ""
-    """The campaign character this one is (issue 18): band members and recurring characters
+    """The campaign character this one is: band members and recurring characters
     join an encounter as links, and carry-over writes what happened back to them."""
     days_since_rest: int | None = None
     """Days since this character last rested, for persevere (E15); None: the encounter's

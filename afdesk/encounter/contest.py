@@ -168,7 +168,7 @@ class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     landed attack deals it plus Momentum spent on damage (E6, R12)."""
     note: str = ""
     weapon: str = ""
-    """The attack chosen from the attacker's sheet (issue 12)."""
+    """The attack chosen from the attacker's sheet."""
     physical: tuple[str, ...] = ()
     """Rolls whose faces the GM typed from physical dice: "attack", "defense"."""
 

@@ -1,4 +1,4 @@
-"""Damage a landed attack deals, and hits that reach grit (E6, E12, R12; issue 12).
+"""Damage a landed attack deals, and hits that reach grit (E6, E12, R12).
 
 The attacker chooses one of its attacks (:class:`~afdesk.encounter.weapons.Attack`): its
 reach and range decide who it can attack (E12), its damage is the hits it deals when it

@@ -195,7 +195,7 @@ def drop(enc: Encounter, plan: DragPlan, area: Area) -> Outcome:
         if edge is None:  # a hole inside the zone's bounds: nothing to extend or exit
             return Outcome(reason=f"({area[0]}, {area[1]}) is not part of the zone.")
         rule = enc.zone.edge_rule(edge)
-        if rule.blocked:  # issue 16: neither an exit nor an extension
+        if rule.blocked:  # neither an exit nor an extension
             note = f" ({rule.note})" if rule.note else ""
             return Outcome(
                 reason=f"The {edge.value} edge is blocked{note}: nobody leaves that way."

@@ -1,4 +1,4 @@
-"""The second bundled sample (issue 16): "The mill on the Jade river", prepared with the
+"""The second bundled sample: "The mill on the Jade river", prepared with the
 zone editor's Ops from an empty 3 x 3 zone, to show what the editor does: chosen, turned and
 mirrored tiles, a mill race painted across three tiles, the mill itself with cover, altitude
 and a property of the GM's own, edges with consequences, and smugglers held in reserve.

@@ -1,4 +1,4 @@
-"""Fog of war for the table's screen (issue 17): what the players may not see yet.
+"""Fog of war for the table's screen: what the players may not see yet.
 
 The fog is a set of areas. The GM hides and reveals it by *region*: a whole tile, one named
 segment of a tile, or (the free brush) single areas; a region is only a name for a set of

@@ -292,7 +292,7 @@ class Encounter:
             self.log.extend(removed)
         if "log" in rec:
             del self.log[rec["log"] :]
-        if "zone" in rec:  # the terrain follows the zone only (issue 15: kept otherwise)
+        if "zone" in rec:  # the terrain follows the zone only (kept otherwise)
             self._terrain = None
         if rec["combatants"] or "order" in rec:  # who stands where: only if anyone moved
             self._occupancy = None

@@ -50,7 +50,7 @@ class EventKind(enum.StrEnum):
     CHASE = "chase"
     """The chase's part (chase mode, H1-H5)."""
     FOG = "fog"
-    """What the players' screen hides (issue 17)."""
+    """What the players' screen hides."""
     LOG = "log"
 
 

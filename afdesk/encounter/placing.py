@@ -1,5 +1,5 @@
 """Where a new character goes and what it is called: the defaults the GM's Add character
-and Duplicate offer (issue 12), never rules."""
+and Duplicate offer, never rules."""
 
 from __future__ import annotations
 

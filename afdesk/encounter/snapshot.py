@@ -50,5 +50,5 @@ class EncounterState(msgspec.Struct, frozen=True):
     chase: ChaseState = ChaseState()
     """The chase's part (H1-H5; schema version 3)."""
     fog: Fog = Fog()
-    """What the players' screen hides (issue 17; optional, nothing by default)."""
+    """What the players' screen hides (optional, nothing by default)."""
     log: tuple[LogEntry, ...] = ()

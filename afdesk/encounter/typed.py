@@ -1,4 +1,4 @@
-"""Physical dice at a real table (issue 12 §2): the GM types the faces rolled instead of
+"""Physical dice at a real table: the GM types the faces rolled instead of
 afdesk rolling.
 
 The faces feed the ruleset's own roll as a dice source, in the order they were rolled, so

@@ -2,8 +2,8 @@
 table (the player view, its reflex strip, the rolls it shows, exports for players).
 
 A character is visible to the players when it stands on the map, is not hidden (E5, E6: the
-table sees only a hidden character's decoys), is not held in reserve (issue 16: a reserve
-waits unseen until the GM brings its group in) and does not stand under the fog (issue 17).
+table sees only a hidden character's decoys), is not held in reserve (a reserve
+waits unseen until the GM brings its group in) and does not stand under the fog.
 """
 
 from __future__ import annotations

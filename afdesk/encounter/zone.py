@@ -140,8 +140,8 @@ class EdgeRule(msgspec.Struct, frozen=True, omit_defaults=True):
     exits: bool = True
     note: str = ""
     blocked: bool = False
-    """Nobody leaves over this edge and the zone does not grow there (a cliff, a wall;
-    issue 16). The GM may change the rule at any time (a logged Op)."""
+    """Nobody leaves over this edge and the zone does not grow there (a cliff, a wall).
+    The GM may change the rule at any time (a logged Op)."""
 
 
 def tile_of(area: Area) -> tuple[int, int]:
@@ -345,7 +345,7 @@ def grid_zone(
 # ------------------------------------------------------------------ the zone editor
 
 EMPTY = "empty"
-"""The kind id of an empty slot: a tile waiting for the GM to pick one (issue 16)."""
+"""The kind id of an empty slot: a tile waiting for the GM to pick one."""
 
 EMPTY_KIND = TileKind(
     EMPTY,
@@ -376,7 +376,7 @@ def turn_local(area: tuple[int, int], quarters: int, mirror: bool) -> tuple[int,
 
 
 def turned_tile(tile: Tile, quarters: int, mirror: bool) -> Tile:
-    """The tile turned and/or mirrored: its segments' areas move with it (issue 16)."""
+    """The tile turned and/or mirrored: its segments' areas move with it."""
     segments = tuple(
         msgspec.structs.replace(
             seg, areas=tuple(turn_local(a, quarters, mirror) for a in seg.areas)
@@ -387,7 +387,7 @@ def turned_tile(tile: Tile, quarters: int, mirror: bool) -> Tile:
 
 
 def empty_zone(tileset: TileSet, cols: int = START_TILES, rows: int = START_TILES) -> Zone:
-    """A zone of empty slots that draws new tiles from ``tileset`` (issue 16: File > New
+    """A zone of empty slots that draws new tiles from ``tileset`` (File > New
     encounter opens the editor on it)."""
     kinds = (*drawable(tileset.kinds), EMPTY_KIND)
     return grid_zone(TileSet(tileset.id, tileset.name, kinds), [[EMPTY] * cols] * rows)

@@ -44,7 +44,7 @@ def _layout(doc: EncounterDocument, cid: str) -> Iterator[cmd.Command]:
     yield cmd.HESITATED
     yield cmd.BLEED
     yield from cmd.RESOLVE.values()
-    yield from HARM  # hits reach grit: the GM decides (issue 12)
+    yield from HARM  # hits reach grit: the GM decides
     for st in doc.encounter.combatants[cid].states:
         yield cmd.REMOVE_STATE[st.kind]
     yield cmd.ADD_STATE

@@ -106,14 +106,14 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
     parser.add_argument("--version", action="version", version=f"afdesk {__version__}")
     args, qt_args = parser.parse_known_args(argv)
     missing = platform_check.missing_packages()
-    if missing:  # Qt would abort the process; say what to install instead (issue 12)
+    if missing:  # Qt would abort the process; say what to install instead
         print(platform_check.advice(missing), file=sys.stderr)
         return 2
     app = make_app(qt_args)
     from afdesk.gui.main_window import MainWindow
 
     # The first frame shows the map, the docks' frames and the menu bar; the rest of the
-    # window is built once it is drawn (issue 15: nothing before the first frame that the
+    # window is built once it is drawn (nothing before the first frame that the
     # first frame does not need).
     window = MainWindow(QSettings(), defer=True)
     from afdesk.gui.crash import install

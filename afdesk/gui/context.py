@@ -1,6 +1,6 @@
 """The context GM commands and docks work through (:class:`CommandContext`), apart from the
-commands themselves so the window's first frame can make one without loading them
-(issue 15); :mod:`afdesk.gui.commands` re-exports it."""
+commands themselves so the window's first frame can make one without loading them;
+:mod:`afdesk.gui.commands` re-exports it."""
 
 from __future__ import annotations
 

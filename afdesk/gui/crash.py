@@ -1,4 +1,4 @@
-"""The one handler of unexpected errors in the GUI (issue 13, promise 6).
+"""The one handler of unexpected errors in the GUI (promise 6).
 
 A bug we have not found must never end a session silently. :func:`install` puts one
 handler behind ``sys.excepthook`` (an exception escaping a slot or an event handler) and

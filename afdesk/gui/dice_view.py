@@ -132,7 +132,7 @@ class DiceView(QWidget):
             pip = QColor("#a01010") if die.face == 6 else QColor("#1d1d1d")
         if faded:
             # Faded by blending with the face, not by transparency: a pip drawn over the
-            # strike must hide it (issue 12: a cancelled 5 read as a 4).
+            # strike must hide it (a cancelled 5 read as a 4).
             pip = _blend(pip, fill, 0.45)
         if spent:
             # The strike goes under the pips, so every pip still reads (R4).

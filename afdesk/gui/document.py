@@ -211,7 +211,7 @@ class EncounterDocument(QObject):
     def try_op(self, op: Op) -> str:
         """Why ``op`` would be refused now ("" if it would be applied); changes nothing.
         Asked again before the encounter changes, the answer is remembered (the menus, the
-        docks and the window all ask after every change, issue 15)."""
+        docks and the window all ask after every change)."""
         try:
             key = ("try_op", op)
             hash(key)

@@ -36,7 +36,7 @@ class FileMenu:
 
     def open_path(self, path: str | Path, *, asked: bool = False) -> bool:
         """Open an encounter file; a clear message and nothing lost if it cannot be.
-        ``asked``: the caller has already asked about unsaved changes (Run, issue 18)."""
+        ``asked``: the caller has already asked about unsaved changes (Run)."""
         from afdesk.storage import LoadError, clean_stale_temps, load
 
         if not asked and not self.maybe_save():
@@ -65,7 +65,7 @@ class FileMenu:
             self.open_path(name)
 
     def new_encounter(self) -> None:
-        """File > New encounter (issue 16): name, ruleset, tile set and how the zone starts;
+        """File > New encounter: name, ruleset, tile set and how the zone starts;
         an empty zone opens the zone editor. The dialog does not block (``self.dialog``
         is it until answered)."""
         from afdesk.gui.editor.new_encounter import PrepareEncounterDialog
@@ -82,11 +82,11 @@ class FileMenu:
             self.zone_editor.action.setChecked(True)
 
     def new_campaign(self) -> None:
-        """File > New campaign: a folder for ``campaign.afcamp`` (issue 18)."""
+        """File > New campaign: a folder for ``campaign.afcamp``."""
         self.campaign.new_dialog()
 
     def open_campaign(self, folder: str | Path | None = None) -> bool:
-        """File > Open campaign (issue 18); a clear message and nothing changed if bad."""
+        """File > Open campaign; a clear message and nothing changed if bad."""
         if folder is None:
             self.campaign.open_dialog()
             return self.campaign.doc is not None
@@ -171,7 +171,7 @@ class FileMenu:
         self.settings.setValue("window/state", self.saveState())
         if self.doc is not None:
             self.doc.close(clean=True)
-        if self.completed:  # closed before the rest of the window was built (issue 15)
+        if self.completed:  # closed before the rest of the window was built
             self.campaign.close()
         if self.player_window is not None:
             self.player_window.close()

@@ -58,7 +58,7 @@ class MainWindow(FileMenu, QMainWindow):
         """``defer``: build only what the first frame shows (the map, the docks' frames,
         the menu bar's titles, the status bar) and leave the docks' panels, the menus'
         entries, the chase board, the zone editor and the Table menu to :meth:`complete`,
-        which the app calls once the window is drawn (issue 15). Without it the window is
+        which the app calls once the window is drawn. Without it the window is
         whole when made."""
         super().__init__(parent)
         self.settings = settings or QSettings()
@@ -95,12 +95,12 @@ class MainWindow(FileMenu, QMainWindow):
         self._build_panels()
         from afdesk.gui.campaign.control import CampaignControl
 
-        self.campaign = CampaignControl(self)  # the open campaign and its dock (issue 18)
+        self.campaign = CampaignControl(self)  # the open campaign and its dock
         self._build_actions()
         self._build_menus()
         from afdesk.gui.editor.install import install as install_editor
 
-        self.zone_editor = install_editor(self)  # issue 16: the map's edit mode
+        self.zone_editor = install_editor(self)  # the map's edit mode
         if drawn is not None:  # the saved layout came before these docks were made
             for dock in (self.zone_editor.palette_dock, self.zone_editor.panel_dock):
                 self.restoreDockWidget(dock)
@@ -109,7 +109,7 @@ class MainWindow(FileMenu, QMainWindow):
         self.chase_view = ChaseView(self)  # the chase board, central while a chase is on
         from afdesk.gui.table.install import TableControl
 
-        self.table = TableControl(self)  # issue 17: fog, the players' screen
+        self.table = TableControl(self)  # fog, the players' screen
         if drawn is not None:
             # The panels and the chase board's stack lay themselves out, then the docks
             # take back the sizes the first frame drew, so that the map does not move.
@@ -441,7 +441,7 @@ class MainWindow(FileMenu, QMainWindow):
         self.statusBar().showMessage(text, MESSAGE_MS)
 
     def show_refusal(self, text: str) -> None:
-        """A refusal stays in the status bar until the GM's next action (issue 12)."""
+        """A refusal stays in the status bar until the GM's next action."""
         self._refusal = text
         self.statusBar().showMessage(text)
 

@@ -1,4 +1,4 @@
-"""Odds computed off the UI thread (issue 11: odds never freeze the table).
+"""Odds computed off the UI thread (odds never freeze the table).
 
 The dialog builds an odds *query* on the UI thread: a callable closed over immutable
 values only (pool specs, roll states, the stateless ruleset), never a widget or the live

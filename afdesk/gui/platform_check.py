@@ -1,4 +1,4 @@
-"""Before the window: can Qt's X11 platform plugin load here? (issue 12 §6)
+"""Before the window: can Qt's X11 platform plugin load here?
 
 On a fresh Debian or Ubuntu desktop Qt's xcb plugin needs system libraries pip cannot
 install (libxcb-cursor0 first of all); without them Qt aborts the process ("could not load
@@ -34,7 +34,7 @@ def missing_packages(
     """The Debian/Ubuntu packages the xcb plugin would miss here ([] if none, or if Qt
     will not use xcb: another platform was asked for, or this is not Linux). ``find``
     looks a library up (default: ``ctypes.util.find_library``, imported only when the
-    answer depends on it: it costs a start-up about 20 ms, issue 15)."""
+    answer depends on it: it costs a start-up about 20 ms)."""
     env = os.environ if environ is None else environ
     if not platform.startswith("linux"):
         return []

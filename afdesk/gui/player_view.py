@@ -60,14 +60,14 @@ class PlayerWindow(QWidget):
         bar.addWidget(self.fullscreen_button)
         fit = QPushButton("Fit", self.bar)
         self.camera = TableCamera(self.view)
-        """What the screen shows of the map (issue 17: push, follow, turn, real size)."""
+        """What the screen shows of the map (push, follow, turn, real size)."""
         fit.clicked.connect(self.camera.fit)
         bar.addWidget(fit)
         self.rear_box = QCheckBox("Shade behind flanks", self.bar)
         self.rear_box.toggled.connect(self.view.set_rear_arcs)
         bar.addWidget(self.rear_box)
         self.table = TableSettings()
-        """The GM's preferences for this screen (issue 17)."""
+        """The GM's preferences for this screen."""
         self.strip_box = QCheckBox("Reflex strip", self.bar)
         self.strip_box.setToolTip("This round's cards in play order, under the map")
         self.strip_box.setChecked(self.table.strip_shown)
@@ -83,7 +83,7 @@ class PlayerWindow(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.bar)
-        # While the encounter is a chase the table sees the chase board (issue 14), in its
+        # While the encounter is a chase the table sees the chase board, in its
         # player variant: no controls, no GM notes, hidden participants' totals as "?".
         from afdesk.gui.chase.board import ChaseBoard
 
@@ -159,7 +159,7 @@ class PlayerWindow(QWidget):
             self.chase_board.set_document(doc)
             self._doc_links.connect(doc.modeChanged, self._mode_changed)
             # What the strip shows follows these; it is brought up to date once per
-            # change, however many characters the change touched (issue 15).
+            # change, however many characters the change touched.
             for signal in (
                 doc.turnChanged,
                 doc.reflexChanged,
@@ -190,7 +190,7 @@ class PlayerWindow(QWidget):
     # ------------------------------------------------------------ screen control
 
     def hold(self, kind: str) -> None:
-        """Hold (issue 17): the players see a title card ("title") or black ("black")
+        """Hold: the players see a title card ("title") or black ("black")
         while the GM rearranges; "" shows the map again."""
         if kind not in HOLDS:
             raise ValueError(f"hold shows one of {sorted(HOLDS)}, not {kind!r}")
@@ -233,7 +233,7 @@ class PlayerWindow(QWidget):
             self.refresh_strip()
 
     def refresh_strip(self, *_args) -> None:
-        """Show this round's cards as the table may see them (issue 17)."""
+        """Show this round's cards as the table may see them."""
         from afdesk.encounter.state import Mode
 
         self._strip_dirty = False

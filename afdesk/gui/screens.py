@@ -1,4 +1,4 @@
-"""Fitting the window and its dialogs to the GM's screen (issue 12: a 1280x720 laptop), and
+"""Fitting the window and its dialogs to the GM's screen (a 1280x720 laptop), and
 the GM's documents folder.
 
 :func:`available` is the one place that asks which part of the screen may be used; the

@@ -59,7 +59,7 @@ class RandomSource:
 
     def __init__(self, seed: int | None = None, *, skip: int = 0) -> None:
         if seed is None:
-            import secrets  # on first use: its import costs a start-up (issue 15)
+            import secrets  # on first use: its import costs a start-up
 
             seed = secrets.randbits(63)
         self.seed = seed

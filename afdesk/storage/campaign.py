@@ -1,4 +1,4 @@
-"""The campaign file ``campaign.afcamp`` and character files (issue 18).
+"""The campaign file ``campaign.afcamp`` and character files.
 
 A campaign is a folder: ``campaign.afcamp`` (this module) and the encounter files of the
 campaign beside it. The file is JSON with a header like an encounter file's::

@@ -1,4 +1,4 @@
-"""The campaign's crash journal: each campaign edit on disk before the GUI goes on (issue 18).
+"""The campaign's crash journal: each campaign edit on disk before the GUI goes on.
 
 The same format as an encounter's journal (:mod:`afdesk.storage.journal`): a sealed header
 line, then one sealed line per change (:func:`afdesk.storage.journal_file.seal`, CRC-32),

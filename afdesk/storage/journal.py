@@ -2,7 +2,7 @@
 
 While an encounter is open, each applied Op, undo and redo is appended to a journal file in
 ``<data folder>/journal/`` as one JSON line, written before :meth:`Journal.record` returns and
-fsynced by a thread of the journal's own while the GUI repaints (issue 15: the fsync took
+fsynced by a thread of the journal's own while the GUI repaints (the fsync took
 about 5 ms of the UI thread per change). The next change waits for that fsync before it is
 written, so a change is durable before the next one is acknowledged, and a crash or a power
 cut loses at most the change in flight. A clean save

@@ -1,4 +1,4 @@
-"""The GM's own tile sets (issue 16): create, rename and duplicate a set in the user's tile
+"""The GM's own tile sets: create, rename and duplicate a set in the user's tile
 set folder (:func:`afdesk.paths.user_tileset_dir`), and save a tile painted in the zone editor
 as a new kind of one of them (a "stamp").
 

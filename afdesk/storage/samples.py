@@ -48,7 +48,7 @@ def write_rooftop_chase(path: Path | None = None) -> Path:
 
 
 def mill_encounter() -> Path:
-    """The bundled sample prepared with the zone editor (issue 16)."""
+    """The bundled sample prepared with the zone editor."""
     return resource_dir() / "encounters" / "jade-river-mill.afenc"
 
 

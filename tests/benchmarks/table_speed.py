@@ -1,4 +1,4 @@
-"""What the table-speed benchmarks (issue 15) share: the processes they time, and the
+"""What the table-speed benchmarks share: the processes they time, and the
 bare PySide6 floors they are measured against in the same run."""
 
 from __future__ import annotations

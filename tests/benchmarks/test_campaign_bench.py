@@ -1,4 +1,4 @@
-"""Opening a campaign of 50 encounters with thumbnails (issue 18): <= 300 ms until the
+"""Opening a campaign of 50 encounters with thumbnails: <= 300 ms until the
 Campaign dock lists them all, on this machine's scale; the thumbnails come afterwards, each
 rendered off the UI thread.
 
@@ -31,7 +31,7 @@ BUDGET_MS = 300.0
 TURN_MS = 150.0
 """The longest the UI thread's event loop may be kept from events while thumbnails come."""
 FLOOR_MS = 1.2
-"""The pure-Python floor on the 2-core machine the odds budget was set for (issue 11)."""
+"""The pure-Python floor on the 2-core machine the odds budget was set for."""
 
 
 def _floor() -> float:

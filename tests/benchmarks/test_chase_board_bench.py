@@ -1,4 +1,4 @@
-"""Chase board speed (issue 14): one participant's total changes, one lane repaints, and
+"""Chase board speed: one participant's total changes, one lane repaints, and
 the refresh that finds it is cheap (median CPU time of 30 refreshes, asserted < 5 ms).
 The pushes themselves are not timed (the board's signal is held while pushing)."""
 

@@ -1,4 +1,4 @@
-"""Encounter model speed (issue 3).
+"""Encounter model speed.
 
 Targets: reachable areas for a speed-6 mover on a 25 x 25 zone with 200 combatants at most
 2 ms; applying and undoing one Op at most 50 microseconds.

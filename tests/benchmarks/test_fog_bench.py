@@ -1,4 +1,4 @@
-"""Revealing a fogged region on the players' screen (issue 17) repaints that region and no
+"""Revealing a fogged region on the players' screen repaints that region and no
 more.
 
 The map starts wholly fogged (the GM prepares the players' screen so), then the GM reveals

@@ -1,4 +1,4 @@
-"""Map speed (issue 5), against a bare QGraphicsScene with the same number of plain items,
+"""Map speed, against a bare QGraphicsScene with the same number of plain items,
 measured in the same run.
 
 Targets: a full render of the 1920x1080 map with 100 tokens at most 1.2x the bare scene;

@@ -1,6 +1,6 @@
-"""Odds speed (issues 2 and 11): every odds query the app makes, from cold caches.
+"""Odds speed: every odds query the app makes, from cold caches.
 
-Budget (issue 11), on the 2-core machine: every query <= 25 ms; the common case (<= 6 dice
+Budget, on the 2-core machine: every query <= 25 ms; the common case (<= 6 dice
 each side, no cooperation) <= 2 ms. Each case records its wall-clock median (pytest-benchmark), its
 median CPU time (asserted: other jobs on a shared machine stretch the wall clock), and its
 ratio to two floors measured in the same run: the slow exact code the fast paths replaced
@@ -108,7 +108,7 @@ def _cold_median(fn, clear, rounds: int) -> float:
 
 
 FLOOR_MS = 1.2
-"""The floor below on the 2-core machine the budget was set for (issue 11)."""
+"""The floor below on the 2-core machine the budget was set for."""
 
 
 def _floor() -> float:

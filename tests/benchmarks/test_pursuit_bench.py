@@ -1,4 +1,4 @@
-"""Chase turn odds speed (issue 14): a chase turn's odds under 5 ms cold.
+"""Chase turn odds speed: a chase turn's odds under 5 ms cold.
 
 A chase check is a facet's dice (up to 6) with the stage's penalties (Difficult, the bad
 colour: up to 4 Interference on the good colour, 6 on the bad). Asserted on the median CPU

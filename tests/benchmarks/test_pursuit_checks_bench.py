@@ -1,4 +1,4 @@
-"""A chase turn's odds under each ruleset (issue 14): under 5 ms cold, as the af-2.5.4 pool
+"""A chase turn's odds under each ruleset: under 5 ms cold, as the af-2.5.4 pool
 odds are (tests/benchmarks/test_pursuit_bench.py), whatever the encounter's ruleset.
 
 The check is a facet's dice (up to 6) with the stage's penalties; the bad colour adds its

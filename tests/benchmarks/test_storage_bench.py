@@ -1,8 +1,8 @@
-"""Storage speed (issue 4): save and load of an encounter with 200 characters and a
+"""Storage speed: save and load of an encounter with 200 characters and a
 10,000-entry log (contests with all their dice, moves, turns), each at most 100 ms median
 on the 2-core machine.
 
-The load is asserted as a ratio to a floor measured in the same run (issue 13): msgspec's
+The load is asserted as a ratio to a floor measured in the same run: msgspec's
 untyped decode of the same bytes, the least any JSON load must do. Both are CPU-time
 medians with the garbage collector paused in both (as the load pauses it), so other jobs
 on a shared machine stretch neither and a slower machine slows both alike. Recorded: the
@@ -77,7 +77,7 @@ def test_load_large_encounter(benchmark, big, tmp_path):
 
 
 def test_journal_cost_per_change(benchmark, tmp_path, monkeypatch):
-    """Issue 13: one change journaled (a sealed line, written and fsynced) costs about what
+    """one change journaled (a sealed line, written and fsynced) costs about what
     the unsealed line did (0.3 ms median before); asserted loosely (fsync depends on the
     disk), the median recorded in the benchmark's output."""
     import itertools

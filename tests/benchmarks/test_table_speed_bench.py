@@ -1,4 +1,4 @@
-"""Fast at the table (issue 15), each goal a ratio to a floor measured in the same run:
+"""Fast at the table, each goal a ratio to a floor measured in the same run:
 
 - cold start to a drawn window on the sample: at most 1.5x a bare PySide6 QMainWindow
   (processes started in turn, medians of the pair-by-pair ratios, user + system time: the
@@ -78,7 +78,7 @@ def test_start_to_the_whole_window(tmp_path):
     """Said beside the first frame's: the start until the rest of the window (panels,
     menus, chase board, zone editor) is built after the first frame. Building it later
     must not make the whole start dearer than building it all before the first frame
-    was (3.71x a bare window when this was measured first, issue 15)."""
+    was (3.71x a bare window when this was measured first)."""
     r = _start_against_a_bare_window(tmp_path, "complete", "start to the whole window")
     assert r["cpu_ratio"] <= 3.7
 

@@ -1,4 +1,4 @@
-"""The campaign model (issue 18): roster with stable ids, edits as undoable steps, links and
+"""The campaign model: roster with stable ids, edits as undoable steps, links and
 numbered copies into encounters, the running copy, carry-over (E15, E17) and sessions (R10)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Chase mode in the model (issue 14, E16, H1-H5): the part, the Ops, the pole, the
+"""Chase mode in the model (E16, H1-H5): the part, the Ops, the pole, the
 stages, vehicles, the exchange end; three exchanges played and undone to the exact start."""
 
 from __future__ import annotations

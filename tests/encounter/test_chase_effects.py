@@ -1,4 +1,4 @@
-"""What special actions start and what stages do, on the encounter (issue 14, H1, H4, H5):
+"""What special actions start and what stages do, on the encounter (H1, H4, H5):
 Screen gives its state, Hide places decoys that must be caught first, Grant's extra die is
 rolled and chosen, an attack or a contest is started, cooperation joins the next check;
 Attacking leaves a hazard attack, Fluid drowning, Occupied adds a pursuer, Chasm and Steep

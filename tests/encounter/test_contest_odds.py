@@ -1,4 +1,4 @@
-"""The odds the check flow shows, in every ruleset (issue 11: R9, C3, C5)."""
+"""The odds the check flow shows, in every ruleset (R9, C3, C5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Damage a GM can see (issue 12 §3): attacks on the sheet with damage, reach and range
+"""Damage a GM can see: attacks on the sheet with damage, reach and range
 (E6, E12), Momentum damage (R12), and the GM's decision when hits reach grit."""
 
 from __future__ import annotations

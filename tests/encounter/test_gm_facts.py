@@ -1,4 +1,4 @@
-"""Facts the GM's menus, docks and dialogs show, owned by the model (issue 10, item 10):
+"""Facts the GM's menus, docks and dialogs show, owned by the model (item 10):
 which checks are offered and why not, decoy spots for Hide, grit after an edit, marker
 steps, Momentum markers, the reflex hand of a newcomer and the phase headline. No Qt."""
 

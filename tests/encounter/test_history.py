@@ -1,5 +1,5 @@
 """The one undo history (afdesk.encounter.history): steps of (Op, inverse), groups, merging,
-the clean index and the events the journal and the undo view follow (issue 10, item 6)."""
+the clean index and the events the journal and the undo view follow (item 6)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The limits' plans read which fields can hold a bounded record from the records' own
-annotations (issue 15: translating every record type through ``msgspec.inspect`` cost the
+annotations (translating every record type through ``msgspec.inspect`` cost the
 first load of a file about a millisecond). They must look into exactly the fields the
 ``msgspec.inspect`` reading does, for every record and Op afdesk defines."""
 

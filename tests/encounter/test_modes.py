@@ -1,5 +1,5 @@
 """Modes as objects (afdesk.encounter.modes): each mode owns its part, its phases, what
-"next turn" does and what it offers; a new mode plugs in as an object (issue 10, item 4)."""
+"next turn" does and what it offers; a new mode plugs in as an object (item 4)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Who stands where is worked out once and kept across Ops that move nobody, refused ones
-and dry runs included (issue 15); an Op that moves someone and is then refused leaves the
+and dry runs included; an Op that moves someone and is then refused leaves the
 right answer behind, and so does a dry run (its inverse is put back unchecked)."""
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """The model enforces the limits a file holds (afdesk.encounter.limits): an Op that would
 leave a counter, a place or a number beyond one is refused with IllegalOp, naming the
-number with its rule, and changes nothing; so whatever the model accepts, save accepts
-(issue 13)."""
+number with its rule, and changes nothing; so whatever the model accepts, save accepts."""
 
 from __future__ import annotations
 

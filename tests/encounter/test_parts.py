@@ -1,5 +1,5 @@
 """The encounter's parts are declared once (afdesk.encounter.parts); every list that names
-them follows the declaration or is checked against it here (issue 10, item 2)."""
+them follows the declaration or is checked against it here (item 2)."""
 
 from __future__ import annotations
 

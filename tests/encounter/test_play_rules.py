@@ -1,4 +1,4 @@
-"""Rules exact at every step of play (issue 11): each test is named by its rule id and
+"""Rules exact at every step of play: each test is named by its rule id and
 reproduces what the audit found."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Staged opponents (issue 16): held in reserve by group, unseen by the players, dealt no
+"""Staged opponents: held in reserve by group, unseen by the players, dealt no
 reflex, brought in as reinforcements (E1, E2)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The seed examples (kick, alley, door) play through the model and the flow to their
-printed outcomes in every ruleset where they apply (issue 11; R4, R8, R9, C2, C3)."""
+printed outcomes in every ruleset where they apply (R4, R8, R9, C2, C3)."""
 
 from __future__ import annotations
 

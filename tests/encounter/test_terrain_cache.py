@@ -1,5 +1,5 @@
 """The zone's terrain by area is worked out once and kept across Ops that leave the zone
-alone, refused ones and dry runs included (issue 15); a zone change, and its undo, drop it."""
+alone, refused ones and dry runs included; a zone change, and its undo, drop it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Physical dice (issue 12 §2): typed faces feed the ruleset's own roll, with its own
+"""Physical dice: typed faces feed the ruleset's own roll, with its own
 validation (R2 explosions, R3/R4 retries, D1 d20 faces), and the log marks them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The zone carries the tile kinds it draws from (issue 10, item 5): extending it and
+"""The zone carries the tile kinds it draws from (item 5): extending it and
 replacing a tile need no installed tile set, only the zone itself (E9)."""
 
 from __future__ import annotations

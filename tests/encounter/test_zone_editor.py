@@ -1,4 +1,4 @@
-"""The zone editor's Ops (issue 16, E9, E10): place, turn, mirror, swap, fill, add and
+"""The zone editor's Ops (E9, E10): place, turn, mirror, swap, fill, add and
 remove slots, paint named segments, set their properties; each one undo step."""
 
 from __future__ import annotations

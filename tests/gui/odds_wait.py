@@ -1,4 +1,4 @@
-"""Waiting for the check dialog's odds, which are computed off the UI thread (issue 11)."""
+"""Waiting for the check dialog's odds, which are computed off the UI thread."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A short campaign played through the window (issue 18, "Done when"): create it, a band of
+"""A short campaign played through the window ("Done when"): create it, a band of
 four and a bestiary of three, prepare two encounters, run the first (someone loses grit and
 becomes exhausted, E15), carry over, run the second and find the band as the first left
 them; a new session (R10); reopening offers to resume; bad campaign files change nothing."""

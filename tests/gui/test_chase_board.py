@@ -1,4 +1,4 @@
-"""The chase board in the window (issue 14): it replaces the map while the encounter is a
+"""The chase board in the window: it replaces the map while the encounter is a
 chase, the GM rolls or types the pursuit dice and applies checks from it, the exchange end
 resolves there; three exchanges of the rooftop sample, then undo back to the exact start;
 one lane repaints when one total changes."""

@@ -1,4 +1,4 @@
-"""The chase board's controls (issue 14): head starts, ways and speeds, knock-outs, stages
+"""The chase board's controls: head starts, ways and speeds, knock-outs, stages
 (picked, prepared, drawn), vehicles and crew, countdowns, special actions and what they
 start, the chase check rolled under the encounter's ruleset with Shifts both ways (or typed),
 all through the board, by mouse and by keyboard, each an Op that undoes."""

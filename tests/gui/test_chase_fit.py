@@ -1,4 +1,4 @@
-"""The chase board at 1280x720 (issue 14): long names and lane facts are never silently cut
+"""The chase board at 1280x720: long names and lane facts are never silently cut
 (cut with "…" and whole in the tooltip, or wrapped), and the window keeps fitting the screen
 with a long name in every list and many stage properties."""
 

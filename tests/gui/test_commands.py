@@ -1,4 +1,4 @@
-"""Typed GM commands (issue 10, item 9): the registry, availability with the model's
+"""Typed GM commands (item 9): the registry, availability with the model's
 reason, triggering through a context, and the same commands bound by the menus, the
 docks and the map. Refusals go to the one reporter, not to every dock."""
 
@@ -81,7 +81,7 @@ def test_every_menu_entry_names_a_registered_command(playing_doc):
 
 
 def test_the_menus_list_only_what_the_current_mode_offers(playing_doc, monkeypatch):
-    """A mode decides which actions, snaps and checks it offers (issue 10, item 4): the
+    """A mode decides which actions, snaps and checks it offers (item 4): the
     menus ask it, so a mode that leaves out Hack, Defend and Prepare drops them everywhere."""
     from afdesk.encounter import modes
     from afdesk.encounter.economy import SnapKind

@@ -76,7 +76,7 @@ def test_roll_defend_shift_and_apply_is_one_op(duel, qtbot):
     dlg.source = ScriptedSource([6, 6])
     qtbot.mouseClick(add, Qt.MouseButton.LeftButton)
     assert "stands" in dlg.dice.verdict_text()
-    dlg.momentum.hits.setValue(2)  # the damage: a 0-hit landing would ask first (issue 12)
+    dlg.momentum.hits.setValue(2)  # the damage: a 0-hit landing would ask first
     n = doc.undo_stack.count()
     qtbot.mouseClick(dlg.apply_button, Qt.MouseButton.LeftButton)
     assert doc.undo_stack.count() == n + 1

@@ -1,4 +1,4 @@
-"""Issue 13, promise 6: an unexpected error inside a slot writes the journal, saves a
+"""An unexpected error inside a slot writes the journal, saves a
 crash report with the traceback, tells the GM (with "copy details") and the window lives."""
 
 from __future__ import annotations

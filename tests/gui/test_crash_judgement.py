@@ -1,4 +1,4 @@
-"""Issue 13, promise 6: after an unexpected error the handler judges whether going on is
+"""After an unexpected error the handler judges whether going on is
 safe. An error in the middle of an Op, or an encounter that no longer matches its crash
 journal (changed behind the undo history), is not: the journal is left alone and the GM
 is offered a restart from it; a refused or rolled-back change is safe and the session

@@ -1,4 +1,4 @@
-"""Issue 12 §3 in the check dialog: the attacker chooses an attack from its sheet, its reach
+"""In the check dialog: the attacker chooses an attack from its sheet, its reach
 and range feed the checks (E12), its damage and Momentum's make the hits (E6, R12), and a
 0-hit landing asks first."""
 

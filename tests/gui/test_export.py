@@ -222,7 +222,7 @@ sys.exit(status)
 
 def test_export_png_imports_the_model_the_loader_and_the_scene_only(tmp_path):
     """The export draws the map: it loads no dialog, dock, command, document, undo history,
-    odds worker or chase board (issue 15: it stays near a bare PySide6 render)."""
+    odds worker or chase board (it stays near a bare PySide6 render)."""
     from afdesk.paths import sample_encounter
 
     out = tmp_path / "out.png"

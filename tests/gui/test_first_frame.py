@@ -1,4 +1,4 @@
-"""The window's first frame (issue 15): ``MainWindow(defer=True)`` shows the map, the docks'
+"""The window's first frame: ``MainWindow(defer=True)`` shows the map, the docks'
 frames and the menu bar's titles; :meth:`MainWindow.complete` builds the rest once the
 window is drawn, and the whole window it makes is the one built at once."""
 

@@ -1,4 +1,4 @@
-"""Issue 12 §4 and §5: the rough edges a GM hit playing a full exchange, each driven
+"""The rough edges a GM hit playing a full exchange, each driven
 through the window or its dialogs as a GM would."""
 
 from __future__ import annotations
@@ -231,7 +231,7 @@ def test_the_map_header_wraps_instead_of_being_cut(qtbot, theme_name):
 
 
 def test_attacking_from_hiding_reveals(duel, qtbot):
-    """E6 (issue 12): a hidden character that attacks is revealed, decoys and all, and
+    """E6: a hidden character that attacks is revealed, decoys and all, and
     the log says so."""
     from afdesk.encounter.combatant import StateKind
     from afdesk.encounter.ops.roster import AddState, EditCombatant
@@ -446,7 +446,7 @@ def test_after_a_move_the_facing_is_offered(window, playing_doc, qtbot):
 
 
 def test_the_first_save_as_opens_in_the_documents_folder(window, doc, monkeypatch):
-    """Issue 12 §6: not the folder afdesk happened to start in."""
+    """not the folder afdesk happened to start in."""
     from pathlib import Path
 
     from PySide6.QtCore import QStandardPaths

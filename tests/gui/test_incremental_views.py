@@ -1,4 +1,4 @@
-"""Views kept up to date change by change (issue 15) show exactly what views built afresh
+"""Views kept up to date change by change show exactly what views built afresh
 from the same encounter show: the docks, the map scenes, the players' strip (its pixels
 too), the window's actions and the chase boards, after each of a run of varied Ops with
 undo and redo, with the sample's 8 characters and with a crowd whose reflex cards overlap

@@ -1,4 +1,4 @@
-"""Start-up imports only what the first frame needs (issue 15): ``import afdesk.gui.app``
+"""Start-up imports only what the first frame needs: ``import afdesk.gui.app``
 loads no model, storage, rules or dialogs, and the start to a drawn window on the sample
 loads no dialog, odds worker, command-line tool, dock panel, GM command, chase board, zone
 editor or campaign (:meth:`MainWindow.complete` builds those once the window is drawn).

@@ -1,4 +1,4 @@
-"""Issue 12 on the map: grit and hits on the tokens (the player view as the GM chooses),
+"""On the map: grit and hits on the tokens (the player view as the GM chooses),
 the flag when hits reach grit, and every facing pointer and flank visible in an overlap."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The check dialog never blocks on odds (issue 11): they are computed off the UI thread,
+"""The check dialog never blocks on odds: they are computed off the UI thread,
 a newer request supersedes an older one, and the Roll button works at once."""
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def test_E14_each_opponent_in_the_overlap_contests_in_the_dialog(qtbot):
 
 
 def test_other_opponents_in_the_overlap_take_physical_dice(qtbot):
-    """Issue 12 §2: the other opponents' contests take typed faces with the same checks."""
+    """the other opponents' contests take typed faces with the same checks."""
     enc = make(
         band("a", (6, 5), facing=0.0),
         foe("x", (6, 5), facing=0.0),

@@ -1,4 +1,4 @@
-"""Issue 12 §6: on a desktop without libxcb-cursor0 afdesk says what to install instead of
+"""On a desktop without libxcb-cursor0 afdesk says what to install instead of
 letting Qt abort the process."""
 
 from __future__ import annotations

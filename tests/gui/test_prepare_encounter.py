@@ -1,4 +1,4 @@
-"""Issue 16's "done when": a GM prepares an encounter like the bundled river ford from
+"""A GM prepares an encounter like the bundled river ford from
 nothing, through the window with mouse and keyboard (File > New encounter, the zone editor's
 palette, area brush and edges, the character dialog, the Reserves dock), saves it, reopens
 it and runs it; undoing the whole preparation returns the empty zone."""

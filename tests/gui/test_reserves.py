@@ -1,4 +1,4 @@
-"""The Reserves dock and the player view (issue 16): a held-back group is listed by name,
+"""The Reserves dock and the player view: a held-back group is listed by name,
 absent from the players' map, and appears there when the GM brings it in."""
 
 from __future__ import annotations

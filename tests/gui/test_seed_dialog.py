@@ -1,5 +1,5 @@
 """The seed examples (kick, alley, door) played through the check dialog as a GM would, to
-their printed outcomes, in both dice-pool rulesets (issue 11; R4, R8, R9, C2, C3)."""
+their printed outcomes, in both dice-pool rulesets (R4, R8, R9, C2, C3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12 §1: the GM's laptop is 1280x720. The window opens inside the screen, the docks
+"""The GM's laptop is 1280x720. The window opens inside the screen, the docks
 share the space, and every dialog fits with its action buttons in view."""
 
 from __future__ import annotations

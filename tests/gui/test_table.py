@@ -1,4 +1,4 @@
-"""Running the table through the main window (issue 6): a scripted exchange, undo of every
+"""Running the table through the main window: a scripted exchange, undo of every
 step, save/close/reopen, crash recovery, a failed save."""
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ def test_a_crash_is_recovered_at_the_next_start(qtbot, tmp_path, monkeypatch):
 
 
 def test_a_kill_between_save_and_journal_restart_opens_the_saved_file(qtbot, tmp_path, monkeypatch):
-    """Issue 13: killed after the file was written but before the journal restarted, the
+    """killed after the file was written but before the journal restarted, the
     next start opens the saved file (which holds every change), not the sample."""
     from afdesk.gui import app
     from afdesk.gui.dialogs import recovery

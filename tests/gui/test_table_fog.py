@@ -1,4 +1,4 @@
-"""Fog by tile and by segment on the players' screen (issue 17): a fogged region has no
+"""Fog by tile and by segment on the players' screen: a fogged region has no
 item at all in the players' scene and no pixel in the exported player image; the GM sees it
 translucent; every change is an Op (undo, log)."""
 

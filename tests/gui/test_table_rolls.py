@@ -1,4 +1,4 @@
-"""Checks shown to the table (issue 17): a public check's dice, names, result and verdict
+"""Checks shown to the table: a public check's dice, names, result and verdict
 reach the players' window; a GM-only check never does (not even as a hidden widget); the
 GM chooses per check and per side; a hidden roller's check is never shown."""
 

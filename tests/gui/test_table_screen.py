@@ -1,4 +1,4 @@
-"""Screen control and real size (issue 17): Hold, Push, Follow and the frame on the GM's map;
+"""Screen control and real size: Hold, Push, Follow and the frame on the GM's map;
 calibration gives the right pixel size for a screen size and DPI; the zoom is locked at real
 size and panning goes by whole areas; the view turns; a ping pulses an area and goes."""
 

@@ -1,4 +1,4 @@
-"""The reflex strip on the players' screen (issue 17, E2): this round's cards in play
+"""The reflex strip on the players' screen (E2): this round's cards in play
 order, the current actor highlighted; hidden and fogged characters never appear, a hidden
 actor's turn shows as "?" or not at all (the GM's choice); a toggle hides the strip."""
 

@@ -1,4 +1,4 @@
-"""The zone editor in the window (issue 16): palette thumbnails, keys on a selected tile, the
+"""The zone editor in the window: palette thumbnails, keys on a selected tile, the
 dock's buttons, refusals where the GM looks, the edit mode switch."""
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ def test_alt_click_picks_the_segment_under_the_pointer(qtbot):
 
 
 def test_the_palette_and_the_editor_dock_show_only_while_editing(qtbot):
-    """At 1280x720 the right column has no room for a palette during play (issue 12, 16)."""
+    """At 1280x720 the right column has no room for a palette during play."""
     w = shown(qtbot, MainWindow(QSettings()))
     w.resize(1280, 720)
     ed = w.zone_editor

@@ -1,4 +1,4 @@
-"""The fast odds paths (issue 11) against the slow exact ones they replaced
+"""The fast odds paths against the slow exact ones they replaced
 (``tests/rules/reference``, the odds code as it was), over seeded random configurations of
 every ruleset, to 1e-12. The brute-force oracle tests in test_odds.py check both against
 enumerated dice."""

@@ -1,4 +1,4 @@
-"""Chase rules (issue 14, RULES.md H1-H3): colour, turn, pole, exchange end."""
+"""Chase rules (RULES.md H1-H3): colour, turn, pole, exchange end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exact odds of a chase turn (issue 14, H1-H3, R13): margins and turn_odds."""
+"""Exact odds of a chase turn (H1-H3, R13): margins and turn_odds."""
 
 from __future__ import annotations
 

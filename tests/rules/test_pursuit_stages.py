@@ -1,4 +1,4 @@
-"""Stage properties (issue 14, H4): the ten, their counts and their effects on a turn."""
+"""Stage properties (H4): the ten, their counts and their effects on a turn."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Nothing outside ``afdesk/rules`` compares ruleset names: the model, the file format and
-the GUI ask a :class:`~afdesk.rules.rulesets.Ruleset` what it can do (issue 10, item 3)."""
+the GUI ask a :class:`~afdesk.rules.rulesets.Ruleset` what it can do (item 3)."""
 
 from __future__ import annotations
 

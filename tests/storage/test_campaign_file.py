@@ -1,4 +1,4 @@
-"""campaign.afcamp and character files (issue 18): round trips, migrations, the published
+"""Campaign.afcamp and character files: round trips, migrations, the published
 schema, ``afdesk check``, atomic saves, the journal, and bad files refused with the place."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every chase Op goes through the crash journal (issue 14): a scripted chase on the rooftop
+"""Every chase Op goes through the crash journal: a scripted chase on the rooftop
 sample that uses each of them (rolled and typed checks, Shifts both ways, every special
 action and what it starts, stage effects, crew checks, countdowns, the exchange end), with
 undo and redo along the way, is recovered from its journal equal to the live encounter."""

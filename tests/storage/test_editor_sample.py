@@ -1,4 +1,4 @@
-"""The second bundled sample (issue 16), prepared with the zone editor's Ops: fresh on disk,
+"""The second bundled sample, prepared with the zone editor's Ops: fresh on disk,
 and showing what the editor does."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The fog goes through the crash journal like any Op (issue 17): a session that hides and
+"""The fog goes through the crash journal like any Op: a session that hides and
 reveals regions, with undo and redo, recovers exactly after a crash."""
 
 from __future__ import annotations

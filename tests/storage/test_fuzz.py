@@ -1,4 +1,4 @@
-"""Fuzzed encounter files (issue 13): random play saved, then its bytes and JSON structure
+"""Fuzzed encounter files: random play saved, then its bytes and JSON structure
 broken; every result keeps promise 1 (accepted: loads, draws as GM and players see it,
 saves back and loads equal) or promise 2 (refused: one LoadError line naming the file).
 A bounded run here; ``python -m afdesk.fuzz --minutes N`` for a long one."""

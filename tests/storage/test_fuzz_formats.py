@@ -1,4 +1,4 @@
-"""Fuzzed crash journals and tile set files (issue 13): broken journals recover an intact
+"""Fuzzed crash journals and tile set files: broken journals recover an intact
 prefix with a message or are refused, never a state that never was, never a lost file;
 broken tile sets are refused with a placed message or accepted and usable. A bounded,
 derandomized run here; ``python -m afdesk.fuzz --target journals|tilesets`` for a long one."""

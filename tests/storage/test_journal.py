@@ -497,7 +497,7 @@ def test_disk_full_while_journaling(tmp_path, monkeypatch):
 
 
 def test_disk_full_on_the_header_rewrite_keeps_the_journal_whole(tmp_path, monkeypatch):
-    """The hole of issue 13: after a save the journal restarts; a full disk then must not
+    """The old hole: after a save the journal restarts; a full disk then must not
     tear it, and nothing of what the GM had is lost: the save holds the 20 changes, the
     journal (read, not deleted) says so."""
     path, live = _saved_live(tmp_path)

@@ -1,4 +1,4 @@
-"""The crash journal's fsync runs on a thread of its own (issue 15), and a change is still on
+"""The crash journal's fsync runs on a thread of its own, and a change is still on
 disk before the next one is written: at most the change in flight is lost."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Loading a file costs the start little (issue 15): the app and ``export-png`` import the
+"""Loading a file costs the start little: the app and ``export-png`` import the
 model, the loader and every Op before Qt and load the sample, and that loads no exact odds
 (the rulesets and the chase rules import them when odds are asked for) and no OpenSSL
 (small files are hashed by CPython's own SHA-256), in a fresh process. The records a file

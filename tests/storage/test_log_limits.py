@@ -1,7 +1,7 @@
 """The loader holds records carried inside the log's Ops (a character in AddCombatant or
 EditCombatant, an economy in SetEconomy, a deck in DealHands, a Restore's characters and
 zone) to the same limits as the roster's, the limits the published schema states for
-those types wherever they appear (issue 13)."""
+those types wherever they appear."""
 
 from __future__ import annotations
 

@@ -191,7 +191,7 @@ def test_save_returns_the_version_it_wrote(tmp_path, next_version):
 
 
 def test_a_version_2_file_opens_unchanged_with_an_empty_chase():
-    """Version 3 adds the chase's part (issue 14): a version-2 file has none and opens as it
+    """Version 3 adds the chase's part: a version-2 file has none and opens as it
     was, its chase empty (the default), and saves as version 3 with nothing else changed
     but the empty chase written out."""
     from afdesk.encounter.chase.state import ChaseState
@@ -210,7 +210,7 @@ def test_a_version_2_file_opens_unchanged_with_an_empty_chase():
     assert msgspec.convert(again.pop("chase"), ChaseState) == ChaseState()
     from afdesk.encounter.fog import Fog
 
-    assert msgspec.convert(again.pop("fog"), Fog) == Fog()  # issue 17's optional part
+    assert msgspec.convert(again.pop("fog"), Fog) == Fog()  # the optional part
     assert again == {k: v for k, v in json.loads(raw).items() if k != "schema_version"}
 
 

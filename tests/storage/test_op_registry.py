@@ -1,5 +1,5 @@
 """Every Op registers itself: files and journals read any of them, with nothing listed by
-hand, including an Op defined after afdesk was imported (issue 10, item 1)."""
+hand, including an Op defined after afdesk was imported (item 1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The GM's own tile sets (issue 16): create, rename, duplicate, save a painted tile as a
+"""The GM's own tile sets: create, rename, duplicate, save a painted tile as a
 stamp; bundled sets are never written; a broken file beside them is skipped and reported."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Faults on save (issue 13, promise 5): a file changed or deleted since it was opened is
+"""Faults on save (promise 5): a file changed or deleted since it was opened is
 not overwritten unasked, a read-only file is not replaced; the old bytes stay, no
 temporary file is left, and the message says what happened."""
 

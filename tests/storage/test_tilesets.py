@@ -1,4 +1,4 @@
-"""Tile sets are read by storage (issue 10, item 5): the bundled ones, then the GM's own
+"""Tile sets are read by storage (item 5): the bundled ones, then the GM's own
 from ``<data folder>/tilesets``; a broken user file is reported and skipped; files of
 version 1 get their zone's tile kinds on load; nothing depends on installed tile sets
 once a zone exists."""

@@ -1,4 +1,4 @@
-"""The campaign (issue 18): the band, recurring characters and a bestiary that live across
+"""The campaign: the band, recurring characters and a bestiary that live across
 encounters, and a session's encounters in one place. Pure Python like the rest of the model;
 the file ``campaign.afcamp`` is :mod:`afdesk.storage.campaign`.
 

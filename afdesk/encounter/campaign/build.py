@@ -1,5 +1,5 @@
 """Campaign characters into encounters: links, numbered copies and the running copy
-(issue 18; E2 for reflex groups)."""
+(E2 for reflex groups)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Carry-over: what an encounter did to the linked characters, line by line, for the roster
-(issue 18; E15, E17, R10).
+(E15, E17, R10).
 
 After an encounter (and its persevere, E15) every combatant linked to a band member or a
 recurring character is compared with its roster entry. Each difference is one

@@ -1,5 +1,5 @@
-"""Changes to a campaign: small frozen records applied to the immutable :class:`Campaign`
-(issue 18). Like an encounter's Ops they are data, so the same objects serve undo and redo,
+"""Changes to a campaign: small frozen records applied to the immutable :class:`Campaign`.
+Like an encounter's Ops they are data, so the same objects serve undo and redo,
 the campaign's crash journal and its log; each one checks before it changes anything.
 
 Each edit's :meth:`CampaignEdit.apply` returns the new campaign; the history

@@ -1,4 +1,4 @@
-"""Characters imported into a campaign: merged by name, with stable ids (issue 18)."""
+"""Characters imported into a campaign: merged by name, with stable ids."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The campaign's roster: the band, recurring characters and the bestiary (issue 18).
+"""The campaign's roster: the band, recurring characters and the bestiary.
 
 A :class:`Character` is one entry of the roster with a stable id: a band member (a player
 character), a recurring character (a named NPC) or a bestiary template ("Bandit"). Band

@@ -1,5 +1,5 @@
 """A campaign as immutable data: the roster, the session, and the encounters prepared for it
-(what ``campaign.afcamp`` holds, issue 18)."""
+(what ``campaign.afcamp`` holds)."""
 
 from __future__ import annotations
 

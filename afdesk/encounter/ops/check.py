@@ -192,7 +192,7 @@ class ResolveContest(Op, frozen=True):
         r = self.record
         a = people[r.attacker]
         if r.action.spec.attack and a.hidden:
-            # E6 as the table plays it (issue 12): an attack gives the attacker away, landed
+            # E6 as the table plays it: an attack gives the attacker away, landed
             # or not; the decoys go with the hiding.
             a = people[a.id] = a.without_state(StateKind.HIDDEN).replace(decoys=())
         if r.weapon:
@@ -348,7 +348,7 @@ class Persevere(Op, frozen=True):
 
     results: tuple[PersevereResult, ...]
     physical: bool = False
-    """The faces were typed from physical dice (issue 12)."""
+    """The faces were typed from physical dice."""
     label = "Persevere"
 
     def execute(self, enc: "Encounter") -> None:

@@ -1,4 +1,4 @@
-"""The GM's decision when a character's hits reach its grit (issue 12).
+"""The GM's decision when a character's hits reach its grit.
 
 The pages give no automatic rule: the app flags the character (``damage.hits_reach_grit``)
 and the GM decides down (E17), out of the fight, or nothing. The decision is an Op: logged,

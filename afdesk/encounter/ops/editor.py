@@ -1,4 +1,4 @@
-"""Ops of the zone editor (issue 16): place, turn, mirror, swap and fill tiles, add and remove
+"""Ops of the zone editor: place, turn, mirror, swap and fill tiles, add and remove
 rows and columns of slots (E9), paint named segments and set their properties (E10).
 
 Every edit is one Op, so one undo step per drop or stroke, journaled, in the log as

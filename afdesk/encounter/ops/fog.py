@@ -1,4 +1,4 @@
-"""The Op that fogs and reveals regions of the zone for the table's screen (issue 17)."""
+"""The Op that fogs and reveals regions of the zone for the table's screen."""
 
 from __future__ import annotations
 

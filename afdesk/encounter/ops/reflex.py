@@ -81,7 +81,7 @@ def deal_hands(
     enc: "Encounter", rng: random.Random | None = None, physical: tuple[str, ...] = ()
 ) -> DealHands:
     """A DealHands for everyone in the encounter, with a freshly shuffled deck; characters
-    held in reserve are dealt nothing until their group is brought in (E2, issue 16)."""
+    held in reserve are dealt nothing until their group is brought in (E2)."""
     specs = hand_specs([c for c in enc.roster() if not c.in_reserve], physical)
     return DealHands(shuffled_deck(rng), tuple(specs))
 

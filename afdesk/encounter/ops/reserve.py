@@ -1,4 +1,4 @@
-"""Ops of staged opponents (issue 16): hold characters in reserve by group, bring a group in.
+"""Ops of staged opponents: hold characters in reserve by group, bring a group in.
 
 A character held in reserve keeps its place and facing on the GM's map but is not yet in the
 fight: the players do not see it (:mod:`afdesk.encounter.visibility`), reflex is not dealt to
@@ -51,7 +51,7 @@ def _names(people: list[str]) -> str:
 
 
 class HoldInReserve(Op, frozen=True):
-    """Hold characters back in the reserve group ``group`` (issue 16); an empty group
+    """Hold characters back in the reserve group ``group``; an empty group
     returns them to play without the log calling it reinforcements (a correction while
     preparing)."""
 
@@ -98,7 +98,7 @@ class HoldInReserve(Op, frozen=True):
 
 
 class BringIn(Op, frozen=True):
-    """Bring a reserve group into the fight (issue 16, E1, E2): its members appear on the map
+    """Bring a reserve group into the fight (E1, E2): its members appear on the map
     and in the player view and are dealt a hand for the group from the next deal. A member
     without a reflex group takes the reserve's name as its group, so the group acts on one
     card of its own."""

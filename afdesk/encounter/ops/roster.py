@@ -83,7 +83,7 @@ class AddCombatant(Op, frozen=True):
         if c.id in enc.combatants:
             raise IllegalOp(f"there is already a character with id {c.id!r}")
         twin = next((o for o in enc.roster() if c.link and o.link == c.link), None)
-        if twin is not None:  # a link is one campaign character: once per encounter (issue 18)
+        if twin is not None:  # a link is one campaign character: once per encounter
             raise IllegalOp(f"{twin.name} is already this campaign character in the encounter")
         _check_profile(c)
         if c.area is not None:
@@ -233,7 +233,7 @@ class ExitCombatant(Op, frozen=True):
         c = enc.combatant(self.id)
         require_on_map(c, "leave the zone")
         rule = enc.zone.edge_rule(self.edge)
-        if rule.blocked:  # issue 16: no override leaves over a blocked edge
+        if rule.blocked:  # no override leaves over a blocked edge
             raise IllegalOp(f"the {self.edge.value} edge is blocked: nobody leaves that way")
         if not rule.exits and not self.override:
             raise IllegalOp(

@@ -48,7 +48,7 @@ class ExtendZone(Op, frozen=True):
 
 def draw_extension(enc: "Encounter", edge: Edge, rng: random.Random | None = None) -> ExtendZone:
     """Draw the tiles for a new row or column from the zone's tile kinds (E9)."""
-    kinds = drawable(enc.zone.kinds)  # never an empty slot (issue 16)
+    kinds = drawable(enc.zone.kinds)  # never an empty slot
     if not kinds:
         raise IllegalOp("this zone has no tile set to draw new tiles from")
     cols, rows = enc.zone.size()

@@ -1,2 +1,2 @@
-"""The campaign in the GUI (issue 18): the Campaign dock, the roster editor, prepare, run,
+"""The campaign in the GUI: the Campaign dock, the roster editor, prepare, run,
 carry-over and sessions; :mod:`.control` holds the window's open campaign."""

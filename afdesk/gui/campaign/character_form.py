@@ -1,5 +1,5 @@
 """The form of one roster character: facets, speeds, reach and range, grit and hits, Shifts,
-Will, the d20 numbers, days since rest, lasting states and notes (issue 18)."""
+Will, the d20 numbers, days since rest, lasting states and notes."""
 
 from __future__ import annotations
 

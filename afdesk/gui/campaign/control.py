@@ -1,4 +1,4 @@
-"""The campaign's work for the main window (issue 18): new and open (recovering the journal,
+"""The campaign's work for the main window: new and open (recovering the journal,
 offering to resume the encounter last running), prepare, run (a fresh running copy; the
 prepared file stays clean), carry over, a new session, the roster.
 

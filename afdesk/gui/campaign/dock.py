@@ -1,6 +1,6 @@
 """The Campaign dock: the campaign's encounters with their thumbnails (rendered off the UI
 thread), state and date last played; the buttons that prepare, run and carry over; the
-session and the campaign's log (issue 18)."""
+session and the campaign's log."""
 
 from __future__ import annotations
 

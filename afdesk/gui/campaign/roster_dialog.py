@@ -1,5 +1,5 @@
 """The roster editor: the band, recurring characters and the bestiary of a campaign, each
-change one undoable campaign edit; import and export of character files (issue 18)."""
+change one undoable campaign edit; import and export of character files."""
 
 from __future__ import annotations
 

@@ -1,2 +1,2 @@
-"""The chase board (issue 14): a view of the chase that replaces the map while the
+"""The chase board: a view of the chase that replaces the map while the
 encounter is a chase (the map stays one click away), and its player-view variant."""

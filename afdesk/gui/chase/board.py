@@ -1,4 +1,4 @@
-"""The chase board (issue 14): a lane per participant ranked by total (H3), the pole
+"""The chase board: a lane per participant ranked by total (H3), the pole
 highlighted, this round's pursuit dice as dice with symbols, the stage's properties as
 cards (H4), and at the exchange end arrows for who captures whom.
 
@@ -136,7 +136,7 @@ class ChaseBoard(QWidget):
         self._stale = False
         """A change came while nobody could see the board (a battle, the board behind the
         map): it is brought up to date when it shows, or when the encounter becomes a chase
-        (issue 15: a battle's actions do not rebuild a board nobody sees)."""
+        (a battle's actions do not rebuild a board nobody sees)."""
 
     def set_document(self, doc) -> None:
         # The chase itself changes only while the encounter is a chase: shown at once.

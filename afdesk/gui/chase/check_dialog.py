@@ -1,4 +1,4 @@
-"""The chase check, rolled (issue 14, H2-H5): the facet of the way of moving (or sneak on an
+"""The chase check, rolled (H2-H5): the facet of the way of moving (or sneak on an
 Obscured stage), the bad colour's and the stage's penalties, the GM's own modifiers, the
 exact odds under the encounter's ruleset before rolling, the roll drawn as dice, Shifts spent
 both ways (the character's and the referee's, R10; Will in af-classic, C4), then one Op:

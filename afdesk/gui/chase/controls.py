@@ -63,7 +63,7 @@ class ChaseControls(QWidget):
     @property
     def odds_worker(self) -> OddsWorker:
         """The off-thread odds, made when the board first asks (not before the first
-        frame: issue 15's start-up)."""
+        frame: the start-up)."""
         if self._odds_worker is None:
             from afdesk.gui.odds_worker import OddsWorker
 

@@ -21,7 +21,7 @@ class ChaseView:
         self.stack = QStackedWidget()
         self.stack.setObjectName("centralStack")
         # Like the map it holds: the window's spare room goes to it, not to the docks
-        # (the stack replaces the map after the first frame, issue 15).
+        # (the stack replaces the map after the first frame).
         self.stack.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         old = window.takeCentralWidget()
         self.stack.addWidget(old)

@@ -1,4 +1,4 @@
-"""The chase board's setup tabs (issue 14): what a GM sets up or decides outside a turn's
+"""The chase board's setup tabs: what a GM sets up or decides outside a turn's
 roll, each an Op pushed to the document (undo, journal, log).
 
 - :class:`ParticipantPanel`: a head start (the chase total), the way of moving and its

@@ -33,7 +33,7 @@ def deal_refusal(doc: EncounterDocument) -> str:
     """Why reflex cannot be dealt now ("" if it can): asked of the model (E2), once per
     change of the encounter. Out of dealing time the model refuses any deal for the phase
     before it looks at the hands, so it is asked with none (the whole roster's hands are
-    dealt for the question only when the phase allows a deal; issue 15)."""
+    dealt for the question only when the phase allows a deal)."""
     physical = tuple(sorted(doc.physical_hands))
     if not dealing_time(doc.encounter.turn):
         return doc.try_op(DealHands((), ()))

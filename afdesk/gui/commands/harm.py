@@ -1,4 +1,4 @@
-"""The GM's decision when a character's hits reach its grit (issue 12 §3), offered in the
+"""The GM's decision when a character's hits reach its grit, offered in the
 character's menus while it is flagged: Down, Out of the fight, or Nothing (``DecideHarm``)."""
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ class _Form(QDialog):
 class CharacterDialog(_Form):
     """Add a character (``cid`` None) or edit one. A new one starts as a copy of
     ``template`` (Duplicate: the next numbered name, the next free area), else on the
-    selected character's side and group, in a free area near it (issue 12)."""
+    selected character's side and group, in a free area near it."""
 
     def __init__(
         self,
@@ -184,7 +184,7 @@ class CharacterDialog(_Form):
                 momentum=(),
                 decoys=(),
                 exited="",
-                link="",  # a copy is not the campaign character (issue 18)
+                link="",  # a copy is not the campaign character
                 days_since_rest=None,
             )
         side = selected.side if selected is not None else Side.OPPONENT

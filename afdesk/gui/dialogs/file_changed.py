@@ -1,5 +1,5 @@
 """The GM's choice when the file of the open encounter changed on disk since it was
-opened or last saved (issue 13): overwrite it, save elsewhere, or reload it."""
+opened or last saved: overwrite it, save elsewhere, or reload it."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ class PersevereDialog(QDialog):
             self.table.setItem(row, 3, QTableWidgetItem(""))
         self.table.resizeColumnsToContents()
         layout.addWidget(self.table)
-        self.faces = FacesEntry("strength checks, top to bottom")  # issue 12 §2
+        self.faces = FacesEntry("strength checks, top to bottom")
         layout.addWidget(self.faces)
         self.error = QLabel()
         self.error.setWordWrap(True)

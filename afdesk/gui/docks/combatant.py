@@ -110,7 +110,7 @@ class CombatantPanel(QWidget):
         self.prompts.setWordWrap(True)
         self.prompts.setStyleSheet("background: #fff4cc; padding: 4px;")
         layout.addWidget(self.prompts)
-        self.harm_flag = HarmFlag(self._push)  # hits reach grit: the GM decides (issue 12)
+        self.harm_flag = HarmFlag(self._push)  # hits reach grit: the GM decides
         layout.addWidget(self.harm_flag)
 
         counters = self.counters = QGroupBox("Grit, hits, Shifts")
@@ -200,7 +200,7 @@ class CombatantPanel(QWidget):
 
     def _request(self) -> None:
         """Show the model again: now, or once the change whose signals are going out has
-        said all (a turn moving on selects, changes and ends: one refresh, issue 15)."""
+        said all (a turn moving on selects, changes and ends: one refresh)."""
         if self.doc is not None and self.doc.emitting:
             self._stale = True
         else:
@@ -254,7 +254,7 @@ class CombatantPanel(QWidget):
         doc = self.doc
         if doc is None or not self.cid or self.cid not in doc.encounter.combatants:
             # Nothing of a previous character (or encounter) stays behind: no notes, no
-            # counters, no live buttons (issue 12).
+            # counters, no live buttons.
             self.cid = ""
             self.title.setText("Select a character on the map.")
             for label in (self.subtitle, self.facets, self.notes, self.refusal):

@@ -1,4 +1,4 @@
-"""The Character dock's flag when a character's hits reach its grit (issue 12 §3).
+"""The Character dock's flag when a character's hits reach its grit.
 
 The pages give no automatic rule, so the flag asks the GM: Down (E17), Out of the fight, or
 Nothing; each is one ``DecideHarm`` Op, logged and undoable."""

@@ -1,5 +1,5 @@
 """The Undo history dock's list follows the document's undo stack only while the dock can
-be seen (issue 15): a QUndoView attached to a stack lays all its rows out again on every
+be seen: a QUndoView attached to a stack lays all its rows out again on every
 step, tucked behind another tab or not, so each action cost more the longer the session."""
 
 from __future__ import annotations

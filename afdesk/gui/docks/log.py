@@ -155,7 +155,7 @@ class _WrapDelegate(QStyledItemDelegate):
 class LogView(QTreeView):
     """The log's lines, one column, wrapped to the width: it measures only the rows it
     shows, so a new line costs the same however long the log is (a QListView with wrapped
-    lines lays every row out again on each insert: issue 15)."""
+    lines lays every row out again on each insert)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -163,7 +163,7 @@ class LogView(QTreeView):
         self.setRootIsDecorated(False)
         self.setItemsExpandable(False)
         self.setUniformRowHeights(False)
-        # Long lines wrap to the dock's width: no sideways scrolling (issue 12).
+        # Long lines wrap to the dock's width: no sideways scrolling.
         self.setWordWrap(True)
         self.header().setStretchLastSection(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

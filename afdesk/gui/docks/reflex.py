@@ -199,14 +199,14 @@ class ReflexPanel(QWidget):
         elif t.phase is Phase.CARDS:
             rows.append(_Row("Waiting for this round's cards (Play cards…).", None, ""))
         # Whoever is not in this round's order (off the map, or added since the deal) can
-        # still be picked here (issue 12).
+        # still be picked here.
         listed = self._listed(t)
         for c in enc.roster():
             if c.id in listed or (c.on_map and t.phase is not Phase.TURNS):
                 continue
             if c.exited:
                 where = "left"
-            elif c.in_reserve:  # issue 16: waits for its group to be brought in
+            elif c.in_reserve:  # waits for its group to be brought in
                 where = f"in reserve: {c.reserve}"
             else:
                 where = "off the map" if not c.on_map else "not in this round"
@@ -240,7 +240,7 @@ class ReflexPanel(QWidget):
     def _show_rows(self, rows: list[_Row]) -> None:
         """Show ``rows`` in the order list, changing only the items that differ (a turn
         changes two of them: the list keeps its items, its scroll place and its speed
-        however long the roster is, issue 15)."""
+        however long the roster is)."""
         order = self.order
         shown = self._rows
         if len(shown) != order.count():  # the list was changed behind the panel's back

@@ -1,4 +1,4 @@
-"""The Reserves dock (issue 16): the characters the GM holds back, by group, and the buttons
+"""The Reserves dock: the characters the GM holds back, by group, and the buttons
 to hold the selected character back and to bring a group in as reinforcements (E1, E2).
 
 A reserve stays on the GM's map (faded, with a RESERVE badge) where it will come in; the

@@ -2,7 +2,7 @@
 their buttons, and the buttons that add or resolve them (E3, R12).
 
 Its rows and buttons are made once and reused: a turn changes their texts and which of them
-show, never the widgets themselves (issue 15: building them anew, several times a turn, was
+show, never the widgets themselves (building them anew, several times a turn, was
 most of a GM action's time).
 """
 
@@ -146,7 +146,7 @@ class StatesBox:
         self._place_buttons(buttons)
 
     def _place_buttons(self, buttons: list[QPushButton]) -> None:
-        """Two to a row: the dock keeps its width however many there are (issue 12)."""
+        """Two to a row: the dock keeps its width however many there are."""
         if buttons == self._buttons:
             for b in buttons:
                 b.show()

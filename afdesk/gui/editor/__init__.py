@@ -1,2 +1,2 @@
-"""The zone editor (issue 16): the tile palette, the editor's dock (tiles, the area brush,
+"""The zone editor: the tile palette, the editor's dock (tiles, the area brush,
 segment properties, edges) and their installation in the main window."""

@@ -1,4 +1,4 @@
-"""Put the zone editor into the main window (issue 16): the edit tool on the map, the tile
+"""Put the zone editor into the main window: the edit tool on the map, the tile
 palette and the editor's dock, and View > Zone editor (Ctrl+Shift+E) to switch the map into
 edit mode. The window only calls :func:`install`."""
 
@@ -50,7 +50,7 @@ class ZoneEditor:
                 act.menu().addAction(self.action)
         self.panel.edit_box.toggled.connect(self.action.setChecked)
         window.documentChanged.connect(self.set_document)  # type: ignore[attr-defined]
-        if getattr(window, "doc", None) is not None:  # made after the first frame (issue 15)
+        if getattr(window, "doc", None) is not None:  # made after the first frame
             self.set_document(window.doc)  # type: ignore[attr-defined]
 
     def _dock(self, title: str, name: str, widget) -> QDockWidget:

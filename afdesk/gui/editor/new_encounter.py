@@ -1,4 +1,4 @@
-"""File > New encounter (issue 16): name, ruleset and tile set, and how the zone starts:
+"""File > New encounter: name, ruleset and tile set, and how the zone starts:
 empty 3 x 3 slots that the zone editor opens on, or nine tiles drawn at random (E9)."""
 
 from __future__ import annotations

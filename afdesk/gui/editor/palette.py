@@ -1,4 +1,4 @@
-"""The tile palette (issue 16): the tiles of the encounter's own tile kinds and of every
+"""The tile palette: the tiles of the encounter's own tile kinds and of every
 installed tile set (bundled and the GM's own) as thumbnails. Drag one onto a slot of the map
 to place it there, or select a slot and double-click (or press Enter on) a tile to pick it.
 Problems with the GM's own tile set files are listed, not raised (they are skipped)."""

@@ -1,4 +1,4 @@
-"""The zone editor's dock (issue 16): the edit mode switch, the selected tile's buttons
+"""The zone editor's dock: the edit mode switch, the selected tile's buttons
 (turn, mirror, empty, fill at random, add and remove rows and columns, E9), the area brush
 (segment, add or remove, paint, rectangle or flood fill) with the segment's properties (E10),
 and the edges' rules and consequences (E9). Every button is one Op through the document."""

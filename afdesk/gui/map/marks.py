@@ -1,4 +1,4 @@
-"""Marks drawn by a token (issue 12): its hits against its grit, and its facing pointer.
+"""Marks drawn by a token: its hits against its grit, and its facing pointer.
 
 The grit pill sits beside the disc, on the side farthest from the facing pointer (never
 below, where the state badges are), in numbers readable across a room: "hits/grit", filled
@@ -141,7 +141,7 @@ def paint_pointer(
 class FacingMark(MapItem):
     """A token's facing pointer and the stubs of its flank line in an overlap (E11): drawn
     above every token and outside its own disc, so each stays visible however the tokens
-    sit side by side (issue 12)."""
+    sit side by side."""
 
     def __init__(self, cid: str, theme: MapTheme) -> None:
         super().__init__()

@@ -226,7 +226,7 @@ class LegendItem(MapItem):
         self.set_bounds(QRectF(0, 0, LEGEND_WIDTH, self._height))
         if header and self._body_y is not None and self._painted:
             # Only the header changed and its height did not: the key below stays as it
-            # is (a turn moving on repaints the header alone, issue 15).
+            # is (a turn moving on repaints the header alone).
             self.update(QRectF(0, 0, LEGEND_WIDTH, self._body_y - 10))
         else:
             self._body_y = None
@@ -287,7 +287,7 @@ class LegendItem(MapItem):
         painter.drawText(box, flags, self._title)
         y += used.height() + 6
         painter.setFont(font(18 * s))
-        for line in self.turn_lines():  # wrapped, never cut off (issue 12)
+        for line in self.turn_lines():  # wrapped, never cut off
             painter.drawText(QRectF(pad, y, width, 26 * s), Qt.AlignmentFlag.AlignLeft, line)
             y += 26 * s
         y += 2 * s

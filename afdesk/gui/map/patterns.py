@@ -262,7 +262,7 @@ def _dots(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
 
 
 def _empty(p: QPainter, rng: random.Random, dark: QColor, light: QColor) -> None:
-    """An empty slot of the zone editor (issue 16): a plain cross, no texture."""
+    """An empty slot of the zone editor: a plain cross, no texture."""
     p.setPen(_pen(dark, 3.0))
     p.drawLine(
         QPointF(TILE_SIZE * 0.42, TILE_SIZE * 0.5), QPointF(TILE_SIZE * 0.58, TILE_SIZE * 0.5)

@@ -65,7 +65,7 @@ class MapScene(QGraphicsScene):
         """Facing pointers and flank stubs of tokens in an overlap, above every token."""
         self.harm_sides = player_harm_sides() if player else frozenset(Side)
         """Whose grit and hits the tokens show: all for the GM, as the GM chose for the
-        players (issue 12)."""
+        players."""
         self.legend = LegendItem(self.theme)
         self.addItem(self.legend)
         self.reach = ReachItem()
@@ -88,7 +88,7 @@ class MapScene(QGraphicsScene):
         self._selected = "" if player else doc.selected
         from afdesk.gui.table.fog_layer import FogLayer
 
-        self.fog = FogLayer(self)  # issue 17: the players' scene draws nothing under fog
+        self.fog = FogLayer(self)  # the players' scene draws nothing under fog
         self.fog.sync()
         self._connections = [
             (doc.fogChanged, self.on_fog),
@@ -197,7 +197,7 @@ class MapScene(QGraphicsScene):
 
     def _add_tiles(self, new: dict) -> None:
         """Items for the tiles of ``new`` that have none; in the players' scene none for a
-        fogged tile and none for a segment with a fogged area (issue 17)."""
+        fogged tile and none for a segment with a fogged area."""
         tagged: dict[Area, int] = {}
         for seg_key in sorted(self.segments):
             item = self.segments[seg_key]
@@ -358,7 +358,7 @@ class MapScene(QGraphicsScene):
                 )
 
     def _sync_mark(self, c, token: TokenItem, alone: bool) -> None:
-        """In an overlap the pointer and flank stubs go above every token (issue 12)."""
+        """In an overlap the pointer and flank stubs go above every token."""
         mark = self.marks.get(c.id)
         if alone:
             if mark is not None:

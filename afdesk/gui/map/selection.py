@@ -2,7 +2,7 @@
 of the zone, or nothing. Small frozen values with no Qt, so tools, docks and tests compare
 them plainly (``sel == Character("gao")``: by kind and value). Frozen msgspec Structs, as
 the model's records are: about thirty times cheaper to define than dataclasses, which
-counts at the start (issue 15).
+counts at the start.
 
 The character selection is also the document's (``doc.selected``), which the character
 dock follows; the other kinds live in the map view (the zone editor's tools will use them).

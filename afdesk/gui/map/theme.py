@@ -174,7 +174,7 @@ _STATE_BADGES = {
 def badges(c: Combatant) -> list[Badge]:
     """The badges of a character: its states (with markers), then its Momentum markers."""
     out = []
-    if c.in_reserve:  # issue 16: the GM sees where a reserve waits; the players never do
+    if c.in_reserve:  # the GM sees where a reserve waits; the players never do
         out.append(Badge("RESERVE", QColor("#5d4037")))
     for st in c.states:
         spec = _STATE_BADGES.get(st.kind)

@@ -63,7 +63,7 @@ class TokenItem(MapItem):
         harm: Harm | None = None,
     ) -> None:
         """Take the character's place, facing, states and the turn/selection marks.
-        ``harm`` draws its hits against its grit (a pill by the disc, issue 12); in an
+        ``harm`` draws its hits against its grit (a pill by the disc); in an
         overlap (``flank`` off) the facing pointer is drawn by the scene's
         :class:`~afdesk.gui.map.overlays.FacingMark` above every token instead.
         ``offset`` and ``radius`` (area units) come from the overlap layout; ``flank``
@@ -220,7 +220,7 @@ class TokenItem(MapItem):
             painter.drawEllipse(QPointF(0, 0), r + extra, r + extra)
         if self._flank:
             # Alone in its area; in an overlap the scene's FacingMark draws the pointer
-            # outside the disc, above every token (issue 12).
+            # outside the disc, above every token.
             paint_pointer(painter, self.radius, self.facing, colour, self.theme)
         painter.setOpacity(0.55 if self._hidden else 1.0)
         fill = colour.darker(170) if self._down else colour

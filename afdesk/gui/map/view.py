@@ -87,7 +87,7 @@ class MapView(QGraphicsView):
         self._tool: MapTool = self._tools["pan" if player else "move"]
         self._holder: MapTool | None = None
         """The tool holding the press under way (it gets the moves and the release)."""
-        self._notes: dict[str, MapNote] = {}  # made when first shown (issue 15)
+        self._notes: dict[str, MapNote] = {}  # made when first shown
         self._offer_cid = ""
         self.set_document(doc)
 
@@ -236,7 +236,7 @@ class MapView(QGraphicsView):
 
     def select_next(self, step: int = 1) -> str:
         """Select the next (or previous) character, in roster order: those on the map and,
-        for the GM, those off it too (their dock still shows them, issue 12)."""
+        for the GM, those off it too (their dock still shows them)."""
         shown = self.map_scene.tokens
         enc = self.doc.encounter
         order = [
@@ -330,7 +330,7 @@ class MapView(QGraphicsView):
 
     def follow_check(self, dialog) -> None:
         """While a check dialog is open, draw its line: attacker to target, with the cover
-        areas it crosses (E13); gone when the dialog closes (issue 12)."""
+        areas it crosses (E13); gone when the dialog closes."""
         from afdesk.gui.dialogs.contest import ContestDialog
 
         if self.player or not isinstance(dialog, ContestDialog):
@@ -511,7 +511,7 @@ class MapView(QGraphicsView):
         """The character's common actions, from :func:`afdesk.gui.actions.entries`;
         disabled entries carry the model's reason as tooltip and status tip."""
         menu = QMenu(self)
-        from afdesk.gui import actions  # on the first right-click, not at start (issue 15)
+        from afdesk.gui import actions  # on the first right-click, not at start
 
         actions.fill_menu(menu, self.doc, cid, partial(self._run_entry, cid))
         for act in menu.actions():

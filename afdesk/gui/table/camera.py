@@ -1,4 +1,4 @@
-"""What the players' screen shows of the map (issue 17): the whole map, or a part the GM
+"""What the players' screen shows of the map: the whole map, or a part the GM
 pushed or follows; turned 90 / 180 / 270 degrees for a TV lying flat on the table; at real
 size (one area one inch or 25 mm: the zoom locked, panning in whole areas).
 

@@ -1,4 +1,4 @@
-"""The fog on the map (issue 17): translucent with its outline for the GM, opaque for the
+"""The fog on the map: translucent with its outline for the GM, opaque for the
 table, where nothing under it exists at all.
 
 One :class:`FogItem` per fogged area, so revealing a region removes exactly its items and

@@ -1,5 +1,5 @@
 """Table > Fog regions…: every tile and named segment with a box, ticked when the players
-cannot see it (issue 17). For preparing (mark what starts hidden) and for the keyboard; each
+cannot see it. For preparing (mark what starts hidden) and for the keyboard; each
 tick is a :class:`~afdesk.encounter.ops.fog.SetFog` through the document, so it can be
 undone and is logged."""
 

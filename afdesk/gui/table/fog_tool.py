@@ -1,4 +1,4 @@
-"""The fog tool (issue 17): the GM hides and reveals regions of the players' screen.
+"""The fog tool: the GM hides and reveals regions of the players' screen.
 
 - Click: the segment under the pointer (a tile's ground outside any segment: the tile)
   is selected and flips, fogged <-> revealed. Shift+click: the whole tile.

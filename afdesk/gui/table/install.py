@@ -1,4 +1,4 @@
-"""The GM window's controls of the table's screen (issue 17): the Table menu.
+"""The GM window's controls of the table's screen: the Table menu.
 
 - Fog: the fog tool on the map (G), fog or reveal the whole zone.
 - The players' view's reflex strip, its rolls, screen control and real size (see

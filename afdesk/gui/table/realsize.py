@@ -1,4 +1,4 @@
-"""Real size for miniatures (issue 17): how many of the players' window's pixels make one
+"""Real size for miniatures: how many of the players' window's pixels make one
 area, so that an area is one inch (or 25 mm) on the screen. Plain numbers, no Qt.
 
 A screen's size is known from its diagonal (the TV's box says 55") and its resolution, or

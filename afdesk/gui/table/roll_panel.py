@@ -1,4 +1,4 @@
-"""The roll shown on the players' screen (issue 17): a panel over the map with who rolled
+"""The roll shown on the players' screen: a panel over the map with who rolled
 what, the dice drawn as the check dialog draws them (:class:`afdesk.gui.dice_view.DiceView`:
 explosions, retries, cancelled dice struck through), the result and the verdict. It goes
 after a few seconds (a timer, GUI only) or at the next action."""

@@ -1,4 +1,4 @@
-"""Checks shown to the table (issue 17): after a check is recorded, the players' screen
+"""Checks shown to the table: after a check is recorded, the players' screen
 shows its dice, who rolled what, the result and the verdict, if the GM lets the table see
 that check.
 

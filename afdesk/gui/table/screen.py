@@ -1,4 +1,4 @@
-"""Pieces of the table's screen (issue 17): the hold card the players see while the GM
+"""Pieces of the table's screen: the hold card the players see while the GM
 rearranges, the ping that pulses an area on the TV, and the frame on the GM's map that
 shows what the TV shows."""
 

@@ -1,4 +1,4 @@
-"""Screen control from the GM's window (issue 17): Hold, Follow, Push, the frame on the
+"""Screen control from the GM's window: Hold, Follow, Push, the frame on the
 GM's map showing what the TV shows, turning the players' view, real size and the ping.
 
 Everything here is about the players' window (``window.player_window``), which opens when

@@ -1,4 +1,4 @@
-"""The GM's preferences for the table's screen (issue 17), kept in the app's QSettings:
+"""The GM's preferences for the table's screen, kept in the app's QSettings:
 read afresh on every access, so the GM window's menu and the players' window never
 disagree."""
 

@@ -1,4 +1,4 @@
-"""The reflex strip on the players' screen (issue 17, E2): this round's cards in play order,
+"""The reflex strip on the players' screen (E2): this round's cards in play order,
 each with its character's name (initials when room is short), the current actor
 highlighted, the exchange and round above them.
 
@@ -48,7 +48,7 @@ class StripState:
 def strip_state(enc, hidden_turn: str = "?", cache: StripCache | None = None) -> StripState:
     """What the players' strip shows now (pure: no widget). ``cache`` keeps the cards of
     the characters that did not change since the last call (a turn moving on changes two
-    cards however long the round is, issue 15); the answer is the same without it."""
+    cards however long the round is); the answer is the same without it."""
     t = enc.turn
     if t.phase is Phase.SETUP:
         return StripState("Setting up", (), "The fight has not started")

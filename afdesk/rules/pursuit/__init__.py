@@ -1,7 +1,7 @@
 """Chase rules (seed 001, RULES.md H1-H5): pursuit dice, chase turns, the pole, the
 exchange end, and the exact odds of a chase turn.
 
-Pure Python, no Qt. The names here are public entry points (issue 14): :func:`colour`,
+Pure Python, no Qt. The names here are public entry points: :func:`colour`,
 :func:`turn` (-> :class:`PursuitTurn`), :func:`pole`, :func:`resolve_exchange_end` and
 :func:`turn_odds` (-> :class:`TurnOdds`).
 """
@@ -29,7 +29,7 @@ else:
 
     def __getattr__(name: str) -> Any:
         """The odds' names, imported when first asked for: a chase's Ops and the
-        chase mode need none of them to load a file or start the app (issue 15)."""
+        chase mode need none of them to load a file or start the app."""
         if name in ("TurnOdds", "colour_odds", "turn_odds"):
             from afdesk.rules.pursuit import odds
 

@@ -20,7 +20,7 @@ from afdesk.rules.outcome import Outcome
 from afdesk.rules.verdict import Verdict
 
 # The exact odds (``afdesk.rules.odds``) are imported where odds are asked for: loading a
-# file or starting the app asks for none (issue 15).
+# file or starting the app asks for none.
 if TYPE_CHECKING:
     from fractions import Fraction
 

@@ -1,4 +1,4 @@
-"""Reference (before issue 11): exact odds of af-2.5.4 checks, contests and cooperation (R1-R11).
+"""Reference (earlier code): exact odds of af-2.5.4 checks, contests and cooperation (R1-R11).
 
 With ``b`` low Wins left after the Interference 4s and 5s, Interference 6s ``i6 <= b``
 leave every check 6 standing (Gain = c6, W = b - i6) and ``i6 > b`` leave

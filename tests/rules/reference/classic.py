@@ -1,4 +1,4 @@
-"""Reference (before issue 11): exact odds of af-classic checks and contests (C1-C3, C5),
+"""Reference (earlier code): exact odds of af-classic checks and contests (C1-C3, C5),
 with the amended C2/C3 opposition Momentum in the plainest form."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The odds core as it was before issue 11's fast paths: the slow exact reference that the
+"""The odds core as it was before the fast paths: the slow exact reference that the
 fast paths are tested against (tests/rules/test_odds_fast.py). Do not optimise."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The check dialog, one panel per part of a contested check (issue 10, item 8).
+"""The check dialog, one panel per part of a contested check (item 8).
 
 ``dialog`` composes the panels around the model's ``ContestFlow``: ``modifiers``
 (modifiers and options), ``defense`` (the defense picker), ``dice`` (rolls and the

@@ -133,7 +133,7 @@ class ContestDialog(QDialog):
         self.momentum = MomentumPanel(self.enc)
         self.overlap = OverlapPanel(self.enc, lambda: self.source)
         # The panels scroll; the header, the odds and the action buttons stay in view
-        # (issue 12: the dialog fits a 1280x720 screen).
+        # (the dialog fits a 1280x720 screen).
         body = QWidget()
         panels = QVBoxLayout(body)
         panels.setContentsMargins(0, 0, 0, 0)
@@ -274,7 +274,7 @@ class ContestDialog(QDialog):
         if zero_hits_landing(self.enc, f):
             asked = (f.hits, len(f.momentum_uses))
             if self._zero_hits_asked != asked:
-                # A landed attack that would do 0 hits asks first (issue 12 §3).
+                # A landed attack that would do 0 hits asks first.
                 self._zero_hits_asked = asked
                 self._show_reason(zero_hits_question(self.enc, f))
                 self.apply_button.setText("&Apply with 0 hits")
@@ -332,7 +332,7 @@ class ContestDialog(QDialog):
 
     def _show_odds(self, f: ContestFlow) -> None:
         """Ask for the odds of what is on screen; they are computed off the UI thread and
-        shown by :meth:`_odds_ready` (issue 11: odds never freeze the table)."""
+        shown by :meth:`_odds_ready` (odds never freeze the table)."""
         try:
             if self.rules.dice_pools:
                 query: Callable[[], object] = f.odds_query()

@@ -37,7 +37,7 @@ class DicePanel(Panel):
         self.helper_dice = DiceView(size=26)
         self.helper_label = QLabel("the guard helping:")
         self.defense_text = QLabel()
-        # Physical dice (issue 12 §2): the faces rolled at the table, per roll.
+        # Physical dice: the faces rolled at the table, per roll.
         self.attack_faces = FacesEntry("check")
         self.defense_faces = FacesEntry("defense (and a helping guard's after it)")
         grid.addWidget(self.roll_attack, 0, 0)

@@ -1,4 +1,4 @@
-"""Physical dice in the check dialog (issue 12 §2): per roll, tick "Physical dice" and type
+"""Physical dice in the check dialog: per roll, tick "Physical dice" and type
 the faces in the order rolled; afdesk then takes them instead of rolling, with the
 ruleset's own validation (afdesk.encounter.typed). Whether a side rolls physical dice by
 default is a setting per side (the players' side, the opponents' side), changed by ticking

@@ -186,7 +186,7 @@ class ShiftsPanel(Panel):
             button.setVisible(True)
             button.setEnabled(not o.refusal)
             button.setToolTip(sentence(o.refusal) if o.refusal else "")
-        # The odds after each spend come off the UI thread (issue 11).
+        # The odds after each spend come off the UI thread.
         self.odds_worker.request(f.shift_choices_query(side, defense), side)
 
     def _fill_rolls(self, side: Role) -> None:

@@ -1,4 +1,4 @@
-"""Which attack from the attacker's sheet a check uses (issue 12 §3): its reach and range
+"""Which attack from the attacker's sheet a check uses: its reach and range
 feed the reach and range checks (E12), its damage the hits a landed attack deals (E6)."""
 
 from __future__ import annotations

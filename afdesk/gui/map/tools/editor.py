@@ -1,4 +1,4 @@
-"""The zone editor's map tool (issue 16), a GM-only edit mode of the map.
+"""The zone editor's map tool, a GM-only edit mode of the map.
 
 Two modes. **Tiles**: click a slot to select it; drag from one slot to another to swap them;
 R turns the selected tile 90° clockwise (Shift+R back), M mirrors it, Delete empties the
