@@ -34,7 +34,8 @@ from afdesk.encounter.campaign.roster import Character, check_character
 from afdesk.encounter.campaign.state import Campaign
 from afdesk.encounter.errors import IllegalOp
 from afdesk.storage import atomic, codec, messages, scan
-from afdesk.storage.errors import FileChangedError, LoadError, SaveError
+from afdesk.storage.errors import LoadError, SaveError
+from afdesk.storage.files import _check_target as check_target
 from afdesk.storage.files import read_bytes
 
 FORMAT = "afdesk-campaign"
@@ -111,30 +112,19 @@ def save_campaign(
     """Write the campaign atomically to ``path`` (a folder or the file); returns the digest
     of the bytes written. :class:`SaveError` leaves the old file as it was.
 
-    With ``expected_digest`` (the file's digest when it was read or last saved) a file
-    changed or deleted on disk since is not overwritten: :class:`FileChangedError`, as for
-    encounter files. ``marking(digest)`` is called just before the file is replaced (the
-    crash journal's save marker)."""
+    A read-only file is not replaced; with ``expected_digest`` (the file's digest when it
+    was read or last saved) a file changed or deleted on disk since is not overwritten
+    (:class:`FileChangedError`): the encounter files' checks. ``marking(digest)`` is
+    called just before the file is replaced (the crash journal's save marker)."""
     file = campaign_file(path)
     data = encode_campaign(campaign)
     digest = codec.digest(data)
-    if expected_digest is not None:
-        try:
-            now = codec.digest(read_bytes(file, file.name))
-        except LoadError:
-            if file.exists():
-                raise SaveError(
-                    file.name, "it cannot be read to check it; the file on disk is unchanged"
-                ) from None
-            raise FileChangedError(
-                file.name, "it was deleted or moved on disk since it was opened"
-            ) from None
-        if now != expected_digest:
-            raise FileChangedError(
-                file.name,
-                "it was changed on disk (by another program or another afdesk?) since it "
-                "was opened; the file on disk is unchanged",
-            )
+    try:
+        exists = file.exists()
+    except OSError as exc:  # a folder that cannot even be looked into
+        raise SaveError(file.name, atomic.reason(exc, file)) from exc
+    # As for encounter files: never over a read-only file or one changed on disk since.
+    check_target(file, exists, expected_digest)
     if marking is not None:
         marking(digest)
     atomic.replace(file, data)

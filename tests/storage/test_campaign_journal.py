@@ -28,7 +28,7 @@ from afdesk.encounter.campaign.state import Campaign, Planned
 from afdesk.storage import atomic
 from afdesk.storage import campaign as store
 from afdesk.storage import campaign_journal as cj
-from afdesk.storage.errors import FileChangedError, JournalError, LoadError
+from afdesk.storage.errors import FileChangedError, JournalError, LoadError, SaveError
 
 
 def _edits(i: int):
@@ -303,6 +303,19 @@ def test_a_campaign_file_changed_on_disk_is_not_overwritten(tmp_path):
     store.campaign_file(tmp_path).unlink()
     with pytest.raises(FileChangedError, match="deleted or moved"):
         store.save_campaign(tmp_path, Campaign(name="Stale"), expected_digest=theirs)
+
+
+def test_a_read_only_campaign_file_is_not_replaced(tmp_path):
+    digest = store.save_campaign(tmp_path, Campaign(name="Mine"))
+    file = store.campaign_file(tmp_path)
+    before = file.read_bytes()
+    file.chmod(0o444)
+    try:
+        with pytest.raises(SaveError, match="read-only"):
+            store.save_campaign(tmp_path, Campaign(name="New"), expected_digest=digest)
+        assert file.read_bytes() == before
+    finally:
+        file.chmod(0o644)
 
 
 # ------------------------------------------------------------- stale temporary files
