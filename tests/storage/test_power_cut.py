@@ -1,6 +1,7 @@
-"""Power cuts under the crash journals (the promise in the README, "Crash and power
-cuts"): what was written but not yet fsynced may be lost, and recovery then gives a prefix
-of the changes, says so when it finds a line's remains, and never a wrong state.
+"""Power cuts under the crash journals (the promise in the README, "What a crash or a
+power cut can cost"): what was written but not yet fsynced may be lost, and recovery then
+gives a prefix of the changes, says so when it finds a line's remains, and never a wrong
+state.
 
 - Encounter journal (fsync on a thread of its own, like SQLite's ``synchronous=NORMAL``
   in WAL mode): a power cut costs at most the last change acknowledged.

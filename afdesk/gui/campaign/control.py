@@ -151,6 +151,7 @@ class CampaignControl:
             self.window.reporter.problem(self.doc.save_problem)
         self.doc.changed.connect(self._changed)
         self._install_dock()
+        self.dock.setWindowTitle("Campaign")  # a new campaign: nothing "saved again" yet
         self._protection(self.doc.unprotected)
         self.panel.refresh()
         self.window.show_message(f"Opened the campaign {camp.name}.")
