@@ -306,6 +306,12 @@ def _read(path: Path) -> tuple[Header, list[Line], str, int]:
         raise LoadError(
             path.name, f"it was written by a newer afdesk (journal version {header.version})"
         )
+    if header.schema_version != CURRENT_VERSION:
+        raise LoadError(
+            path.name,
+            f"it was written by an afdesk using campaign file version "
+            f"{header.schema_version}; this one uses version {CURRENT_VERSION}",
+        )
     raws = complete[1:]
     total = len(raws) + 1 + (1 if torn else 0)
     lines: list[Line] = []
@@ -322,8 +328,8 @@ def _read(path: Path) -> tuple[Header, list[Line], str, int]:
             else:
                 if line.n != i + 1:
                     problem = (
-                        f"is out of place (it is change {line.n}, change {i + 1} was due: a "
-                        "line is missing, repeated or moved)"
+                        f"is out of place (it is numbered {line.n} where {i + 1} was due: "
+                        "a line is missing, repeated or moved)"
                     )
         if problem:
             return header, lines, _left_out(i + 2, total, problem), total

@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 
+import msgspec
 import pytest
 
 from afdesk.encounter.campaign.edits import (
@@ -256,6 +257,17 @@ def test_a_journal_of_a_replaced_file_is_refused_not_replayed(tmp_path):
     with pytest.raises(LoadError, match="was changed after the journal began"):
         cj.recover(tmp_path)
     assert cj.journal_path(tmp_path).read_bytes() == s.data
+
+
+def test_a_journal_of_another_campaign_file_version_is_refused(tmp_path):
+    from afdesk.storage.journal_file import encoder, seal
+
+    s = Session(tmp_path, changes=2)
+    head, *body = _lines(s.data)
+    header = cj._header_decoder.decode(cj.unseal(head))
+    newer = seal(encoder.encode(msgspec.structs.replace(header, schema_version=99)))
+    with pytest.raises(LoadError, match="campaign file version 99"):
+        s.with_journal(_join([newer, *body]))
 
 
 # ------------------------------------------------------------------ the save marker
