@@ -253,3 +253,44 @@ def test_opening_a_campaign_removes_temporaries_of_killed_saves(window, tmp_path
     other.write_text("the GM's notes")
     assert window.open_campaign(folder)
     assert not dead.exists() and other.exists()
+
+
+def test_a_journal_that_cannot_be_kept_aside_is_not_overwritten(window, tmp_path, monkeypatch):
+    """A read-only folder, say: the unusable journal can be neither moved nor replaced,
+    so the campaign is not opened, and the journal is as it was."""
+    folder = tmp_path / "c"
+    _crashed_with_changes(window, folder)
+    path = cj.journal_path(folder)
+    data = bytearray(path.read_bytes())
+    data[3] ^= 0x01
+    path.write_bytes(bytes(data))
+
+    def refused(folder):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(cj, "set_aside", refused)
+    assert not window.open_campaign(folder)
+    ((title, text),) = window.failures
+    assert title == "Cannot open the campaign" and "not overwritten" in text
+    assert window.campaign.doc is None
+    assert path.read_bytes() == bytes(data)
+
+
+def test_a_read_only_campaign_file_keeps_its_changes_in_the_journal(window, tmp_path):
+    folder = tmp_path / "c"
+    assert window.campaign.create(folder, "C")
+    file = folder / store.FILE_NAME
+    file.chmod(0o444)
+    try:
+        for i in range(3):
+            assert window.campaign.doc.push(character(i)) == ""
+        ((title, text),) = window.failures
+        assert title == "The campaign was not saved"
+        assert "read-only" in text and "Nothing is lost" in text
+        final = window.campaign.doc.campaign
+        kill(window)
+    finally:
+        file.chmod(0o644)
+    answer(window, True)
+    assert window.open_campaign(folder)
+    assert window.campaign.doc.campaign == final
