@@ -7,7 +7,9 @@ the temporary file and leaves the target untouched.
 
 A process killed mid-save cannot clean up, so temporary files have a name that says
 whose they are: ``.NAME.<pid>.<random>.afdesk-tmp``. :func:`clean_stale_temps` removes
-those of processes that are gone (every save does it for its folder).
+those of processes that are gone: every :func:`replace` does it for its target (encounter
+and campaign files, character files, backups), and opening an encounter or a campaign
+does it too. Only names of that form are touched, never another file.
 """
 
 from __future__ import annotations
@@ -118,6 +120,7 @@ def replace(target: Path, data: bytes) -> None:
     """Atomically make ``target`` hold ``data``; :class:`SaveError` if that failed, in
     which case ``target`` is as it was and no temporary file remains."""
     target = Path(target)
+    clean_stale_temps(target)  # what killed saves of this file left behind
     tmp = temp_path(target)
     fd = None
     try:

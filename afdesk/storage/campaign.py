@@ -34,7 +34,8 @@ from afdesk.encounter.campaign.roster import Character, check_character
 from afdesk.encounter.campaign.state import Campaign
 from afdesk.encounter.errors import IllegalOp
 from afdesk.storage import atomic, codec, messages, scan
-from afdesk.storage.errors import LoadError
+from afdesk.storage.errors import LoadError, SaveError
+from afdesk.storage.files import _check_target as check_target
 from afdesk.storage.files import read_bytes
 
 FORMAT = "afdesk-campaign"
@@ -101,12 +102,33 @@ def encode_characters(characters: Iterable[Character]) -> bytes:
     return _document(CHARACTERS_FORMAT, CHARACTERS_VERSION, _Characters(tuple(characters)))
 
 
-def save_campaign(path: str | os.PathLike[str], campaign: Campaign) -> str:
+def save_campaign(
+    path: str | os.PathLike[str],
+    campaign: Campaign,
+    *,
+    expected_digest: str | None = None,
+    marking: Callable[[str], object] | None = None,
+) -> str:
     """Write the campaign atomically to ``path`` (a folder or the file); returns the digest
-    of the bytes written. :class:`SaveError` leaves the old file as it was."""
+    of the bytes written. :class:`SaveError` leaves the old file as it was.
+
+    A read-only file is not replaced; with ``expected_digest`` (the file's digest when it
+    was read or last saved) a file changed or deleted on disk since is not overwritten
+    (:class:`FileChangedError`): the encounter files' checks. ``marking(digest)`` is
+    called just before the file is replaced (the crash journal's save marker)."""
+    file = campaign_file(path)
     data = encode_campaign(campaign)
-    atomic.replace(campaign_file(path), data)
-    return codec.digest(data)
+    digest = codec.digest(data)
+    try:
+        exists = file.exists()
+    except OSError as exc:  # a folder that cannot even be looked into
+        raise SaveError(file.name, atomic.reason(exc, file)) from exc
+    # As for encounter files: never over a read-only file or one changed on disk since.
+    check_target(file, exists, expected_digest)
+    if marking is not None:
+        marking(digest)
+    atomic.replace(file, data)
+    return digest
 
 
 def export_characters(path: str | os.PathLike[str], characters: Iterable[Character]) -> None:

@@ -4,8 +4,11 @@ While an encounter is open, each applied Op, undo and redo is appended to a jour
 ``<data folder>/journal/`` as one JSON line, written before :meth:`Journal.record` returns and
 fsynced by a thread of the journal's own while the GUI repaints (the fsync took
 about 5 ms of the UI thread per change). The next change waits for that fsync before it is
-written, so a change is durable before the next one is acknowledged, and a crash or a power
-cut loses at most the change in flight. A clean save
+written. The promise (the README's, in SQLite's terms ``synchronous=NORMAL``): a crash of
+afdesk loses no acknowledged change (its line is in the system's hands); a power cut may
+cost the last change acknowledged, whose fsync had not finished, never more and never a
+wrong encounter (recovery keeps the prefix and says so when it finds part of a line;
+``tests/storage/test_power_cut.py``). A clean save
 restarts the journal (:meth:`Journal.rebase`), a clean close deletes it. At the next start
 :func:`pending_journals` lists what is left and :func:`recover` replays it.
 

@@ -86,8 +86,9 @@ def _decode_line(raw: bytes, sealed: bool) -> Line | None:
 
 def _parse(data: bytes, source: str) -> _Journal:
     """The header and the intact lines: up to the first line that is damaged (a wrong
-    seal, unreadable, out of order); a torn last line (the change in flight) is no line."""
-    complete = data.split(b"\n")[:-1]
+    seal, unreadable, out of order); a torn last line (the change in flight, or the one a
+    power cut caught before its fsync) is no line, and is said to be left out."""
+    *complete, torn = data.split(b"\n")
     if not complete:
         raise _Empty
     sealed = unseal(complete[0])
@@ -116,6 +117,9 @@ def _parse(data: bytes, source: str) -> _Journal:
             break
         assert line is not None
         lines.append(line)
+    if torn and not dropped:  # a step whose line reached the disk only in part
+        n = len(raws) + 1
+        dropped = _dropped_text(n, n, "is cut short (afdesk stopped, or the power went)")
     return _Journal(header, lines, len(raws), dropped)
 
 

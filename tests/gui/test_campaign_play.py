@@ -261,7 +261,7 @@ def test_a_failed_campaign_save_loses_nothing(window, tmp_path, monkeypatch):
     folder = tmp_path / "c"
     assert window.campaign.create(folder, "C")
 
-    def full(path, campaign):
+    def full(path, campaign, **_kw):
         raise SaveError("campaign.afcamp", "the disk is full; the file on disk is unchanged")
 
     monkeypatch.setattr(store, "save_campaign", full)

@@ -225,7 +225,8 @@ def test_journal_gives_back_changes_the_file_missed(tmp_path):
     got = cj.recover(tmp_path)
     assert got is not None and got.changes == 4
     assert got.campaign == h.campaign
-    # A save, then a clean close: nothing to recover, the journal is gone.
+    # Recovered, saved, a fresh journal, a clean close: nothing to recover, none left.
+    cj.discard(tmp_path)
     journal2 = cj.CampaignJournal.start(
         tmp_path, h.campaign, store.save_campaign(tmp_path, h.campaign)
     )

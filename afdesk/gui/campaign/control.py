@@ -82,9 +82,11 @@ class CampaignControl:
 
     def open(self, folder: Path) -> bool:
         """Open the campaign in ``folder``: a clear message and nothing changed if its file
-        is bad; a journal left by a crash is offered; then the encounter that was running
-        when it was last closed."""
-        from afdesk.storage import campaign_journal
+        is bad (the campaign open before stays open, and never saves over a file changed
+        on disk since it read it); a journal left by a crash is offered; a journal that
+        cannot be (wholly) used is kept aside, never overwritten, and a dialog says where;
+        then the encounter that was running when it was last closed."""
+        from afdesk.storage import atomic, campaign_journal
         from afdesk.storage.errors import LoadError
 
         folder = Path(folder)
@@ -104,26 +106,53 @@ class CampaignControl:
             return False
         if mine:
             self.close()  # reopening: our own journal is closed cleanly first
+        atomic.clean_stale_temps(loaded.path)  # left by a save that was killed
         try:
-            got = campaign_journal.recover(loaded.folder)
+            got, unusable = campaign_journal.recover(loaded.folder), None
         except LoadError as exc:
-            got = None
-            self.window.show_message(f"The campaign's crash journal was not used: {exc}")
-        if got is not None and self.ask(
-            "Recover the campaign",
-            f"afdesk was closed before {got.changes} change(s) to {got.campaign.name} were "
-            "saved. Recover them?",
-        ):
-            camp, digest = got.campaign, ""
+            got, unusable = None, exc
+        where = ""
+        if unusable is not None or (got is not None and got.dropped):
+            try:
+                kept = campaign_journal.set_aside(loaded.folder)
+            except OSError as exc:
+                self._fail(
+                    "Cannot open the campaign",
+                    f"The campaign's crash journal cannot be used and cannot be kept aside "
+                    f"({exc.strerror or exc}); it is not overwritten, so {camp.name} is not "
+                    f"opened. Make the folder {loaded.folder} writable and open it again.",
+                )
+                return False
+            damage = unusable.detail if unusable is not None else got.dropped if got else ""
+            where = f"It is kept as {kept.name} in {loaded.folder}."
+            if got is None or not got.changes:
+                self._fail(
+                    "The campaign's crash journal was not used",
+                    f"{campaign_journal.JOURNAL_NAME}: {damage}. It may hold changes that "
+                    f"are not in {store.FILE_NAME}, so it was not overwritten. {where}",
+                )
+                got = None
+        if got is not None:
+            left_out = f"\n\nThe journal is damaged: {got.dropped}. {where}" if got.dropped else ""
+            if self.ask(
+                "Recover the campaign",
+                f"afdesk was closed before {got.changes} change(s) to {got.campaign.name} "
+                f"were saved. Recover them?{left_out}",
+            ):
+                camp, digest = got.campaign, ""
+        campaign_journal.discard(loaded.folder)  # nothing the file lacks, or declined
         self.close()
-        self.doc = CampaignDocument(camp, loaded.folder, digest)
+        self.doc = CampaignDocument(camp, loaded.folder, digest, on_disk=loaded.digest)
+        self.doc.problem.connect(lambda text: self._fail("The campaign was not saved", text))
+        self.doc.protection.connect(self._protection)
         if not digest:
             self.doc.save()
-        self.doc.problem.connect(lambda text: self._fail("The campaign was not saved", text))
-        if self.doc.save_problem:
+        if self.doc.save_problem and not self.doc.unprotected:
             self.window.reporter.problem(self.doc.save_problem)
         self.doc.changed.connect(self._changed)
         self._install_dock()
+        self.dock.setWindowTitle("Campaign")  # a new campaign: nothing "saved again" yet
+        self._protection(self.doc.unprotected)
         self.panel.refresh()
         self.window.show_message(f"Opened the campaign {camp.name}.")
         last = camp.find_encounter(camp.last_running)
@@ -137,6 +166,17 @@ class CampaignControl:
             self.window.open_path(self.doc.path_of(last.running))
             self.panel.select(last.id)
         return True
+
+    def _protection(self, why: str) -> None:
+        """Show, on the Campaign dock's title, whether changes are safe (see
+        :attr:`CampaignDocument.unprotected`); say when they are safe again."""
+        if self.dock is None:
+            return
+        title = "Campaign" if not why else "Campaign: changes NOT protected"
+        if title != self.dock.windowTitle():
+            self.dock.setWindowTitle(title)
+            if not why:
+                self.window.show_message("The campaign is saved again: every change is safe.")
 
     def close(self) -> None:
         if self.doc is not None:

@@ -2,7 +2,11 @@
 
 Every change is a campaign edit pushed here (undoable, journaled, logged in the campaign's
 log); the file is written atomically after each step, so there is no "save campaign" and no
-question on close. A save that fails keeps the change in the journal and says so.
+question on close. Each step goes to the crash journal first (on disk when it returns),
+then to the file (never over one changed on disk since afdesk read it). A save that fails
+says whether the journal holds the change; when neither could be written the GM is told
+that changes are not protected, and :attr:`CampaignDocument.unprotected` says so until
+they are again.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from afdesk.encounter.campaign.state import Campaign
 from afdesk.encounter.errors import IllegalOp
 from afdesk.storage import campaign as store
 from afdesk.storage.campaign_journal import CampaignJournal
-from afdesk.storage.errors import JournalError, SaveError
+from afdesk.storage.errors import FileChangedError, JournalError, SaveError
 
 
 class CampaignDocument(QObject):
@@ -26,18 +30,28 @@ class CampaignDocument(QObject):
 
     changed = Signal()
     problem = Signal(str)
-    """A save or the journal failed: the words for the GM (the change is kept)."""
+    """A save failed: the words for the GM, once when it starts (not at every change)."""
+    protection = Signal(str)
+    """Whether changes are safe: '' while every change is saved or in the crash journal,
+    else why not (the window shows it until they are safe again)."""
 
-    def __init__(self, campaign: Campaign, folder: Path, digest: str = "") -> None:
+    def __init__(
+        self, campaign: Campaign, folder: Path, digest: str = "", *, on_disk: str | None = None
+    ) -> None:
         super().__init__()
         self.folder = Path(folder)
         self.history = CampaignHistory(campaign)
         self.saved_digest = digest
+        self.disk_digest: str | None = on_disk if on_disk is not None else (digest or None)
+        """The file's digest as afdesk last read or wrote it: a file changed on disk since
+        is not overwritten (None: not checked)."""
         self.save_problem = ""
+        self.unprotected = ""
+        """Why changes are not safe now ('' while they are)."""
         self.journal: CampaignJournal | None = None
         try:
             self.journal = CampaignJournal.start(self.folder, campaign, digest)
-            self.journal.follow(self.history)
+            self.journal.follow(self.history, subscribe=False)
         except JournalError as exc:
             self.save_problem = f"the campaign's crash journal cannot be written: {exc.detail}"
         self.history.subscribe(self._on_step)
@@ -73,27 +87,66 @@ class CampaignDocument(QObject):
             self.history.redo()
 
     def _on_step(self, event: CampaignEvent) -> None:
+        # The journal first (written and fsynced), then the file, then the views.
+        if self.journal is not None:
+            self.journal.record(event)
         self.save()
         self.changed.emit()
 
+    def journal_problem(self) -> str:
+        """Why a change would not be in the crash journal now ('' if it would)."""
+        if self.journal is None:
+            return self.save_problem or "the campaign's crash journal could not be started"
+        return self.journal.problem
+
     def save(self) -> bool:
-        """Write the campaign (atomically); False, and :attr:`problem` emitted, if not."""
+        """Write the campaign (atomically, never over a file changed on disk since it was
+        read); False, and :attr:`problem` emitted, if not. What the GM is told depends
+        on the journal: a change it holds is safe, one it could not write is not."""
+        marking = self.journal.saving if self.journal is not None else None
         try:
-            self.saved_digest = store.save_campaign(self.folder, self.campaign)
-        except SaveError as exc:
-            first = not self.save_problem.startswith("could not save")
-            self.save_problem = (
-                f"{exc}. Nothing is lost: the change is in the campaign's crash journal "
-                "and comes back when the campaign is opened again."
+            digest = store.save_campaign(
+                self.folder, self.campaign, expected_digest=self.disk_digest, marking=marking
             )
-            if first:  # once, not a warning box at every change while the disk is full
-                self.problem.emit(self.save_problem)
+        except SaveError as exc:
+            self._save_failed(exc)
             return False
+        self.saved_digest = digest
+        self.disk_digest = digest
         self.save_problem = ""
         self.history.set_clean()
         if self.journal is not None:
-            self.journal.rebase(self.campaign, self.saved_digest)
+            self.journal.rebase(self.campaign, digest)
+        self._protected("")
         return True
+
+    def _save_failed(self, exc: SaveError) -> None:
+        journal = self.journal_problem()
+        if journal:
+            text = (
+                f"{exc}. The campaign's crash journal cannot be written either ({journal}): "
+                "changes are NOT protected until afdesk can save the campaign or write its "
+                "journal again; if afdesk stops now, the changes since the last save are lost"
+            )
+            first = not self.unprotected
+        else:
+            kept = (
+                " Open the campaign again to see the file as it is now: afdesk then keeps "
+                "the journal beside it and says where."
+                if isinstance(exc, FileChangedError)
+                else " It comes back when the campaign is opened again."
+            )
+            text = f"{exc}. Nothing is lost: the change is in the campaign's crash journal.{kept}"
+            first = not self.save_problem or bool(self.unprotected)
+        self.save_problem = text
+        self._protected(text if journal else "")
+        if first:  # once, not a warning box at every change while the disk is full
+            self.problem.emit(text)
+
+    def _protected(self, why: str) -> None:
+        if why != self.unprotected:
+            self.unprotected = why
+            self.protection.emit(why)
 
     def close(self) -> None:
         if self.journal is not None:
