@@ -12,6 +12,7 @@ import msgspec
 
 from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Vehicle, Way
+from afdesk.encounter.combatant import Side
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_phase
 from afdesk.encounter.state import Phase
@@ -47,6 +48,8 @@ __all__ = [
     "SetStage",
     "Special",
     "SpecialAction",
+    "can_capture",
+    "chase_sides",
     "stage_speed",
 ]
 
@@ -212,6 +215,34 @@ class RollPursuit(Op, frozen=True):
         return f"{pname(enc, self.id)}: pursuit die {', '.join(colours)}{how}{forced}{both}{extra}"
 
 
+def chase_sides(enc: "Encounter") -> dict[str, str]:
+    """Each participant's side, for captures (H3): a character's own, a vehicle's its
+    commander's (H5); a pursuer a stage added (H4) has none, so it is of another side
+    than everyone."""
+    sides = {}
+    for p in enc.chase.participants:
+        c = enc.combatants.get(p.id)
+        if c is None:
+            v = next((v for v in enc.chase.vehicles if v.id == p.id), None)
+            c = enc.combatants.get(v.commander) if v is not None else None
+        if c is not None:
+            # Followers run with the band (the sides of E4's opponents); denizens are a
+            # side of their own.
+            sides[p.id] = "band" if c.side is Side.FOLLOWER else c.side.value
+    return sides
+
+
+def can_capture(enc: "Encounter", captor: str, target: str) -> bool:
+    """Whether ``captor`` may capture ``target`` at the exchange end, as far as who they are
+    goes (H3): another participant of another side, with a lower total, no decoys left."""
+    chase = enc.chase
+    p, q = chase.participant(captor), chase.participant(target)
+    if p is None or q is None or p.id == q.id or q.total >= p.total or q.decoys:
+        return False
+    sides = chase_sides(enc)
+    return not (sides.get(p.id) and sides.get(p.id) == sides.get(q.id))
+
+
 class ResolveChase(Op, frozen=True):
     """The exchange end (H3): from the highest total down, each participant still in the
     chase escapes ("" here) or captures one with a lower total."""
@@ -236,7 +267,7 @@ class ResolveChase(Op, frozen=True):
                     f"{target.decoys} decoy(s) must be caught first (H1: hidden)"
                 )
         try:
-            return pursuit.resolve_exchange_end(totals, order, choices)
+            return pursuit.resolve_exchange_end(totals, order, choices, chase_sides(enc))
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
 

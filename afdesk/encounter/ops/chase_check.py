@@ -28,12 +28,13 @@ if TYPE_CHECKING:
 
 def stage_speed(enc: "Encounter", p: Participant) -> int:
     """The speed a turn uses: the participant's, or on a Steep or Fluid stage the
-    character's climb or swim speed (H4; a vehicle keeps its own)."""
-    kind = stages.speed_kind(enc.chase.stage, "run")
+    character's climb or swim speed, on a stage both Steep and Fluid the lower of the two
+    (H4; a vehicle keeps its own)."""
+    kinds = stages.speed_kinds(enc.chase.stage, "run")
     c = enc.combatants.get(p.id)
-    if kind == "run" or c is None:
+    if kinds == ("run",) or c is None:
         return p.speed
-    return int(getattr(c.speeds, kind))
+    return min(int(getattr(c.speeds, kind)) for kind in kinds)
 
 
 def _checkers(enc: "Encounter", p: Participant) -> tuple[str, ...]:
@@ -122,6 +123,14 @@ def _effects(
     )
 
 
+def teetering_after(p: Participant, fx: stages.StageEffects) -> bool:
+    """H4: a teeter lasts until the stage changes, whatever turns come between; the second
+    teeter on the same stage falls, and the fall ends it."""
+    if fx.teeter:
+        return not p.teetering
+    return p.teetering
+
+
 def extra_pursuer(chase: ChaseState) -> tuple[ChaseState, str]:
     """Occupied on the bad colour (H4): another pursuer joins, tied with the front of the
     chase (its total is the highest total now)."""
@@ -193,7 +202,7 @@ class ChaseCheck(Op, frozen=True):
                 grit_lost=p.grit_lost + t.grit_lost,
                 out=t.out,
                 forced_bad=self.interference and not self.success,
-                teetering=fx.teeter and not fx.fall,
+                teetering=teetering_after(p, fx),
                 hazard=p.hazard + (1 if fx.hazard_attack else 0),
                 drowning=p.drowning or fx.drown,
                 helpers=(),
@@ -274,7 +283,7 @@ class CrewCheck(Op, frozen=True):
         p = _participant(enc, self.vehicle, "check as crew")
         _require_turn(enc, p, "check as crew")
         v = next((v for v in enc.chase.vehicles if v.id == p.id), None)
-        if v is None or self.crew not in (v.commander, *v.crew):
+        if v is None or self.crew == v.helm or self.crew not in (v.commander, *v.crew):
             raise IllegalOp(
                 f"{name(enc, self.crew)} is not crew of {pname(enc, p.id)} besides its helm "
                 "(the helm's check moves it, H5)"

@@ -46,7 +46,7 @@ class SetStage(Op, frozen=True):
                 f"the pole {pname(enc, chase.pole)} picks {limit} stage propert"
                 f"{'y' if limit == 1 else 'ies'} (its margin, H3), not {len(props)}"
             )
-        enc.set_part("chase", msgspec.structs.replace(chase, stage=props))
+        enc.set_part("chase", chase.with_stage(props))
 
     def describe(self, enc: "Encounter") -> str:
         names = ", ".join(p.label for p in self._props()) or "a simple stage"

@@ -93,15 +93,22 @@ def check_penalty(stage: Iterable[StageProperty], *, bad: bool) -> int:
     return (PENALTY if bad else 0) + (PENALTY if StageProperty.DIFFICULT in stage else 0)
 
 
-def speed_kind(stage: Iterable[StageProperty], way_kind: str) -> str:
-    """Which of the character's speeds counts: Steep climbs, Fluid swims (H4), else the way
-    of moving's own (``way_kind``: "run" on foot)."""
+def speed_kinds(stage: Iterable[StageProperty], way_kind: str) -> tuple[str, ...]:
+    """Which of the character's speeds count, the lowest of them taken: Steep climbs, Fluid
+    swims, a stage both Steep and Fluid the lower of climb and swim (H4); else the way of
+    moving's own (``way_kind``: "run" on foot)."""
     stage = tuple(stage)
-    if StageProperty.STEEP in stage:
-        return "climb"
-    if StageProperty.FLUID in stage:
-        return "swim"
-    return way_kind
+    kinds = tuple(
+        kind
+        for prop, kind in ((StageProperty.STEEP, "climb"), (StageProperty.FLUID, "swim"))
+        if prop in stage
+    )
+    return kinds or (way_kind,)
+
+
+def speed_kind(stage: Iterable[StageProperty], way_kind: str) -> str:
+    """The first of :func:`speed_kinds` (Steep climbs, Fluid swims, H4)."""
+    return speed_kinds(stage, way_kind)[0]
 
 
 def facets(stage: Iterable[StageProperty], way_facet: str) -> tuple[str, ...]:
