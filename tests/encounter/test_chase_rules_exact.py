@@ -224,3 +224,32 @@ def test_h3_capture_takes_only_a_participant_of_another_side():
         enc.apply(ResolveChase((("huang", "cart"), ("cart", ""), ("thug", ""))))
     enc.apply(ResolveChase((("huang", ""), ("cart", "thug"))))
     assert enc.chase.participant("thug").result == "captured by cart"
+
+
+def _round_of_the_cart(enc: Encounter, face: int, first: bool, mei_succeeds: bool) -> None:
+    start_round(enc, ["chen", "huang", "opponent:Foes"], deal=first)
+    assert enc.actor == "chen"
+    enc.apply(RollPursuit("cart", (face,)))
+    enc.apply(CrewCheck("cart", "mei", mei_succeeds, 1))
+    enc.apply(ChaseCheck("cart", True, 1))
+    while enc.turn.phase is Phase.TURNS:
+        enc.apply(NextTurn())
+
+
+def test_h4_h5_a_crew_member_teeters_on_its_own_until_the_stage_changes():
+    enc = crewed()
+    enc.apply(SetStage(("chasm",)))
+    _round_of_the_cart(enc, 4, True, True)  # blue: Mei teeters (the bad colour, H4)
+    assert enc.combatants["mei"].has(StateKind.TEETER)
+    assert any(e.text.startswith("Mei (The cart's crew) succeeds, teeters") for e in enc.log)
+    _round_of_the_cart(enc, 1, False, False)  # green, no Interference: no teeter
+    assert enc.combatants["mei"].has(StateKind.TEETER)
+    total = enc.chase.participant("cart").total  # before the round: the crew checks first
+    _round_of_the_cart(enc, 5, False, True)  # blue again: Mei falls the cart's total
+    falling = enc.combatants["mei"].state(StateKind.FALLING)
+    assert falling is not None and falling.markers == total > 0
+    assert not enc.combatants["mei"].has(StateKind.TEETER)
+    _round_of_the_cart(enc, 4, False, True)
+    assert enc.combatants["mei"].has(StateKind.TEETER)
+    enc.apply(SetStage(("steep",)))  # a new stage ends the teeter (H4)
+    assert not enc.combatants["mei"].has(StateKind.TEETER)

@@ -155,3 +155,6 @@ def test_h5_h4_a_vehicle_chase_through_the_board_and_the_card_dialog(window, qtb
     falling = enc.combatants["mei"].state(StateKind.FALLING)
     assert falling is not None and falling.markers == total
     assert not enc.chase.participant("sampan").teetering
+    # Lan, crew, teetered in round 1 and teeters again: Lan falls too (H4, H5)
+    assert enc.combatants["lan"].state(StateKind.FALLING) is not None
+    assert not enc.combatants["lan"].has(StateKind.TEETER)

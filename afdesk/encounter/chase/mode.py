@@ -16,6 +16,7 @@ import msgspec
 from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Way
 from afdesk.encounter.modes import Battle, register_mode
+from afdesk.encounter.ops.chase_check import steady_crew
 from afdesk.encounter.parts import EventKind, Part
 from afdesk.encounter.state import Mode, Phase
 from afdesk.rules import pursuit
@@ -122,6 +123,7 @@ class ChaseMode(Battle):
             ahead = chase.stages_ahead
             if ahead:
                 stage, ahead = ahead[0], ahead[1:]
+            steady_crew(enc, stage)
             enc.set_part(
                 "chase",
                 msgspec.structs.replace(

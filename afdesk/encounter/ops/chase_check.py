@@ -123,6 +123,24 @@ def _effects(
     )
 
 
+CREW_TEETER = "teetering aboard (Chasm, H4): a second teeter falls"
+"""The note of a crew member's teeter, which a new stage ends (H4)."""
+
+
+def steady_crew(enc: "Encounter", stage: tuple[stages.StageProperty, ...]) -> None:
+    """A teeter lasts until the stage changes (H4): on a new stage the crew members' own
+    teeters (their TEETER state from a crew check) end too."""
+    chase: ChaseState = enc.chase
+    if stage == chase.stage:
+        return
+    for v in chase.vehicles:
+        for cid in (v.commander, *v.crew):
+            c = enc.combatants.get(cid)
+            t = c.state(StateKind.TEETER) if c is not None else None
+            if c is not None and t is not None and t.note == CREW_TEETER:
+                enc.put(c.without_state(StateKind.TEETER))
+
+
 def teetering_after(p: Participant, fx: stages.StageEffects) -> bool:
     """H4: a teeter lasts until the stage changes, whatever turns come between; the second
     teeter on the same stage falls, and the fall ends it."""
@@ -296,10 +314,30 @@ class CrewCheck(Op, frozen=True):
             raise IllegalOp(f"a check's margin is at least 1 (R13), got {self.margin}")
         _verify(enc, self)
         _pay(enc, self.spends)
-        fx = _effects(enc, self, p, p.total)
-        fx = fx._replace(total_delta=0)  # the crew's own body; the total is the helm's (H5)
+        fx = self._effects(enc, p)
         _set(enc, msgspec.structs.replace(p, crew_checked=(*p.crew_checked, self.crew)))
         _hurt(enc, self.crew, 0 if self.success else self.margin, fx)
+        if fx.teeter:  # the crew member's own teeter (H4), its TEETER state (E17)
+            c = enc.combatants[self.crew]
+            if c.has(StateKind.TEETER):
+                c = c.without_state(StateKind.TEETER)  # the second teeter fell
+            else:
+                c = c.with_state(State(StateKind.TEETER, note=CREW_TEETER))
+            enc.put(c)
+
+    def _effects(self, enc: "Encounter", p: Participant) -> stages.StageEffects:
+        """The stage on the crew member's own body (H4, H5): the vehicle's pursuit die, its
+        own check, its own teeter; the total is the helm's, so nothing comes off it."""
+        fx = stages.stage_effects(
+            enc.chase.stage,
+            bad=bool(p.colours) and p.colours[-1] == enc.settings.bad_pursuit_colour,
+            success=self.success,
+            margin=self.margin,
+            interference=self.interference,
+            teetering=enc.combatant(self.crew).has(StateKind.TEETER),
+            total=p.total,
+        )
+        return fx._replace(total_delta=0)
 
     def describe(self, enc: "Encounter") -> str:
         what = "succeeds" if self.success else f"fails by {self.margin}, grit -{self.margin}"
@@ -308,7 +346,14 @@ class CrewCheck(Op, frozen=True):
         except IllegalOp:
             rolled = ""
         tail = f" (rolled {rolled})" if rolled else ""
-        return f"{name(enc, self.crew)} ({pname(enc, self.vehicle)}'s crew) {what}{tail} (H5)"
+        p = enc.chase.participant(self.vehicle)
+        stage = ""
+        if p is not None and self.crew in enc.combatants:
+            stage = self._effects(enc, p).describe()
+        stage = f", {stage}" if stage else ""
+        return (
+            f"{name(enc, self.crew)} ({pname(enc, self.vehicle)}'s crew) {what}{tail}{stage} (H5)"
+        )
 
 
 class HazardAttack(Op, frozen=True):
