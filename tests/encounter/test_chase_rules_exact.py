@@ -19,6 +19,7 @@ from afdesk.encounter.ops.chase import (
     AddVehicle,
     ChaseCheck,
     CrewCheck,
+    LeaveVehicle,
     ResolveChase,
     RollPursuit,
     SetParticipant,
@@ -253,3 +254,26 @@ def test_h4_h5_a_crew_member_teeters_on_its_own_until_the_stage_changes():
     assert enc.combatants["mei"].has(StateKind.TEETER)
     enc.apply(SetStage(("steep",)))  # a new stage ends the teeter (H4)
     assert not enc.combatants["mei"].has(StateKind.TEETER)
+
+
+def test_h5_crew_are_crew_until_the_gm_takes_them_off_the_vehicle():
+    enc = crewed()
+    enc.apply(SetParticipant("cart", total=4))
+    with pytest.raises(IllegalOp, match="Huang is aboard no vehicle"):
+        enc.apply(LeaveVehicle("huang"))
+    before = enc.state()
+    enc.apply(enc.apply(LeaveVehicle("mei")))  # undone exactly
+    assert enc.state().chase == before.chase and enc.state().combatants == before.combatants
+    enc.apply(LeaveVehicle("mei"))
+    assert enc.log[-1].text == "Mei leaves The cart and runs on (H5)"
+    mei = enc.chase.participant("mei")
+    assert (mei.total, mei.way.value, mei.speed) == (4, "foot", 2)
+    assert enc.chase.vehicles[0].crew == ()
+    assert "mei" in {m for h in deal_hands(enc).hands for m in h.members}  # she holds reflex
+    enc.apply(ChangeMode(Mode.BATTLE))
+    enc.apply(ChangeMode(Mode.CHASE))
+    assert enc.chase.participant("mei") is not None  # a runner now, across modes too
+    assert "lan" not in {p.id for p in enc.chase.participants}
+    enc.apply(LeaveVehicle("lan"))  # the helm: the cart is out, everyone aboard runs on
+    assert enc.chase.vehicles == () and enc.chase.participant("cart") is None
+    assert enc.chase.participant("lan").total == enc.chase.participant("chen").total == 4

@@ -158,3 +158,22 @@ def test_h5_h4_a_vehicle_chase_through_the_board_and_the_card_dialog(window, qtb
     # Lan, crew, teetered in round 1 and teeters again: Lan falls too (H4, H5)
     assert enc.combatants["lan"].state(StateKind.FALLING) is not None
     assert not enc.combatants["lan"].has(StateKind.TEETER)
+
+
+def test_h5_the_gm_takes_a_crew_member_off_the_vehicle_from_the_board(window, qtbot):
+    doc = window.doc
+    c = window.chase_view.board.controls
+    panel = c.vehicle
+    c.tabs.setCurrentWidget(panel)
+    assert panel.aboard.findData("driver") >= 0  # the sample's cart: Wu and his driver
+    assert "Cart Driver (Wu's cart, helm)" in [
+        panel.aboard.itemText(i) for i in range(panel.aboard.count())
+    ]
+    panel.aboard.setCurrentIndex(panel.aboard.findData("boss"))
+    qtbot.mouseClick(panel.take_off, Qt.MouseButton.LeftButton)
+    enc = doc.encounter
+    assert enc.chase.vehicles == () and enc.chase.participant("boss") is not None
+    assert "out of the chase, everyone aboard runs on (H5)" in enc.log[-1].text
+    assert panel.aboard.count() == 0 and not panel.take_off.isEnabled()
+    doc.undo_stack.undo()
+    assert enc.chase.vehicles and panel.aboard.count() == 2

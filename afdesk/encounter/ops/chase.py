@@ -40,6 +40,7 @@ __all__ = [
     "EndStageEffect",
     "HazardAttack",
     "KnockOut",
+    "LeaveVehicle",
     "ResolveChase",
     "RollCountdown",
     "RollPursuit",
@@ -131,6 +132,54 @@ class AddVehicle(Op, frozen=True):
             f"{v.name} joins the chase: {name(enc, v.commander)} commands, "
             f"{name(enc, v.helm)} at the helm (H5)"
         )
+
+
+class LeaveVehicle(Op, frozen=True):
+    """The GM takes a character off a vehicle (H5: crew stay crew, across mode changes too,
+    until then): it runs on its own again, on foot at its run speed, from the vehicle's
+    total. Taking off the commander or the helm takes the vehicle out of the chase: everyone
+    aboard runs on from its total."""
+
+    who: str
+    label = "Off the vehicle"
+
+    def execute(self, enc: "Encounter") -> None:
+        chase = _chase(enc, "take someone off a vehicle")
+        v = chase.vehicle_of(self.who)
+        if v is None:
+            raise IllegalOp(f"{name(enc, self.who)} is aboard no vehicle")
+        p = chase.participant(v.id)
+        total = p.total if p is not None else 0
+        whole = self.who in (v.commander, v.helm)
+        off = tuple(dict.fromkeys((v.commander, v.helm, *v.crew))) if whole else (self.who,)
+        runners = tuple(
+            Participant(cid, total=total, way=Way.FOOT, speed=enc.combatant(cid).speeds.run)
+            for cid in off
+        )
+        if whole:
+            vehicles = tuple(w for w in chase.vehicles if w.id != v.id)
+            kept = tuple(q for q in chase.participants if q.id != v.id)
+        else:
+            crew = tuple(c for c in v.crew if c != self.who)
+            vehicles = tuple(
+                msgspec.structs.replace(w, crew=crew) if w.id == v.id else w for w in chase.vehicles
+            )
+            kept = chase.participants
+        enc.set_part(
+            "chase",
+            msgspec.structs.replace(chase, participants=(*kept, *runners), vehicles=vehicles),
+        )
+
+    def describe(self, enc: "Encounter") -> str:
+        v = enc.chase.vehicle_of(self.who)
+        if v is None:
+            return f"{name(enc, self.who)} leaves a vehicle"
+        if self.who in (v.commander, v.helm):
+            return (
+                f"{name(enc, self.who)} leaves {v.name}: it is out of the chase, everyone "
+                "aboard runs on (H5)"
+            )
+        return f"{name(enc, self.who)} leaves {v.name} and runs on (H5)"
 
 
 class RollPursuit(Op, frozen=True):
