@@ -20,10 +20,13 @@ from afdesk.encounter.ops.reflex import deal_hands
 from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.encounter.state import Phase
 from afdesk.gui.chase.check_dialog import ChaseCheckDialog
+from afdesk.gui.chase.lanes import facts
 from afdesk.gui.dialogs.cards import PlayCardsDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.rules.dice import ScriptedSource
+from afdesk.rules.pursuit.checks import rolled_turn_odds
+from afdesk.rules.rulesets import ruleset_named
 from afdesk.storage import load
 
 
@@ -177,3 +180,39 @@ def test_h5_the_gm_takes_a_crew_member_off_the_vehicle_from_the_board(window, qt
     assert panel.aboard.count() == 0 and not panel.take_off.isEnabled()
     doc.undo_stack.undo()
     assert enc.chase.vehicles and panel.aboard.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("stage", "speed", "kind"),
+    [(("steep",), 2, "climb"), (("fluid",), 1, "swim"), (("steep", "fluid"), 1, "the lower")],
+)
+def test_h4_the_lane_and_the_check_dialog_show_the_stages_speed(window, qtbot, stage, speed, kind):
+    """Huang runs 3, climbs 2, swims 1 (the sample): the board and the dialog show the speed
+    the check will then use, and the dialog's odds are those of that speed (H4)."""
+    doc = window.doc
+    board = window.chase_view.board
+    c = board.controls
+    assert not doc.push(SetStage(stage, override=True))
+    board.refresh()
+    assert facts(board.lane("huang").data)[0] == f"speed {speed}"
+    assert not doc.push(deal_hands(doc.encounter, random.Random(3)))
+    play_round(window, 1)
+    for _ in range(12):
+        if doc.encounter.actor == "huang":
+            break
+        window.act_next.trigger()
+    assert c.who.currentData() == "huang"
+    c.faces.setText("1")
+    assert c.do_roll(), c.message.text()
+    dialog = c.open_check()
+    assert f"speed {speed} ({kind}" in dialog.colours.text()
+    odds = wait_odds(qtbot, dialog.odds)
+    rules = ruleset_named(doc.encounter.ruleset)
+    huang = doc.encounter.chase.participant("huang")
+    want = rolled_turn_odds(
+        rules, speed, ("green",), 3, (), stage=doc.encounter.chase.stage, total=huang.total
+    )
+    wrong = rolled_turn_odds(rules, 3, ("green",), 3, ())  # run speed, no subtraction
+    assert f"{want.expected_added:+.1f}" != f"{wrong.expected_added:+.1f}"
+    assert f"expected {want.expected_added:+.1f} to the total" in odds
+    dialog.reject()
