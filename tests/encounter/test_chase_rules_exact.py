@@ -6,6 +6,9 @@ and capture only across sides (H3)."""
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 
 from afdesk.encounter.chase.order import reflex_order
@@ -24,6 +27,8 @@ from afdesk.encounter.ops.chase import (
     RollPursuit,
     SetParticipant,
     SetStage,
+    Special,
+    SpecialAction,
 )
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
@@ -31,6 +36,9 @@ from afdesk.encounter.ops.reflex import Play, PlayCards, active_hands, deal_hand
 from afdesk.encounter.reflex import Card, Suit
 from afdesk.encounter.state import Mode, Phase
 from afdesk.rules import RulesError, pursuit
+from afdesk.rules.dice import RandomSource
+from afdesk.rules.pursuit.checks import chase_turn_odds, read_check
+from afdesk.rules.rulesets import ruleset_named
 from tests.encounter.conftest import band, foe, make, start_round
 
 
@@ -277,3 +285,47 @@ def test_h5_crew_are_crew_until_the_gm_takes_them_off_the_vehicle():
     enc.apply(LeaveVehicle("lan"))  # the helm: the cart is out, everyone aboard runs on
     assert enc.chase.vehicles == () and enc.chase.participant("cart") is None
     assert enc.chase.participant("lan").total == enc.chase.participant("chen").total == 4
+
+
+def test_h1_h4_the_odds_shown_are_what_the_ops_do_a_seeded_monte_carlo():
+    """An extra pursuit die (a Grant: roll both, keep the better, H1) on a Treacherous stage
+    (H4), played through RollPursuit and ChaseCheck and undone each time: the mean change
+    of the total and the share of bad colours kept are chase_turn_odds' within 3 SE."""
+    enc = crewed()
+    enc.apply(SetStage(("treacherous",)))
+    enc.apply(SetParticipant("thug", total=3))
+    start_round(enc, ["huang", "opponent:Foes", "chen"])
+    enc.apply(RollPursuit("huang", (6, 1)))  # a red: one special action
+    enc.apply(SpecialAction("huang", Special.GRANT, "thug"))
+    enc.apply(NextTurn())
+    assert enc.actor == "thug" and enc.chase.participant("thug").extra_die
+    rules = ruleset_named(enc.ruleset)
+    thug = enc.combatants["thug"]
+    score = thug.facet("agility")
+    want = chase_turn_odds(rules, 2, score, (), extra_die=True, stage=enc.chase.stage, total=3)
+    rng = random.Random(2024)
+
+    def run():
+        faces = [rng.randint(1, 6)]
+        while faces[-1] == 6:
+            faces.append(rng.randint(1, 6))
+        return tuple(faces)
+
+    gains, bads = [], []
+    for i in range(1500):
+        a, b = run(), run()
+        good = [pursuit.colour(r[-1]) != "blue" for r in (a, b)]
+        chosen = 1 if good[1] and not good[0] else 0
+        inv = [enc.apply(RollPursuit("thug", a, other=b, chosen=chosen))]
+        bad = enc.chase.participant("thug").colours[-1] == "blue"
+        roll = rules.roll_plain(score, (-2,) if bad else (), RandomSource(i))
+        r = read_check(rules, roll)
+        inv.append(enc.apply(ChaseCheck("thug", r.success, r.margin, r.interference, roll=roll)))
+        gains.append(enc.chase.participant("thug").total - 3)
+        bads.append(float(bad))
+        for op in reversed(inv):
+            enc.apply(op)
+    for samples, exact in ((gains, want.expected_added), (bads, want.p_bad)):
+        mean = math.fsum(samples) / len(samples)
+        var = math.fsum((x - mean) ** 2 for x in samples) / (len(samples) - 1)
+        assert abs(mean - exact) <= 3 * math.sqrt(var / len(samples)), (mean, exact)

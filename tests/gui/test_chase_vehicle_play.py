@@ -15,7 +15,7 @@ from PySide6.QtCore import QSettings, Qt
 from afdesk import paths
 from afdesk.encounter.combatant import Combatant, Facet, Side, StateKind
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.chase import SetStage
+from afdesk.encounter.ops.chase import SetStage, Special, SpecialAction
 from afdesk.encounter.ops.reflex import deal_hands
 from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.encounter.state import Phase
@@ -25,7 +25,7 @@ from afdesk.gui.dialogs.cards import PlayCardsDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.rules.dice import ScriptedSource
-from afdesk.rules.pursuit.checks import rolled_turn_odds
+from afdesk.rules.pursuit.checks import chase_turn_odds, rolled_turn_odds
 from afdesk.rules.rulesets import ruleset_named
 from afdesk.storage import load
 
@@ -216,3 +216,29 @@ def test_h4_the_lane_and_the_check_dialog_show_the_stages_speed(window, qtbot, s
     assert f"{want.expected_added:+.1f}" != f"{wrong.expected_added:+.1f}"
     assert f"expected {want.expected_added:+.1f} to the total" in odds
     dialog.reject()
+
+
+def test_h1_the_boards_odds_count_a_granted_extra_die(window, qtbot):
+    """Huang's red grants Mei an extra pursuit die: the board's odds for Mei's turn are the
+    better of two dice (bad colour 16%, not 40%) and the expected gain is chase_turn_odds'
+    with the extra die (H1)."""
+    doc = window.doc
+    c = window.chase_view.board.controls
+    enc = doc.encounter
+    assert not doc.push(deal_hands(enc, random.Random(3)))
+    play_round(window, 1)
+    for _ in range(12):
+        if enc.actor == "huang":
+            break
+        window.act_next.trigger()
+    c.faces.setText("6 1")
+    assert c.do_roll(), c.message.text()
+    assert not doc.push(SpecialAction("huang", Special.GRANT, "mei"))
+    c.who.setCurrentIndex(c.who.findData("mei"))
+    text = wait_odds(qtbot, c.odds)
+    mei = enc.chase.participant("mei")
+    want = chase_turn_odds(
+        ruleset_named(enc.ruleset), mei.speed, 2, (), extra_die=True, total=mei.total
+    )
+    assert "extra die: the better of two (H1)" in text
+    assert "bad colour 16%" in text and f"expected {want.expected_added:+.1f}" in text
