@@ -89,6 +89,8 @@ def test_h5_a_crew_member_plays_no_card_and_the_vehicle_moves_on_its_commanders(
     assert reflex_order(enc, enc.chase) == ["huang", "thug", "cart"]
     with pytest.raises(IllegalOp, match="it is Huang's turn"):
         enc.apply(RollPursuit("cart", (1,)))
+    with pytest.raises(IllegalOp, match=r"Lan is at the helm of The cart, which is the part"):
+        enc.apply(RollPursuit("lan", (1,)))
     enc.apply(NextTurn())
     enc.apply(NextTurn())
     assert enc.actor == "chen"  # the commander's card: the cart's turn
@@ -229,7 +231,7 @@ def test_h3_capture_takes_only_a_participant_of_another_side():
             start_round(enc, ["huang", "chen", "opponent:Foes"], deal=False)
     assert enc.turn.phase is Phase.EXCHANGE_END
     # the cart is the band's (its commander's side, H5): Huang cannot capture it
-    with pytest.raises(IllegalOp, match="only a participant of another side"):
+    with pytest.raises(IllegalOp, match="Huang cannot capture The cart: both are on the band"):
         enc.apply(ResolveChase((("huang", "cart"), ("cart", ""), ("thug", ""))))
     enc.apply(ResolveChase((("huang", ""), ("cart", "thug"))))
     assert enc.chase.participant("thug").result == "captured by cart"

@@ -308,7 +308,14 @@ class ResolveChase(Op, frozen=True):
         for p in chase.participants:
             if p.out and p.id in choices:
                 raise IllegalOp(f"{pname(enc, p.id)} is out of the chase and makes no choice")
+        sides = chase_sides(enc)
         for pid, caught in choices.items():
+            side = sides.get(pid)
+            if caught and side and side == sides.get(caught):
+                raise IllegalOp(
+                    f"{pname(enc, pid)} cannot capture {pname(enc, caught)}: both are on the "
+                    f"{side} side; only a participant of another side can be captured (H3)"
+                )
             target = chase.participant(caught) if caught else None
             if caught and target is not None and target.decoys:
                 raise IllegalOp(
