@@ -30,6 +30,7 @@ from afdesk.encounter.damage import parry_reach, reach_and_range
 from afdesk.encounter.economy import has_defenses
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.base import spend_refusal
 from afdesk.encounter.reflex import Card
 from afdesk.rules.contest import Role, verdict
@@ -300,6 +301,8 @@ def assemble(
                     "E13",
                 )
             )
+    if spec.attack:  # what the mode adds to every attack: an Obscured chase stage (H4)
+        mods.extend(Modifier(*m) for m in current_mode(enc).attack_modifiers(enc))
     if action is CheckKind.HACK:
         if dist > reach:
             allowed = False

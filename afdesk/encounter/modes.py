@@ -64,6 +64,16 @@ class EncounterMode:
         """The ``kinds`` this mode offers, in their order."""
         return [k for k in kinds if self.offers(k)]
 
+    def holds_no_reflex(self, enc: Encounter) -> frozenset[str]:
+        """Characters this mode deals no reflex card and gives no turn of their own (E2):
+        none in battle; a vehicle's helm and crew in a chase (H5)."""
+        return frozenset()
+
+    def attack_modifiers(self, enc: Encounter) -> tuple[tuple[str, str, int, str, str], ...]:
+        """Modifiers this mode adds to every attack, as (key, label, dice, why, rule id):
+        none in battle; an Obscured chase stage's -2 (H4)."""
+        return ()
+
     # ------------------------------------------------------------- changes of mode
 
     def enter(self, enc: Encounter) -> None:

@@ -175,7 +175,9 @@ def test_h5_a_vehicle_moves_by_its_helm_and_its_crew_acts_on_the_commander():
     ids = {p.id for p in enc.chase.participants}
     assert ids == {"huang", "thug", "cart"}
     assert enc.chase.participant("cart").way is Way.VEHICLE
-    start_round(enc, ["chen", "lan", "huang", "opponent:Foes"])
+    # H5: only the commander holds reflex; Lan at the helm is dealt no card
+    start_round(enc, ["chen", "huang", "opponent:Foes"])
+    assert "lan" not in enc.turn.order and enc.reflex.hand_of("lan") is None
     enc.apply(RollPursuit("cart", (1,)))  # Chen (commander) acts for the cart
     enc.apply(ChaseCheck("cart", True, 1))
     assert enc.chase.participant("cart").total == 5
@@ -196,7 +198,9 @@ def test_h3_exchange_end_escape_and_capture():
             _turn(enc, pid, (1,), True, 1)
     assert enc.turn.phase is Phase.EXCHANGE_END
     with pytest.raises(IllegalOp, match="lower total"):
-        enc.apply(ResolveChase((("chen", "huang"), ("huang", ""), ("thug", ""))))
+        enc.apply(ResolveChase((("chen", "thug"), ("huang", ""), ("thug", ""))))
+    with pytest.raises(IllegalOp, match="only a participant of another side"):  # H3
+        enc.apply(ResolveChase((("huang", "chen"), ("thug", ""))))
     enc.apply(ResolveChase((("huang", ""), ("thug", "chen"), ("chen", ""))))
     res = {p.id: p.result for p in enc.chase.participants}
     assert res == {"huang": "escaped", "thug": "captor", "chen": "captured by thug"}

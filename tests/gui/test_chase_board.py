@@ -48,7 +48,7 @@ def _play_turns(window, k, shot=None):
         p = doc.encounter.chase.participant(pid)
         actor = doc.encounter.actor
         mine = pid == actor or any(
-            v.id == pid and actor == v.helm for v in doc.encounter.chase.vehicles
+            v.id == pid and actor == v.commander for v in doc.encounter.chase.vehicles
         )
         if mine and p is not None and not p.out and not p.colours:
             if k % 4 == 0 and not p.forced_bad:

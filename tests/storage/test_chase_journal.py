@@ -18,6 +18,7 @@ from afdesk.encounter.ops.chase import (
     EndStageEffect,
     HazardAttack,
     KnockOut,
+    LeaveVehicle,
     ResolveChase,
     RollCountdown,
     RollPursuit,
@@ -79,6 +80,8 @@ def play_chase(live: Live) -> None:
     live.do(RollCountdown((6, 4)))
     live.do(AddVehicle(Vehicle("rickshaw", "Rickshaw", "runner-1", "runner-2", speed=3)))
     live.undo()  # the runners stay on foot
+    live.do(AddVehicle(Vehicle("rickshaw", "Rickshaw", "runner-1", "runner-2", speed=3)))
+    live.do(LeaveVehicle("runner-1"))  # the commander gets off: both run on (H5)
     live.do(SetStage(("attacking", "chasm", "fluid", "occupied"), override=True))
     live.do(SetStage(("steep",), ahead=True))
     live.do(deal_hands(enc, rng))

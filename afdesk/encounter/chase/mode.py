@@ -16,6 +16,7 @@ import msgspec
 from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Way
 from afdesk.encounter.modes import Battle, register_mode
+from afdesk.encounter.ops.chase_check import steady_crew
 from afdesk.encounter.parts import EventKind, Part
 from afdesk.encounter.state import Mode, Phase
 from afdesk.rules import pursuit
@@ -68,15 +69,31 @@ class ChaseMode(Battle):
     mode = Mode.CHASE
     part = CHASE_PART
 
+    def holds_no_reflex(self, enc: Encounter) -> frozenset[str]:
+        """H5: only a vehicle's commander holds reflex; its helm and crew are dealt no cards
+        and take no turns of their own (they act on the commander's card)."""
+        chase: ChaseState = enc.chase
+        aboard = {cid for v in chase.vehicles for cid in (v.helm, *v.crew)}
+        return frozenset(aboard - {v.commander for v in chase.vehicles})
+
+    def attack_modifiers(self, enc: Encounter) -> tuple[tuple[str, str, int, str, str], ...]:
+        """H4: on an Obscured stage every attack takes an extra -2 (two Interference, R1)."""
+        chase: ChaseState = enc.chase
+        if pursuit.StageProperty.OBSCURED not in chase.stage:
+            return ()
+        why = "the chase's stage is Obscured: every attack takes an extra -2"
+        return (("obscured", "Obscured", -pursuit.stages.PENALTY, why, "H4"),)
+
     def enter(self, enc: Encounter) -> None:
         """Everyone on the map becomes a participant with a total of 0, on foot at its run
         speed (the GM then sets head starts, ways of moving and speeds); vehicles,
-        countdown and prepared stages the encounter already holds are kept."""
+        countdown and prepared stages the encounter already holds are kept, and whoever
+        is aboard a vehicle stays its crew, not a runner of its own (H5)."""
         old: ChaseState = enc.chase
         known = {p.id: p for p in old.participants}
         participants = []
         for c in enc.roster():
-            if not c.on_map:
+            if not c.on_map or old.vehicle_of(c.id) is not None:
                 continue
             prev = known.get(c.id)
             participants.append(
@@ -106,13 +123,13 @@ class ChaseMode(Battle):
             ahead = chase.stages_ahead
             if ahead:
                 stage, ahead = ahead[0], ahead[1:]
+            steady_crew(enc, stage)
             enc.set_part(
                 "chase",
                 msgspec.structs.replace(
-                    chase,
+                    chase.with_stage(stage),  # a new stage ends every teeter (H4)
                     pole=pole,
                     pole_margin=margin,
-                    stage=stage,
                     stages_ahead=ahead,
                     reflex=order,
                 ),

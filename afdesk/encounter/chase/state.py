@@ -125,6 +125,17 @@ class ChaseState(msgspec.Struct, frozen=True, omit_defaults=True):
             participants=tuple(p if q.id == p.id else q for q in self.participants),
         )
 
+    def with_stage(self, stage: tuple[StageProperty, ...]) -> "ChaseState":
+        """The chase on ``stage``: a teeter lasts until the stage changes (H4), so a new
+        stage steadies everyone teetering; the same stage again keeps them teetering."""
+        if stage == self.stage:
+            return self
+        parts = tuple(
+            msgspec.structs.replace(p, teetering=False) if p.teetering else p
+            for p in self.participants
+        )
+        return msgspec.structs.replace(self, stage=stage, participants=parts)
+
     def vehicle_of(self, cid: str) -> Vehicle | None:
         for v in self.vehicles:
             if cid == v.helm or cid == v.commander or cid in v.crew:

@@ -12,6 +12,7 @@ import msgspec
 
 from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Vehicle, Way
+from afdesk.encounter.combatant import Side
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_phase
 from afdesk.encounter.state import Phase
@@ -39,6 +40,7 @@ __all__ = [
     "EndStageEffect",
     "HazardAttack",
     "KnockOut",
+    "LeaveVehicle",
     "ResolveChase",
     "RollCountdown",
     "RollPursuit",
@@ -47,6 +49,8 @@ __all__ = [
     "SetStage",
     "Special",
     "SpecialAction",
+    "can_capture",
+    "chase_sides",
     "stage_speed",
 ]
 
@@ -128,6 +132,54 @@ class AddVehicle(Op, frozen=True):
             f"{v.name} joins the chase: {name(enc, v.commander)} commands, "
             f"{name(enc, v.helm)} at the helm (H5)"
         )
+
+
+class LeaveVehicle(Op, frozen=True):
+    """The GM takes a character off a vehicle (H5: crew stay crew, across mode changes too,
+    until then): it runs on its own again, on foot at its run speed, from the vehicle's
+    total. Taking off the commander or the helm takes the vehicle out of the chase: everyone
+    aboard runs on from its total."""
+
+    who: str
+    label = "Off the vehicle"
+
+    def execute(self, enc: "Encounter") -> None:
+        chase = _chase(enc, "take someone off a vehicle")
+        v = chase.vehicle_of(self.who)
+        if v is None:
+            raise IllegalOp(f"{name(enc, self.who)} is aboard no vehicle")
+        p = chase.participant(v.id)
+        total = p.total if p is not None else 0
+        whole = self.who in (v.commander, v.helm)
+        off = tuple(dict.fromkeys((v.commander, v.helm, *v.crew))) if whole else (self.who,)
+        runners = tuple(
+            Participant(cid, total=total, way=Way.FOOT, speed=enc.combatant(cid).speeds.run)
+            for cid in off
+        )
+        if whole:
+            vehicles = tuple(w for w in chase.vehicles if w.id != v.id)
+            kept = tuple(q for q in chase.participants if q.id != v.id)
+        else:
+            crew = tuple(c for c in v.crew if c != self.who)
+            vehicles = tuple(
+                msgspec.structs.replace(w, crew=crew) if w.id == v.id else w for w in chase.vehicles
+            )
+            kept = chase.participants
+        enc.set_part(
+            "chase",
+            msgspec.structs.replace(chase, participants=(*kept, *runners), vehicles=vehicles),
+        )
+
+    def describe(self, enc: "Encounter") -> str:
+        v = enc.chase.vehicle_of(self.who)
+        if v is None:
+            return f"{name(enc, self.who)} leaves a vehicle"
+        if self.who in (v.commander, v.helm):
+            return (
+                f"{name(enc, self.who)} leaves {v.name}: it is out of the chase, everyone "
+                "aboard runs on (H5)"
+            )
+        return f"{name(enc, self.who)} leaves {v.name} and runs on (H5)"
 
 
 class RollPursuit(Op, frozen=True):
@@ -212,6 +264,34 @@ class RollPursuit(Op, frozen=True):
         return f"{pname(enc, self.id)}: pursuit die {', '.join(colours)}{how}{forced}{both}{extra}"
 
 
+def chase_sides(enc: "Encounter") -> dict[str, str]:
+    """Each participant's side, for captures (H3): a character's own, a vehicle's its
+    commander's (H5); a pursuer a stage added (H4) has none, so it is of another side
+    than everyone."""
+    sides = {}
+    for p in enc.chase.participants:
+        c = enc.combatants.get(p.id)
+        if c is None:
+            v = next((v for v in enc.chase.vehicles if v.id == p.id), None)
+            c = enc.combatants.get(v.commander) if v is not None else None
+        if c is not None:
+            # Followers run with the band (the sides of E4's opponents); denizens are a
+            # side of their own.
+            sides[p.id] = "band" if c.side is Side.FOLLOWER else c.side.value
+    return sides
+
+
+def can_capture(enc: "Encounter", captor: str, target: str) -> bool:
+    """Whether ``captor`` may capture ``target`` at the exchange end, as far as who they are
+    goes (H3): another participant of another side, with a lower total, no decoys left."""
+    chase = enc.chase
+    p, q = chase.participant(captor), chase.participant(target)
+    if p is None or q is None or p.id == q.id or q.total >= p.total or q.decoys:
+        return False
+    sides = chase_sides(enc)
+    return not (sides.get(p.id) and sides.get(p.id) == sides.get(q.id))
+
+
 class ResolveChase(Op, frozen=True):
     """The exchange end (H3): from the highest total down, each participant still in the
     chase escapes ("" here) or captures one with a lower total."""
@@ -228,7 +308,14 @@ class ResolveChase(Op, frozen=True):
         for p in chase.participants:
             if p.out and p.id in choices:
                 raise IllegalOp(f"{pname(enc, p.id)} is out of the chase and makes no choice")
+        sides = chase_sides(enc)
         for pid, caught in choices.items():
+            side = sides.get(pid)
+            if caught and side and side == sides.get(caught):
+                raise IllegalOp(
+                    f"{pname(enc, pid)} cannot capture {pname(enc, caught)}: both are on the "
+                    f"{side} side; only a participant of another side can be captured (H3)"
+                )
             target = chase.participant(caught) if caught else None
             if caught and target is not None and target.decoys:
                 raise IllegalOp(
@@ -236,7 +323,7 @@ class ResolveChase(Op, frozen=True):
                     f"{target.decoys} decoy(s) must be caught first (H1: hidden)"
                 )
         try:
-            return pursuit.resolve_exchange_end(totals, order, choices)
+            return pursuit.resolve_exchange_end(totals, order, choices, chase_sides(enc))
         except RulesError as exc:
             raise IllegalOp(str(exc)) from None
 

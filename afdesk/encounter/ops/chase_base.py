@@ -22,8 +22,17 @@ def _chase(enc: Encounter, doing: str) -> ChaseState:
 
 
 def _participant(enc: Encounter, pid: str, doing: str) -> Participant:
-    p = _chase(enc, doing).participant(pid)
+    chase = _chase(enc, doing)
+    p = chase.participant(pid)
     if p is None:
+        v = chase.vehicle_of(pid)
+        if v is not None:
+            role = "commands" if pid == v.commander else "is at the helm of"
+            role = role if pid in (v.commander, v.helm) else "is crew of"
+            raise IllegalOp(
+                f"cannot {doing}: {pname(enc, pid)} {role} {v.name}, which is the participant "
+                f"(H5: {v.name} moves by its helm's pursuit die, on its commander's card)"
+            )
         raise IllegalOp(f"cannot {doing}: {pname(enc, pid)} is not in the chase")
     return p
 

@@ -28,12 +28,13 @@ if TYPE_CHECKING:
 
 def stage_speed(enc: "Encounter", p: Participant) -> int:
     """The speed a turn uses: the participant's, or on a Steep or Fluid stage the
-    character's climb or swim speed (H4; a vehicle keeps its own)."""
-    kind = stages.speed_kind(enc.chase.stage, "run")
+    character's climb or swim speed, on a stage both Steep and Fluid the lower of the two
+    (H4; a vehicle keeps its own)."""
+    kinds = stages.speed_kinds(enc.chase.stage, "run")
     c = enc.combatants.get(p.id)
-    if kind == "run" or c is None:
+    if kinds == ("run",) or c is None:
         return p.speed
-    return int(getattr(c.speeds, kind))
+    return min(int(getattr(c.speeds, kind)) for kind in kinds)
 
 
 def _checkers(enc: "Encounter", p: Participant) -> tuple[str, ...]:
@@ -122,6 +123,32 @@ def _effects(
     )
 
 
+CREW_TEETER = "teetering aboard (Chasm, H4): a second teeter falls"
+"""The note of a crew member's teeter, which a new stage ends (H4)."""
+
+
+def steady_crew(enc: "Encounter", stage: tuple[stages.StageProperty, ...]) -> None:
+    """A teeter lasts until the stage changes (H4): on a new stage the crew members' own
+    teeters (their TEETER state from a crew check) end too."""
+    chase: ChaseState = enc.chase
+    if stage == chase.stage:
+        return
+    for v in chase.vehicles:
+        for cid in (v.commander, *v.crew):
+            c = enc.combatants.get(cid)
+            t = c.state(StateKind.TEETER) if c is not None else None
+            if c is not None and t is not None and t.note == CREW_TEETER:
+                enc.put(c.without_state(StateKind.TEETER))
+
+
+def teetering_after(p: Participant, fx: stages.StageEffects) -> bool:
+    """H4: a teeter lasts until the stage changes, whatever turns come between; the second
+    teeter on the same stage falls, and the fall ends it."""
+    if fx.teeter:
+        return not p.teetering
+    return p.teetering
+
+
 def extra_pursuer(chase: ChaseState) -> tuple[ChaseState, str]:
     """Occupied on the bad colour (H4): another pursuer joins, tied with the front of the
     chase (its total is the highest total now)."""
@@ -193,7 +220,7 @@ class ChaseCheck(Op, frozen=True):
                 grit_lost=p.grit_lost + t.grit_lost,
                 out=t.out,
                 forced_bad=self.interference and not self.success,
-                teetering=fx.teeter and not fx.fall,
+                teetering=teetering_after(p, fx),
                 hazard=p.hazard + (1 if fx.hazard_attack else 0),
                 drowning=p.drowning or fx.drown,
                 helpers=(),
@@ -274,7 +301,7 @@ class CrewCheck(Op, frozen=True):
         p = _participant(enc, self.vehicle, "check as crew")
         _require_turn(enc, p, "check as crew")
         v = next((v for v in enc.chase.vehicles if v.id == p.id), None)
-        if v is None or self.crew not in (v.commander, *v.crew):
+        if v is None or self.crew == v.helm or self.crew not in (v.commander, *v.crew):
             raise IllegalOp(
                 f"{name(enc, self.crew)} is not crew of {pname(enc, p.id)} besides its helm "
                 "(the helm's check moves it, H5)"
@@ -287,10 +314,30 @@ class CrewCheck(Op, frozen=True):
             raise IllegalOp(f"a check's margin is at least 1 (R13), got {self.margin}")
         _verify(enc, self)
         _pay(enc, self.spends)
-        fx = _effects(enc, self, p, p.total)
-        fx = fx._replace(total_delta=0)  # the crew's own body; the total is the helm's (H5)
+        fx = self._effects(enc, p)
         _set(enc, msgspec.structs.replace(p, crew_checked=(*p.crew_checked, self.crew)))
         _hurt(enc, self.crew, 0 if self.success else self.margin, fx)
+        if fx.teeter:  # the crew member's own teeter (H4), its TEETER state (E17)
+            c = enc.combatants[self.crew]
+            if c.has(StateKind.TEETER):
+                c = c.without_state(StateKind.TEETER)  # the second teeter fell
+            else:
+                c = c.with_state(State(StateKind.TEETER, note=CREW_TEETER))
+            enc.put(c)
+
+    def _effects(self, enc: "Encounter", p: Participant) -> stages.StageEffects:
+        """The stage on the crew member's own body (H4, H5): the vehicle's pursuit die, its
+        own check, its own teeter; the total is the helm's, so nothing comes off it."""
+        fx = stages.stage_effects(
+            enc.chase.stage,
+            bad=bool(p.colours) and p.colours[-1] == enc.settings.bad_pursuit_colour,
+            success=self.success,
+            margin=self.margin,
+            interference=self.interference,
+            teetering=enc.combatant(self.crew).has(StateKind.TEETER),
+            total=p.total,
+        )
+        return fx._replace(total_delta=0)
 
     def describe(self, enc: "Encounter") -> str:
         what = "succeeds" if self.success else f"fails by {self.margin}, grit -{self.margin}"
@@ -299,7 +346,14 @@ class CrewCheck(Op, frozen=True):
         except IllegalOp:
             rolled = ""
         tail = f" (rolled {rolled})" if rolled else ""
-        return f"{name(enc, self.crew)} ({pname(enc, self.vehicle)}'s crew) {what}{tail} (H5)"
+        p = enc.chase.participant(self.vehicle)
+        stage = ""
+        if p is not None and self.crew in enc.combatants:
+            stage = self._effects(enc, p).describe()
+        stage = f", {stage}" if stage else ""
+        return (
+            f"{name(enc, self.crew)} ({pname(enc, self.vehicle)}'s crew) {what}{tail}{stage} (H5)"
+        )
 
 
 class HazardAttack(Op, frozen=True):

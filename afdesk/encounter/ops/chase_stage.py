@@ -14,6 +14,7 @@ from afdesk.rules.pursuit import stages
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 from afdesk.encounter.ops.chase_base import _chase, _participant, _set
+from afdesk.encounter.ops.chase_check import steady_crew
 
 
 class SetStage(Op, frozen=True):
@@ -46,7 +47,8 @@ class SetStage(Op, frozen=True):
                 f"the pole {pname(enc, chase.pole)} picks {limit} stage propert"
                 f"{'y' if limit == 1 else 'ies'} (its margin, H3), not {len(props)}"
             )
-        enc.set_part("chase", msgspec.structs.replace(chase, stage=props))
+        steady_crew(enc, props)
+        enc.set_part("chase", chase.with_stage(props))
 
     def describe(self, enc: "Encounter") -> str:
         names = ", ".join(p.label for p in self._props()) or "a simple stage"

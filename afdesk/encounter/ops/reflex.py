@@ -9,6 +9,7 @@ import msgspec
 
 from afdesk.encounter import economy
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.base import Op, require_phase
 from afdesk.encounter.reflex import (
     ROUNDS,
@@ -51,7 +52,10 @@ class DealHands(Op, frozen=True):
                     raise IllegalOp(f"{c.name} waits in reserve ({c.reserve}) and holds no hand")
         if not self.hands:
             raise IllegalOp("nobody to deal reflex to: add characters first")
-        enc.set_reflex(deal(self.deck, self.hands))
+        hands = dealt_hands(enc, self.hands)
+        if not hands:
+            raise IllegalOp("nobody to deal reflex to: a vehicle's helm and crew hold none (H5)")
+        enc.set_reflex(deal(self.deck, hands))
         enc.set_turn(
             TurnState(
                 phase=Phase.CARDS,
@@ -64,11 +68,27 @@ class DealHands(Op, frozen=True):
     def describe(self, enc: "Encounter") -> str:
         t = enc.turn
         ex = t.exchange if (t.phase is Phase.CARDS and t.round == 0) else t.exchange + 1
-        who = ", ".join(h.label + (" (physical)" if h.physical else "") for h in self.hands)
+        hands = dealt_hands(enc, self.hands)
+        who = ", ".join(h.label + (" (physical)" if h.physical else "") for h in hands)
         return f"Exchange {ex}: reflex dealt to {who}"
 
     def title(self, enc: "Encounter") -> str:
         return "Deal reflex"
+
+
+def dealt_hands(enc: "Encounter", hands: tuple[HandSpec, ...]) -> tuple[HandSpec, ...]:
+    """The hands as dealt: without the characters the mode deals no card (a vehicle's helm
+    and crew in a chase, H5: only the commander holds reflex); a hand left with nobody is
+    not dealt."""
+    none = current_mode(enc).holds_no_reflex(enc)
+    if not none:
+        return hands
+    out = []
+    for h in hands:
+        members = tuple(m for m in h.members if m not in none)
+        if members:
+            out.append(h if members == h.members else msgspec.structs.replace(h, members=members))
+    return tuple(out)
 
 
 def dealing_time(t: TurnState) -> bool:
@@ -82,7 +102,8 @@ def deal_hands(
 ) -> DealHands:
     """A DealHands for everyone in the encounter, with a freshly shuffled deck; characters
     held in reserve are dealt nothing until their group is brought in (E2)."""
-    specs = hand_specs([c for c in enc.roster() if not c.in_reserve], physical)
+    none = current_mode(enc).holds_no_reflex(enc)
+    specs = hand_specs([c for c in enc.roster() if not (c.in_reserve or c.id in none)], physical)
     return DealHands(shuffled_deck(rng), tuple(specs))
 
 
@@ -91,12 +112,17 @@ class Play(msgspec.Struct, frozen=True, array_like=True):
     card: Card
 
 
+def acts_on_a_card(enc: "Encounter", cid: str) -> bool:
+    """Whether ``cid`` takes a turn on its hand's card: present, not gone, and not one the
+    mode gives no turn of its own (a vehicle's helm and crew in a chase act on the
+    commander's card, H5)."""
+    c = enc.combatants.get(cid)
+    return c is not None and not c.exited and cid not in current_mode(enc).holds_no_reflex(enc)
+
+
 def active_hands(enc: "Encounter") -> list[Hand]:
-    return [
-        h
-        for h in enc.reflex.hands
-        if any(m in enc.combatants and not enc.combatants[m].exited for m in h.members)
-    ]
+    """The hands that play a card this round: each with someone to act on it (E2, H5)."""
+    return [h for h in enc.reflex.hands if any(acts_on_a_card(enc, m) for m in h.members)]
 
 
 class PlayCards(Op, frozen=True):
@@ -117,6 +143,16 @@ class PlayCards(Op, frozen=True):
             if p.hand in by_hand:
                 raise IllegalOp(f"{reflex.hand(p.hand).label} plays two cards")
             by_hand[p.hand] = p.card
+        none = current_mode(enc).holds_no_reflex(enc)
+        for hid in by_hand:
+            if any(h.id == hid for h in reflex.hands):
+                continue
+            if hid in none:
+                raise IllegalOp(
+                    f"{enc.combatant(hid).name} is a vehicle's helm or crew and holds no "
+                    "reflex: it acts on its commander's card (H5)"
+                )
+            reflex.hand(hid)  # raises: there is no such hand
         hands = {h.id: h for h in active_hands(enc)}
         missing = [h.label for hid, h in hands.items() if hid not in by_hand]
         if missing:
@@ -152,12 +188,9 @@ class PlayCards(Op, frozen=True):
                 rest = tuple(c for c in h.cards if c != card)
                 new_hands.append(msgspec.structs.replace(h, cards=rest, played=(*played, card)))
         new_reflex = msgspec.structs.replace(reflex, hands=tuple(new_hands))
-        order = []
+        order: list[str] = []
         for h in round_order(new_reflex, round_no):
-            for m in h.members:
-                c = enc.combatants.get(m)
-                if c is not None and not c.exited:
-                    order.append(m)
+            order.extend(m for m in h.members if acts_on_a_card(enc, m))
         if not order:
             raise IllegalOp("nobody is left to act")
         enc.set_reflex(new_reflex)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLay
 
 from afdesk.encounter.chase.order import pname, ranked
 from afdesk.encounter.chase.state import ChaseState
+from afdesk.encounter.ops.chase_check import stage_speed
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.chase.lanes import Lane, LaneData
 from afdesk.rules.pursuit.stages import StageProperty
@@ -219,6 +220,7 @@ class ChaseBoard(QWidget):
                 lead,
                 show_total=not (self.player and hidden),
                 gm=not self.player,
+                speed=stage_speed(enc, p),  # Steep climbs, Fluid swims (H4)
             )
             lane = col.lanes.get(pid)
             if lane is None:

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.chase.order import pname
 from afdesk.encounter.contest import ShiftSpend
-from afdesk.encounter.ops.chase import ChaseCheck, CrewCheck
+from afdesk.encounter.ops.chase import ChaseCheck, CrewCheck, stage_speed
 from afdesk.gui import screens
 from afdesk.gui.dialogs.contest.common import gm_modifier_row
 from afdesk.gui.dialogs.contest.shifts import SPEND_BUTTON_TEXT
@@ -42,7 +42,13 @@ from afdesk.rules.contest import Role
 from afdesk.rules.d20 import D20Check
 from afdesk.rules.dice import DiceSource, Pool, Roll, pool_sizes
 from afdesk.rules.pursuit import stages
-from afdesk.rules.pursuit.checks import ChaseResult, read_check, rolled_turn_odds
+from afdesk.rules.pursuit.checks import (
+    ChaseResult,
+    CrewOdds,
+    crew_check_odds,
+    read_check,
+    rolled_turn_odds,
+)
 from afdesk.rules.rulesets import SpendKind, ruleset_named
 
 REFEREE = "referee"
@@ -344,9 +350,15 @@ class ChaseCheckDialog(QDialog):
         enc = self.doc.encounter
         p = self.participant
         colours = ", ".join(p.colours) or "not rolled yet"
-        speed = p.speed
+        kinds = stages.speed_kinds(enc.chase.stage, "run")
+        kind = "" if kinds == ("run",) or p.id not in enc.combatants else kinds[0]
+        if len(kinds) > 1 and kind:
+            kind = "the lower of " + " and ".join(kinds)
+        speed = f"speed {stage_speed(enc, p)}" + (f" ({kind}, H4)" if kind else "")
+        if self.crew:
+            speed = f"the helm's die moves {pname(enc, p.id)}; {self.crew_name()} checks (H5)"
         self.colours.setText(
-            f"<b>{pname(enc, p.id)}</b>: pursuit dice {colours}; speed {speed}"
+            f"<b>{pname(enc, p.id)}</b>: pursuit dice {colours}; {speed}"
             + (", the bad colour" if self.bad() else "")
         )
         mods = self.modifier_list()
@@ -394,14 +406,27 @@ class ChaseCheckDialog(QDialog):
             self.odds.setText("Odds: …")
             self.odds_worker.request(self._odds_query(score, [d for _w, d in mods]), None)
 
+    def crew_name(self) -> str:
+        c = self.doc.encounter.combatants.get(self.crew)
+        return c.name if c is not None else self.crew
+
     def _odds_query(self, score: int, mods: list[int]):
+        """The exact odds of what the Op will do: a crew member's check moves nothing and
+        knocks nobody out (H5); the helm's or a runner's turn at the stage's speed with its
+        subtractions (H4)."""
+        enc = self.doc.encounter
         rules, colours = self.rules, self.participant.colours
-        speed, bad = self.participant.speed, self.doc.encounter.settings.bad_pursuit_colour
+        speed, bad = stage_speed(enc, self.participant), enc.settings.bad_pursuit_colour
+        stage, total, crew = enc.chase.stage, self.participant.total, bool(self.crew)
 
         def query():
             if not colours:
                 return None
-            return rolled_turn_odds(rules, speed, colours, score, mods, bad=bad)
+            if crew:
+                return crew_check_odds(rules, score, mods)
+            return rolled_turn_odds(
+                rules, speed, colours, score, mods, bad=bad, stage=stage, total=total
+            )
 
         return query
 
@@ -410,10 +435,15 @@ class ChaseCheckDialog(QDialog):
             self.odds.setText(f"Odds: {result}")
         elif result is None:
             self.odds.setText("Odds: roll the pursuit die first")
+        elif isinstance(result, CrewOdds):
+            self.odds.setText(
+                f"Odds ({self.rules.name}): success {pct(result.p_success)}, "
+                f"expected grit lost {result.expected_grit:.1f} (crew, H5)"
+            )
         else:
             self.odds.setText(
                 f"Odds ({self.rules.name}): success {pct(result.p_success)}, "
-                f"expected +{result.expected_added:.1f} to the total, "
+                f"expected {result.expected_added:+.1f} to the total, "
                 f"knocked out {pct(result.p_out)}"
                 + (" (without the cooperation)" if self.helper() else "")
             )

@@ -33,14 +33,20 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.chase.order import pname, ranked
-from afdesk.encounter.ops.chase import ChaseCheck, ResolveChase, RollPursuit, stage_speed
+from afdesk.encounter.ops.chase import (
+    ChaseCheck,
+    ResolveChase,
+    RollPursuit,
+    can_capture,
+    stage_speed,
+)
 from afdesk.encounter.state import Phase
 from afdesk.gui.chase.faces import parse_faces, roll_faces
 from afdesk.gui.chase.setup import CountdownPanel, ParticipantPanel, StagePanel, VehiclePanel
 from afdesk.gui.chase.special import SpecialPanel
 from afdesk.rules import pursuit
 from afdesk.rules.pursuit import stages
-from afdesk.rules.pursuit.checks import chase_turn_odds
+from afdesk.rules.pursuit.checks import CheckOdds, chase_turn_odds, rolled_turn_odds
 from afdesk.rules.rulesets import ruleset_named
 
 __all__ = ["ChaseControls", "parse_faces", "roll_faces"]
@@ -57,6 +63,22 @@ def narrow(box: QComboBox, letters: int = 14) -> QComboBox:
 
 if TYPE_CHECKING:
     from afdesk.gui.odds_worker import OddsWorker
+
+
+def crew_prompt(enc, p, vehicle) -> str:
+    """A vehicle's turn in words (H5): on its commander's card the crew act in any order;
+    the helm's die moves it, and every participating crew member checks."""
+    helm = enc.combatants[vehicle.helm].name if vehicle.helm in enc.combatants else vehicle.helm
+    if not p.colours:
+        return f"{helm} at the helm rolls the pursuit die first (H5)"
+    todo = [
+        enc.combatants[cid].name
+        for cid in (vehicle.commander, *vehicle.crew)
+        if cid in enc.combatants and cid != vehicle.helm and cid not in p.crew_checked
+    ]
+    helm_done = "checked" if p.score is not None else "to check"
+    crew = ", ".join(todo) if todo else "all checked"
+    return f"Helm {helm}: {helm_done}; crew to check (H5): {crew}"
 
 
 class ChaseControls(QWidget):
@@ -107,6 +129,10 @@ class ChaseControls(QWidget):
         self.crew_check = QPushButton("Cre&w check…")
         self.crew_check.setToolTip("Each participating crew member checks too (H5)")
         self.keep = [QPushButton("Keep die &1"), QPushButton("Keep die &2")]
+        self.crew_ask = QLabel()
+        """What the board asks of a vehicle's turn (H5): the helm's die and check, then a
+        check of each crew member who has not checked this round."""
+        self.crew_ask.setWordWrap(True)
         self.message = QLabel()
         self.message.setStyleSheet("color: #b00020;")
         self.message.setWordWrap(True)
@@ -127,7 +153,7 @@ class ChaseControls(QWidget):
         extra = QHBoxLayout()
         for w in (*self.keep, self.crew, self.crew_check):
             extra.addWidget(w)
-        extra.addStretch(1)
+        extra.addWidget(self.crew_ask, 1)
         grid.addLayout(extra, 3, 0, 1, 5)
         grid.setColumnStretch(2, 1)
         self.faces.setMinimumWidth(120)
@@ -241,11 +267,14 @@ class ChaseControls(QWidget):
         self.crew.clear()
         if vehicle is not None:
             for cid in (vehicle.commander, *vehicle.crew):
-                if cid in enc.combatants and cid not in p.crew_checked:
+                if cid in enc.combatants and cid != vehicle.helm and cid not in p.crew_checked:
                     self.crew.addItem(enc.combatants[cid].name, cid)
         self.crew.setVisible(vehicle is not None)
         self.crew_check.setVisible(vehicle is not None)
         self.crew_check.setEnabled(self.crew.count() > 0 and bool(p and p.colours))
+        self.crew_ask.setVisible(vehicle is not None)
+        if vehicle is not None:
+            self.crew_ask.setText(crew_prompt(enc, p, vehicle))
         self.check.setEnabled(bool(p and p.colours and p.score is None))
         both = self._both is not None
         for b in self.keep:
@@ -270,9 +299,9 @@ class ChaseControls(QWidget):
             for pid in wanted:
                 box = narrow(QComboBox())
                 box.addItem(f"{pname(enc, pid)} escapes", "")
-                me = enc.chase.participant(pid).total
                 for q in enc.chase.participants:
-                    if q.total < me and not q.decoys:  # decoys are caught first (H1)
+                    # another side, a lower total, decoys caught first (H1, H3)
+                    if can_capture(enc, pid, q.id):
                         box.addItem(f"{pname(enc, pid)} captures {pname(enc, q.id)}", q.id)
                 self.choices[pid] = box
                 self.end_row.addWidget(box)
@@ -289,26 +318,56 @@ class ChaseControls(QWidget):
         return pid
 
     def _show_odds(self) -> None:
-        """The exact odds of the chosen participant's turn before rolling (H1-H3), under
-        the encounter's ruleset, computed off the UI thread."""
+        """The exact odds of what the chosen participant's turn will do, under the
+        encounter's ruleset, computed off the UI thread: before the pursuit die the whole
+        turn (H1-H4: an extra die, the stage's speed and subtractions); once it is rolled,
+        the check on the colours rolled; after the check, what it gained."""
         enc = self.doc.encounter if self.doc else None
         p = self._current()
         if p is None:
             self.odds.setText("")
             return
+        if p.score is not None:
+            self.odds.setText(f"{pname(enc, p.id)} has checked this round: total {p.total}")
+            return
         c = enc.combatants.get(self.checker(p.id))
         facet = p.way.facet
         dice = c.facet(facet) if c else 0
         mods = [-stages.PENALTY] if stages.StageProperty.DIFFICULT in enc.chase.stage else []
-        head = f"{facet} {dice}" + (f", {mods[0]} stage" if mods else "")
+        speed = stage_speed(enc, p)
+        head = f"{facet} {dice}, speed {speed}" + (f", {mods[0]} stage" if mods else "")
+        rules = ruleset_named(enc.ruleset)
+        bad, forced = enc.settings.bad_pursuit_colour, p.forced_bad
+        extra, stage, total, colours = p.extra_die, enc.chase.stage, p.total, p.colours
+        if colours:
+            head += f", rolled {colours[-1]}"
+            if colours[-1] == bad:
+                mods.append(-stages.PENALTY)  # the bad colour's -2 (H2)
+        elif extra and not forced:
+            head += ", extra die: the better of two (H1)"
+        if p.helpers:
+            head += " (without the cooperation)"
         self._odds_head = head
         self.odds.setText(f"{head}: odds …")
-        rules = ruleset_named(enc.ruleset)
-        speed = stage_speed(enc, p)
-        bad, forced = enc.settings.bad_pursuit_colour, p.forced_bad
 
         def query():
-            return chase_turn_odds(rules, speed, dice, mods, bad=bad, forced_bad=forced)
+            # What RollPursuit and ChaseCheck will do: the extra die (H1), the stage's
+            # speed and subtractions (H4) in the odds.
+            if colours:
+                return rolled_turn_odds(
+                    rules, speed, colours, dice, mods, bad=bad, stage=stage, total=total
+                )
+            return chase_turn_odds(
+                rules,
+                speed,
+                dice,
+                mods,
+                bad=bad,
+                forced_bad=forced,
+                extra_die=extra,
+                stage=stage,
+                total=total,
+            )
 
         self.odds_worker.request(query, head)
 
@@ -316,8 +375,14 @@ class ChaseControls(QWidget):
         if isinstance(o, Exception):
             self.odds.setText(f"{head}: {o}")
             return
+        if isinstance(o, CheckOdds):
+            self.odds.setText(
+                f"{head}: success {o.p_success:.0%}, expected {o.expected_added:+.1f}, "
+                f"out {o.p_out:.0%}"
+            )
+            return
         self.odds.setText(
-            f"{head}: success {o.p_success:.0%}, expected +{o.expected_added:.1f}, "
+            f"{head}: success {o.p_success:.0%}, expected {o.expected_added:+.1f}, "
             f"out {o.p_out:.0%}, bad colour {o.p_bad:.0%}" + (" (forced)" if o.p_bad == 1 else "")
         )
 

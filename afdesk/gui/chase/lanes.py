@@ -30,6 +30,8 @@ class LaneData(NamedTuple):
     """The highest total on the board (the lane's bar is scaled to it)."""
     show_total: bool = True
     gm: bool = True
+    speed: int | None = None
+    """The speed the stage gives it (climb on Steep, swim on Fluid, H4); None: its own."""
 
 
 class Lane(QWidget):
@@ -161,7 +163,8 @@ def facts(d: LaneData) -> list[str]:
     """A lane's facts in words: speed, margin, grit lost, specials, decoys, what the stage
     left (a hazard's attack, drowning, teetering), a started attack, out, the result."""
     p = d.participant
-    out = [f"speed {p.speed}" if p.round_speed is None else f"speed {p.round_speed}/{p.speed}"]
+    speed = p.speed if d.speed is None else d.speed
+    out = [f"speed {speed}" if p.round_speed is None else f"speed {p.round_speed}/{speed}"]
     if p.score is not None:
         out.append(f"{'margin' if p.success else 'failed by'} {p.margin}")
     if p.grit_lost:

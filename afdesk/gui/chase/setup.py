@@ -37,6 +37,7 @@ from afdesk.encounter.chase.state import Countdown, Vehicle, Way
 from afdesk.encounter.ops.chase import (
     AddVehicle,
     KnockOut,
+    LeaveVehicle,
     RollCountdown,
     SetCountdown,
     SetParticipant,
@@ -285,8 +286,24 @@ class VehiclePanel(SetupPanel):
         grid.addWidget(labelled("C&rew", self.crew), 0, 4, Qt.AlignmentFlag.AlignTop)
         grid.addWidget(self.crew, 0, 5, 2, 1)
         grid.addWidget(self.add, 1, 6)
+        self.aboard = QComboBox()
+        self.aboard.setToolTip("Crew stay crew, across mode changes too, until taken off (H5)")
+        self.take_off = QPushButton("Ta&ke off the vehicle")
+        grid.addWidget(labelled("Aboar&d", self.aboard), 2, 0)
+        grid.addWidget(self.aboard, 2, 1)
+        grid.addWidget(self.take_off, 2, 2, 1, 2)
         grid.setColumnStretch(1, 1)
         self.add.clicked.connect(self.do_add)
+        self.take_off.clicked.connect(self.do_take_off)
+
+    def do_take_off(self) -> bool:
+        """The chosen character leaves its vehicle and runs on (H5); the commander or the
+        helm takes the vehicle out of the chase."""
+        who = self.aboard.currentData()
+        if not who:
+            self.message.emit("Vehicle: nobody is aboard a vehicle")
+            return False
+        return self.push(LeaveVehicle(who))
 
     def _free(self) -> list[tuple[str, str]]:
         """Characters in the chase not aboard a vehicle yet."""
@@ -301,6 +318,15 @@ class VehiclePanel(SetupPanel):
         free = self._free()
         fill_combo(self.commander, free)
         fill_combo(self.helm, free)
+        enc = self.doc.encounter
+        aboard = []
+        for v in enc.chase.vehicles:
+            roles = {v.commander: "commander", v.helm: "helm"} | dict.fromkeys(v.crew, "crew")
+            for cid in dict.fromkeys((v.commander, v.helm, *v.crew)):
+                if cid in enc.combatants:
+                    aboard.append((f"{enc.combatants[cid].name} ({v.name}, {roles[cid]})", cid))
+        fill_combo(self.aboard, aboard)
+        self.take_off.setEnabled(bool(aboard))
         ticked = set(self.crew_ids())
         self.crew.clear()
         for label, cid in free:

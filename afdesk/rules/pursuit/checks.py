@@ -16,7 +16,7 @@ a chase margin is at least 1, R13; with F 0 there is no Pass band, D2).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from afdesk.rules.d20 import D20Check, Degree
@@ -25,6 +25,7 @@ from afdesk.rules.errors import RulesError
 from afdesk.rules.odds.core import PoolSpec
 from afdesk.rules.odds.margins import check_margins
 from afdesk.rules.pursuit.odds import BAD_PENALTY, TurnOdds, turn_odds
+from afdesk.rules.pursuit.stages import StageProperty, stage_effects
 from afdesk.rules.pursuit.turns import turn as pursuit_turn
 from afdesk.rules.rulesets.base import Ruleset, d20_margin
 
@@ -106,13 +107,27 @@ def chase_turn_odds(
     *,
     bad: str = "blue",
     forced_bad: bool = False,
+    extra_die: bool = False,
+    stage: Iterable[StageProperty] = (),
+    total: int = 0,
 ) -> TurnOdds:
-    """The exact odds of a chase turn (H1-H3) whose check rolls ``score`` with
-    ``modifiers`` under ``ruleset``; the bad colour adds its -2 (H2)."""
+    """The exact odds of a chase turn (H1-H4) whose check rolls ``score`` with
+    ``modifiers`` under ``ruleset``; the bad colour adds its -2 (H2); ``extra_die``, the
+    stage's subtractions and ``total`` as in :func:`~afdesk.rules.pursuit.odds.turn_odds`
+    (the stage's Difficult penalty belongs in ``modifiers``)."""
     mods = tuple(modifiers)
     good = check_outcomes(ruleset, score, mods)
     worse = check_outcomes(ruleset, score, (*mods, -BAD_PENALTY))
-    return turn_odds(speed, good, worse, bad=bad, forced_bad=forced_bad)
+    return turn_odds(
+        speed,
+        good,
+        worse,
+        bad=bad,
+        forced_bad=forced_bad,
+        extra_die=extra_die,
+        stage=stage,
+        total=total,
+    )
 
 
 class CheckOdds(NamedTuple):
@@ -132,13 +147,46 @@ def rolled_turn_odds(
     modifiers: Sequence[int] = (),
     *,
     bad: str = "blue",
+    stage: Iterable[StageProperty] = (),
+    total: int = 0,
 ) -> CheckOdds:
     """The exact odds of the check of a turn whose pursuit dice ``colours`` are rolled
-    (the bad colour's -2 already in ``modifiers``, H2)."""
+    (the bad colour's -2 already in ``modifiers``, H2); the expected gain counts what a
+    Treacherous or Steep ``stage`` takes off ``total`` (the total before the turn, H4)."""
+    stage = tuple(stage)
     p_success = expected = p_out = 0.0
     for (success, margin), p in check_outcomes(ruleset, score, modifiers).items():
         t = pursuit_turn(speed, colours, success, margin, bad=bad)
+        fx = stage_effects(
+            stage,
+            bad=colours[-1] == bad,
+            success=success,
+            margin=margin,
+            interference=False,
+            teetering=False,
+            total=total + t.added,
+        )
         p_success += p if success else 0.0
-        expected += p * t.added
+        expected += p * (t.added + fx.total_delta)
         p_out += p if t.out else 0.0
     return CheckOdds(p_success, expected, p_out)
+
+
+class CrewOdds(NamedTuple):
+    """A crew member's check (H5): it moves nothing and knocks nobody out; a failure costs
+    the crew member grit equal to its margin (H3) and the stage's consequences (H4)."""
+
+    p_success: float
+    expected_grit: float
+
+
+def crew_check_odds(ruleset: Ruleset, score: int, modifiers: Sequence[int] = ()) -> CrewOdds:
+    """The exact odds of a crew member's check of ``score`` with ``modifiers`` (the bad
+    colour's -2 and the stage's already in them, H2, H4)."""
+    p_success = grit = 0.0
+    for (success, margin), p in check_outcomes(ruleset, score, modifiers).items():
+        if success:
+            p_success += p
+        else:
+            grit += p * margin
+    return CrewOdds(p_success, grit)

@@ -5,13 +5,15 @@ least 1 (H3). Each property's effect, from the Chase page (seed 001), with the b
 H2 where the page says "blue":
 
 - Attacking: the bad colour or Interference hits you with a hazard's attack.
-- Chasm: the bad colour or Interference makes you teeter; a second teeter falls areas equal
-  to your current total.
+- Chasm: the bad colour or Interference makes you teeter; a teeter lasts until the stage
+  changes, and a second teeter on the same stage falls areas equal to your current total.
 - Dangerous: a failure margin also deals hits.
 - Difficult: an extra penalty (-2, two Interference dice, R1) on all checks.
 - Flaming: a failure margin also deals burn.
-- Fluid: use your swim speed; the bad colour makes you begin to drown.
-- Obscured: check and dodge with subterfuge (sneak); all attacks take an extra -2.
+- Fluid: use your swim speed (on a stage also Steep, the lower of climb and swim); the bad
+  colour makes you begin to drown.
+- Obscured: check and dodge with subterfuge (sneak); every attack takes an extra -2 (the
+  chase mode adds it to every contest it assembles).
 - Occupied: the bad colour adds another pursuer tied with the highest margin.
 - Steep: use your climb speed; a failure margin subtracts from your total and is a fall of
   that many areas.
@@ -57,8 +59,8 @@ class StageProperty(enum.StrEnum):
 
 _EFFECTS = {
     StageProperty.ATTACKING: "The bad colour or Interference: a hazard attacks you.",
-    StageProperty.CHASM: "The bad colour or Interference: you teeter; teeter twice and you "
-    "fall areas equal to your total.",
+    StageProperty.CHASM: "The bad colour or Interference: you teeter until the stage "
+    "changes; teeter again and you fall areas equal to your total.",
     StageProperty.DANGEROUS: "A failure margin also deals hits.",
     StageProperty.DIFFICULT: "-2 on all checks.",
     StageProperty.FLAMING: "A failure margin also deals burn.",
@@ -93,15 +95,22 @@ def check_penalty(stage: Iterable[StageProperty], *, bad: bool) -> int:
     return (PENALTY if bad else 0) + (PENALTY if StageProperty.DIFFICULT in stage else 0)
 
 
-def speed_kind(stage: Iterable[StageProperty], way_kind: str) -> str:
-    """Which of the character's speeds counts: Steep climbs, Fluid swims (H4), else the way
-    of moving's own (``way_kind``: "run" on foot)."""
+def speed_kinds(stage: Iterable[StageProperty], way_kind: str) -> tuple[str, ...]:
+    """Which of the character's speeds count, the lowest of them taken: Steep climbs, Fluid
+    swims, a stage both Steep and Fluid the lower of climb and swim (H4); else the way of
+    moving's own (``way_kind``: "run" on foot)."""
     stage = tuple(stage)
-    if StageProperty.STEEP in stage:
-        return "climb"
-    if StageProperty.FLUID in stage:
-        return "swim"
-    return way_kind
+    kinds = tuple(
+        kind
+        for prop, kind in ((StageProperty.STEEP, "climb"), (StageProperty.FLUID, "swim"))
+        if prop in stage
+    )
+    return kinds or (way_kind,)
+
+
+def speed_kind(stage: Iterable[StageProperty], way_kind: str) -> str:
+    """The first of :func:`speed_kinds` (Steep climbs, Fluid swims, H4)."""
+    return speed_kinds(stage, way_kind)[0]
 
 
 def facets(stage: Iterable[StageProperty], way_facet: str) -> tuple[str, ...]:

@@ -151,17 +151,20 @@ def resolve_exchange_end(
     totals: Mapping[str, int],
     reflex: Sequence[str],
     choices: Mapping[str, str | None],
+    sides: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """H3: the exchange end, walked from the highest total down (reflex breaks ties).
 
     A participant in ``choices`` is still in the chase: ``None`` escapes, a name captures
-    that participant, which must have a lower total and not have escaped or been captured
-    (a captor stays, a captured participant makes no choice). A participant in ``totals``
-    but not in ``choices`` was knocked out: it chooses nothing but can still be captured.
-    Returns "escaped", "captured by <id>", "captor" or "out" for every participant; an
-    illegal choice raises :class:`RulesError`.
+    that participant, which must be of another side (``sides``: participant -> side; one
+    with no side given is of another side than everyone), have a lower total and not have
+    escaped or been captured (a captor stays, a captured participant makes no choice). A
+    participant in ``totals`` but not in ``choices`` was knocked out: it chooses nothing but
+    can still be captured. Returns "escaped", "captured by <id>", "captor" or "out" for
+    every participant; an illegal choice raises :class:`RulesError`.
     """
     values = _values(totals, "total")
+    side = dict(sides or {})
     for pid in choices:
         if pid not in values:
             raise RulesError(f"{pid} makes a choice but has no chase total")
@@ -180,6 +183,11 @@ def resolve_exchange_end(
             raise RulesError(f"{pid} cannot capture {target}: not in the chase")
         if target == pid:
             raise RulesError(f"{pid} cannot capture itself")
+        if side.get(pid) and side.get(pid) == side.get(target):
+            raise RulesError(
+                f"{pid} cannot capture {target}: both are on the {side[pid]} side; only a "
+                "participant of another side can be captured (H3)"
+            )
         if values[target] >= values[pid]:
             raise RulesError(
                 f"{pid} (total {values[pid]}) cannot capture {target} (total "
