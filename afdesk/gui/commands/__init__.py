@@ -50,6 +50,7 @@ from afdesk.gui.commands.character import (
     TOGGLE_SCREEN,
     CheckCommand,
     TargetCommand,
+    snap_commands,
 )
 from afdesk.gui.commands.encounter import (
     ADD_CHARACTER,
@@ -113,5 +114,6 @@ __all__ = [
     "UnknownCommand",
     "deal_refusal",
     "show_availability",
+    "snap_commands",
     "trim_words",
 ]

@@ -1,0 +1,137 @@
+"""What a character can do or be, as the table shows it: every state on its token and in the
+Character dock (Fend, Quip, prepared, crouched, down, ...), Momentum markers as counts, and a
+snap row made up in the test reaching the menu, the log, the badge, the dock and the contest
+(afdesk.encounter.features; E5, E6, E7, E17, P5, R12)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PySide6.QtWidgets import QWidget
+
+from afdesk.encounter import features
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.contest import CheckKind, DefenseKind, assemble
+from afdesk.encounter.economy import SnapKind
+from afdesk.encounter.ops.economy import UseSnap
+from afdesk.encounter.ops.roster import AddMomentum, AddState, RemoveMomentum
+from afdesk.gui import actions
+from afdesk.gui.commands import CommandContext
+from afdesk.gui.docks.combatant import CombatantPanel
+from afdesk.gui.errors import Reporter
+from afdesk.gui.map.scene import MapScene
+
+BRACED = features.StateRow(
+    "braced",
+    "Braced",
+    "E5",
+    "BRACE",
+    "#455a64",
+    "+2 to the next parry until the next turn",
+    features.Bonus(2, frozenset({"parry"}), "{name} braced: +2 on the next parry", consumed=True),
+)
+BRACE = features.SnapRow(
+    "brace",
+    "Brace",
+    "E5",
+    "{who} braces: +2 to the next parry until the next turn (E5)",
+    grants="braced",
+    tip="+2 to the next parry until your next turn",
+)
+
+
+@pytest.fixture
+def table(playing_doc, qtbot):
+    """The sample mid-round, a Character dock and a map scene on it."""
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    ctx = CommandContext(parent, Reporter(parent, lambda _m: None), random.Random(5))
+    ctx.doc = playing_doc
+    panel = CombatantPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.set_document(playing_doc)
+    playing_doc.select(playing_doc.encounter.actor)
+    return playing_doc, panel, MapScene(playing_doc)
+
+
+def dock_rows(panel) -> list[str]:
+    return [r.text.text() for r in panel.states._rows if not r.isHidden()]
+
+
+def test_a_made_up_snap_row_reaches_menu_log_badge_dock_and_contest(table):
+    doc, panel, scene = table
+    with features.registered(BRACED, BRACE):
+        actor = doc.encounter.actor
+        name = doc.encounter.combatant(actor).name
+        entry = next(e for e in actions.entries(doc, actor) if e.key == "snap:brace")
+        assert (entry.label, entry.group, entry.enabled) == ("Brace", "Snap", True)
+        menu = {a.data(): a for a in panel.economy_menu("snap").actions()}
+        assert menu["snap:brace"].text() == "Brace"
+        menu["snap:brace"].trigger()  # the dock's Snap menu pushes the row's snap
+        assert doc.encounter.log[-1].text == (
+            f"{name} braces: +2 to the next parry until the next turn (E5)"
+        )
+        assert "BRACE" in scene.tokens[actor].badge_texts()
+        turns = doc.encounter.combatant(actor).economy.turns
+        assert dock_rows(panel) == [
+            f"Braced: +2 to the next parry until the next turn (E5), until turn {turns + 1}"
+        ]
+        gao = next(c.id for c in doc.encounter.roster() if c.side != "band" and c.on_map)
+        plan = assemble(doc.encounter, gao, CheckKind.HACK, actor)
+        for d in plan.defenses:
+            braced = [m for m in d.modifiers if m.key == "braced"]
+            if d.kind.base is DefenseKind.PARRY:  # a parry, or the guard's Counter (E4)
+                assert [(m.dice, m.rule) for m in braced] == [(2, "E5")]
+            else:
+                assert braced == []
+        assert not any(m.key == "braced" for m in plan.modifiers)
+        again = next(e for e in actions.entries(doc, actor) if e.key == "snap:brace")
+        assert not again.enabled and "no snap left" in again.reason  # the model's reason
+    assert not any(e.key == "snap:brace" for e in actions.entries(doc, actor))
+
+
+def test_every_state_shows_on_the_token_and_in_the_dock(table):
+    """Fend and Quip were invisible at the table: now they badge and list like the rest."""
+    doc, panel, scene = table
+    actor = doc.encounter.actor
+    assert panel.states.none.isVisible() or dock_rows(panel) == []
+    assert doc.push(UseSnap(actor, SnapKind.FEND)) == ""
+    assert scene.tokens[actor].badge_texts() == ["FEND"]
+    assert dock_rows(panel)[0].startswith("Fending: an extra parry until the next turn (E5)")
+    assert panel.states.none.isHidden()
+    for kind in StateKind:
+        if kind is not StateKind.FENDING:
+            assert doc.push(AddState(actor, kind)) == "", kind
+    c = doc.encounter.combatant(actor)
+    rows = [features.state_row(s.kind) for s in features.shown_states(c)]
+    assert {r.kind for r in rows} == set(StateKind)
+    badges = scene.tokens[actor].badge_texts()
+    for row in rows:
+        assert any(b.split()[0] == row.badge for b in badges), row.kind
+    texts = dock_rows(panel)
+    assert len(texts) == len(StateKind)
+    for row, text in zip(rows, texts, strict=True):
+        assert text.startswith(row.label) and f"({row.rule})" in text
+    quip = next(t for t in texts if t.startswith("Quipping"))
+    assert "an extra retort" in quip
+
+
+def test_momentum_markers_show_as_one_badge_and_one_row_per_kind(table):
+    """R12: a count per kind of marker, not a badge and a row each."""
+    doc, panel, scene = table
+    actor = doc.encounter.actor
+    for dice in (2, 2, -2, 2):
+        assert doc.push(AddMomentum(actor, dice, "a shout")) == ""
+    assert scene.tokens[actor].badge_texts() == ["+2×3", "-2"]
+    assert dock_rows(panel) == [
+        "Momentum marker +2 ×3 (R12): on the next check",
+        "Momentum marker -2 (R12): on the next check",
+    ]
+    first = next(r for r in panel.states._rows if not r.isHidden())
+    first.remove.click()  # one of the three goes
+    assert [m.dice for m in doc.encounter.combatant(actor).momentum] == [2, 2, -2]
+    assert scene.tokens[actor].badge_texts() == ["+2×2", "-2"]
+    assert doc.push(RemoveMomentum(actor, 2)) == ""
+    assert dock_rows(panel) == ["Momentum marker +2 ×2 (R12): on the next check"]
+    assert scene.tokens[actor].badge_texts() == ["+2×2"]
