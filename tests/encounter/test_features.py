@@ -23,22 +23,23 @@ from afdesk.encounter.ops.roster import AddState
 from afdesk.rules.dice import ScriptedSource
 from tests.encounter.conftest import band, foe, make, start_round
 
-# The Brace of docs/architecture.md, made up for these tests only (not in the rules).
-BRACED = features.StateRow(
-    "braced",
-    "Braced",
+# A snap like the Brace of docs/architecture.md, made up for these tests only (not in the
+# rules; named apart from Brace so that a developer trying that example meets no clash).
+STEADIED = features.StateRow(
+    "steadied",
+    "Steadied",
     "E5",
-    "BRACE",
+    "STEADY",
     "#455a64",
     "+2 to the next parry until the next turn",
-    features.Bonus(2, frozenset({"parry"}), "{name} braced: +2 on the next parry", consumed=True),
+    features.Bonus(2, frozenset({"parry"}), "{name} steadied: +2 on the next parry", consumed=True),
 )
-BRACE = features.SnapRow(
-    "brace",
-    "Brace",
+STEADY = features.SnapRow(
+    "steady",
+    "Steady",
     "E5",
-    "{who} braces: +2 to the next parry until the next turn (E5)",
-    grants="braced",
+    "{who} steadies: +2 to the next parry until the next turn (E5)",
+    grants="steadied",
 )
 
 
@@ -53,8 +54,8 @@ def option(plan, kind, via=Via.GUARD):
 
 
 def test_every_snap_and_state_has_one_row_citing_its_rule():
-    assert set(features.SNAPS) == {str(k) for k in SnapKind}
-    assert set(features.STATES) == {str(k) for k in StateKind}
+    assert {str(k) for k in SnapKind} <= set(features.SNAPS)
+    assert set(features.STATES) == {str(k) for k in StateKind}  # files name every state
     rows = [*features.SNAPS.values(), *features.STATES.values()]
     assert all(re.fullmatch(r"[A-Z]\d+", r.rule) for r in rows)
     assert all(r.badge and r.colour.startswith("#") for r in features.STATES.values())
@@ -86,39 +87,39 @@ def test_crouch_refusal_is_its_rows_reason():
 
 def test_a_made_up_snap_is_one_row_the_ops_the_contest_and_the_log_read():
     enc = duel()
-    with features.registered(BRACED, BRACE):
-        enc.apply(NextTurn())  # Gao's turn: he braces
-        enc.apply(UseSnap("gao", "brace"))
+    with features.registered(STEADIED, STEADY):
+        enc.apply(NextTurn())  # Gao's turn: he steadies himself
+        enc.apply(UseSnap("gao", "steady"))
         gao = enc.combatant("gao")
-        st = gao.state("braced")
+        st = gao.state("steadied")
         assert st is not None and st.until == gao.economy.turns + 1  # until the next turn
         assert gao.economy.snaps == 0
-        assert enc.log[-1].text.endswith("braces: +2 to the next parry until the next turn (E5)")
+        assert enc.log[-1].text.endswith("steadies: +2 to the next parry until the next turn (E5)")
         enc.apply(NextTurn())  # the round ends; the next round starts with Huang's turn
         start_round(enc, ["huang", "opponent:Foes"], deal=False)
         plan = assemble(enc, "huang", CheckKind.HACK, "gao")
         parry = option(plan, DefenseKind.PARRY)
-        m = next(m for m in parry.modifiers if m.key == "braced")
-        assert (m.dice, m.rule, m.reason) == (2, "E5", "Gao braced: +2 on the next parry")
+        m = next(m for m in parry.modifiers if m.key == "steadied")
+        assert (m.dice, m.rule, m.reason) == (2, "E5", "Gao steadied: +2 on the next parry")
         assert m.one_shot and m.marker is None
-        assert not any(x.key == "braced" for x in option(plan, DefenseKind.DODGE).modifiers)
-        assert not any(x.key == "braced" for x in plan.modifiers)  # not on Huang's hack
+        assert not any(x.key == "steadied" for x in option(plan, DefenseKind.DODGE).modifiers)
+        assert not any(x.key == "steadied" for x in plan.modifiers)  # not on Huang's hack
         flow = ContestFlow(enc, plan)
         assert flow.attack_pools()[0] == 2
         flow.roll_attack(ScriptedSource([5, 4]))
         flow.choose_defense(parry)
-        assert flow.defense_pools(0) == (2 + 2, 0)  # fight 2, braced +2
+        assert flow.defense_pools(0) == (2 + 2, 0)  # fight 2, steadied +2
         flow.roll_defense(ScriptedSource([6, 1, 3, 2, 2]))
         enc.apply(flow.op())
-        assert not enc.combatant("gao").has("braced")  # used up by the parry that counted it
+        assert not enc.combatant("gao").has("steadied")  # used up by the parry that counted it
 
 
 def test_a_snap_without_a_row_is_refused_where_it_stands():
-    with pytest.raises(msgspec.ValidationError, match="there is no snap 'brace' \\(E5\\)"):
-        msgspec.json.decode(b'{"id": "huang", "snap": "brace"}', type=UseSnap)
-    with features.registered(BRACE, BRACED):
-        assert UseSnap("huang", "brace").snap == "brace"
-    assert "brace" not in features.SNAPS and "braced" not in features.STATES  # taken away
+    with pytest.raises(msgspec.ValidationError, match="there is no snap 'steady' \\(E5\\)"):
+        msgspec.json.decode(b'{"id": "huang", "snap": "steady"}', type=UseSnap)
+    with features.registered(STEADY, STEADIED):
+        assert UseSnap("huang", "steady").snap == "steady"
+    assert "steady" not in features.SNAPS and "steadied" not in features.STATES  # taken away
 
 
 def test_prepared_bonus_is_used_up_by_its_key_and_old_records_by_the_old_sentinel():

@@ -22,21 +22,21 @@ from afdesk.gui.docks.combatant import CombatantPanel
 from afdesk.gui.errors import Reporter
 from afdesk.gui.map.scene import MapScene
 
-BRACED = features.StateRow(
-    "braced",
-    "Braced",
+STEADIED = features.StateRow(
+    "steadied",
+    "Steadied",
     "E5",
-    "BRACE",
+    "STEADY",
     "#455a64",
     "+2 to the next parry until the next turn",
-    features.Bonus(2, frozenset({"parry"}), "{name} braced: +2 on the next parry", consumed=True),
+    features.Bonus(2, frozenset({"parry"}), "{name} steadied: +2 on the next parry", consumed=True),
 )
-BRACE = features.SnapRow(
-    "brace",
-    "Brace",
+STEADY = features.SnapRow(
+    "steady",
+    "Steady",
     "E5",
-    "{who} braces: +2 to the next parry until the next turn (E5)",
-    grants="braced",
+    "{who} steadies: +2 to the next parry until the next turn (E5)",
+    grants="steadied",
     tip="+2 to the next parry until your next turn",
 )
 
@@ -61,34 +61,34 @@ def dock_rows(panel) -> list[str]:
 
 def test_a_made_up_snap_row_reaches_menu_log_badge_dock_and_contest(table):
     doc, panel, scene = table
-    with features.registered(BRACED, BRACE):
+    with features.registered(STEADIED, STEADY):
         actor = doc.encounter.actor
         name = doc.encounter.combatant(actor).name
-        entry = next(e for e in actions.entries(doc, actor) if e.key == "snap:brace")
-        assert (entry.label, entry.group, entry.enabled) == ("Brace", "Snap", True)
+        entry = next(e for e in actions.entries(doc, actor) if e.key == "snap:steady")
+        assert (entry.label, entry.group, entry.enabled) == ("Steady", "Snap", True)
         menu = {a.data(): a for a in panel.economy_menu("snap").actions()}
-        assert menu["snap:brace"].text() == "Brace"
-        menu["snap:brace"].trigger()  # the dock's Snap menu pushes the row's snap
+        assert menu["snap:steady"].text() == "Steady"
+        menu["snap:steady"].trigger()  # the dock's Snap menu pushes the row's snap
         assert doc.encounter.log[-1].text == (
-            f"{name} braces: +2 to the next parry until the next turn (E5)"
+            f"{name} steadies: +2 to the next parry until the next turn (E5)"
         )
-        assert "BRACE" in scene.tokens[actor].badge_texts()
+        assert "STEADY" in scene.tokens[actor].badge_texts()
         turns = doc.encounter.combatant(actor).economy.turns
         assert dock_rows(panel) == [
-            f"Braced: +2 to the next parry until the next turn (E5), until turn {turns + 1}"
+            f"Steadied: +2 to the next parry until the next turn (E5), until turn {turns + 1}"
         ]
         gao = next(c.id for c in doc.encounter.roster() if c.side != "band" and c.on_map)
         plan = assemble(doc.encounter, gao, CheckKind.HACK, actor)
         for d in plan.defenses:
-            braced = [m for m in d.modifiers if m.key == "braced"]
+            steadied = [m for m in d.modifiers if m.key == "steadied"]
             if d.kind.base is DefenseKind.PARRY:  # a parry, or the guard's Counter (E4)
-                assert [(m.dice, m.rule) for m in braced] == [(2, "E5")]
+                assert [(m.dice, m.rule) for m in steadied] == [(2, "E5")]
             else:
-                assert braced == []
-        assert not any(m.key == "braced" for m in plan.modifiers)
-        again = next(e for e in actions.entries(doc, actor) if e.key == "snap:brace")
+                assert steadied == []
+        assert not any(m.key == "steadied" for m in plan.modifiers)
+        again = next(e for e in actions.entries(doc, actor) if e.key == "snap:steady")
         assert not again.enabled and "no snap left" in again.reason  # the model's reason
-    assert not any(e.key == "snap:brace" for e in actions.entries(doc, actor))
+    assert not any(e.key == "snap:steady" for e in actions.entries(doc, actor))
 
 
 def test_every_state_shows_on_the_token_and_in_the_dock(table):

@@ -6,7 +6,7 @@ import msgspec
 
 from afdesk.encounter import economy, features, movement
 from afdesk.encounter.combatant import Economy, State, StateKind
-from afdesk.encounter.economy import ActionKind, SnapKind
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
 from afdesk.encounter.state import Phase
@@ -18,11 +18,9 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-SnapName = Annotated[
-    str, msgspec.Meta(extra_json_schema={"enum": sorted(str(k) for k in SnapKind)})
-]
-"""A snap's kind (E5): one of ``SnapKind`` in a file; a snap row added at run time (a test's)
-is found by its name in afdesk.encounter.features."""
+SnapName = Annotated[str, msgspec.Meta(extra_json_schema={"enum": sorted(features.SNAPS)})]
+"""A snap's kind (E5): the name of a snap row (afdesk.encounter.features); the schema lists
+the rows afdesk declares, and a row added at run time (a test's) is found by its name."""
 
 
 def check_succeeded(enc: "Encounter", roll: Roll | None, d20: D20Check | None) -> bool:
