@@ -1,5 +1,5 @@
-"""One row per thing a character can do or be: its snaps (E5) and its states (E5-E7, E14,
-E17), each declared once, as data.
+"""One row per thing a character can do or be: its snaps (E5), actions (E6) and states
+(E5-E7, E14, E17), each declared once, as data.
 
 A row says what the thing is called and which rule it comes from, when it is available (and
 the reason when not), the modifier it grants and to which checks, when that is used up or
@@ -12,14 +12,14 @@ files hold) plus its test; see docs/architecture.md, "Where new things go".
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from afdesk.encounter import economy
+from afdesk.encounter import economy, movement
 from afdesk.encounter.checks import DefenseKind, Via
 from afdesk.encounter.combatant import Combatant, State, StateKind
-from afdesk.encounter.economy import SnapKind
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 
 if TYPE_CHECKING:
@@ -92,6 +92,38 @@ class SnapRow(msgspec.Struct, frozen=True):
     """What it does, for the menus' tooltips."""
 
 
+class ActionRow(msgspec.Struct, frozen=True):
+    """An action (E6): what ``TakeAction`` does with it, and how the menus and log say it."""
+
+    kind: str
+    label: str
+    rule: str
+    log: str
+    """The log line: ``{who}`` the character, ``{note}`` the GM's note."""
+    grants: str = ""
+    """The state the action gives, for ``lasts`` of the character's turns (None: until
+    something else ends it)."""
+    lasts: int | None = 1
+    guards: int = 0
+    """Extra guards it gives (Defend: one, E6)."""
+    snaps: int = 0
+    """Extra snaps it gives (a second snap, E5)."""
+    removes: tuple[str, ...] = ()
+    """States it ends (Recover: down and stall, E17, E14)."""
+    requires: "Callable[[Encounter, Combatant], str] | None" = None
+    """Why the character cannot take it now, or "" (beside having its action, E6)."""
+    effect: "Callable[[Combatant], Combatant] | None" = None
+    spends: bool = True
+    """False: it keeps the action for later (Hesitate, E6)."""
+    check: str = ""
+    """The check the action is (attack, convince, hide: a contest, ResolveContest)."""
+    own_op: str = ""
+    """The Op that takes it instead of TakeAction (Screen comes out of turn, E7)."""
+    menu: bool = True
+    """Listed in the plain action menu (not a check, its own Op, or the GM's "other")."""
+    tip: str = ""
+
+
 # ------------------------------------------------------------------------- conditions
 
 
@@ -109,6 +141,21 @@ def _needs_hidden(enc: "Encounter", c: Combatant) -> str:
     if c.hidden:
         return ""
     return f"{c.name} is not hidden: Creep is for hidden characters (E5)"
+
+
+def _needs_down_or_stall(enc: "Encounter", c: Combatant) -> str:
+    if c.has(StateKind.DOWN) or c.has(StateKind.STALL):
+        return ""
+    return f"{c.name} is neither down nor stalled: nothing to recover"
+
+
+def _not_interjecting(enc: "Encounter", c: Combatant) -> str:
+    return "a hesitated action cannot hesitate again (E6)" if enc.turn.interjection else ""
+
+
+def _maneuver(c: Combatant) -> Combatant:
+    """Maneuver: move the character's speed (E6, E14)."""
+    return c.with_economy(movement=c.economy.movement + movement.maneuver_ticks(c))
 
 
 def _stand_up(c: Combatant) -> Combatant:
@@ -252,29 +299,61 @@ _SNAPS: tuple[SnapRow, ...] = (
     SnapRow(SnapKind.LOOK, "Look", "E5", "{who} looks{note}", check="look"),
 )  # fmt: skip
 
+_ACTIONS: tuple[ActionRow, ...] = (
+    ActionRow(ActionKind.MANEUVER, "Maneuver", "E6", "{who} maneuvers{note}",
+              effect=_maneuver, tip="Move your speed (E6)"),
+    ActionRow(ActionKind.DEFEND, "Defend", "E6",
+              "{who} defends: an extra guard and a defense against every check until the "
+              "next turn (E6){note}", grants=StateKind.DEFENDING, guards=1,
+              tip="An extra guard and a defense against every check until your next turn"),
+    ActionRow(ActionKind.RECOVER, "Recover", "E17", "{who} recovers{note}",
+              removes=(StateKind.DOWN, StateKind.STALL), requires=_needs_down_or_stall,
+              tip="Remove down or stall (E17, E14)"),
+    ActionRow(ActionKind.RECRUIT, "Recruit", "E6", "{who}: recruit{note}"),
+    ActionRow(ActionKind.HESITATE, "Hesitate", "E6",
+              "{who} hesitates, keeping the action (E6){note}", grants=StateKind.HESITATING,
+              lasts=None, spends=False, requires=_not_interjecting,
+              tip="Keep the action for after another character's turn, at -2 (E6)"),
+    ActionRow(ActionKind.SECOND_SNAP, "Second snap", "E5",
+              "{who} gives up the action for a second snap (E5){note}", snaps=1,
+              tip="Give up the action for a second snap (E5)"),
+    ActionRow(ActionKind.ATTACK, "Attack", "E6", "{who}: attack{note}", check="attack",
+              menu=False),
+    ActionRow(ActionKind.CONVINCE, "Convince", "P4", "{who}: convince{note}",
+              check="convince", menu=False),
+    ActionRow(ActionKind.HIDE, "Hide", "E6", "{who}: hide{note}", check="hide", menu=False),
+    ActionRow(ActionKind.SCREEN, "Screen", "E7", "{who}: screen{note}", own_op="Screen",
+              menu=False),
+    ActionRow(ActionKind.OTHER, "Other", "E6", "{who}: other{note}", menu=False),
+)  # fmt: skip
+
 STATES: dict[str, StateRow] = {str(r.kind): r for r in _STATES}
 """Every state by its kind, in the order badges and the dock show them."""
 SNAPS: dict[str, SnapRow] = {str(r.kind): r for r in _SNAPS}
 """Every snap by its kind, in menu order."""
+ACTIONS: dict[str, ActionRow] = {str(r.kind): r for r in _ACTIONS}
+"""Every action by its kind, in menu order."""
 
 
 @contextmanager
-def registered(*rows: StateRow | SnapRow) -> Iterator[None]:
+def registered(*rows: StateRow | SnapRow | ActionRow) -> Iterator[None]:
     """Rows added for the length of a ``with`` block (a test's made-up snap); the tables are
     as they were afterwards."""
-    before = dict(STATES), dict(SNAPS)
+    tables: tuple[dict[str, Any], ...] = (STATES, SNAPS, ACTIONS)
+    before = [dict(t) for t in tables]
     try:
         for row in rows:
             if isinstance(row, StateRow):
                 STATES[str(row.kind)] = row
-            else:
+            elif isinstance(row, SnapRow):
                 SNAPS[str(row.kind)] = row
+            else:
+                ACTIONS[str(row.kind)] = row
         yield
     finally:
-        STATES.clear()
-        STATES.update(before[0])
-        SNAPS.clear()
-        SNAPS.update(before[1])
+        for table, old in zip(tables, before, strict=True):
+            table.clear()
+            table.update(old)
 
 
 # ----------------------------------------------------------------------------- queries
@@ -325,6 +404,50 @@ def use_snap(enc: "Encounter", c: Combatant, kind: str) -> Combatant:
 
 def snap_log(kind: str, who: str, note: str = "") -> str:
     return snap_row(kind).log.format(who=who, note=f": {note}" if note else "")
+
+
+def action_row(kind: str) -> ActionRow:
+    """The row of action ``kind``, or :class:`IllegalOp` if there is none."""
+    row = ACTIONS.get(str(kind))
+    if row is None:
+        raise IllegalOp(f"there is no action {str(kind)!r} (E6)")
+    return row
+
+
+def plain_actions() -> list[ActionRow]:
+    """The actions the action menu lists as they are (checks are offered as checks)."""
+    return [r for r in ACTIONS.values() if r.menu]
+
+
+def take_action(enc: "Encounter", c: Combatant, kind: str) -> Combatant:
+    """``c`` after taking action ``kind`` (E6): its action spent (or kept, Hesitate), the
+    state it grants, extra guards and snaps, the states it ends, its own effect."""
+    row = action_row(kind)
+    if row.check:
+        raise IllegalOp(f"{row.label} is a check: resolve it as a contest")
+    if row.own_op:
+        raise IllegalOp(f"a {row.label} is its own Op (it can come out of turn)")
+    t = enc.turn
+    if not row.spends:
+        economy.require_action(c, kind, t.exchange, t.round)
+    why = row.requires(enc, c) if row.requires is not None else ""
+    if why:
+        raise IllegalOp(why)
+    if row.spends:
+        c = economy.use_action(c, kind, t.exchange, t.round)
+    for gone in row.removes:
+        c = c.without_state(gone)  # type: ignore[arg-type]
+    if row.grants:
+        until = None if row.lasts is None else c.economy.turns + row.lasts
+        c = c.with_state(State(row.grants, until=until))  # type: ignore[arg-type]
+    if row.guards or row.snaps:
+        e = c.economy
+        c = c.with_economy(guards=e.guards + row.guards, snaps=e.snaps + row.snaps)
+    return row.effect(c) if row.effect is not None else c
+
+
+def action_log(kind: str, who: str, note: str = "") -> str:
+    return action_row(kind).log.format(who=who, note=f": {note}" if note else "")
 
 
 def dock_text(st: State) -> str:
@@ -401,11 +524,15 @@ def consumed_state(key: str) -> str:
 
 
 __all__ = [
+    "ACTIONS",
     "SNAPS",
     "STATES",
+    "ActionRow",
     "Bonus",
     "SnapRow",
     "StateRow",
+    "action_log",
+    "action_row",
     "badge_text",
     "bonuses",
     "consumed_state",
@@ -413,6 +540,7 @@ __all__ = [
     "extra_defenses",
     "gives_defense",
     "has_defenses",
+    "plain_actions",
     "plain_snaps",
     "registered",
     "shown_states",
@@ -420,6 +548,7 @@ __all__ = [
     "snap_refusal",
     "snap_row",
     "state_row",
+    "take_action",
     "use_snap",
     "via_state",
 ]

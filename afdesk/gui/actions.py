@@ -38,7 +38,7 @@ def _layout(doc: EncounterDocument, cid: str) -> Iterator[cmd.Command]:
     yield from cmd.TARGETS
     yield from cmd.CHECKS
     yield cmd.LEAVE
-    yield from cmd.SIMPLE_ACTIONS
+    yield from cmd.action_commands()  # one per action row (afdesk.encounter.features)
     yield from cmd.snap_commands()  # one per snap row (afdesk.encounter.features)
     yield cmd.SCREEN
     yield cmd.HESITATED

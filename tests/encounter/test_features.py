@@ -13,10 +13,10 @@ from afdesk.encounter import features
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest_flow import ContestFlow
-from afdesk.encounter.economy import SnapKind
+from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import ResolveContest
-from afdesk.encounter.ops.economy import UseSnap
+from afdesk.encounter.ops.economy import TakeAction, UseSnap
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.ops.roster import AddState
@@ -61,6 +61,27 @@ def test_every_snap_and_state_has_one_row_citing_its_rule():
     assert all(r.badge and r.colour.startswith("#") for r in features.STATES.values())
     for snap in features.SNAPS.values():  # what a snap grants is a state with a row
         assert not snap.grants or snap.grants in features.STATES
+
+
+def test_every_action_has_one_row_and_take_action_does_what_it_says():
+    """E6: Defend's state and extra guard, Recover's refusal and the states it ends, the log."""
+    assert set(features.ACTIONS) == {str(k) for k in ActionKind}
+    assert all(re.fullmatch(r"[A-Z]\d+", r.rule) for r in features.ACTIONS.values())
+    enc = duel()
+    with pytest.raises(IllegalOp, match="neither down nor stalled: nothing to recover"):
+        enc.apply(TakeAction("huang", ActionKind.RECOVER))
+    with pytest.raises(IllegalOp, match="Attack is a check: resolve it as a contest"):
+        enc.apply(TakeAction("huang", ActionKind.ATTACK))
+    enc.apply(TakeAction("huang", ActionKind.DEFEND, "shield up"))
+    huang = enc.combatant("huang")
+    assert huang.economy.guards == 2 and not huang.economy.action
+    assert huang.state(StateKind.DEFENDING).until == huang.economy.turns + 1
+    assert enc.log[-1].text == (
+        "Huang defends: an extra guard and a defense against every check until the next "
+        "turn (E6): shield up"
+    )
+    with pytest.raises(msgspec.ValidationError, match="there is no action 'parley' \\(E6\\)"):
+        msgspec.json.decode(b'{"id": "huang", "action": "parley"}', type=TakeAction)
 
 
 def test_fend_and_quip_give_their_defenses_from_their_rows():

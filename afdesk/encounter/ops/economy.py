@@ -4,8 +4,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
-from afdesk.encounter import economy, features, movement
-from afdesk.encounter.combatant import Economy, State, StateKind
+from afdesk.encounter import economy, features
+from afdesk.encounter.combatant import Economy, StateKind
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 SnapName = Annotated[str, msgspec.Meta(extra_json_schema={"enum": sorted(features.SNAPS)})]
 """A snap's kind (E5): the name of a snap row (afdesk.encounter.features); the schema lists
 the rows afdesk declares, and a row added at run time (a test's) is found by its name."""
+
+
+ActionName = Annotated[str, msgspec.Meta(extra_json_schema={"enum": sorted(features.ACTIONS)})]
+"""An action's kind (E6): the name of an action row (afdesk.encounter.features)."""
 
 
 def check_succeeded(enc: "Encounter", roll: Roll | None, d20: D20Check | None) -> bool:
@@ -97,63 +101,36 @@ class UseSnap(Op, frozen=True):
 
 
 class TakeAction(Op, frozen=True):
-    """Spend the turn's action on something that is not a check (E6): Defend, Recover,
-    Recruit, Hesitate, a second snap, or anything else the GM narrates."""
+    """Spend the turn's action on something that is not a check (E6): what the action's row
+    (afdesk.encounter.features) says: Defend, Recover, Recruit, Hesitate, a second snap, or
+    anything else the GM narrates."""
 
     id: str
-    action: ActionKind
+    action: ActionName
     note: str = ""
     label = "Action"
 
+    def __post_init__(self) -> None:
+        if str(self.action) not in features.ACTIONS:  # as the enum refused it (E6)
+            known = ", ".join(features.ACTIONS)
+            raise ValueError(f"there is no action {str(self.action)!r} (E6); actions: {known}")
+
     def execute(self, enc: "Encounter") -> None:
-        a = self.action
-        if a in (ActionKind.ATTACK, ActionKind.CONVINCE, ActionKind.HIDE):
-            raise IllegalOp(f"{a.label} is a check: resolve it as a contest")
-        if a is ActionKind.SCREEN:
-            raise IllegalOp("a Screen is its own Op (it can come out of turn)")
-        c = require_actor(enc, self.id, f"take an action ({a.label.lower()})")
-        t = enc.turn
-        if a is ActionKind.HESITATE:
-            economy.require_action(c, a, t.exchange, t.round)
-            if t.interjection:
-                raise IllegalOp("a hesitated action cannot hesitate again (E6)")
-            enc.put(c.with_state(State(StateKind.HESITATING)))
-            return
-        if a is ActionKind.MANEUVER:
-            c = economy.use_action(c, a, t.exchange, t.round)
-            c = c.with_economy(movement=c.economy.movement + movement.maneuver_ticks(c))
-        elif a is ActionKind.DEFEND:
-            c = economy.use_action(c, a, t.exchange, t.round)
-            c = economy.state_until(c, StateKind.DEFENDING)
-            c = c.with_economy(guards=c.economy.guards + 1)
-        elif a is ActionKind.RECOVER:
-            if not (c.has(StateKind.DOWN) or c.has(StateKind.STALL)):
-                raise IllegalOp(f"{c.name} is neither down nor stalled: nothing to recover")
-            c = economy.use_action(c, a, t.exchange, t.round)
-            c = c.without_state(StateKind.DOWN).without_state(StateKind.STALL)
-        elif a is ActionKind.SECOND_SNAP:
-            c = economy.use_action(c, a, t.exchange, t.round)
-            c = c.with_economy(snaps=c.economy.snaps + 1)
-        else:
-            c = economy.use_action(c, a, t.exchange, t.round)
-        enc.put(c)
+        row = features.action_row(self.action)
+        if row.check or row.own_op:
+            features.take_action(enc, enc.combatant(self.id), self.action)  # says why not
+        c = require_actor(enc, self.id, f"take an action ({row.label.lower()})")
+        enc.put(features.take_action(enc, c, self.action))
 
     def describe(self, enc: "Encounter") -> str:
         who = name(enc, self.id)
-        a = self.action
-        note = f": {self.note}" if self.note else ""
-        text = {
-            ActionKind.DEFEND: f"{who} defends: an extra guard and a defense against every "
-            "check until the next turn (E6)",
-            ActionKind.RECOVER: f"{who} recovers",
-            ActionKind.HESITATE: f"{who} hesitates, keeping the action (E6)",
-            ActionKind.SECOND_SNAP: f"{who} gives up the action for a second snap (E5)",
-            ActionKind.MANEUVER: f"{who} maneuvers",
-        }.get(a, f"{who}: {a.label.lower()}")
-        return text + note
+        if str(self.action) not in features.ACTIONS:
+            return f"{who}: {self.action}"
+        return features.action_log(self.action, who, self.note)
 
     def title(self, enc: "Encounter") -> str:
-        return f"{self.action.label} ({name(enc, self.id)})"
+        row = features.ACTIONS.get(str(self.action))
+        return f"{row.label if row else self.action} ({name(enc, self.id)})"
 
 
 class Screen(Op, frozen=True):

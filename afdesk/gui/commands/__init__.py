@@ -50,6 +50,7 @@ from afdesk.gui.commands.character import (
     TOGGLE_SCREEN,
     CheckCommand,
     TargetCommand,
+    action_commands,
     snap_commands,
 )
 from afdesk.gui.commands.encounter import (
@@ -112,6 +113,7 @@ __all__ = [
     "OpCommand",
     "TargetCommand",
     "UnknownCommand",
+    "action_commands",
     "deal_refusal",
     "show_availability",
     "snap_commands",

@@ -112,15 +112,20 @@ class TargetCommand(Command):
 
 
 class TakeActionCommand(OpCommand):
+    """An action as its row declares it (afdesk.encounter.features): label, tip, and the
+    model's reason when it is not available (E6)."""
+
     group = "Action"
 
-    def __init__(self, kind: ActionKind) -> None:
+    def __init__(self, kind: str) -> None:
+        row = features.action_row(kind)
         self.kind = kind
-        self.id = f"action:{kind.value}"
-        self.label = kind.label
+        self.id = f"action:{kind}"
+        self.label = row.label
+        self.tip = row.tip
 
     def offered(self, doc: EncounterDocument, who: str) -> bool:
-        return current_mode(doc.encounter).offers(self.kind)
+        return self.kind in features.ACTIONS and current_mode(doc.encounter).offers(self.kind)
 
     def op(self, doc: EncounterDocument, who: str) -> Op:
         return TakeAction(who, self.kind)
@@ -360,17 +365,19 @@ _r = REGISTRY.register
 TARGETS = tuple(_r(TargetCommand(a)) for a in offers.ATTACKS)
 CHECKS = tuple(_r(CheckCommand(a)) for a in offers.MENU_CHECKS)
 LEAVE = _r(CheckCommand(CheckKind.LEAVE_OVERLAP))
-SIMPLE_ACTIONS = tuple(
-    _r(TakeActionCommand(k))
-    for k in (
-        ActionKind.MANEUVER,
-        ActionKind.DEFEND,
-        ActionKind.RECOVER,
-        ActionKind.RECRUIT,
-        ActionKind.HESITATE,
-        ActionKind.SECOND_SNAP,
-    )
-)
+
+
+def action_commands() -> list[Command]:
+    """The action menu: a command for each plain action row, in the rows' order; a row
+    added after import gets its command here."""
+    out: list[Command] = []
+    for row in features.plain_actions():
+        key = f"action:{row.kind}"
+        out.append(REGISTRY[key] if key in REGISTRY else _r(TakeActionCommand(row.kind)))
+    return out
+
+
+SIMPLE_ACTIONS = tuple(action_commands())
 
 
 def snap_commands() -> list[Command]:
