@@ -160,3 +160,18 @@ def test_prepared_bonus_is_used_up_by_its_key_and_old_records_by_the_old_sentine
     enc.apply(old)
     assert not enc.combatant("huang").has(StateKind.PREPARED)
     assert enc.combatant("huang").has(StateKind.BLEEDING)  # nothing else taken
+
+
+def test_every_defense_is_one_row():
+    """E4, E5, E8, P5: name, verb, facet and rule of each defense in one table."""
+    from afdesk.encounter.checks import DEFENSE_FACET, DEFENSES, GUARD_ONLY
+
+    assert set(DEFENSES) == set(DefenseKind)
+    assert all(re.fullmatch(r"[A-Z]\d+", r.rule) for r in DEFENSES.values())
+    assert GUARD_ONLY == (DefenseKind.COUNTER, DefenseKind.DIVE, DefenseKind.RETORT)
+    assert DefenseKind.RETORT.base is DefenseKind.INSIGHT and DefenseKind.DODGE.base is (
+        DefenseKind.DODGE
+    )
+    assert DEFENSE_FACET[DefenseKind.PARRY] == "fight" and DefenseKind.INSIGHT.verb == (
+        "uses insight"
+    )
