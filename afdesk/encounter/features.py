@@ -327,6 +327,16 @@ _ACTIONS: tuple[ActionRow, ...] = (
     ActionRow(ActionKind.OTHER, "Other", "E6", "{who}: other{note}", menu=False),
 )  # fmt: skip
 
+_STANDINGS: "tuple[tuple[StateRow, Callable[[Combatant], bool]], ...]" = (
+    (StateRow("reserve", "In reserve", "E2", "RESERVE", "#5d4037",
+              "held back by the GM, dealt no reflex"), lambda c: c.in_reserve),
+    (StateRow("out", "Out of the fight", "", "OUT", "#3e2723", "hits reached grit"),
+     lambda c: c.exited.startswith("out of the fight")),  # DecideHarm's note
+    (StateRow("left", "Left the encounter", "E9", "LEFT", "#3e2723", "over an edge"),
+     lambda c: bool(c.exited) and not c.exited.startswith("out of the fight")),
+)  # fmt: skip
+"""Where a character stands that is not a state (its record says it): shown like one."""
+
 STATES: dict[str, StateRow] = {str(r.kind): r for r in _STATES}
 """Every state by its kind, in the order badges and the dock show them."""
 SNAPS: dict[str, SnapRow] = {str(r.kind): r for r in _SNAPS}
@@ -476,6 +486,11 @@ def shown_states(c: Combatant) -> list[State]:
     return sorted(c.states, key=lambda s: order.get(str(s.kind), len(order)))
 
 
+def standings(c: Combatant) -> list[StateRow]:
+    """What ``c``'s record says beside its states, as rows: in reserve, out, left."""
+    return [row for row, holds in _STANDINGS if holds(c)]
+
+
 def has_defenses(c: Combatant) -> bool:
     """Defend or Screen: a defense against every check that targets it (E6, E7)."""
     return any(state_row(s.kind).defends for s in c.states)
@@ -547,6 +562,7 @@ __all__ = [
     "snap_log",
     "snap_refusal",
     "snap_row",
+    "standings",
     "state_row",
     "take_action",
     "use_snap",

@@ -14,8 +14,10 @@ from afdesk.encounter import features
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind, DefenseKind, assemble
 from afdesk.encounter.economy import SnapKind
+from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.economy import UseSnap
-from afdesk.encounter.ops.roster import AddMomentum, AddState, RemoveMomentum
+from afdesk.encounter.ops.reserve import HoldInReserve
+from afdesk.encounter.ops.roster import AddMomentum, AddState, AdjustCounter, RemoveMomentum
 from afdesk.gui import actions
 from afdesk.gui.commands import CommandContext
 from afdesk.gui.docks.combatant import CombatantPanel
@@ -41,18 +43,22 @@ STEADY = features.SnapRow(
 )
 
 
-@pytest.fixture
-def table(playing_doc, qtbot):
-    """The sample mid-round, a Character dock and a map scene on it."""
+def _table(doc, qtbot):
     parent = QWidget()
     qtbot.addWidget(parent)
     ctx = CommandContext(parent, Reporter(parent, lambda _m: None), random.Random(5))
-    ctx.doc = playing_doc
+    ctx.doc = doc
     panel = CombatantPanel(ctx)
     qtbot.addWidget(panel)
-    panel.set_document(playing_doc)
-    playing_doc.select(playing_doc.encounter.actor)
-    return playing_doc, panel, MapScene(playing_doc)
+    panel.set_document(doc)
+    doc.select(doc.encounter.actor or doc.encounter.order[0])
+    return doc, panel, MapScene(doc)
+
+
+@pytest.fixture
+def table(playing_doc, qtbot):
+    """The sample mid-round, a Character dock and a map scene on it."""
+    return _table(playing_doc, qtbot)
 
 
 def dock_rows(panel) -> list[str]:
@@ -135,3 +141,26 @@ def test_momentum_markers_show_as_one_badge_and_one_row_per_kind(table):
     assert doc.push(RemoveMomentum(actor, 2)) == ""
     assert dock_rows(panel) == ["Momentum marker +2 ×2 (R12): on the next check"]
     assert scene.tokens[actor].badge_texts() == ["+2×2"]
+
+
+def test_out_and_in_reserve_show_in_the_dock_and_on_the_token(table):
+    """Where a character stands beside its states: out of the fight in the dock (it has no
+    token any more)."""
+    doc, panel, scene = table
+    enc = doc.encounter
+    assert len(scene.tokens) == len([c for c in enc.roster() if c.on_map])
+    foe = next(c for c in enc.roster() if c.side == "opponent" and c.on_map)
+    doc.select(foe.id)
+    assert doc.push(AdjustCounter(foe.id, "hits", foe.grit)) == ""
+    assert doc.push(DecideHarm(foe.id, "out")) == ""
+    assert dock_rows(panel) == ["Out of the fight: hits reached grit"]
+    assert foe.id not in scene.tokens  # off the map: no token to badge
+
+
+def test_in_reserve_shows_in_the_dock_and_on_the_token(doc, qtbot):
+    doc, panel, scene = _table(doc, qtbot)  # setup: reserves are held before play (E2)
+    other = next(c for c in doc.encounter.roster() if c.side == "opponent" and c.on_map)
+    doc.select(other.id)
+    assert doc.push(HoldInReserve((other.id,), "the ridge")) == ""
+    assert dock_rows(panel)[0] == "In reserve: held back by the GM, dealt no reflex (E2)"
+    assert scene.tokens[other.id].badge_texts()[0] == "RESERVE"

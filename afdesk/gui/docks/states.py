@@ -54,13 +54,21 @@ class _Row(QWidget):
         self.text.setText(text)
         self.minus.setVisible(marked)
         self.plus.setVisible(marked)
+        self.remove.setVisible(True)
         self.remove.setToolTip(f"Remove {features.state_row(kind).label.lower()}")
+
+    def show_standing(self, text: str) -> None:
+        self.kind, self.momentum = None, None
+        self.text.setText(text)
+        for b in (self.minus, self.plus, self.remove):
+            b.setVisible(False)
 
     def show_momentum(self, text: str, index: int) -> None:
         self.kind, self.momentum = None, index
         self.text.setText(text)
         self.minus.setVisible(False)
         self.plus.setVisible(False)
+        self.remove.setVisible(True)
         self.remove.setToolTip("Remove one of these markers")
 
 
@@ -118,25 +126,29 @@ class StatesBox:
 
     def show(self, c) -> None:
         """Show character ``c``'s states, Momentum markers and the buttons that fit."""
+        standing = [_standing_text(r) for r in features.standings(c)]
         shown = features.shown_states(c)
         resolvable = [kind for kind in cmd.RESOLVE if c.has(kind)]
         bleeding = bool(c.state(StateKind.BLEEDING))
         kinds = _momentum_kinds(c)
-        key = (tuple(shown), tuple(kinds), bleeding, tuple(resolvable))
+        key = (tuple(standing), tuple(shown), tuple(kinds), bleeding, tuple(resolvable))
         if key == self._key:
             return
         self._key = key
-        wanted = len(shown) + len(kinds)
+        wanted = len(standing) + len(shown) + len(kinds)
         while len(self._rows) < wanted:
             row = _Row(self._on_step, self._removed)
             self._rows.append(row)
             self._rows_layout.addWidget(row)
-        for row, st in zip(self._rows, shown, strict=False):
-            row.show_state(
+        rows = iter(self._rows)
+        for text in standing:  # in reserve, out, left: the record's, no buttons
+            next(rows).show_standing(text)
+        for st in shown:
+            next(rows).show_state(
                 features.dock_text(st), st.kind, st.kind in MARKED_STATES or bool(st.markers)
             )
-        for row, (text, last) in zip(self._rows[len(shown) :], kinds, strict=False):
-            row.show_momentum(text, last)
+        for text, last in kinds:
+            next(rows).show_momentum(text, last)
         for i, row in enumerate(self._rows):
             row.setVisible(i < wanted)
         self.none.setVisible(wanted == 0)
@@ -181,3 +193,8 @@ def _momentum_kinds(c) -> list[tuple[str, int]]:
         many = f" ×{len(where)}" if len(where) > 1 else ""
         out.append((f"{what} {dice:+d}{many} ({rule}): on the next check", where[-1]))
     return out
+
+
+def _standing_text(row: features.StateRow) -> str:
+    rule = f" ({row.rule})" if row.rule else ""
+    return f"{row.label}: {row.dock}{rule}"

@@ -155,8 +155,8 @@ def badges(c: Combatant) -> list[Badge]:
     (afdesk.encounter.features: Fend, Quip, prepared, crouched, down, ...), then one badge
     per kind of Momentum marker with its count (R12)."""
     out = []
-    if c.in_reserve:  # the GM sees where a reserve waits; the players never do
-        out.append(Badge("RESERVE", QColor("#5d4037")))
+    for row in features.standings(c):  # in reserve: the GM sees where it waits, never the players
+        out.append(Badge(row.badge, _colour(row.colour)))
     for st in features.shown_states(c):
         out.append(Badge(features.badge_text(st), _colour(features.state_row(st.kind).colour)))
     for dice, count in momentum_counts(c):
