@@ -58,39 +58,47 @@ class DefenseKind(enum.StrEnum):
 
     @property
     def label(self) -> str:
-        return self.value.capitalize()
+        return DEFENSES[self].label
 
     @property
     def verb(self) -> str:
         """ "Chen dodges", "Huang parries", "Bao uses insight"."""
-        return {
-            "dodge": "dodges",
-            "parry": "parries",
-            "insight": "uses insight",
-            "counter": "counters",
-            "dive": "dives",
-            "retort": "retorts",
-            "sneak": "sneaks",
-        }[self.value]
+        return DEFENSES[self].verb
 
     @property
     def base(self) -> "DefenseKind":
         """The check a guard-only option is (E4): Counter a parry, Dive a dodge, Retort an
         insight."""
-        return {
-            DefenseKind.COUNTER: DefenseKind.PARRY,
-            DefenseKind.DIVE: DefenseKind.DODGE,
-            DefenseKind.RETORT: DefenseKind.INSIGHT,
-        }.get(self, self)
+        return DEFENSES[self].base or self
 
 
-DEFENSE_FACET = {
-    DefenseKind.DODGE: "move",
-    DefenseKind.PARRY: "fight",
-    DefenseKind.INSIGHT: "influence",
-    DefenseKind.SNEAK: "sneak",
+class DefenseRow(msgspec.Struct, frozen=True):
+    """A defense, declared once (E4, E5, E8, P5): its name, verb, the facet it rolls and its
+    rule; a guard-only defense names the check it is (``base``)."""
+
+    label: str
+    verb: str
+    facet: str
+    rule: str
+    base: DefenseKind | None = None
+
+
+DEFENSES: dict[DefenseKind, DefenseRow] = {
+    DefenseKind.DODGE: DefenseRow("Dodge", "dodges", "move", "E8"),
+    DefenseKind.PARRY: DefenseRow("Parry", "parries", "fight", "E8"),
+    DefenseKind.INSIGHT: DefenseRow("Insight", "uses insight", "influence", "E8"),
+    DefenseKind.COUNTER: DefenseRow("Counter", "counters", "fight", "E4", DefenseKind.PARRY),
+    DefenseKind.DIVE: DefenseRow("Dive", "dives", "move", "E4", DefenseKind.DODGE),
+    DefenseKind.RETORT: DefenseRow("Retort", "retorts", "influence", "P5", DefenseKind.INSIGHT),
+    DefenseKind.SNEAK: DefenseRow("Sneak", "sneaks", "sneak", "E5"),
 }
-GUARD_ONLY = (DefenseKind.COUNTER, DefenseKind.DIVE, DefenseKind.RETORT)
+"""Every defense: dodge, parry, insight (E8), the guard-only counter, dive and retort (E4,
+P5), and sneak against a Look (E5)."""
+
+DEFENSE_FACET = {k: r.facet for k, r in DEFENSES.items() if r.base is None}
+"""The facet each defense check rolls."""
+GUARD_ONLY = tuple(k for k, r in DEFENSES.items() if r.base is not None)
+"""Defenses only a guard makes (E4)."""
 
 
 class Via(enum.StrEnum):

@@ -70,13 +70,9 @@ ECONOMY_STATES = frozenset(
         StateKind.HESITATING,
     }
 )
-"""Effects of guard, snap and action choices, shown with the turn economy, not as states."""
-
-PENALTY_STATES: dict[StateKind, tuple[int, str, str]] = {
-    StateKind.DOWN: (-2, "E17", "is down: penalty on all checks"),
-    StateKind.STALL: (-2, "E14", "stalled: -2 until recovered"),
-}
-"""States that give a penalty on every check: (dice, rule, why, after the name)."""
+"""Effects of guard, snap and action choices: they end with the turn, so carry-over never
+takes them to the campaign and the Add state form does not offer them. What each does, its
+badge and its dock line are its row in afdesk.encounter.features."""
 
 
 class State(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -248,12 +244,12 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
 
     def state(self, kind: StateKind) -> State | None:
         for s in self.states:
-            if s.kind is kind:
+            if s.kind == kind:  # == not is: a row added at run time names its kind in a str
                 return s
         return None
 
     def has(self, kind: StateKind) -> bool:
-        return any(s.kind is kind for s in self.states)
+        return any(s.kind == kind for s in self.states)
 
     @property
     def hidden(self) -> bool:
@@ -283,13 +279,11 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     # ------------------------------------------------------------------------- changes
 
     def with_state(self, state: State) -> "Combatant":
-        states = (*tuple(s for s in self.states if s.kind is not state.kind), state)
+        states = (*tuple(s for s in self.states if s.kind != state.kind), state)
         return msgspec.structs.replace(self, states=states)
 
     def without_state(self, kind: StateKind) -> "Combatant":
-        return msgspec.structs.replace(
-            self, states=tuple(s for s in self.states if s.kind is not kind)
-        )
+        return msgspec.structs.replace(self, states=tuple(s for s in self.states if s.kind != kind))
 
     def without_decoy(self, area: Area) -> "Combatant":
         """Without the decoy at ``area`` (eliminated or lost, E5)."""

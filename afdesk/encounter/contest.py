@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter import features
 from afdesk.encounter.checks import (
     CHECK_SPECS,
     DEFENSE_FACET,
@@ -19,15 +20,8 @@ from afdesk.encounter.checks import (
     DefenseKind,
     Via,
 )
-from afdesk.encounter.combatant import (
-    MOMENTUM_MARKERS,
-    PENALTY_STATES,
-    Combatant,
-    StateKind,
-    opposed,
-)
+from afdesk.encounter.combatant import MOMENTUM_MARKERS, Combatant, opposed
 from afdesk.encounter.damage import parry_reach, reach_and_range
-from afdesk.encounter.economy import has_defenses
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
 from afdesk.encounter.modes import current_mode
@@ -55,8 +49,16 @@ class Modifier(msgspec.Struct, frozen=True, omit_defaults=True):
     gm: bool = False
     """Added by the GM rather than derived."""
     marker: int | None = None
-    """A one-shot bonus the check uses up: -1 for Prepared (E5), else the index of the
-    Momentum marker (R12). Only the check that uses it counts it."""
+    """The index of the Momentum marker (R12) the check uses up; only the check that uses
+    it counts it. A state's one-shot bonus (Prepared, E5) is used up by its ``key`` (its
+    row says so, afdesk.encounter.features); files written before the rows hold -1 here
+    for Prepared, read the same way."""
+
+    @property
+    def one_shot(self) -> bool:
+        """Used up by the check that counts it: a Momentum marker (R12), or a state's bonus
+        its row says is used up (Prepared, E5)."""
+        return self.marker is not None or bool(features.consumed_state(self.key))
 
     def text(self) -> str:
         rule = f" ({self.rule})" if self.rule else ""
@@ -194,18 +196,22 @@ class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
 # ----------------------------------------------------------------------------- assembly
 
 
-def _state_mods(c: Combatant, enc: "Encounter", role: str) -> list[Modifier]:
-    """Modifiers a character brings to any check it makes (E5, E6, E14, E17, R12)."""
+def _state_mods(
+    c: Combatant, enc: "Encounter", role: str, checks: tuple[str, ...], facts: tuple[str, ...] = ()
+) -> list[Modifier]:
+    """Modifiers a character brings to a check it makes (``role`` "attack": ``checks`` is
+    ("check", its kind)) or defends with (``role`` "defense": ("defense", the defense)):
+    what its states' rows grant (afdesk.encounter.features: Prepare E5, down E17, stall E14,
+    Crouch E5, ...), its Momentum markers (R12) and a hesitated action (E6)."""
     mods = []
-    if c.has(StateKind.PREPARED):
+    for row, bonus in features.bonuses(c, checks, facts):
         mods.append(
             Modifier(
-                "prepared",
-                "Prepared",
-                2,
-                f"{c.name} prepared: +2 on the next check",
-                "E5",
-                marker=-1,
+                bonus.key or str(row.kind),
+                bonus.label or row.label,
+                bonus.dice,
+                bonus.why.format(name=c.name),
+                row.rule,
             )
         )
     for i, m in enumerate(c.momentum):
@@ -221,9 +227,6 @@ def _state_mods(c: Combatant, enc: "Encounter", role: str) -> list[Modifier]:
                 marker=i,
             )
         )
-    for kind, (dice, rule, why) in PENALTY_STATES.items():
-        if c.has(kind):
-            mods.append(Modifier(kind.value, kind.label, dice, f"{c.name} {why}", rule))
     if role == "attack" and enc.turn.interjection == c.id:
         mods.append(
             Modifier("hesitate", "Hesitated", -2, f"{c.name} acts on a hesitated action", "E6")
@@ -251,7 +254,7 @@ def assemble(
     if not facet:
         raise IllegalOp("a plain check needs a facet")
     spend = spend_refusal(enc, attacker.id, spec.uses, spec.label.lower())
-    mods = _state_mods(attacker, enc, "attack")
+    mods = _state_mods(attacker, enc, "attack", ("check", str(action)))
     notes: list[str] = []
     target = enc.combatant(target_id) if target_id else None
     if target is None:
@@ -424,12 +427,13 @@ def _defenses(
     else:
         # Every defense is listed, the ones that cannot answer with the reason (E8).
         kinds = [DefenseKind.DODGE, DefenseKind.PARRY, DefenseKind.INSIGHT]
-    base_mods = _state_mods(target, enc, "defense")
+    facts = ("cover",) if crouch_cover else ()
     out: list[DefenseOption] = []
 
     def option(kind: DefenseKind, via: Via, allowed: bool = True, reason: str = "") -> None:
         facet = DEFENSE_FACET[kind.base]
-        mods = list(base_mods)
+        checks = ("defense", str(kind.base), str(kind))
+        mods = _state_mods(target, enc, "defense", checks, facts)
         if behind and kind.base is not DefenseKind.PARRY:
             # -2 on any contest that originates behind the flank: a dodge, an insight, a
             # guard, a sneak; a parry cannot be made from behind at all (E8).
@@ -441,10 +445,6 @@ def _defenses(
                     f"{attacker.name} acts from behind {target.name}'s flank",
                     "E8",
                 )
-            )
-        if kind.base is DefenseKind.DODGE and crouch_cover and target.has(StateKind.CROUCHED):
-            mods.append(
-                Modifier("crouch", "Crouch", 2, f"{target.name} crouches behind the cover", "E5")
             )
         why = reason or _why_not(kind, attacker, target, action, dist, behind, surprise)
         out.append(
@@ -466,7 +466,7 @@ def _defenses(
     if action is CheckKind.LEAVE_OVERLAP:
         for kind in kinds:
             guard_reason = "" if target.economy.guards >= 1 else _guard_used(target)
-            if has_defenses(target):
+            if features.has_defenses(target):
                 option(kind, Via.DEFENSE)
             option(kind, Via.GUARD, not guard_reason, guard_reason)
         return out
@@ -476,13 +476,11 @@ def _defenses(
     for kind in GUARD_ONLY:
         if kind.base in kinds:
             option(kind, Via.GUARD, not guard_reason, guard_reason)
-    if has_defenses(target):
+    if features.has_defenses(target):
         for kind in kinds:
             option(kind, Via.DEFENSE)
-    if target.has(StateKind.FENDING):
-        option(DefenseKind.PARRY, Via.FEND)
-    if target.has(StateKind.QUIPPING):
-        option(DefenseKind.RETORT, Via.QUIP)
+    for kind, via in features.extra_defenses(target):  # Fend, Quip (E5, P5)
+        option(kind, via)
     return out
 
 

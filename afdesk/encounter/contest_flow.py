@@ -583,7 +583,7 @@ class SpendOption(NamedTuple):
 
 
 def _one_shot(m: Modifier) -> bool:
-    return m.marker is not None
+    return m.one_shot
 
 
 def leave_overlap_flow(enc: Encounter, mover: str, opponent: str) -> ContestFlow:

@@ -159,11 +159,6 @@ def use_guard(c: Combatant) -> Combatant:
     return c.with_economy(guards=c.economy.guards - 1)
 
 
-def has_defenses(c: Combatant) -> bool:
-    """Defend or Screen: a defense against every check that targets it (E6, E7)."""
-    return c.has(StateKind.DEFENDING) or c.has(StateKind.SCREENING)
-
-
 def state_until(c: Combatant, kind: StateKind, turns_ahead: int = 1, **kw: Any) -> Combatant:
     return c.with_state(State(kind, until=c.economy.turns + turns_ahead, **kw))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from afdesk.encounter import features
 from afdesk.encounter.contest import CheckKind, assemble
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.modes import current_mode
@@ -52,8 +53,9 @@ def is_offered(enc: Encounter, cid: str, action: CheckKind) -> bool:
     c = enc.combatants.get(cid)
     if c is None or not current_mode(enc).offers(action):
         return False
-    if action is CheckKind.CREEP:
-        return c.hidden  # Creep is how a hidden character moves (E5)
+    row = features.SNAPS.get(str(action))
+    if row is not None and row.requires is not None:
+        return not row.requires(enc, c)  # the snap's row: Creep only while hidden (E5)
     if action is CheckKind.LEAVE_OVERLAP:
         return c.area is not None and bool(enc.opponents_in(c.area, c))
     return True

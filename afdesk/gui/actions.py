@@ -38,15 +38,16 @@ def _layout(doc: EncounterDocument, cid: str) -> Iterator[cmd.Command]:
     yield from cmd.TARGETS
     yield from cmd.CHECKS
     yield cmd.LEAVE
-    yield from cmd.SIMPLE_ACTIONS
-    yield from cmd.SIMPLE_SNAPS
+    yield from cmd.action_commands()  # one per action row (afdesk.encounter.features)
+    yield from cmd.snap_commands()  # one per snap row (afdesk.encounter.features)
     yield cmd.SCREEN
     yield cmd.HESITATED
     yield cmd.BLEED
     yield from cmd.RESOLVE.values()
     yield from HARM  # hits reach grit: the GM decides
     for st in doc.encounter.combatants[cid].states:
-        yield cmd.REMOVE_STATE[st.kind]
+        if st.kind in cmd.REMOVE_STATE:  # every state a file can hold
+            yield cmd.REMOVE_STATE[st.kind]
     yield cmd.ADD_STATE
     yield cmd.MOMENTUM
     yield cmd.EDIT

@@ -354,18 +354,21 @@ def test_one_shot_markers_count_once_on_a_guard_helped_defense():
 
 
 def test_penalty_states_give_their_penalty_on_every_check():
-    """Down (E17) and Stall (E14): the penalty, its rule and reason come from one table."""
-    from afdesk.encounter.combatant import PENALTY_STATES
+    """Down (E17) and Stall (E14): the penalty, its rule and reason come from their rows."""
+    from afdesk.encounter import features
 
     enc = duel()
-    for kind, (dice, rule, why) in PENALTY_STATES.items():
-        enc.apply(AddState("huang", kind))
+    penalties = {k: r for k, r in features.STATES.items() if r.bonus and r.bonus.dice < 0}
+    assert set(penalties) == {"down", "stall"}
+    for kind, row in penalties.items():
+        assert row.bonus is not None and row.bonus.checks == {"any"} and row.bonus.dice == -2
+        enc.apply(AddState("huang", StateKind(kind)))
         plan = assemble(enc, "huang", CheckKind.HACK, "gao")
-        m = next(m for m in plan.modifiers if m.key == kind.value)
-        assert (m.label, m.dice, m.rule) == (kind.label, dice, rule)
-        assert m.reason == f"{enc.combatant('huang').name} {why}"
-    assert {k.value for k in PENALTY_STATES} == {"down", "stall"}
-    assert all(dice == -2 for dice, _rule, _why in PENALTY_STATES.values())
+        m = next(m for m in plan.modifiers if m.key == kind)
+        assert (m.label, m.dice, m.rule) == (row.label, -2, row.rule)
+        assert m.reason == row.bonus.why.format(name=enc.combatant("huang").name)
+        d = plan.defenses[0]  # the defender is not down: none of it on the other side
+        assert all(x.key != kind for x in d.modifiers)
 
 
 def test_momentum_refusals_are_one_rule():

@@ -209,4 +209,6 @@ def test_a_prepared_snap_still_works_after_the_refactor():
     enc = duel()
     enc.apply(UseSnap("huang", SnapKind.PREPARE))
     plan = assemble(enc, "huang", CheckKind.HACK, "gao")
-    assert next(m for m in plan.modifiers if m.key == "prepared").marker == -1
+    m = next(m for m in plan.modifiers if m.key == "prepared")
+    # used up by the check that counts it (E5): its row says so, no marker sentinel
+    assert m.one_shot and m.marker is None and m.dice == 2

@@ -26,7 +26,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from afdesk.encounter import economy, movement, persevere
+from afdesk.encounter import features, movement, persevere
 from afdesk.encounter.combatant import (
     MARKED_STATES,
     Combatant,
@@ -801,18 +801,10 @@ class GameMaster(RuleBasedStateMachine):
     @busy
     @precondition(lambda self: self.actor() is not None)
     @rule(
+        # every snap that is not a contest, as its row declares it (E5, E17): a new row is
+        # played here with no change to this test
         kind=st.sampled_from(
-            [
-                SnapKind.PREPARE,
-                SnapKind.FEND,
-                SnapKind.QUIP,
-                SnapKind.CROUCH,
-                SnapKind.HUSTLE,
-                SnapKind.EQUIP,
-                SnapKind.ORDER,
-                SnapKind.STAND,
-                SnapKind.CREEP,
-            ]
+            [k for k, r in features.SNAPS.items() if r.check not in ("distract", "look")]
         ),
         seed=SEEDS,
     )
@@ -820,33 +812,24 @@ class GameMaster(RuleBasedStateMachine):
         """E5: one snap a turn (two after giving up the action)."""
         enc = self.enc
         c = self.actor()
+        row = features.snap_row(kind)
         legal = c.economy.snaps >= 1 and not c.exited
-        if kind is SnapKind.CROUCH:
-            legal = legal and economy.adjacent_cover(enc, c)
-        if kind is SnapKind.STAND:
-            legal = legal and c.has(StateKind.DOWN)
-        if kind is SnapKind.CREEP:
-            legal = legal and c.hidden
+        if legal and row.requires is not None:
+            legal = not row.requires(enc, c)  # cover, down, hidden: the row's reason
         roll = d20_roll = None
-        if kind in (SnapKind.HUSTLE, SnapKind.CREEP):
-            facet = "move" if kind is SnapKind.HUSTLE else "sneak"
-            roll, d20_roll = plain_roll(enc, c.facet(facet), seed)
+        if row.check in ("hustle", "creep"):
+            roll, d20_roll = plain_roll(enc, c.facet(CheckKind(row.check).spec.facet), seed)
         self.expect(UseSnap(c.id, kind, roll, d20_roll), legal)
         if not legal:
             return
         after = enc.combatant(c.id)
         assert after.economy.snaps == c.economy.snaps - 1
-        state = {
-            SnapKind.PREPARE: StateKind.PREPARED,
-            SnapKind.FEND: StateKind.FENDING,
-            SnapKind.QUIP: StateKind.QUIPPING,
-            SnapKind.CROUCH: StateKind.CROUCHED,
-        }.get(kind)
-        if state is not None:
-            assert after.has(state)
-        if kind is SnapKind.STAND:
+        if row.grants:
+            st = after.state(row.grants)
+            assert st is not None and st.until == c.economy.turns + row.lasts, "E5: the row"
+        if kind == SnapKind.STAND:
             assert not after.has(StateKind.DOWN)
-        if kind is SnapKind.HUSTLE:
+        if kind == SnapKind.HUSTLE:
             from afdesk.encounter.ops.economy import check_succeeded
 
             gain = after.economy.movement - c.economy.movement
@@ -862,47 +845,39 @@ class GameMaster(RuleBasedStateMachine):
     @busy
     @precondition(lambda self: self.actor() is not None)
     @rule(
-        kind=st.sampled_from(
-            [
-                ActionKind.DEFEND,
-                ActionKind.HESITATE,
-                ActionKind.SECOND_SNAP,
-                ActionKind.RECOVER,
-                ActionKind.RECRUIT,
-                ActionKind.OTHER,
-                ActionKind.MANEUVER,
-            ]
-        )
+        # every action that is neither a check nor its own Op, as its row declares it (E6):
+        # a new row is played here with no change to this test
+        kind=st.sampled_from([k for k, r in features.ACTIONS.items() if not (r.check or r.own_op)])
     )
     def action(self, kind):
         """E6: one action a turn; down loses it until Recover (E17)."""
         enc = self.enc
         c = self.actor()
         t = enc.turn
+        row = features.action_row(kind)
         legal = not action_refusal(c, kind, t.exchange, t.round) and not c.exited
-        if kind is ActionKind.RECOVER:
-            legal = legal and (c.has(StateKind.DOWN) or c.has(StateKind.STALL))
-        if kind is ActionKind.HESITATE:
-            legal = legal and not t.interjection
+        if legal and row.requires is not None:
+            legal = not row.requires(enc, c)  # Recover needs down or stall; no re-hesitating
         self.expect(TakeAction(c.id, kind), legal)
         if not legal:
             return
         after = enc.combatant(c.id)
-        if kind is ActionKind.HESITATE:
-            assert after.economy.action and after.has(StateKind.HESITATING)
-            return
-        assert not after.economy.action and after.economy.acted_round == (t.exchange, t.round)
-        if kind is ActionKind.DEFEND:
-            assert after.has(StateKind.DEFENDING)
-            assert after.economy.guards == c.economy.guards + 1, "E6: Defend adds a guard"
-        if kind is ActionKind.SECOND_SNAP:
-            assert after.economy.snaps == c.economy.snaps + 1
-        if kind is ActionKind.RECOVER:
-            assert not after.has(StateKind.DOWN) and not after.has(StateKind.STALL)
+        if not row.spends:  # Hesitate keeps the action (E6)
+            assert after.economy.action
+        else:
+            assert not after.economy.action
+            assert after.economy.acted_round == (t.exchange, t.round)
+        if row.grants:
+            st = after.state(row.grants)
+            until = None if row.lasts is None else after.economy.turns + row.lasts
+            assert st is not None and st.until == until
+        assert after.economy.guards == c.economy.guards + row.guards, "E6: Defend adds a guard"
+        assert after.economy.snaps == c.economy.snaps + row.snaps, "E5: a second snap"
+        assert not any(after.has(k) for k in row.removes), "E17: Recover"
 
     @busy
     @precondition(lambda self: self.actor() is not None)
-    @rule(kind=st.sampled_from([ActionKind.ATTACK, ActionKind.HIDE, ActionKind.SCREEN]))
+    @rule(kind=st.sampled_from([k for k, r in features.ACTIONS.items() if r.check or r.own_op]))
     def action_needing_its_own_op(self, kind):
         """Attack and Hide are checks (ResolveContest), Screen is its own Op (E6, E7)."""
         self.refused(TakeAction(self.actor().id, kind))
@@ -928,7 +903,7 @@ class GameMaster(RuleBasedStateMachine):
         self.expect(Screen(cid), legal)
         if legal:
             after = enc.combatant(cid)
-            assert economy.has_defenses(after)
+            assert features.has_defenses(after)
             if held:
                 assert not after.economy.action and not after.has(StateKind.HESITATING)
                 assert not after.economy.lose_next_action

@@ -69,6 +69,9 @@ def example(t: Any, depth: int = 0) -> Any:
         return list(t.cls)[-1]
     if isinstance(t, mi.LiteralType):
         return t.values[-1]
+    if isinstance(t, mi.Metadata):  # a str whose schema names its values (UseSnap's snap)
+        values = (t.extra_json_schema or {}).get("enum")
+        return values[-1] if values else example(t.type, depth)
     simple = {mi.IntType: 2, mi.FloatType: 1.5, mi.StrType: "Chén ☂", mi.BoolType: True}
     for kind, value in simple.items():
         if isinstance(t, kind):

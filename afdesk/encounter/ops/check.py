@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from afdesk.encounter import economy, movement
+from afdesk.encounter import economy, features, movement
 from afdesk.encounter.combatant import Combatant, MomentumMarker, State, StateKind
 from afdesk.encounter.contest import (
     MOMENTUM_KINDS,
@@ -44,10 +44,19 @@ if TYPE_CHECKING:
 
 
 def _consume(c: Combatant, modifiers: Iterable[Modifier]) -> Combatant:
-    """Prepared and Momentum markers that this check used are gone (E5, R12)."""
-    used = {m.marker for m in modifiers if m.enabled and m.marker is not None}
-    if -1 in used:
-        c = c.without_state(StateKind.PREPARED)
+    """The one-shot bonuses this check counted are gone: a state whose row says its bonus
+    is used up (Prepared, E5) and the Momentum markers it used (R12)."""
+    used: set[int] = set()
+    for m in modifiers:
+        if not m.enabled:
+            continue
+        state = features.consumed_state(m.key)
+        if not state and m.marker == -1:  # written before the rows: -1 was Prepared (E5)
+            state = StateKind.PREPARED
+        if state:
+            c = c.without_state(state)  # type: ignore[arg-type]
+        elif m.marker is not None and m.marker >= 0:
+            used.add(m.marker)
     keep = tuple(m for i, m in enumerate(c.momentum) if i not in used)
     if len(keep) != len(c.momentum):
         c = c.replace(momentum=keep)
@@ -58,12 +67,11 @@ def _defense_source(enc: "Encounter", d: DefenseUse, people: dict[str, Combatant
     c = people[d.defender]
     if d.via is Via.GUARD:
         people[d.defender] = economy.use_guard(c)
-    elif d.via is Via.DEFENSE and not economy.has_defenses(c):
+    elif d.via is Via.DEFENSE and not features.has_defenses(c):
         raise IllegalOp(f"{c.name} has no defense: Defend or Screen first (E6, E7)")
-    elif d.via is Via.FEND and not c.has(StateKind.FENDING):
-        raise IllegalOp(f"{c.name} has not used Fend this turn cycle (E5)")
-    elif d.via is Via.QUIP and not c.has(StateKind.QUIPPING):
-        raise IllegalOp(f"{c.name} has not used Quip this turn cycle (E5)")
+    elif (row := features.via_state(d.via)) is not None and not features.gives_defense(c, d.via):
+        snap = next((s.label for s in features.SNAPS.values() if s.grants == row.kind), row.label)
+        raise IllegalOp(f"{c.name} has not used {snap} this turn cycle ({row.rule})")
 
 
 class ResolveContest(Op, frozen=True):

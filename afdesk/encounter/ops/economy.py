@@ -1,10 +1,12 @@
 """Ops of the turn economy: snaps, actions, screens and the GM's override (E3-E7)."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
-from afdesk.encounter import economy, movement
-from afdesk.encounter.combatant import Economy, State, StateKind
-from afdesk.encounter.economy import ActionKind, SnapKind
+import msgspec
+
+from afdesk.encounter import economy, features
+from afdesk.encounter.combatant import Economy, StateKind
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
 from afdesk.encounter.state import Phase
@@ -14,6 +16,15 @@ from afdesk.rules.dice import Roll
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
+
+
+SnapName = Annotated[str, msgspec.Meta(extra_json_schema={"enum": sorted(features.SNAPS)})]
+"""A snap's kind (E5): the name of a snap row (afdesk.encounter.features); the schema lists
+the rows afdesk declares, and a row added at run time (a test's) is found by its name."""
+
+
+ActionName = Annotated[str, msgspec.Meta(extra_json_schema={"enum": sorted(features.ACTIONS)})]
+"""An action's kind (E6): the name of an action row (afdesk.encounter.features)."""
 
 
 def check_succeeded(enc: "Encounter", roll: Roll | None, d20: D20Check | None) -> bool:
@@ -29,11 +40,12 @@ def check_succeeded(enc: "Encounter", roll: Roll | None, d20: D20Check | None) -
 
 
 class UseSnap(Op, frozen=True):
-    """Spend the turn's snap (E5). Hustle and Creep carry their check's dice; Distract and
-    Look are contests (ResolveContest)."""
+    """Spend the turn's snap (E5): what the snap's row (afdesk.encounter.features) says it
+    does. Hustle and Creep carry their check's dice; Distract and Look are contests
+    (ResolveContest)."""
 
     id: str
-    snap: SnapKind
+    snap: SnapName
     roll: Roll | None = None
     d20: D20Check | None = None
     note: str = ""
@@ -41,117 +53,84 @@ class UseSnap(Op, frozen=True):
     """Creep: the decoy lost on a failed sneak check."""
     label = "Snap"
 
+    def __post_init__(self) -> None:
+        # Files and journals are read through this too: an unknown snap is refused where
+        # it stands, as the enum it was refused before the rows (E5).
+        if str(self.snap) not in features.SNAPS:
+            known = ", ".join(features.SNAPS)
+            raise ValueError(f"there is no snap {str(self.snap)!r} (E5); snaps: {known}")
+
     def execute(self, enc: "Encounter") -> None:
-        c = require_actor(enc, self.id, f"use a snap ({self.snap.value})")
-        k = self.snap
-        if k in (SnapKind.DISTRACT, SnapKind.LOOK):
-            raise IllegalOp(f"{k.label} is a contested check: resolve it as a contest")
+        row = features.snap_row(self.snap)
+        c = require_actor(enc, self.id, f"use a snap ({row.kind})")
+        if row.check in ("distract", "look"):
+            raise IllegalOp(f"{row.label} is a contested check: resolve it as a contest")
         c = economy.use_snap(c)
-        if k is SnapKind.CROUCH:
-            if not economy.adjacent_cover(enc, c):
-                raise IllegalOp(f"{c.name} is not next to cover: nothing to crouch behind (E5)")
-            c = economy.state_until(c, StateKind.CROUCHED)
-        elif k is SnapKind.FEND:
-            c = economy.state_until(c, StateKind.FENDING)
-        elif k is SnapKind.QUIP:
-            c = economy.state_until(c, StateKind.QUIPPING)
-        elif k is SnapKind.PREPARE:
-            c = economy.state_until(c, StateKind.PREPARED)
-        elif k is SnapKind.STAND:
-            if not c.has(StateKind.DOWN):
-                raise IllegalOp(f"{c.name} is not down")
-            c = c.without_state(StateKind.DOWN)
-            if c.economy.action:
-                c = c.with_economy(action=False, action_used="down")
-        elif k is SnapKind.HUSTLE:
+        c = features.use_snap(enc, c, self.snap)
+        if row.check == "hustle":
             c = economy.hustled(c, check_succeeded(enc, self.roll, self.d20))
-        elif k is SnapKind.CREEP:
+        elif row.check == "creep":
             c = economy.crept(c, check_succeeded(enc, self.roll, self.d20), self.decoy)
         enc.put(c)
 
     def describe(self, enc: "Encounter") -> str:
         who = name(enc, self.id)
-        k = self.snap
-        if k in (SnapKind.HUSTLE, SnapKind.CREEP) and (self.roll or self.d20):
+        row = features.SNAPS.get(str(self.snap))
+        if row is None:
+            return f"{who} uses the snap {self.snap!r}"
+        if row.check in ("hustle", "creep") and (self.roll or self.d20):
             try:
                 ok = check_succeeded(enc, self.roll, self.d20)
             except IllegalOp:
                 ok = False
             result = "succeeds" if ok else "fails"
             extra = ""
-            if k is SnapKind.HUSTLE and ok:
+            if row.check == "hustle" and ok:
                 extra = ": extra movement"
-            if k is SnapKind.CREEP and not ok:
+            if row.check == "creep" and not ok:
                 extra = ": a decoy is lost"
-            return f"{who} {k.value}s (snap): the check {result}{extra}"
-        note = f": {self.note}" if self.note else ""
-        return f"{who} uses the snap to {k.label.lower()}{note}"
+            return f"{who} {row.kind}s (snap): the check {result}{extra}"
+        return features.snap_log(self.snap, who, self.note)
 
     def title(self, enc: "Encounter") -> str:
-        return f"{self.snap.label} ({name(enc, self.id)})"
+        row = features.SNAPS.get(str(self.snap))
+        return f"{row.label if row else self.snap} ({name(enc, self.id)})"
 
 
 # ------------------------------------------------------------------------------ actions
 
 
 class TakeAction(Op, frozen=True):
-    """Spend the turn's action on something that is not a check (E6): Defend, Recover,
-    Recruit, Hesitate, a second snap, or anything else the GM narrates."""
+    """Spend the turn's action on something that is not a check (E6): what the action's row
+    (afdesk.encounter.features) says: Defend, Recover, Recruit, Hesitate, a second snap, or
+    anything else the GM narrates."""
 
     id: str
-    action: ActionKind
+    action: ActionName
     note: str = ""
     label = "Action"
 
+    def __post_init__(self) -> None:
+        if str(self.action) not in features.ACTIONS:  # as the enum refused it (E6)
+            known = ", ".join(features.ACTIONS)
+            raise ValueError(f"there is no action {str(self.action)!r} (E6); actions: {known}")
+
     def execute(self, enc: "Encounter") -> None:
-        a = self.action
-        if a in (ActionKind.ATTACK, ActionKind.CONVINCE, ActionKind.HIDE):
-            raise IllegalOp(f"{a.label} is a check: resolve it as a contest")
-        if a is ActionKind.SCREEN:
-            raise IllegalOp("a Screen is its own Op (it can come out of turn)")
-        c = require_actor(enc, self.id, f"take an action ({a.label.lower()})")
-        t = enc.turn
-        if a is ActionKind.HESITATE:
-            economy.require_action(c, a, t.exchange, t.round)
-            if t.interjection:
-                raise IllegalOp("a hesitated action cannot hesitate again (E6)")
-            enc.put(c.with_state(State(StateKind.HESITATING)))
-            return
-        if a is ActionKind.MANEUVER:
-            c = economy.use_action(c, a, t.exchange, t.round)
-            c = c.with_economy(movement=c.economy.movement + movement.maneuver_ticks(c))
-        elif a is ActionKind.DEFEND:
-            c = economy.use_action(c, a, t.exchange, t.round)
-            c = economy.state_until(c, StateKind.DEFENDING)
-            c = c.with_economy(guards=c.economy.guards + 1)
-        elif a is ActionKind.RECOVER:
-            if not (c.has(StateKind.DOWN) or c.has(StateKind.STALL)):
-                raise IllegalOp(f"{c.name} is neither down nor stalled: nothing to recover")
-            c = economy.use_action(c, a, t.exchange, t.round)
-            c = c.without_state(StateKind.DOWN).without_state(StateKind.STALL)
-        elif a is ActionKind.SECOND_SNAP:
-            c = economy.use_action(c, a, t.exchange, t.round)
-            c = c.with_economy(snaps=c.economy.snaps + 1)
-        else:
-            c = economy.use_action(c, a, t.exchange, t.round)
-        enc.put(c)
+        row = features.action_row(self.action)
+        if row.check or row.own_op:
+            features.take_action(enc, enc.combatant(self.id), self.action)  # says why not
+        c = require_actor(enc, self.id, f"take an action ({row.label.lower()})")
+        enc.put(features.take_action(enc, c, self.action))
 
     def describe(self, enc: "Encounter") -> str:
         who = name(enc, self.id)
-        a = self.action
-        note = f": {self.note}" if self.note else ""
-        text = {
-            ActionKind.DEFEND: f"{who} defends: an extra guard and a defense against every "
-            "check until the next turn (E6)",
-            ActionKind.RECOVER: f"{who} recovers",
-            ActionKind.HESITATE: f"{who} hesitates, keeping the action (E6)",
-            ActionKind.SECOND_SNAP: f"{who} gives up the action for a second snap (E5)",
-            ActionKind.MANEUVER: f"{who} maneuvers",
-        }.get(a, f"{who}: {a.label.lower()}")
-        return text + note
+        if str(self.action) not in features.ACTIONS:
+            return f"{who}: {self.action}"
+        return features.action_log(self.action, who, self.note)
 
     def title(self, enc: "Encounter") -> str:
-        return f"{self.action.label} ({name(enc, self.id)})"
+        row = features.ACTIONS.get(str(self.action))
+        return f"{row.label if row else self.action} ({name(enc, self.id)})"
 
 
 class Screen(Op, frozen=True):

@@ -50,6 +50,8 @@ from afdesk.gui.commands.character import (
     TOGGLE_SCREEN,
     CheckCommand,
     TargetCommand,
+    action_commands,
+    snap_commands,
 )
 from afdesk.gui.commands.encounter import (
     ADD_CHARACTER,
@@ -111,7 +113,9 @@ __all__ = [
     "OpCommand",
     "TargetCommand",
     "UnknownCommand",
+    "action_commands",
     "deal_refusal",
     "show_availability",
+    "snap_commands",
     "trim_words",
 ]

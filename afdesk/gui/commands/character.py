@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 import msgspec
 from PySide6.QtWidgets import QDialog
 
-from afdesk.encounter import offers
+from afdesk.encounter import features, offers
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
-from afdesk.encounter.economy import ActionKind, SnapKind
+from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.ops.economy import Screen, SetEconomy, TakeAction, UseSnap
@@ -112,30 +112,41 @@ class TargetCommand(Command):
 
 
 class TakeActionCommand(OpCommand):
+    """An action as its row declares it (afdesk.encounter.features): label, tip, and the
+    model's reason when it is not available (E6)."""
+
     group = "Action"
 
-    def __init__(self, kind: ActionKind) -> None:
+    def __init__(self, kind: str) -> None:
+        row = features.action_row(kind)
         self.kind = kind
-        self.id = f"action:{kind.value}"
-        self.label = kind.label
+        self.id = f"action:{kind}"
+        self.label = row.label
+        self.tip = row.tip
 
     def offered(self, doc: EncounterDocument, who: str) -> bool:
-        return current_mode(doc.encounter).offers(self.kind)
+        return self.kind in features.ACTIONS and current_mode(doc.encounter).offers(self.kind)
 
     def op(self, doc: EncounterDocument, who: str) -> Op:
         return TakeAction(who, self.kind)
 
 
 class UseSnapCommand(OpCommand):
+    """A snap as its row declares it (afdesk.encounter.features): label, tip, and the
+    model's reason when it is not available (E5)."""
+
     group = "Snap"
 
-    def __init__(self, kind: SnapKind) -> None:
+    def __init__(self, kind: str) -> None:
+        row = features.snap_row(kind)
         self.kind = kind
-        self.id = f"snap:{kind.value}"
-        self.label = kind.label
+        self.id = f"snap:{kind}"
+        self.label = row.label
+        self.tip = row.tip
 
     def offered(self, doc: EncounterDocument, who: str) -> bool:
-        return current_mode(doc.encounter).offers(self.kind)
+        # a row a test added and took away again leaves its command behind, never offered
+        return self.kind in features.SNAPS and current_mode(doc.encounter).offers(self.kind)
 
     def op(self, doc: EncounterDocument, who: str) -> Op:
         return UseSnap(who, self.kind)
@@ -354,29 +365,32 @@ _r = REGISTRY.register
 TARGETS = tuple(_r(TargetCommand(a)) for a in offers.ATTACKS)
 CHECKS = tuple(_r(CheckCommand(a)) for a in offers.MENU_CHECKS)
 LEAVE = _r(CheckCommand(CheckKind.LEAVE_OVERLAP))
-SIMPLE_ACTIONS = tuple(
-    _r(TakeActionCommand(k))
-    for k in (
-        ActionKind.MANEUVER,
-        ActionKind.DEFEND,
-        ActionKind.RECOVER,
-        ActionKind.RECRUIT,
-        ActionKind.HESITATE,
-        ActionKind.SECOND_SNAP,
-    )
-)
-SIMPLE_SNAPS = tuple(
-    _r(UseSnapCommand(k))
-    for k in (
-        SnapKind.PREPARE,
-        SnapKind.FEND,
-        SnapKind.QUIP,
-        SnapKind.CROUCH,
-        SnapKind.EQUIP,
-        SnapKind.ORDER,
-        SnapKind.STAND,
-    )
-)
+
+
+def action_commands() -> list[Command]:
+    """The action menu: a command for each plain action row, in the rows' order; a row
+    added after import gets its command here."""
+    out: list[Command] = []
+    for row in features.plain_actions():
+        key = f"action:{row.kind}"
+        out.append(REGISTRY[key] if key in REGISTRY else _r(TakeActionCommand(row.kind)))
+    return out
+
+
+SIMPLE_ACTIONS = tuple(action_commands())
+
+
+def snap_commands() -> list[Command]:
+    """The snap menu: a command for each snap row that is not a check (those are offered as
+    checks), in the rows' order; a row added after import gets its command here."""
+    out: list[Command] = []
+    for row in features.plain_snaps():
+        key = f"snap:{row.kind}"
+        out.append(REGISTRY[key] if key in REGISTRY else _r(UseSnapCommand(row.kind)))
+    return out
+
+
+SIMPLE_SNAPS = tuple(snap_commands())
 SCREEN = _r(ScreenCommand())
 HESITATED = _r(ActHesitatedCommand())
 BLEED = _r(BleedCommand())

@@ -1,5 +1,7 @@
-"""The Character dock's "States and markers" box: a row per state and Momentum marker, with
-their buttons, and the buttons that add or resolve them (E3, R12).
+"""The Character dock's "States and markers" box: a row per state the character is in (its
+row's text, afdesk.encounter.features: Fend, Quip, prepared, crouched, down, ...) and one per
+kind of Momentum marker with its count, with their buttons, and the buttons that add or
+resolve them (E3, R12).
 
 Its rows and buttons are made once and reused: a turn changes their texts and which of them
 show, never the widgets themselves (building them anew, several times a turn, was
@@ -19,12 +21,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.combatant import ECONOMY_STATES, MARKED_STATES, StateKind
+from afdesk.encounter import features
+from afdesk.encounter.combatant import MARKED_STATES, StateKind
 from afdesk.gui import commands as cmd
 
 
 class _Row(QWidget):
-    """One state (with its marker buttons) or one Momentum marker, and its remove button."""
+    """One state (with its marker buttons) or one kind of Momentum marker (its remove button
+    removes one of them), and its remove button."""
 
     def __init__(self, on_step: Callable[[StateKind, int], None], on_remove) -> None:
         super().__init__()
@@ -50,14 +54,22 @@ class _Row(QWidget):
         self.text.setText(text)
         self.minus.setVisible(marked)
         self.plus.setVisible(marked)
-        self.remove.setToolTip(f"Remove {kind.value}")
+        self.remove.setVisible(True)
+        self.remove.setToolTip(f"Remove {features.state_row(kind).label.lower()}")
+
+    def show_standing(self, text: str) -> None:
+        self.kind, self.momentum = None, None
+        self.text.setText(text)
+        for b in (self.minus, self.plus, self.remove):
+            b.setVisible(False)
 
     def show_momentum(self, text: str, index: int) -> None:
         self.kind, self.momentum = None, index
         self.text.setText(text)
         self.minus.setVisible(False)
         self.plus.setVisible(False)
-        self.remove.setToolTip("")
+        self.remove.setVisible(True)
+        self.remove.setToolTip("Remove one of these markers")
 
 
 class StatesBox:
@@ -114,27 +126,29 @@ class StatesBox:
 
     def show(self, c) -> None:
         """Show character ``c``'s states, Momentum markers and the buttons that fit."""
-        shown = [s for s in c.states if s.kind not in ECONOMY_STATES]
+        standing = [_standing_text(r) for r in features.standings(c)]
+        shown = features.shown_states(c)
         resolvable = [kind for kind in cmd.RESOLVE if c.has(kind)]
         bleeding = bool(c.state(StateKind.BLEEDING))
-        key = (tuple(shown), tuple(c.momentum), bleeding, tuple(resolvable))
+        kinds = _momentum_kinds(c)
+        key = (tuple(standing), tuple(shown), tuple(kinds), bleeding, tuple(resolvable))
         if key == self._key:
             return
         self._key = key
-        wanted = len(shown) + len(c.momentum)
+        wanted = len(standing) + len(shown) + len(kinds)
         while len(self._rows) < wanted:
             row = _Row(self._on_step, self._removed)
             self._rows.append(row)
             self._rows_layout.addWidget(row)
-        for row, st in zip(self._rows, shown, strict=False):
-            text = st.label()
-            if st.until is not None:
-                text += f" (until turn {st.until})"
-            if st.note:
-                text += f" — {st.note}"
-            row.show_state(text, st.kind, st.kind in MARKED_STATES or bool(st.markers))
-        for i, m in enumerate(c.momentum):
-            self._rows[len(shown) + i].show_momentum(f"Momentum marker {m.label()} (R12)", i)
+        rows = iter(self._rows)
+        for text in standing:  # in reserve, out, left: the record's, no buttons
+            next(rows).show_standing(text)
+        for st in shown:
+            next(rows).show_state(
+                features.dock_text(st), st.kind, st.kind in MARKED_STATES or bool(st.markers)
+            )
+        for text, last in kinds:
+            next(rows).show_momentum(text, last)
         for i, row in enumerate(self._rows):
             row.setVisible(i < wanted)
         self.none.setVisible(wanted == 0)
@@ -164,3 +178,23 @@ class StatesBox:
             self._on_remove_momentum(row.momentum)
         elif row.kind is not None:
             self._on_remove_state(row.kind)
+
+
+def _momentum_kinds(c) -> list[tuple[str, int]]:
+    """One dock row per kind of Momentum marker (R12; Distract's -1, E5): its text with the
+    count, and the index of the last such marker (the one its remove button removes)."""
+    counts: dict[int, list[int]] = {}
+    for i, m in enumerate(c.momentum):
+        counts.setdefault(m.dice, []).append(i)
+    out = []
+    for dice, where in counts.items():
+        what = "Distracted" if dice == -1 else "Momentum marker"
+        rule = "E5" if dice == -1 else "R12"
+        many = f" ×{len(where)}" if len(where) > 1 else ""
+        out.append((f"{what} {dice:+d}{many} ({rule}): on the next check", where[-1]))
+    return out
+
+
+def _standing_text(row: features.StateRow) -> str:
+    rule = f" ({row.rule})" if row.rule else ""
+    return f"{row.label}: {row.dock}{rule}"

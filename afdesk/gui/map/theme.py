@@ -8,7 +8,8 @@ from functools import lru_cache
 import msgspec
 from PySide6.QtGui import QColor, QFont
 
-from afdesk.encounter.combatant import Combatant, StateKind
+from afdesk.encounter import features
+from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.zone import AreaTerrain, SegmentProps
 
 FONT_FAMILY = "DejaVu Sans"
@@ -149,44 +150,33 @@ class Badge(msgspec.Struct, frozen=True):
     """Text colour; white if None."""
 
 
-_STATE_BADGES = {
-    StateKind.DOWN: ("DOWN", "#b3121b"),
-    StateKind.BLEEDING: ("BLEED", "#7d0a0a"),
-    StateKind.BURNING: ("BURN", "#d45500"),
-    StateKind.BLINDED: ("BLIND", "#444444"),
-    StateKind.EXHAUSTED: ("EXH", "#6d4c41"),
-    StateKind.HIDDEN: ("HIDDEN", "#37474f"),
-    StateKind.FALLING: ("FALL", "#6a1b9a"),
-    StateKind.STALL: ("STALL", "#6a1b9a"),
-    StateKind.TEETER: ("TEETER", "#8e24aa"),
-    StateKind.SHAKEN: ("SHAKEN", "#5d4037"),
-    StateKind.WOUNDED: ("WOUND", "#880e4f"),
-    StateKind.PREPARED: ("PREP", "#1b7f3a"),
-    StateKind.CROUCHED: ("CROUCH", "#33691e"),
-    StateKind.FLYING: ("FLY", "#0277bd"),
-    StateKind.DEFENDING: ("DEF", "#1565c0"),
-    StateKind.SCREENING: ("SCREEN", "#1565c0"),
-    StateKind.HESITATING: ("WAIT", "#616161"),
-}
-"""Fending and quipping are left out: they live in the turn economy panel."""
-
-
 def badges(c: Combatant) -> list[Badge]:
-    """The badges of a character: its states (with markers), then its Momentum markers."""
+    """The badges of a character: every state it is in, with its markers, as its row says
+    (afdesk.encounter.features: Fend, Quip, prepared, crouched, down, ...), then one badge
+    per kind of Momentum marker with its count (R12)."""
     out = []
-    if c.in_reserve:  # the GM sees where a reserve waits; the players never do
-        out.append(Badge("RESERVE", QColor("#5d4037")))
-    for st in c.states:
-        spec = _STATE_BADGES.get(st.kind)
-        if spec is None:
-            continue
-        text, colour = spec
-        if st.markers:
-            text = f"{text} {st.markers}"
-        out.append(Badge(text, QColor(colour)))
-    for m in c.momentum:
-        if m.dice >= 0:
-            out.append(Badge(f"{m.dice:+d}", QColor("#f2c200"), QColor("#111111")))
+    for row in features.standings(c):  # in reserve: the GM sees where it waits, never the players
+        out.append(Badge(row.badge, _colour(row.colour)))
+    for st in features.shown_states(c):
+        out.append(Badge(features.badge_text(st), _colour(features.state_row(st.kind).colour)))
+    for dice, count in momentum_counts(c):
+        text = f"{dice:+d}" if count == 1 else f"{dice:+d}×{count}"
+        if dice >= 0:
+            out.append(Badge(text, _colour("#f2c200"), _colour("#111111")))
         else:
-            out.append(Badge(f"{m.dice:+d}", QColor("#4a148c")))
+            out.append(Badge(text, _colour("#4a148c")))
     return out
+
+
+def momentum_counts(c: Combatant) -> list[tuple[int, int]]:
+    """(dice, how many) for each kind of Momentum marker ``c`` holds, in the order each
+    kind first came (R12): a character holding hundreds shows a handful of counts."""
+    counts: dict[int, int] = {}
+    for m in c.momentum:
+        counts[m.dice] = counts.get(m.dice, 0) + 1
+    return list(counts.items())
+
+
+@lru_cache(maxsize=64)
+def _colour(name: str) -> QColor:
+    return QColor(name)

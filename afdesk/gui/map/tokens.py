@@ -8,12 +8,13 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 
+from afdesk.encounter import features
 from afdesk.encounter.combatant import Combatant, Side, StateKind
 from afdesk.encounter.geometry import Area, facing_vector
 from afdesk.gui import mapgeom, style
 from afdesk.gui.map.base import MapItem
 from afdesk.gui.map.marks import Harm, harm_rect, paint_harm, paint_pointer
-from afdesk.gui.map.theme import Badge, MapTheme, badges, font
+from afdesk.gui.map.theme import Badge, MapTheme, badges, font, momentum_counts
 
 AREA = mapgeom.AREA
 Z_REAR, Z_OVERLAP, Z_DECOY, Z_FLANK, Z_TOKEN, Z_HANDLE = 4.0, 5.0, 8.0, 9.0, 10.0, 20.0
@@ -130,9 +131,12 @@ class TokenItem(MapItem):
         """The GM's tooltip: name, side, counters, states, notes."""
         lines = [f"{c.name} ({c.side.label})", f"Grit {c.grit}/{c.grit_max}, hits {c.hits}"]
         if c.states:
-            lines.append("States: " + ", ".join(s.label() for s in c.states))
+            lines += [features.dock_text(s) for s in features.shown_states(c)]
         if c.momentum:
-            lines.append("Momentum: " + ", ".join(m.label() for m in c.momentum))
+            counts = momentum_counts(c)
+            lines.append(
+                "Momentum: " + ", ".join(f"{d:+d} ×{n}" if n > 1 else f"{d:+d}" for d, n in counts)
+            )
         if c.notes:
             lines.append(f"Notes: {c.notes}")
         self.setToolTip("\n".join(lines))
