@@ -74,10 +74,18 @@ class History(StepList[Step, StepEvent]):
     """The undo history of one encounter (see the module).
 
     ``push`` raises :class:`IllegalOp` (and changes nothing) when an Op is refused.
+
+    With a ``limit``, a new step beyond it forgets the oldest (as ``QUndoStack`` does with
+    its undo limit, so that its view stays in step): the steps kept undo exactly as
+    before, the saved state is forgotten with its step, and a three-hour session keeps a
+    bounded history (every step holds its Ops and the parts they changed).
     """
 
-    def __init__(self, encounter: Encounter) -> None:
+    def __init__(self, encounter: Encounter, limit: int | None = None) -> None:
         super().__init__()
+        if limit is not None and limit < 1:
+            raise ValueError(f"an undo limit is at least 1 step, not {limit}")
+        self.limit = limit
         self.encounter = encounter
         self._busy = False
         self._group: list[tuple[Op, Op]] | None = None
@@ -214,6 +222,12 @@ class History(StepList[Step, StepEvent]):
             self._clean = -1  # the saved state was undone and is now gone for good
         self._steps.append(step)
         self._index += 1
+        if self.limit is not None and len(self._steps) > self.limit:
+            gone = len(self._steps) - self.limit
+            del self._steps[:gone]
+            self._index -= gone
+            if self._clean != -1:
+                self._clean = -1 if self._clean < gone else self._clean - gone
 
     def _apply_all(self, ops: list[Op]) -> list[tuple[Op, Op]]:
         changes: list[tuple[Op, Op]] = []
