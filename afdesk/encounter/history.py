@@ -105,16 +105,25 @@ class History(StepList[Step, StepEvent]):
     # ---------------------------------------------------------------------- changes
 
     def push(
-        self, ops: Op | Sequence[Op], text: str | None = None, *, merge_key: str | None = None
+        self,
+        ops: Op | Sequence[Op],
+        text: str | None = None,
+        *,
+        merge_key: str | None = None,
+        typed: bool = False,
     ) -> Step:
         """Apply ``ops`` as one step (all or nothing) and return it.
 
         ``text`` is the undo menu's words (default: the first Op's title). With a
         ``merge_key`` equal to the previous step's, the new step replaces it (see the
         module). Any exception (:class:`IllegalOp` for a refusal) leaves everything as it was.
+        ``typed``: the Ops come from a typed decoder (a journal's lines), so their fields
+        already have their declared types and the step holds them as they are (the model
+        still checks every Op it applies).
         """
-        # Widgets hand enums back as strings: the step holds the real types.
-        ops = [canonical(op) for op in ([ops] if isinstance(ops, Op) else ops)]
+        ops = [ops] if isinstance(ops, Op) else list(ops)
+        if not typed:  # widgets hand enums back as strings: the step holds the real types
+            ops = [canonical(op) for op in ops]
         if self._group is not None:
             self._group.extend(self._apply_all(ops))
             return Step(tuple(self._group), self._group_text)

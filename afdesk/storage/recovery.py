@@ -403,7 +403,7 @@ def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[Encoun
             if line.saved:
                 continue
             if line.do is not None:
-                history.push(line.do)
+                history.push(line.do, typed=True)  # decoded into its class: no conversion
             elif line.undo:
                 if line.inverse is not None and line.op is not None:
                     history.undo_unknown(Step(((line.op, line.inverse),), ""))
