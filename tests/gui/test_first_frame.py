@@ -234,3 +234,37 @@ def test_a_failed_build_is_not_taken_for_a_whole_window(qtbot, tmp_path, doc, mo
     assert doc.push(deal_hands(doc.encounter, random.Random(1))) == ""
     window.show()
     assert window.close()
+
+
+def test_the_docks_behind_a_tab_and_the_campaign_are_made_when_first_shown(
+    qtbot, tmp_path, playing_doc
+):
+    """The Reserves panel (behind the Character dock's tab) is made when its tab is raised,
+    and then shows what a panel made with the window shows; the campaign's part of the
+    window is made when first asked for."""
+    window = _window(qtbot, tmp_path, "tabs", defer=True)
+    window.set_document(playing_doc)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    window.complete()
+    assert window._reserves_panel is None and window.reserves_dock.widget() is None
+    assert window._campaign is None
+    window.reserves_dock.raise_()
+    qtbot.waitUntil(lambda: window._reserves_panel is not None)
+    panel = window.reserves_dock.widget()
+    assert panel is window.reserves_panel and panel.doc is playing_doc
+    from afdesk.gui.docks.reserves import ReservesPanel
+
+    eager = ReservesPanel(window.ctx)
+    qtbot.addWidget(eager)
+    eager.set_document(playing_doc)
+    assert panel.groups() == eager.groups()
+    tree = [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount())]
+    assert tree == [
+        eager.tree.topLevelItem(i).text(0) for i in range(eager.tree.topLevelItemCount())
+    ]
+    other = EncounterDocument(playing_doc.encounter, journal_factory=lambda d: None)
+    window.set_document(other)
+    assert panel.doc is other  # once made, it follows the document shown
+    assert window.campaign is window.campaign and window.campaign.doc is None
