@@ -268,3 +268,33 @@ def test_the_docks_behind_a_tab_and_the_campaign_are_made_when_first_shown(
     window.set_document(other)
     assert panel.doc is other  # once made, it follows the document shown
     assert window.campaign is window.campaign and window.campaign.doc is None
+
+
+def test_the_chase_board_is_made_when_the_encounter_becomes_a_chase(qtbot, tmp_path):
+    """A battle's window has no chase board; the encounter becoming a chase makes it,
+    shows it and it shows what a board made with the window shows."""
+    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.ops.meta import ChangeMode
+    from afdesk.gui.chase.board import ChaseBoard
+
+    chase = load(chase_sample_encounter()).state
+    doc = EncounterDocument(Encounter.from_state(chase), journal_factory=lambda d: None)
+    assert doc.push(ChangeMode(Mode.BATTLE, override=True)) == ""
+    window = _window(qtbot, tmp_path, "battle", defer=True)
+    window.set_document(doc)
+    window.complete()
+    assert window.chase_view._board is None
+    assert window.chase_view.stack.currentIndex() == 0
+    assert doc.push(ChangeMode(Mode.CHASE, override=True)) == ""
+    board = window.chase_view._board
+    assert board is not None and window.chase_view.stack.currentWidget() is board
+    eager = ChaseBoard()
+    qtbot.addWidget(eager)
+    eager.set_document(doc)
+    assert board.heading.text() == eager.heading.text()
+    assert board.column.order == eager.column.order
+    assert {p: lane.data for p, lane in board.column.lanes.items()} == {
+        p: lane.data for p, lane in eager.column.lanes.items()
+    }
+    window.chase_view.flip()  # the map, one click away
+    assert window.chase_view.stack.currentIndex() == 0
