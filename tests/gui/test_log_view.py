@@ -10,7 +10,7 @@ import pytest
 
 from afdesk.encounter.ops.check import ResolveContest
 from afdesk.encounter.ops.restore import Restore
-from afdesk.gui.docks.log import LogPanel, entry_line, entry_people
+from afdesk.gui.docks.log import LogModel, LogPanel, entry_line, entry_people
 from afdesk.gui.document import EncounterDocument
 from tests.benchmarks import long_session
 
@@ -31,19 +31,25 @@ def shown(panel: LogPanel) -> list[str]:
 
 
 def check(panel: LogPanel, doc: EncounterDocument) -> None:
+    """The panel lets through the lines the filter asks for; Qt holds the newest of them
+    (all of a short log), at most twice the window."""
     text = panel.search.text().strip()
     person = panel.person.currentData() or ""
     want = expected(doc, text, person, panel.kind.currentIndex() == 1)
     assert panel.visible_entries() == want
-    assert shown(panel) == [entry_line(e) for e in want]
+    model = panel.view.model()
+    held = want[model.first :]
+    assert model.first == 0 or len(held) >= model.WINDOW
+    assert len(held) <= 2 * model.WINDOW
+    assert shown(panel) == [entry_line(e) for e in held]
+    assert [model.entry(r) for r in range(model.rowCount())] == held
     fresh = LogPanel()
     fresh.set_document(doc)
     fresh.search.setText(panel.search.text())
     fresh.person.setCurrentIndex(fresh.person.findData(person))
     fresh.kind.setCurrentIndex(panel.kind.currentIndex())
-    assert shown(fresh) == shown(panel)
-    model = panel.view.model()
-    assert [model.entry(r) for r in range(model.rowCount())] == want
+    assert fresh.visible_entries() == want
+    assert shown(fresh) == [entry_line(e) for e in want[-model.WINDOW :]]
 
 
 def _filters(panel: LogPanel, doc: EncounterDocument, rng: random.Random) -> None:
@@ -53,8 +59,14 @@ def _filters(panel: LogPanel, doc: EncounterDocument, rng: random.Random) -> Non
     panel.kind.setCurrentIndex(rng.choice([0, 0, 1]))
 
 
+@pytest.mark.parametrize("window", [1000, 7])
 @pytest.mark.parametrize("mix", sorted(long_session.MIXES))
-def test_the_log_shows_the_filtered_log_through_a_long_run(playing_doc, qtbot, mix):
+def test_the_log_shows_the_filtered_log_through_a_long_run(
+    playing_doc, qtbot, mix, window, monkeypatch
+):
+    """With the window the app uses (the whole log held) and a window of 7 lines (the
+    oldest held lines go, the newest stay)."""
+    monkeypatch.setattr(LogModel, "WINDOW", window)
     doc = playing_doc
     panel = LogPanel()
     qtbot.addWidget(panel)
@@ -112,3 +124,27 @@ def test_a_person_who_leaves_the_roster_stops_filtering(playing_doc, qtbot):
     assert doc.push(RemoveCombatant(gone)) == ""
     assert panel.person.currentData() == ""
     check(panel, doc)
+
+
+def test_scrolling_to_the_top_brings_back_earlier_lines(playing_doc, qtbot, monkeypatch):
+    monkeypatch.setattr(LogModel, "WINDOW", 6)
+    doc = playing_doc
+    long_session.model_only(doc.encounter, len(doc.encounter.log) + 30)
+    panel = LogPanel()
+    qtbot.addWidget(panel)
+    panel.resize(300, 130)  # fewer lines fit than Qt holds: a scroll bar
+    panel.set_document(doc)
+    panel.show()
+    qtbot.waitExposed(panel)
+    lines = [entry_line(e) for e in doc.encounter.log]
+    assert shown(panel) == lines[-6:]
+    model = panel.view.model()
+    bar = panel.view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum() and bar.maximum() > 0)
+    bar.setValue(bar.minimum())  # the GM scrolls to the top
+    qtbot.waitUntil(lambda: model.rowCount() == 12)
+    assert shown(panel) == lines[-12:]
+    assert model.first == len(lines) - 12
+    while model.show_earlier():
+        pass
+    assert shown(panel) == lines and model.first == 0

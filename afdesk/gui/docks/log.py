@@ -58,7 +58,14 @@ class LogModel(QStringListModel):
     visits every row on each new line, with two Python calls a row: 34 ms a line at
     20,000 lines); this keeps what each line was made from, and filters in one pass over
     lines lowered once (a Python ``filterAcceptsRow`` per row and key cost 40-55 ms a key
-    at 10,500 lines)."""
+    at 10,500 lines).
+
+    Qt holds the newest of those lines only, from :attr:`first` on: at most ``2 *
+    WINDOW`` once lines are added, ``WINDOW`` after a filter (its view lays every row it
+    holds out again on each new line, so a longer log would cost each line more);
+    :meth:`show_earlier` brings back earlier ones when the GM scrolls to the top."""
+
+    WINDOW = 1000
 
     def __init__(self, doc: EncounterDocument) -> None:
         super().__init__()
@@ -70,7 +77,9 @@ class LogModel(QStringListModel):
         self._lower: list[str] = []
         self._people: list[set[str] | None] = []
         self.rows: list[int] = []
-        """The index in the log of each row shown, ascending."""
+        """The index in the log of each line the filter lets through, ascending."""
+        self.first = 0
+        """The first of :attr:`rows` that Qt holds (row 0 of this model)."""
         self.text = ""
         self.person = ""
         self.checks_only = False
@@ -85,14 +94,29 @@ class LogModel(QStringListModel):
 
     def entry(self, row: int) -> LogEntry | None:
         """The log entry shown at ``row`` (None outside the rows)."""
-        return self.entries[self.rows[row]] if 0 <= row < len(self.rows) else None
+        at = self.first + row
+        return self.entries[self.rows[at]] if row >= 0 and at < len(self.rows) else None
 
     def set_filter(self, text: str, person: str, checks_only: bool) -> None:
         """Show only the lines containing ``text`` (any case), about ``person`` (an id; ""
         for everyone), and only checks if ``checks_only``."""
         self.text, self.person, self.checks_only = text.lower(), person, checks_only
         self.rows = self._accepted(range(len(self.entries)))
-        self.setStringList([self._lines[i] for i in self.rows])
+        self._hold_newest()
+
+    def _hold_newest(self) -> None:
+        self.first = max(len(self.rows) - self.WINDOW, 0)
+        self.setStringList([self._lines[i] for i in self.rows[self.first :]])
+
+    def show_earlier(self) -> int:
+        """Hold up to ``WINDOW`` earlier lines too (added at the top); how many."""
+        count = min(self.WINDOW, self.first)
+        if count:
+            self.insertRows(0, count)
+            self.first -= count
+            for row in range(count):
+                self.setData(self.index(row), self._lines[self.rows[self.first + row]])
+        return count
 
     def _accepted(self, indices: range) -> list[int]:
         rows = list(indices)
@@ -133,17 +157,27 @@ class LogModel(QStringListModel):
         if keep == len(old) == new:
             return
         cut = bisect.bisect_left(self.rows, keep)
+        if cut < self.first:  # cut back beyond what Qt holds: hold the newest again
+            del self.rows[cut:]
+            self._take(keep)
+            self.rows.extend(self._accepted(range(keep, new)))
+            self._hold_newest()
+            return
         if cut < len(self.rows):
-            self.removeRows(cut, len(self.rows) - cut)
+            self.removeRows(cut - self.first, len(self.rows) - cut)
             del self.rows[cut:]
         self._take(keep)
         shown = self._accepted(range(keep, new))
         if shown:
-            first = len(self.rows)
+            end = len(self.rows) - self.first
             self.rows.extend(shown)
-            self.insertRows(first, len(shown))
+            self.insertRows(end, len(shown))
             for k, i in enumerate(shown):
-                self.setData(self.index(first + k), self._lines[i])
+                self.setData(self.index(end + k), self._lines[i])
+        held = len(self.rows) - self.first
+        if held > 2 * self.WINDOW:  # the oldest held lines go (the view is at the end)
+            self.removeRows(0, held - self.WINDOW)
+            self.first = len(self.rows) - self.WINDOW
 
 
 class _WrapDelegate(QStyledItemDelegate):
@@ -201,6 +235,14 @@ class LogView(QTreeView):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setItemDelegate(_WrapDelegate(self))
         self._width = -1
+        self.at_end_when_shown = False
+        """Lines came while hidden: scroll to the newest when shown."""
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.at_end_when_shown:
+            self.at_end_when_shown = False
+            QTimer.singleShot(0, self, self.scrollToBottom)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -234,6 +276,7 @@ class LogPanel(QWidget):
         layout.addLayout(row)
         self.view = LogView()
         self.view.setAlternatingRowColors(True)
+        self.view.verticalScrollBar().valueChanged.connect(self._scrolled)
         layout.addWidget(self.view)
         self.model: LogModel | None = None
         self.search.textChanged.connect(self._filter_changed)
@@ -252,7 +295,7 @@ class LogPanel(QWidget):
         if old is not None:
             old.detach()
             old.deleteLater()
-        self._links.connect(self.model.rowsInserted, self._scroll_to_end)
+        self._links.connect(self.model.rowsInserted, self._lines_added)
         self._links.connect(self.model.rowsRemoved, self._scroll_to_end)
         self._links.connect(doc.rosterChanged, self._fill_people)
         self.view.scrollToBottom()
@@ -285,9 +328,30 @@ class LogPanel(QWidget):
             self.kind.currentIndex() == 1,
         )
 
+    def _lines_added(self, _parent, first: int, _last: int) -> None:
+        if first > 0:  # new lines at the end (earlier ones come at the top)
+            self._scroll_to_end()
+
     def _scroll_to_end(self, *_args) -> None:
-        """The newest entries are what the table cares about: keep them in view."""
-        self.view.scrollToBottom()
+        """The newest entries are what the table cares about: keep them in view (a view
+        nobody sees scrolls when it shows)."""
+        if self.view.isVisible():
+            self.view.scrollToBottom()
+        else:
+            self.view.at_end_when_shown = True
+
+    def _scrolled(self, value: int) -> None:
+        if value == self.view.verticalScrollBar().minimum() and self.view.isVisible():
+            QTimer.singleShot(0, self, self._earlier)  # if still there (not a reset)
+
+    def _earlier(self) -> None:
+        """At the top of what Qt holds: the earlier lines come, the GM's place kept."""
+        bar = self.view.verticalScrollBar()
+        if self.model is None or bar.value() != bar.minimum() or not self.view.isVisible():
+            return
+        added = self.model.show_earlier()
+        if added:
+            self.view.scrollTo(self.model.index(added), QTreeView.ScrollHint.PositionAtTop)
 
     def visible_entries(self) -> list[LogEntry]:
         """The entries the filter lets through, oldest first."""
