@@ -75,6 +75,7 @@ class MainWindow(FileMenu, QMainWindow):
         self._completing = False
         self._campaign = None
         self._reserves_panel = None
+        self._saved_layout = b""
         self.setAcceptDrops(True)
         self._build_map()
         self._build_dock_frames()
@@ -99,10 +100,12 @@ class MainWindow(FileMenu, QMainWindow):
         self._build_menus()
         from afdesk.gui.editor.install import install as install_editor
 
-        self.zone_editor = install_editor(self)  # the map's edit mode
-        if drawn is not None:  # the saved layout came before these docks were made
-            for dock in (self.zone_editor.palette_dock, self.zone_editor.panel_dock):
-                self.restoreDockWidget(dock)
+        self.zone_editor = install_editor(self)  # the map's edit mode (its docks: when opened)
+        saved = self._saved_layout if drawn is not None else self.settings.value("window/state")
+        if saved is not None and _names_a_dock(bytes(saved), "paletteDock"):
+            # The saved layout places the editor's docks: made now, while it can place
+            # them (taking back the sizes drawn forgets where a dock not made yet belongs).
+            self.zone_editor.palette_dock  # noqa: B018
         from afdesk.gui.chase.install import ChaseView
 
         self.chase_view = ChaseView(self)  # the chase board, central while a chase is on
@@ -459,6 +462,7 @@ class MainWindow(FileMenu, QMainWindow):
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
         state = self.settings.value("window/state")
+        self._saved_layout = bytes(state) if state is not None else b""
         if geometry is not None:
             self.restoreGeometry(geometry)
         if state is not None:
@@ -578,3 +582,9 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.help_text import about
 
         QMessageBox.about(self, "About afdesk", about())
+
+
+def _names_a_dock(state: bytes, name: str) -> bool:
+    """Whether a layout saved by ``QMainWindow.saveState`` holds the dock ``name`` (its
+    object name is written in UTF-16)."""
+    return name.encode("utf-16-be") in state

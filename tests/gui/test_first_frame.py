@@ -298,3 +298,24 @@ def test_the_chase_board_is_made_when_the_encounter_becomes_a_chase(qtbot, tmp_p
     }
     window.chase_view.flip()  # the map, one click away
     assert window.chase_view.stack.currentIndex() == 0
+
+
+def test_the_zone_editors_parts_are_made_when_it_first_opens(qtbot, tmp_path, playing_doc):
+    """A GM who never edited: no palette, panel or docks at the start; opening the editor
+    makes them, following the document shown, and closing it hides them."""
+    window = _window(qtbot, tmp_path, "editor-late", defer=True)
+    window.set_document(playing_doc)
+    window.show()
+    qtbot.waitExposed(window)
+    window.complete()
+    editor = window.zone_editor
+    assert editor._parts is None and not editor.is_open()
+    editor.action.setChecked(False)  # closing what never opened makes nothing
+    assert editor._parts is None
+    editor.action.setChecked(True)
+    assert editor._parts is not None and editor.is_open()
+    assert editor.palette.doc is playing_doc and editor.panel.doc is playing_doc
+    assert editor.palette_dock.isVisible() and editor.panel_dock.isVisible()
+    assert window.map.active_tool().name == "edit"
+    editor.action.setChecked(False)
+    assert not editor.palette_dock.isVisible() and window.map.active_tool().name == "move"
