@@ -148,3 +148,27 @@ def test_scrolling_to_the_top_brings_back_earlier_lines(playing_doc, qtbot, monk
     while model.show_earlier():
         pass
     assert shown(panel) == lines and model.first == 0
+
+
+def test_a_hidden_log_scrolls_to_its_end_when_shown(playing_doc, qtbot):
+    doc = playing_doc
+    panel = LogPanel()
+    qtbot.addWidget(panel)
+    panel.resize(300, 130)
+    panel.set_document(doc)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.hide()
+    long_session.run(
+        lambda ops: doc.push_many(ops),
+        lambda: False,
+        lambda: False,
+        doc.encounter,
+        changes=25,
+        seed=3,
+    )
+    assert panel.view.at_end_when_shown
+    panel.show()
+    bar = panel.view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
+    assert not panel.view.at_end_when_shown
