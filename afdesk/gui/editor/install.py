@@ -4,13 +4,17 @@ edit mode. The window only calls :func:`install`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-from afdesk.gui.editor.palette import TilePalette
-from afdesk.gui.editor.panel import ZoneEditorPanel
 from afdesk.gui.map.tools.editor import EditTool
+
+if TYPE_CHECKING:  # imported when the editor first opens
+    from afdesk.gui.editor.palette import TilePalette
+    from afdesk.gui.editor.panel import ZoneEditorPanel
 
 EDITOR_WIDTH = 340
 """The editor's dock is given this many pixels when it opens (its buttons fit)."""
@@ -60,6 +64,9 @@ class ZoneEditor:
     def _made(self) -> tuple[TilePalette, ZoneEditorPanel, QDockWidget, QDockWidget]:
         if self._parts is not None:
             return self._parts
+        from afdesk.gui.editor.palette import TilePalette
+        from afdesk.gui.editor.panel import ZoneEditorPanel
+
         window = self.window
         palette = TilePalette()
         panel = ZoneEditorPanel(window.map, rng=None)  # type: ignore[attr-defined]
