@@ -74,10 +74,18 @@ class History(StepList[Step, StepEvent]):
     """The undo history of one encounter (see the module).
 
     ``push`` raises :class:`IllegalOp` (and changes nothing) when an Op is refused.
+
+    With a ``limit``, a new step beyond it forgets the oldest (as ``QUndoStack`` does with
+    its undo limit, so that its view stays in step): the steps kept undo exactly as
+    before, the saved state is forgotten with its step, and a three-hour session keeps a
+    bounded history (every step holds its Ops and the parts they changed).
     """
 
-    def __init__(self, encounter: Encounter) -> None:
+    def __init__(self, encounter: Encounter, limit: int | None = None) -> None:
         super().__init__()
+        if limit is not None and limit < 1:
+            raise ValueError(f"an undo limit is at least 1 step, not {limit}")
+        self.limit = limit
         self.encounter = encounter
         self._busy = False
         self._group: list[tuple[Op, Op]] | None = None
@@ -97,16 +105,25 @@ class History(StepList[Step, StepEvent]):
     # ---------------------------------------------------------------------- changes
 
     def push(
-        self, ops: Op | Sequence[Op], text: str | None = None, *, merge_key: str | None = None
+        self,
+        ops: Op | Sequence[Op],
+        text: str | None = None,
+        *,
+        merge_key: str | None = None,
+        typed: bool = False,
     ) -> Step:
         """Apply ``ops`` as one step (all or nothing) and return it.
 
         ``text`` is the undo menu's words (default: the first Op's title). With a
         ``merge_key`` equal to the previous step's, the new step replaces it (see the
         module). Any exception (:class:`IllegalOp` for a refusal) leaves everything as it was.
+        ``typed``: the Ops come from a typed decoder (a journal's lines), so their fields
+        already have their declared types and the step holds them as they are (the model
+        still checks every Op it applies).
         """
-        # Widgets hand enums back as strings: the step holds the real types.
-        ops = [canonical(op) for op in ([ops] if isinstance(ops, Op) else ops)]
+        ops = [ops] if isinstance(ops, Op) else list(ops)
+        if not typed:  # widgets hand enums back as strings: the step holds the real types
+            ops = [canonical(op) for op in ops]
         if self._group is not None:
             self._group.extend(self._apply_all(ops))
             return Step(tuple(self._group), self._group_text)
@@ -214,6 +231,12 @@ class History(StepList[Step, StepEvent]):
             self._clean = -1  # the saved state was undone and is now gone for good
         self._steps.append(step)
         self._index += 1
+        if self.limit is not None and len(self._steps) > self.limit:
+            gone = len(self._steps) - self.limit
+            del self._steps[:gone]
+            self._index -= gone
+            if self._clean != -1:
+                self._clean = -1 if self._clean < gone else self._clean - gone
 
     def _apply_all(self, ops: list[Op]) -> list[tuple[Op, Op]]:
         changes: list[tuple[Op, Op]] = []

@@ -27,6 +27,10 @@ from afdesk.encounter.ops.base import Op
 from afdesk.gui.text import sentence
 from afdesk.storage.errors import SaveError
 
+UNDO_LIMIT = 1000
+"""How many steps the GM can undo: older ones are forgotten (a three-hour session's history
+would otherwise grow without bound, and the Undo history dock with it)."""
+
 
 class Links:
     """Signal connections a view made to one document, undone together when it shows
@@ -138,10 +142,11 @@ class EncounterDocument(QObject):
         self.on_disk_version = on_disk_version
         self.disk_digest: str | None = None
         """SHA-256 of the file as opened or last saved: a save checks it is still so."""
-        self.history = History(encounter)
+        self.history = History(encounter, limit=UNDO_LIMIT)
         """The one undo history (afdesk.encounter.history); :attr:`undo_stack` is its view.
         Undo and redo through the view (or :meth:`undo`), which keeps both in step."""
         self.undo_stack = QUndoStack(self)
+        self.undo_stack.setUndoLimit(UNDO_LIMIT)  # forgets the oldest step as the history does
         self.selected = ""
         self.physical_hands: set[str] = set()
         """Hands whose cards the players hold at the table (typed in each round); not saved."""

@@ -73,6 +73,9 @@ class MainWindow(FileMenu, QMainWindow):
         self._stack_links: list = []
         self.completed = False
         self._completing = False
+        self._campaign = None
+        self._reserves_panel = None
+        self._saved_layout = b""
         self.setAcceptDrops(True)
         self._build_map()
         self._build_dock_frames()
@@ -93,17 +96,16 @@ class MainWindow(FileMenu, QMainWindow):
         self._completing = True
         drawn = self.saveState() if self.isVisible() else None  # the docks as drawn
         self._build_panels()
-        from afdesk.gui.campaign.control import CampaignControl
-
-        self.campaign = CampaignControl(self)  # the open campaign and its dock
         self._build_actions()
         self._build_menus()
         from afdesk.gui.editor.install import install as install_editor
 
-        self.zone_editor = install_editor(self)  # the map's edit mode
-        if drawn is not None:  # the saved layout came before these docks were made
-            for dock in (self.zone_editor.palette_dock, self.zone_editor.panel_dock):
-                self.restoreDockWidget(dock)
+        self.zone_editor = install_editor(self)  # the map's edit mode (its docks: when opened)
+        saved = self._saved_layout if drawn is not None else self.settings.value("window/state")
+        if saved is not None and _names_a_dock(bytes(saved), "paletteDock"):
+            # The saved layout places the editor's docks: made now, while it can place
+            # them (taking back the sizes drawn forgets where a dock not made yet belongs).
+            self.zone_editor.palette_dock  # noqa: B018
         from afdesk.gui.chase.install import ChaseView
 
         self.chase_view = ChaseView(self)  # the chase board, central while a chase is on
@@ -124,6 +126,10 @@ class MainWindow(FileMenu, QMainWindow):
             self._show_in_panels(self.doc)
             self._rebuild_edit_menu()
             self._update_actions()
+        from afdesk.gui.docks import history
+
+        if history.on_screen(self.reserves_dock):  # a saved layout shows it in front
+            self._reserves_shown(True)
 
     # The document, the dice and the last dialog live in the commands' context.
 
@@ -134,6 +140,33 @@ class MainWindow(FileMenu, QMainWindow):
     @doc.setter
     def doc(self, doc: EncounterDocument | None) -> None:
         self.ctx.doc = doc
+
+    @property
+    def campaign(self):
+        """The open campaign and its dock (:mod:`afdesk.gui.campaign`), made when first
+        asked for: a campaign is opened from the File menu, never at the start."""
+        if self._campaign is None:
+            from afdesk.gui.campaign.control import CampaignControl
+
+            self._campaign = CampaignControl(self)
+        return self._campaign
+
+    @property
+    def reserves_panel(self):
+        """The Reserves dock's panel, made when the dock is first shown (it sits behind
+        the Character dock's tab) or the panel is first asked for."""
+        if self._reserves_panel is None:
+            from afdesk.gui.docks import reserves
+
+            self._reserves_panel = reserves.ReservesPanel(self.ctx)
+            self.reserves_dock.setWidget(self._reserves_panel)
+            if self.doc is not None:
+                self._reserves_panel.set_document(self.doc)
+        return self._reserves_panel
+
+    def _reserves_shown(self, shown: bool) -> None:
+        if shown and self._reserves_panel is None:
+            self.reserves_panel  # noqa: B018 - made now that it shows
 
     @property
     def rng(self) -> random.Random:
@@ -184,7 +217,6 @@ class MainWindow(FileMenu, QMainWindow):
         self.resizeDocks([self.log_dock], [LOG_HEIGHT], Qt.Orientation.Vertical)
 
     def _build_panels(self) -> None:
-        from afdesk.gui.docks import reserves
         from afdesk.gui.docks.combatant import CombatantPanel
         from afdesk.gui.docks.log import LogPanel
         from afdesk.gui.docks.reflex import ReflexPanel
@@ -194,21 +226,22 @@ class MainWindow(FileMenu, QMainWindow):
         self.log_panel = LogPanel(self.ctx)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
-        self.reserves_panel = reserves.ReservesPanel(self.ctx)
         for dock, panel in (
             (self.reflex_dock, self.reflex_panel),
             (self.combatant_dock, self.combatant_panel),
             (self.log_dock, self.log_panel),
             (self.history_dock, self.history),
-            (self.reserves_dock, self.reserves_panel),
         ):
             dock.setWidget(panel)
+        # The Reserves sit behind the Character dock's tab: made when first shown.
+        self.reserves_dock.visibilityChanged.connect(self._reserves_shown)
 
     def _show_in_panels(self, doc: EncounterDocument) -> None:
         self.reflex_panel.set_document(doc)
         self.combatant_panel.set_document(doc)
         self.log_panel.set_document(doc)
-        self.reserves_panel.set_document(doc)
+        if self._reserves_panel is not None:  # else it is made with the document shown
+            self._reserves_panel.set_document(doc)
         from afdesk.gui.docks import history  # the list follows the stack while shown
 
         history.follow(self.history, self.history_dock, doc.undo_stack)
@@ -429,6 +462,7 @@ class MainWindow(FileMenu, QMainWindow):
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
         state = self.settings.value("window/state")
+        self._saved_layout = bytes(state) if state is not None else b""
         if geometry is not None:
             self.restoreGeometry(geometry)
         if state is not None:
@@ -548,3 +582,9 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.help_text import about
 
         QMessageBox.about(self, "About afdesk", about())
+
+
+def _names_a_dock(state: bytes, name: str) -> bool:
+    """Whether a layout saved by ``QMainWindow.saveState`` holds the dock ``name`` (its
+    object name is written in UTF-16)."""
+    return name.encode("utf-16-be") in state

@@ -135,3 +135,16 @@ def test_steps_from_before_the_history_can_be_undone_and_redone(history):
     history.undo()
     history.redo_unknown([op])
     assert enc.state() == made and history.can_redo()
+
+
+def test_typed_ops_are_kept_as_given_and_still_checked_by_the_model(history):
+    """A journal's Ops come from a typed decoder: the step holds them as they are; the
+    model still refuses a bad one."""
+    op = SetFacing("huang", 90.0, override=True)
+    assert history.push(op, typed=True).ops[0] is op
+    other = SetFacing("huang", 45.0, override=True)
+    held = history.push(other).ops[0]
+    assert held == other and held is not other  # converted to the declared types
+    with pytest.raises(IllegalOp):
+        history.push(AdjustCounter("nobody", "hits", 1), typed=True)
+    assert history.index == 2

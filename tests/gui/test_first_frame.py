@@ -234,3 +234,88 @@ def test_a_failed_build_is_not_taken_for_a_whole_window(qtbot, tmp_path, doc, mo
     assert doc.push(deal_hands(doc.encounter, random.Random(1))) == ""
     window.show()
     assert window.close()
+
+
+def test_the_docks_behind_a_tab_and_the_campaign_are_made_when_first_shown(
+    qtbot, tmp_path, playing_doc
+):
+    """The Reserves panel (behind the Character dock's tab) is made when its tab is raised,
+    and then shows what a panel made with the window shows; the campaign's part of the
+    window is made when first asked for."""
+    window = _window(qtbot, tmp_path, "tabs", defer=True)
+    window.set_document(playing_doc)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    window.complete()
+    assert window._reserves_panel is None and window.reserves_dock.widget() is None
+    assert window._campaign is None
+    window.reserves_dock.raise_()
+    qtbot.waitUntil(lambda: window._reserves_panel is not None)
+    panel = window.reserves_dock.widget()
+    assert panel is window.reserves_panel and panel.doc is playing_doc
+    from afdesk.gui.docks.reserves import ReservesPanel
+
+    eager = ReservesPanel(window.ctx)
+    qtbot.addWidget(eager)
+    eager.set_document(playing_doc)
+    assert panel.groups() == eager.groups()
+    tree = [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount())]
+    assert tree == [
+        eager.tree.topLevelItem(i).text(0) for i in range(eager.tree.topLevelItemCount())
+    ]
+    other = EncounterDocument(playing_doc.encounter, journal_factory=lambda d: None)
+    window.set_document(other)
+    assert panel.doc is other  # once made, it follows the document shown
+    assert window.campaign is window.campaign and window.campaign.doc is None
+
+
+def test_the_chase_board_is_made_when_the_encounter_becomes_a_chase(qtbot, tmp_path):
+    """A battle's window has no chase board; the encounter becoming a chase makes it,
+    shows it and it shows what a board made with the window shows."""
+    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.ops.meta import ChangeMode
+    from afdesk.gui.chase.board import ChaseBoard
+
+    chase = load(chase_sample_encounter()).state
+    doc = EncounterDocument(Encounter.from_state(chase), journal_factory=lambda d: None)
+    assert doc.push(ChangeMode(Mode.BATTLE, override=True)) == ""
+    window = _window(qtbot, tmp_path, "battle", defer=True)
+    window.set_document(doc)
+    window.complete()
+    assert window.chase_view._board is None
+    assert window.chase_view.stack.currentIndex() == 0
+    assert doc.push(ChangeMode(Mode.CHASE, override=True)) == ""
+    board = window.chase_view._board
+    assert board is not None and window.chase_view.stack.currentWidget() is board
+    eager = ChaseBoard()
+    qtbot.addWidget(eager)
+    eager.set_document(doc)
+    assert board.heading.text() == eager.heading.text()
+    assert board.column.order == eager.column.order
+    assert {p: lane.data for p, lane in board.column.lanes.items()} == {
+        p: lane.data for p, lane in eager.column.lanes.items()
+    }
+    window.chase_view.flip()  # the map, one click away
+    assert window.chase_view.stack.currentIndex() == 0
+
+
+def test_the_zone_editors_parts_are_made_when_it_first_opens(qtbot, tmp_path, playing_doc):
+    """A GM who never edited: no palette, panel or docks at the start; opening the editor
+    makes them, following the document shown, and closing it hides them."""
+    window = _window(qtbot, tmp_path, "editor-late", defer=True)
+    window.set_document(playing_doc)
+    window.show()
+    qtbot.waitExposed(window)
+    window.complete()
+    editor = window.zone_editor
+    assert editor._parts is None and not editor.is_open()
+    editor.action.setChecked(False)  # closing what never opened makes nothing
+    assert editor._parts is None
+    editor.action.setChecked(True)
+    assert editor._parts is not None and editor.is_open()
+    assert editor.palette.doc is playing_doc and editor.panel.doc is playing_doc
+    assert editor.palette_dock.isVisible() and editor.panel_dock.isVisible()
+    assert window.map.active_tool().name == "edit"
+    editor.action.setChecked(False)
+    assert not editor.palette_dock.isVisible() and window.map.active_tool().name == "move"

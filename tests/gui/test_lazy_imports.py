@@ -91,3 +91,23 @@ def test_the_first_frame_loads_no_dialog_or_tool(tmp_path):
         or m in ("ctypes", "subprocess", "concurrent.futures")
     ]
     assert not_needed == []
+
+
+WHOLE_WINDOW = FIRST_FRAME.replace(
+    "print(json.dumps(sorted(sys.modules)))",
+    "window.complete()\nprint(json.dumps(sorted(sys.modules)))",
+)
+
+
+def test_the_whole_window_loads_nothing_it_does_not_show(tmp_path):
+    """Complete, on the sample (a battle; no campaign; the editor never opened; the
+    Reserves behind their tab): the editor's palette and panel, the campaign's window
+    parts and the Reserves panel are made, and imported, when first shown."""
+    loaded = _modules(WHOLE_WINDOW, tmp_path)
+    assert "afdesk.gui.docks.log" in loaded  # it did complete
+    assert not loaded & {
+        "afdesk.gui.editor.palette",
+        "afdesk.gui.editor.panel",
+        "afdesk.gui.campaign.control",
+        "afdesk.gui.docks.reserves",
+    }

@@ -1,6 +1,7 @@
 """Put the chase board into the main window: the central view becomes a stack of the map
-and the board, the board shown while the encounter is a chase (the map one click away:
-View > Map / chase board, Ctrl+B), and File > Open chase sample."""
+and the board (made when first needed), the board shown while the encounter is a chase
+(the map one click away: View > Map / chase board, Ctrl+B), and File > Open chase
+sample."""
 
 from __future__ import annotations
 
@@ -16,8 +17,7 @@ class ChaseView:
 
     def __init__(self, window) -> None:
         self.window = window
-        self.board = ChaseBoard()
-        self.board.setObjectName("chaseBoardView")
+        self._board: ChaseBoard | None = None
         self.stack = QStackedWidget()
         self.stack.setObjectName("centralStack")
         # Like the map it holds: the window's spare room goes to it, not to the docks
@@ -25,7 +25,6 @@ class ChaseView:
         self.stack.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         old = window.takeCentralWidget()
         self.stack.addWidget(old)
-        self.stack.addWidget(self.board)
         window.setCentralWidget(self.stack)
         self.doc = None
         self.show_map = False
@@ -54,22 +53,42 @@ class ChaseView:
                 first_sep = next((a for a in menu.actions() if a.isSeparator()), None)
                 menu.insertAction(first_sep, self.open_sample)
 
+    @property
+    def board(self) -> ChaseBoard:
+        """The chase board, made when first shown (the encounter becomes a chase) or asked
+        for: a battle never needs it, so the start does not build it."""
+        if self._board is None:
+            self._board = ChaseBoard()
+            self._board.setObjectName("chaseBoardView")
+            self.stack.addWidget(self._board)
+            if self.doc is not None:
+                self._show_document()
+        return self._board
+
     def set_document(self, doc) -> None:
         if self.doc is not None:
             self.doc.modeChanged.disconnect(self._mode_changed)
         self.doc = doc
-        self.board.set_document(doc)
-        self.board.controls.rng = self.window.rng
+        if self._board is not None:  # else it is made with the document shown
+            self._show_document()
         doc.modeChanged.connect(self._mode_changed)
         self.show_map = False
         self._mode_changed()
+
+    def _show_document(self) -> None:
+        assert self._board is not None and self.doc is not None
+        self._board.set_document(self.doc)
+        self._board.controls.rng = self.window.rng
 
     def is_chase(self) -> bool:
         return self.doc is not None and self.doc.encounter.mode is Mode.CHASE
 
     def _mode_changed(self) -> None:
         self.toggle.setEnabled(self.is_chase())
-        self.stack.setCurrentIndex(1 if self.is_chase() and not self.show_map else 0)
+        if self.is_chase() and not self.show_map:
+            self.stack.setCurrentWidget(self.board)
+        else:
+            self.stack.setCurrentIndex(0)
 
     def flip(self) -> None:
         if self.is_chase():

@@ -4,40 +4,33 @@ edit mode. The window only calls :func:`install`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-from afdesk.gui.editor.palette import TilePalette
-from afdesk.gui.editor.panel import ZoneEditorPanel
 from afdesk.gui.map.tools.editor import EditTool
+
+if TYPE_CHECKING:  # imported when the editor first opens
+    from afdesk.gui.editor.palette import TilePalette
+    from afdesk.gui.editor.panel import ZoneEditorPanel
 
 EDITOR_WIDTH = 340
 """The editor's dock is given this many pixels when it opens (its buttons fit)."""
 
 
 class ZoneEditor:
-    """The editor's parts in one window."""
+    """The editor's parts in one window. The action and the map's edit tool are there from
+    the start; the palette, the panel and their docks are made when the editor first
+    opens (or one of them is asked for): a GM who only plays never needs them."""
 
     def __init__(self, window: QMainWindow) -> None:
         self.window = window
         view = window.map  # type: ignore[attr-defined]
         view.add_tool(EditTool(view))
-        self.palette = TilePalette()
-        self.panel = ZoneEditorPanel(view, rng=None)
-        self.panel.palette_kinds = self.palette.kinds  # type: ignore[method-assign]
-        self.palette.picked.connect(self.pick)
-        self.palette.selected_tile = self.selected_tile  # type: ignore[method-assign]
-        # The palette tabbed with the Character dock (in front while editing), the editor's
-        # dock in the left column with Reflex and Reserves (shown while editing).
-        self.palette_dock = self._dock("Tile palette", "paletteDock", self.palette)
-        self.panel_dock = self._dock("Zone editor", "zoneEditorDock", self.panel)
-        window.tabifyDockWidget(window.combatant_dock, self.palette_dock)  # type: ignore[attr-defined]
-        window.combatant_dock.raise_()  # type: ignore[attr-defined]
-        # Both shown while editing only: at 1280x720 the right column's tabs have no room
-        # for a palette the GM does not use during play.
-        self.palette_dock.hide()
-        self.panel_dock.hide()
+        self._parts: tuple[TilePalette, ZoneEditorPanel, QDockWidget, QDockWidget] | None = None
+        self.doc = None
         self.action = QAction("&Zone editor", window)
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+E"))
@@ -48,10 +41,54 @@ class ZoneEditor:
             if act.text() == "&View" and act.menu() is not None:
                 act.menu().addSeparator()
                 act.menu().addAction(self.action)
-        self.panel.edit_box.toggled.connect(self.action.setChecked)
         window.documentChanged.connect(self.set_document)  # type: ignore[attr-defined]
         if getattr(window, "doc", None) is not None:  # made after the first frame
             self.set_document(window.doc)  # type: ignore[attr-defined]
+
+    @property
+    def palette(self) -> TilePalette:
+        return self._made()[0]
+
+    @property
+    def panel(self) -> ZoneEditorPanel:
+        return self._made()[1]
+
+    @property
+    def palette_dock(self) -> QDockWidget:
+        return self._made()[2]
+
+    @property
+    def panel_dock(self) -> QDockWidget:
+        return self._made()[3]
+
+    def _made(self) -> tuple[TilePalette, ZoneEditorPanel, QDockWidget, QDockWidget]:
+        if self._parts is not None:
+            return self._parts
+        from afdesk.gui.editor.palette import TilePalette
+        from afdesk.gui.editor.panel import ZoneEditorPanel
+
+        window = self.window
+        palette = TilePalette()
+        panel = ZoneEditorPanel(window.map, rng=None)  # type: ignore[attr-defined]
+        panel.palette_kinds = palette.kinds  # type: ignore[method-assign]
+        palette.picked.connect(self.pick)
+        palette.selected_tile = self.selected_tile  # type: ignore[method-assign]
+        # The palette tabbed with the Character dock (in front while editing), the editor's
+        # dock in the left column with Reflex and Reserves (shown while editing).
+        palette_dock = self._dock("Tile palette", "paletteDock", palette)
+        panel_dock = self._dock("Zone editor", "zoneEditorDock", panel)
+        window.tabifyDockWidget(window.combatant_dock, palette_dock)  # type: ignore[attr-defined]
+        window.combatant_dock.raise_()  # type: ignore[attr-defined]
+        self._parts = (palette, panel, palette_dock, panel_dock)
+        for dock in (palette_dock, panel_dock):
+            window.restoreDockWidget(dock)  # where the GM put it (the saved layout)
+            # Shown while editing only: at 1280x720 the right column's tabs have no room
+            # for a palette the GM does not use during play.
+            dock.hide()
+        panel.edit_box.toggled.connect(self.action.setChecked)
+        if self.doc is not None:
+            self._show_document()
+        return self._parts
 
     def _dock(self, title: str, name: str, widget) -> QDockWidget:
         dock = QDockWidget(title, self.window)
@@ -64,12 +101,19 @@ class ZoneEditor:
         return dock
 
     def set_document(self, doc) -> None:
-        self.palette.set_document(doc)
-        self.panel.set_document(doc)
+        self.doc = doc
+        if self._parts is not None:  # else they are made with the document shown
+            self._show_document()
+
+    def _show_document(self) -> None:
+        self.palette.set_document(self.doc)
+        self.panel.set_document(self.doc)
         self.panel.rng = self.window.rng  # type: ignore[attr-defined]
 
     def set_open(self, on: bool) -> None:
         """Open the editor (the map's edit mode, the palette and the dock) or close it."""
+        if not on and self._parts is None:
+            return  # never opened: nothing to close
         self.panel.set_editing(on)
         if on:
             self.panel.rng = self.window.rng  # type: ignore[attr-defined]
@@ -82,12 +126,12 @@ class ZoneEditor:
                 self.window.resizeDocks(
                     [self.panel_dock, reserves], [520, 300], Qt.Orientation.Vertical
                 )
-        else:
+        elif self._parts is not None:
             for dock in (self.palette_dock, self.panel_dock):
                 dock.hide()
 
     def is_open(self) -> bool:
-        return self.panel.editing()
+        return self._parts is not None and self.panel.editing()
 
     def selected_tile(self):
         """The tile selected on the map (None if no slot is)."""

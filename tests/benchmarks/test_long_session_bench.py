@@ -1,0 +1,243 @@
+"""Fast in the third hour: each figure after a long session as a ratio to the same measure
+in the first minute of the same run, through the real window (every dock and the players'
+view open, the crash journal on).
+
+- The first minute: the sample, dealt and played, in the window; one GM action (NextTurn
+  pushed, then the events processed: repainted), one undo and one redo step, one key typed
+  in the Log's filter, and the process's memory.
+- The third hour: an encounter whose earlier play left a long log is opened, then 5,000
+  seeded varied changes (turns, facings, states, counters, fog, undos and redos) are pushed
+  through the document, leaving 20,000 log lines; the same measures again.
+
+Goals: one GM action within 16 ms and 1.2x the first minute's; an undo or redo step
+within 16 ms (median), worst 33 ms; a filter key within 16 ms; memory within 1.5x. The
+recovery of a three-hour journal (13,800 changes) within 1 s of CPU, said beside the load
+of the file it rebuilds.
+
+Run with ``.venv/bin/pytest tests/benchmarks/test_long_session_bench.py -s``.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import random
+import statistics
+import time
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.history import History
+from afdesk.encounter.ops.flow import NextTurn
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
+from afdesk.encounter.state import Phase
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.main_window import MainWindow
+from afdesk.storage import load, recovery, samples, save
+from afdesk.storage.journal import Journal
+from tests.benchmarks import long_session
+
+CHANGES = 5_000
+LOG_LINES = 20_000
+
+
+@pytest.fixture(autouse=True)
+def _scratch(monkeypatch, tmp_path):
+    monkeypatch.setenv("AFDESK_DATA_DIR", str(tmp_path / "data"))
+
+
+def _rss_mb() -> float:
+    """The process's resident memory now (Linux), after a full collection."""
+    gc.collect()
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _ms(fn) -> tuple[float, float]:
+    """Wall and UI-thread CPU milliseconds of ``fn()`` and the events it caused."""
+    app = QApplication.instance()
+    wall, cpu = time.perf_counter(), time.thread_time()
+    fn()
+    app.processEvents()
+    return (time.perf_counter() - wall) * 1e3, (time.thread_time() - cpu) * 1e3
+
+
+def _measure(window: MainWindow, doc: EncounterDocument, seed: int) -> dict[str, float]:
+    app = QApplication.instance()
+    enc = doc.encounter
+    rng = random.Random(seed)
+    actions, walls = [], []
+    for i in range(45):
+        while enc.turn.phase is not Phase.TURNS:
+            assert doc.push(long_session.next_ops(enc, rng)[0]) == ""
+            app.processEvents()
+        wall, cpu = _ms(lambda: doc.push(NextTurn()))
+        if i >= 5:  # after a warm-up
+            actions.append(cpu)
+            walls.append(wall)
+    steps = []
+    for _ in range(15):
+        steps.append(_ms(doc.undo)[1])
+    for _ in range(15):
+        steps.append(_ms(doc.redo)[1])
+    search = window.log_panel.search
+    keys = []
+    for _ in range(3):
+        for ch in "faces":
+            keys.append(_ms(lambda ch=ch: QTest.keyClick(search, ch))[1])
+        for _ in "faces":
+            keys.append(_ms(lambda: QTest.keyClick(search, "\b"))[1])
+    assert search.text() == ""
+    return {
+        "action": statistics.median(actions),
+        "action_worst": max(actions),
+        "action_wall": statistics.median(walls),
+        "step": statistics.median(steps),
+        "step_worst": max(steps),
+        "key": statistics.median(keys),
+        "key_worst": max(keys),
+        "memory": _rss_mb(),
+        "log": len(enc.log),
+    }
+
+
+def _playing(enc):
+    enc.apply(deal_hands(enc, random.Random(1)))
+    enc.apply(play_cards(enc, rng=random.Random(2)))
+    return enc
+
+
+def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
+    window = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window.maybe_save = lambda: True
+    qtbot.addWidget(window)
+    window.resize(1600, 900)
+    window.show()
+    if hasattr(window, "complete"):
+        window.complete()
+    first = EncounterDocument(_playing(samples.build()))
+    window.set_document(first)
+    window.show_player_view()
+    qtbot.addWidget(window.player_window)
+    qtbot.waitExposed(window.player_window)
+    for dock in (window.reflex_dock, window.combatant_dock, window.log_dock):
+        assert dock.isVisible()
+    start = _measure(window, first, 3)
+
+    # The third hour: earlier play in the log, then 5,000 changes through the window.
+    enc = _playing(samples.build())
+    long_session.model_only(enc, LOG_LINES - int(CHANGES * 0.75))
+    doc = EncounterDocument(enc)
+    window.set_document(doc)
+    first.close(clean=True)
+    app = QApplication.instance()
+
+    def push(ops):
+        reason = doc.push_many(ops)
+        app.processEvents()
+        return reason
+
+    def step(can, do):
+        def run() -> bool:
+            if not can():
+                return False
+            do()
+            app.processEvents()
+            return True
+
+        return run
+
+    t0 = time.perf_counter()
+    long_session.run(
+        push,
+        step(doc.undo_stack.canUndo, doc.undo),
+        step(doc.undo_stack.canRedo, doc.redo),
+        enc,
+        CHANGES,
+        seed=17,
+        mix="fights",
+    )
+    session_s = time.perf_counter() - t0
+    late = _measure(window, doc, 4)
+    print(f"\n{CHANGES} changes pushed through the window in {session_s:.0f} s")
+    for key, words in (
+        ("action", "one GM action (NextTurn, repainted), UI-thread CPU ms"),
+        ("step", "one undo or redo step, UI-thread CPU ms"),
+        ("key", "one key in the Log's filter, UI-thread CPU ms"),
+    ):
+        print(
+            f"{words}: first minute median {start[key]:.1f} (worst {start[key + '_worst']:.1f}),"
+            f" after {CHANGES} changes and {late['log']:.0f} log lines median "
+            f"{late[key]:.1f} (worst {late[key + '_worst']:.1f}): "
+            f"{late[key] / start[key]:.2f}x"
+        )
+    print(
+        f"one GM action, wall ms: first minute {start['action_wall']:.1f}, then "
+        f"{late['action_wall']:.1f}: {late['action_wall'] / start['action_wall']:.2f}x"
+    )
+    print(
+        f"memory: {start['memory']:.0f} MB, then {late['memory']:.0f} MB: "
+        f"{late['memory'] / start['memory']:.2f}x"
+    )
+    window.player_window.close()
+    window.close()
+    doc.close(clean=True)
+    assert late["log"] >= LOG_LINES * 0.95
+    assert late["action"] <= 16.0 and late["action"] <= 1.2 * start["action"]
+    assert late["step"] <= 16.0 and late["step_worst"] <= 33.0
+    assert late["key"] <= 16.0
+    assert late["memory"] <= 1.5 * start["memory"]
+
+
+def test_recovery_of_a_three_hour_journal(tmp_path):
+    enc = _playing(samples.build())
+    history = History(enc)
+    journal = Journal.start("Three hours", base=enc.state()).follow(history)
+
+    def push(ops):
+        try:
+            history.push(ops)
+        except IllegalOp as exc:
+            return str(exc)
+        return ""
+
+    def step(can, do):
+        return lambda: can() and (do() is not None)
+
+    long_session.run(
+        push,
+        step(history.can_undo, history.undo),
+        step(history.can_redo, history.redo),
+        enc,
+        13_800,
+        seed=5,
+    )
+    journal.flush()
+    data = journal.path.read_bytes()
+    journal.close()
+    path = tmp_path / "after.afenc"
+    save(path, enc.state())
+
+    def cpu(fn) -> float:
+        times = []
+        for _ in range(3):
+            start = time.process_time()
+            fn()
+            times.append(time.process_time() - start)
+        return statistics.median(times)
+
+    replay = cpu(lambda: recovery.replay_journal(data, "bench"))
+    floor = cpu(lambda: load(path))
+    assert recovery.replay_journal(data, "bench").state == enc.state()
+    lines = data.count(b"\n") - 1
+    print(
+        f"\nrecovery of {lines} journal lines ({len(data) / 1e6:.2f} MB): "
+        f"{replay * 1e3:.0f} ms CPU; the load of the file it rebuilds ({len(enc.log)} log "
+        f"lines): {floor * 1e3:.0f} ms: {replay / floor:.1f}x"
+    )
+    assert replay <= 1.0
