@@ -329,7 +329,12 @@ def _check_campaign(camp: Campaign, source: str) -> None:
         ids.add(e.id)
         for field in ("file", "running"):
             name = getattr(e, field)
-            if name and (Path(name).name != name or name in (".", "..")):
+            if name and (
+                Path(name).name != name
+                or name in (".", "..")
+                or "\0" in name
+                or len(name.encode("utf-8", "surrogatepass")) > 255
+            ):
                 raise LoadError(
                     source,
                     f"encounters[{i}].{field}: {messages.value_text(name)} is not a file name "
@@ -442,13 +447,24 @@ def _files_needed(camp: Campaign) -> Iterable[tuple[str, str, str]]:
             yield f"encounters[{i}].running", e.running, e.title
 
 
+def _absent(path: Path) -> str:
+    """'' if ``path`` is a file, else why not in words."""
+    try:
+        if path.is_file():
+            return ""
+    except (OSError, ValueError) as exc:
+        return f"cannot be looked at ({getattr(exc, 'strerror', None) or exc})"
+    return "is not in the campaign folder"
+
+
 def missing_encounters(camp: Campaign, folder: Path) -> list[str]:
     """The encounter files ``camp`` needs that are not in ``folder``, each with its
     place and the encounter's title (what the app says when the campaign opens)."""
     out = []
     for place, name, title in _files_needed(camp):
-        if not (folder / name).is_file():
-            out.append(f"{place}: {name} ({title}) is not in the campaign folder")
+        why = _absent(folder / name)
+        if why:
+            out.append(f"{place}: {name} ({title}) {why}")
     return out
 
 
@@ -460,8 +476,9 @@ def encounter_problems(loaded: LoadedCampaign) -> list[str]:
     out = []
     for place, name, title in _files_needed(loaded.campaign):
         path = loaded.folder / name
-        if not path.is_file():
-            out.append(f"{place}: {name} ({title}) is not in the campaign folder")
+        why = _absent(path)
+        if why:
+            out.append(f"{place}: {name} ({title}) {why}")
             continue
         try:
             load(path)

@@ -289,7 +289,7 @@ def _decode(data: Any, source: str) -> tuple[EncounterState, int]:
                 source, f"{_explain(str(exc), doc)} (after upgrading from version {version})"
             ) from None
     _check_meaning(state, source)
-    meaning.check(state, data, source, lambda: _raw(data))
+    meaning.check(state, data, source, lambda: meaning.numbers_document(data))
     return state, version
 
 

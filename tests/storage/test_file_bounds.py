@@ -263,6 +263,16 @@ REFUSALS = {
         ),
         8,
     ),
+    "encounter, a number beyond 64 bits at the end": (
+        codec.decode,
+        _encounter_log(
+            b'{"op":{"op":"NextTurn"},"text":""}',
+            N,
+            b',{"op":{"op":"AdjustCounter","id":"huang","counter":"hits",'
+            b'"delta":123456789012345678901},"text":""}',
+        ),
+        10,
+    ),
     "campaign, empty characters": (
         store.decode_campaign,
         CAMPAIGN_HEAD + b'"characters":[' + b",".join([b"{}"] * N) + b"]}",
@@ -317,3 +327,22 @@ def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path):
         assert tracemalloc.get_traced_memory()[1] < 1 << 20, "not read"
     finally:
         tracemalloc.stop()
+
+
+@pytest.mark.parametrize("name", ["x" * 300, "a\u0000b.afenc", "é" * 200])
+def test_an_encounter_file_name_no_folder_can_hold_is_refused(tmp_path, name):
+    """Found by the campaign fuzzer: a file name of thousands of characters passed the
+    campaign and then made the check ask the disk ("File name too long")."""
+    text = store.encode_campaign(Campaign(encounters=(Planned(id="e", title="E", file="e.afenc"),)))
+    text = text.replace(b'"e.afenc"', json_text(name))
+    with pytest.raises(LoadError, match=r"encounters\[0\]\.file: .* is not a file name"):
+        store.decode_campaign(text)
+    camp = Campaign(encounters=(Planned(id="e", title="E", file=name),))
+    (problem,) = store.missing_encounters(camp, tmp_path)
+    assert problem.startswith("encounters[0].file: ")
+
+
+def json_text(value: str) -> bytes:
+    import json
+
+    return json.dumps(value).encode()
