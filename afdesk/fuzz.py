@@ -16,7 +16,8 @@ or nested deeply; huge strings, control and bidi characters) and on the bytes
 counts; on a sample of the accepted files it also tries every GM command and menu action
 and runs ``afdesk export-png`` in a subprocess (afdesk.fuzz_app). ``--target journals``
 and ``--target tilesets`` fuzz crash journals and tile set files instead
-(afdesk.fuzz_formats). The test suite runs a bounded number of cases
+(afdesk.fuzz_formats), ``--target campaigns`` and ``--target characters`` campaign and
+character files (afdesk.fuzz_campaigns). The test suite runs a bounded number of cases
 (tests/storage/test_fuzz.py, tests/storage/test_fuzz_formats.py).
 """
 
@@ -207,9 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-draw", action="store_true", help="skip drawing the maps")
     parser.add_argument(
         "--target",
-        choices=["files", "journals", "tilesets"],
+        choices=["files", "journals", "tilesets", "campaigns", "characters"],
         default="files",
-        help="encounter files (default), crash journals or tile set files",
+        help="encounter files (default), crash journals, tile set files, campaign files "
+        "(campaign.afcamp) or character files (.afchars)",
     )
     parser.add_argument(
         "--app-every",
@@ -224,6 +226,10 @@ def main(argv: list[str] | None = None) -> int:
         help="run export-png on every Nth of those (0: never)",
     )
     args = parser.parse_args(argv)
+    if args.target in ("campaigns", "characters"):
+        from afdesk import fuzz_campaigns
+
+        return fuzz_campaigns.main(args.target, args.minutes, args.seed)
     if args.target != "files":
         from afdesk import fuzz_formats
 

@@ -142,3 +142,21 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
 
 
 # --------------------------------------------------------------------------- promises
+
+
+_DEEP = "\ue000afdesk-fuzz-deep\ue000"
+
+
+def deep(data: bytes, rng: random.Random) -> bytes:
+    """A value of ``data`` (JSON) replaced by lists or objects nested 100 to 100,000 deep
+    (balanced, or cut off there), spliced in as text: beyond what Python's json can
+    write, and what once let a RecursionError out of the campaign loader."""
+    doc = json.loads(data)
+    where = rng.choice([p for p in _paths(doc) if p] or [()])
+    doc = _set(doc, where, _DEEP)
+    depth = rng.choice([100, 10_000, 100_000])
+    opener, closer = rng.choice([(b"[", b"]"), (b'{"a":', b"}"), (b'[{"a":', b"}]")])
+    inner = b"" if opener == b"[" else b"1"
+    nested = opener * depth + inner + (closer * depth if rng.random() < 0.8 else b"")
+    text = json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    return text.replace(json.dumps(_DEEP, ensure_ascii=False).encode(), nested, 1)

@@ -89,7 +89,7 @@ class CrashHandler:
             else:
                 journal = self._secure_journal()
             report = self._write_report(details, journal, why)
-            self._tell(exc, details, report, why)
+            self._tell(exc, details, report, why, journal)
         except Exception:
             self._previous_hook(exc_type, exc, tb)
         finally:
@@ -132,7 +132,9 @@ class CrashHandler:
         self.reports.append(path)
         return path
 
-    def _tell(self, exc: BaseException, details: str, report: Path, why: str = "") -> None:
+    def _tell(
+        self, exc: BaseException, details: str, report: Path, why: str = "", journal: str = ""
+    ) -> None:
         box = QMessageBox(self.window)
         box.setIcon(QMessageBox.Icon.Critical)
         box.setWindowTitle("afdesk hit an unexpected error")
@@ -146,10 +148,15 @@ class CrashHandler:
             restart.clicked.connect(self.restart_from_journal)
             box.setDefaultButton(restart)
             box.addButton("Continue &anyway", QMessageBox.ButtonRole.RejectRole)
-        else:
+        elif journal.startswith(("written", "no encounter")):
             box.setText(
                 "Something went wrong inside afdesk (a bug, not your doing). Your changes are "
                 "safe in the crash journal; saving now is a good idea."
+            )
+        else:  # said only when it is true: the journal holds the changes
+            box.setText(
+                "Something went wrong inside afdesk (a bug, not your doing). Your changes are "
+                f"NOT protected against a crash (the crash journal: {journal}): save them now."
             )
         box.setInformativeText(f"{type(exc).__name__}: {str(exc)[:200]}\nReport: {report}")
         box.setDetailedText(details)

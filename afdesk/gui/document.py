@@ -125,6 +125,9 @@ class EncounterDocument(QObject):
     pathChanged = Signal()
     journalProblem = Signal(str)
     """The crash journal could not keep up (disk full, ...): the GM should save."""
+    protectionChanged = Signal(str)
+    """:meth:`unprotected` changed: "" when every change is safe from a crash again, else
+    why the changes are not (the window shows it until they are)."""
 
     def __init__(
         self,
@@ -153,7 +156,10 @@ class EncounterDocument(QObject):
         self._forced_modified = modified
         self._journal = None
         self._journal_factory = journal_factory or _default_journal
+        self._journal_problem = ""
+        """Why the crash journal does not hold the changes now ('' while it does)."""
         self._modified = self.is_modified()
+        self._unprotected = ""
         self.revision = 0
         """Counts the model's changes (every applied Op, undo and redo): what is worked out
         from the encounter alone stays right while it is unchanged (:meth:`memo`)."""
@@ -259,6 +265,39 @@ class EncounterDocument(QObject):
         if modified != self._modified:
             self._modified = modified
             self.modifiedChanged.emit(modified)
+        self._update_protection()
+
+    # ------------------------------------------------------------------ protection
+
+    def unprotected(self) -> str:
+        """ "" if no change can be lost to a crash now (none since the file was saved, or
+        all of them in the crash journal), else why they can, in words. The window shows
+        it for as long as it is so, and no message says nothing is lost while it is."""
+        if not self.is_modified():
+            return ""
+        if self._journal_problem:
+            return self._journal_problem
+        if self._journal is None:
+            return "the crash journal is not running"
+        return ""
+
+    def check_protection(self) -> str:
+        """:meth:`unprotected`, made sure of before a message depends on it: the journal's
+        last line is waited for on disk, and a journal that failed is tried again from the
+        whole encounter (it may have room again)."""
+        if self.is_modified():
+            journal = self._journal_obj()
+            if journal is not None and hasattr(journal, "flush"):
+                self._journal_call(lambda j: j.flush())
+            if self._journal_problem and hasattr(journal, "restart"):
+                self._journal_call(lambda j: j.restart())
+        return self.unprotected()
+
+    def _update_protection(self) -> None:
+        now = self.unprotected()
+        if now != self._unprotected:
+            self._unprotected = now
+            self.protectionChanged.emit(now)
 
     def secure_journal(self) -> str:
         """After an unexpected error: make sure the crash journal holds the encounter (start
@@ -315,6 +354,9 @@ class EncounterDocument(QObject):
                 self._journal = self._journal_factory(self)
             except (SaveError, OSError) as exc:  # no journal, but say so
                 self._journal_failed(exc)
+            else:
+                self._journal_problem = ""
+                self._update_protection()
         return self._journal
 
     def _journal_call(self, call) -> None:
@@ -326,11 +368,18 @@ class EncounterDocument(QObject):
             call(j)
         except (SaveError, OSError) as exc:  # disk full, permissions, ...
             self._journal_failed(exc)
+            return
+        # A journal may also fail without raising (a restart that found the disk still
+        # full): its own ``problem`` says so.
+        problem = getattr(j, "problem", "")
+        self._journal_problem = f"the crash journal cannot be written: {problem}" if problem else ""
+        self._update_protection()
 
     def _journal_failed(self, exc: Exception) -> None:
-        self.journalProblem.emit(
-            sentence(f"the crash journal could not be written: {exc}. Save to keep the changes")
-        )
+        detail = exc.detail if isinstance(exc, SaveError) else str(exc)
+        self._journal_problem = f"the crash journal could not be written: {detail}"
+        self._update_protection()
+        self.journalProblem.emit(sentence(f"{self._journal_problem}. Save to keep the changes"))
 
     def _on_step(self, event: StepEvent) -> None:
         """The journal follows the history; a failed write is reported, never raised."""

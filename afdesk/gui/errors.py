@@ -101,7 +101,11 @@ class Reporter:
         self._status(text)
         if self._highlight is not None:
             self._highlight("color: #b00020; font-weight: bold;")
-            QTimer.singleShot(MESSAGE_MS, lambda: self._highlight(""))
+            clear = lambda: self._highlight("")  # noqa: E731
+            if self.parent is not None:  # not after the window is gone
+                QTimer.singleShot(MESSAGE_MS, self.parent, clear)
+            else:
+                QTimer.singleShot(MESSAGE_MS, clear)
 
 
 def show_refusal(label: QLabel, reason: BaseException | str) -> None:

@@ -23,6 +23,24 @@ FILE_FILTER = "afdesk encounters (*.afenc);;All files (*)"
 MAX_RECENT = 8
 
 
+def kept_text(doc: EncounterDocument) -> str:
+    """What a failed save kept, said only as far as it is true now: "nothing was lost"
+    only when no change can be lost to a crash (the journal's lines checked on disk)."""
+    problem = doc.check_protection()
+    if problem:
+        return (
+            f"The changes are NOT protected against a crash: {problem}. They are only in "
+            "this window: save them somewhere else (Save As…, another disk) before closing "
+            "afdesk."
+        )
+    if not doc.is_modified():
+        return "Nothing was lost: the encounter is still open, unchanged since it was saved."
+    return (
+        "Nothing was lost: the encounter is still open, with its changes, and the crash "
+        "journal keeps them too."
+    )
+
+
 class FileMenu:
     """Opening, saving and closing encounters (see the module)."""
 
@@ -133,11 +151,7 @@ class FileMenu:
             return file_changed.resolve(self, path, exc.detail)
         except SaveError as exc:
             again = self.reporter.failed(
-                "The encounter was not saved",
-                exc,
-                kept="Nothing was lost: the encounter is still open, with its changes, and "
-                "the crash journal keeps them too.",
-                offer="Save &As…",
+                "The encounter was not saved", exc, kept=kept_text(doc), offer="Save &As…"
             )
             return self.save_as() if again else False
         doc.mark_saved(path, version)
@@ -176,6 +190,32 @@ class FileMenu:
         if self.player_window is not None:
             self.player_window.close()
         event.accept()
+
+    # the changes' protection against a crash
+
+    def _build_protection(self) -> None:
+        """The window's mark, beside the status bar's news (which the next message
+        replaces), that stays while the open encounter's changes are protected by nothing:
+        neither saved nor in the crash journal."""
+        from PySide6.QtWidgets import QLabel
+
+        self.protection_label = QLabel("⚠ Changes not protected against a crash: save them")
+        self.protection_label.setStyleSheet(
+            "color: white; background: #b00020; font-weight: bold; padding: 0 8px;"
+        )
+        self.protection_label.hide()
+        self.statusBar().addPermanentWidget(self.protection_label)
+
+    def show_protection(self, problem: str) -> None:
+        """Show (``problem``: why the changes are not protected) or hide the mark."""
+        label = self.protection_label
+        label.setToolTip(
+            f"{problem[:1].upper()}{problem[1:]}. Until the encounter is saved (or the crash "
+            "journal can be written again), a crash or power cut loses its changes."
+            if problem
+            else ""
+        )
+        label.setVisible(bool(problem))
 
     # drag and drop of files
 

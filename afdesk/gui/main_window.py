@@ -388,6 +388,7 @@ class MainWindow(FileMenu, QMainWindow):
         self.turn_label = QLabel()
         self.turn_label.setStyleSheet("font-weight: bold; padding: 0 8px;")
         self.statusBar().addPermanentWidget(self.turn_label)
+        self._build_protection()
 
     # ----------------------------------------------------------------------- documents
 
@@ -410,6 +411,7 @@ class MainWindow(FileMenu, QMainWindow):
             (doc.pathChanged, self._update_title),
             (doc.metaChanged, self._update_title),
             (doc.journalProblem, self.reporter.problem),
+            (doc.protectionChanged, self.show_protection),
             (doc.turnChanged, self._turn_changed),
             (doc.changed, self._update_actions),
             (doc.changed, self._clear_refusal),
@@ -417,6 +419,7 @@ class MainWindow(FileMenu, QMainWindow):
             self._links.connect(signal, slot)
         self._update_title()
         self._turn_changed()
+        self.show_protection(doc.unprotected())
         if old is not None and old is not doc:
             old.close(clean=True)
             old.deleteLater()

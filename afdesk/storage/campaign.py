@@ -23,15 +23,16 @@ every field.
 from __future__ import annotations
 
 import os
+import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NoReturn, Union, cast, get_args, get_origin
 
 import msgspec
 
-from afdesk.encounter.campaign.roster import Character, check_character
-from afdesk.encounter.campaign.state import Campaign
+from afdesk.encounter.campaign.roster import Character, check_character, limit_problem
+from afdesk.encounter.campaign.state import Campaign, Play
 from afdesk.encounter.errors import IllegalOp
 from afdesk.storage import atomic, codec, messages, scan
 from afdesk.storage.errors import LoadError, SaveError
@@ -139,42 +140,142 @@ def export_characters(path: str | os.PathLike[str], characters: Iterable[Charact
 # ------------------------------------------------------------------------------ reading
 
 
-def _parse(data: bytes, source: str, fmt: str, what: str) -> tuple[Document, int]:
+def _refuse_deep(data: bytes, source: str) -> NoReturn:
+    line = scan.too_deep_line(data)
+    where = f"line {line}: " if line else ""
+    raise LoadError(
+        source,
+        f"{where}the data nests more than {scan.MAX_DEPTH} levels deep (lists or objects "
+        "inside each other)",
+    )
+
+
+def _first_value(data: bytes) -> str:
+    """What a document that is not an object is, in words, from its first byte (parsing
+    a large one whole only to name it would cost far more memory than the file)."""
+    head = data.lstrip()[:1]
+    words = {b"[": "a list", b'"': "text", b"t": "true", b"f": "false", b"n": "null"}
+    return words.get(head, "a number" if head[:1] in b"-0123456789" else "something else")
+
+
+def _header(data: bytes, source: str, fmt: str, what: str) -> tuple[bytes, int]:
+    """The document's bytes (a byte-order mark dropped) and its version, once its size,
+    depth, JSON syntax and header are known to be right; :class:`LoadError` otherwise."""
+    if len(data) > codec.MAX_BYTES:
+        raise LoadError(
+            source, f"it is {codec.size_text(len(data))}; {what} files are at most 64 MiB"
+        )
     data = data.removeprefix(codec._BOM)
     if not data.strip():
         raise LoadError(source, "the file is empty")
+    if scan.depth_check(data) is scan.Depth.TOO_DEEP:
+        _refuse_deep(data, source)
     try:
-        doc = msgspec.json.decode(data)
+        probe = codec._probe_decoder.decode(data)
+    except msgspec.ValidationError:
+        raise LoadError(
+            source, f"this is not {what}: expected an object {{...}}, got {_first_value(data)}"
+        ) from None
     except msgspec.DecodeError as exc:
         raise LoadError(source, messages.syntax_text(str(exc), data)) from None
     except UnicodeDecodeError:
         raise LoadError(source, codec._not_utf8(data)) from None
-    if scan.depth_check(data) is scan.Depth.TOO_DEEP:
-        raise LoadError(source, f"the data nests more than {scan.MAX_DEPTH} levels deep")
-    hit = scan.find_duplicate_key(data)
+    except RecursionError:  # unbalanced brackets nested beyond what msgspec follows
+        _refuse_deep(data, source)
+    problem = ""
+    version = probe.schema_version
+    if probe.format != fmt:
+        if probe.format is None:
+            problem = f'this is not {what} (it has no "format" field)'
+        else:
+            shown = messages.value_text(probe.format)
+            problem = f'format: unknown format {shown}, expected "{fmt}"'
+    elif not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        problem = (
+            "schema_version: expected a version number (a whole number, 1 or more), "
+            f"got {messages.value_text(version)}"
+        )
+    if problem:
+        _refuse_duplicates(data, source)  # a repeated "format" is the first thing to say
+        raise LoadError(source, problem)
+    return data, version
+
+
+def _refuse_duplicates(data: bytes, source: str) -> None:
+    try:
+        hit = scan.find_duplicate_key(data)
+    except RecursionError:
+        _refuse_deep(data, source)
     if hit:
         raise LoadError(source, messages.at(hit[0], f'the key "{hit[1]}" appears twice'))
-    if not isinstance(doc, dict):
-        raise LoadError(
-            source,
-            f"this is not {what}: expected an object {{...}}, got {messages.value_text(doc)}",
-        )
-    if doc.get("format") != fmt:
-        if "format" not in doc:
-            raise LoadError(source, f'this is not {what} (it has no "format" field)')
-        raise LoadError(
-            source,
-            f'format: unknown format {messages.value_text(doc["format"])}, expected "{fmt}"',
-        )
-    version = doc.get("schema_version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise LoadError(
-            source,
-            "schema_version: expected a version number (a whole number, 1 or more), "
-            f"got {messages.value_text(version)}",
-        )
+
+
+def _parse(data: bytes, source: str) -> Document:
+    """The document parsed whole into Python values (for a migration only)."""
+    doc = msgspec.json.decode(data)
+    _refuse_duplicates(data, source)
     del doc["format"], doc["schema_version"]
-    return doc, version
+    return cast(Document, doc)
+
+
+def _spec(f: msgspec.structs.FieldInfo, kind: Any) -> tuple[Any, ...]:
+    """A field for :func:`msgspec.defstruct`: ``f`` with the type ``kind``."""
+    if f.default is not msgspec.NODEFAULT:
+        return (f.name, kind, f.default)
+    if f.default_factory is not msgspec.NODEFAULT:
+        return (f.name, kind, msgspec.field(default_factory=f.default_factory))
+    return (f.name, kind)
+
+
+def _strict(t: Any, made: dict[Any, Any]) -> Any:
+    """``t`` with each record type below it mirrored as one that refuses a field it does
+    not know (msgspec would drop it without a word)."""
+    if isinstance(t, type) and issubclass(t, msgspec.Struct):
+        if t not in made:
+            fields = msgspec.structs.fields(t)
+            made[t] = msgspec.defstruct(
+                t.__name__,
+                [_spec(f, _strict(f.type, made)) for f in fields],
+                kw_only=True,
+                array_like=t.__struct_config__.array_like,
+                forbid_unknown_fields=True,
+                rename={f.name: f.encode_name for f in fields},
+                module=__name__,
+            )
+        return made[t]
+    args = get_args(t)
+    origin = get_origin(t)
+    if not args or origin is Literal:
+        return t
+    mapped = tuple(... if a is ... else _strict(a, made) for a in args)
+    if origin in (Union, types.UnionType):
+        return Union[mapped]  # noqa: UP007 (built from a tuple of types)
+    return origin[mapped]
+
+
+_STRICT: dict[type, msgspec.json.Decoder[Any]] = {}
+
+
+def _strict_decoder(kind: type) -> msgspec.json.Decoder[Any]:
+    """A decoder that checks a whole file of ``kind`` (its header fields included) and
+    refuses any field it does not know, with its place."""
+    if kind in _STRICT:
+        return _STRICT[kind]
+    made: dict[Any, Any] = {}
+    fields = msgspec.structs.fields(kind)
+    whole = msgspec.defstruct(
+        f"{kind.__name__}File",
+        [
+            ("format", str),
+            ("schema_version", int),
+            *(_spec(f, _strict(f.type, made)) for f in fields),
+        ],
+        kw_only=True,
+        forbid_unknown_fields=True,
+        rename={f.name: f.encode_name for f in fields},
+        module=__name__,
+    )
+    return _STRICT.setdefault(kind, msgspec.json.Decoder(whole))
 
 
 def _convert(doc: Document, kind: type[Any], source: str, after: str = "") -> Any:
@@ -185,12 +286,55 @@ def _convert(doc: Document, kind: type[Any], source: str, after: str = "") -> An
         raise LoadError(source, text + after) from None
 
 
+def _decode_typed(data: bytes, kind: type[Any], source: str, fmt: str, version: int) -> Any:
+    """``data`` (a current-version file) as ``kind``: an unknown field, a wrong type or a
+    key given twice is a :class:`LoadError` with its place. Neither the file nor a refusal
+    is ever parsed whole into Python values: memory stays a small multiple of the file."""
+    try:
+        _strict_decoder(kind).decode(data)
+        value = msgspec.json.decode(data, type=kind)
+    except msgspec.ValidationError as exc:
+        raise LoadError(source, messages.validation_text_in(str(exc), data, kind)) from None
+    except msgspec.DecodeError as exc:
+        raise LoadError(source, messages.syntax_text(str(exc), data)) from None
+    except UnicodeDecodeError:
+        raise LoadError(source, codec._not_utf8(data)) from None
+    except RecursionError:
+        _refuse_deep(data, source)
+    if _maybe_written(data, fmt) and _as_written(fmt, version, value) == data:
+        return value  # what afdesk writes never holds a key twice
+    # Edited by hand? Look for keys given twice, with the records let go meanwhile (the
+    # look takes memory of its own), then read them again.
+    del value
+    _refuse_duplicates(data, source)
+    return msgspec.json.decode(data, type=kind)
+
+
+def _as_written(fmt: str, version: int, body: msgspec.Struct) -> bytes:
+    """The bytes :func:`_document` writes for ``body``, made without turning the records
+    into dicts first (which takes several times the memory of the file)."""
+    inner = _encoder.encode(body)
+    head = _encoder.encode({"format": fmt, "schema_version": version})
+    joined = head[:-1] + (b"," + inner[1:] if inner != b"{}" else b"}")
+    del inner
+    return msgspec.json.format(joined, indent=1) + b"\n"
+
+
+def _maybe_written(data: bytes, fmt: str) -> bool:
+    """Whether ``data`` starts as afdesk writes a file (else it surely is not its bytes)."""
+    return data.startswith(b'{\n "format": ' + _encoder.encode(fmt) + b",\n")
+
+
 def _check_roster(characters: Iterable[Character], source: str) -> None:
     ids: set[str] = set()
     for i, c in enumerate(characters):
         if c.id in ids:
             raise LoadError(source, f"characters[{i}].id: the id {c.id!r} is given twice")
         ids.add(c.id)
+        found = limit_problem(c)
+        if found is not None:  # the roster holds the encounter's limits (E15, R10, ...)
+            rule = f" ({found.words})" if found.words else ""
+            raise LoadError(source, f"characters[{i}].{found.place}: {found.text}{rule}")
         try:
             check_character(c)
         except IllegalOp as exc:
@@ -207,7 +351,12 @@ def _check_campaign(camp: Campaign, source: str) -> None:
         ids.add(e.id)
         for field in ("file", "running"):
             name = getattr(e, field)
-            if name and (Path(name).name != name or name in (".", "..")):
+            if name and (
+                Path(name).name != name
+                or name in (".", "..")
+                or "\0" in name
+                or len(name.encode("utf-8", "surrogatepass")) > 255
+            ):
                 raise LoadError(
                     source,
                     f"encounters[{i}].{field}: {messages.value_text(name)} is not a file name "
@@ -232,12 +381,21 @@ def _check_campaign(camp: Campaign, source: str) -> None:
 
 def decode_campaign(data: bytes, *, source: str = "<memory>") -> tuple[Campaign, int]:
     """The campaign in ``data`` and the version it was written in; :class:`LoadError`
-    saying what and where if it is not a good campaign file."""
-    if len(data) > codec.MAX_BYTES:
+    saying what and where if it is not a good campaign file (no other exception)."""
+    try:
+        return _decode_campaign(data, source)
+    except LoadError:
+        raise
+    except MemoryError:
+        raise LoadError(source, "there is not enough memory to read it") from None
+    except Exception as exc:  # the promise is a LoadError, whatever the bytes hold
         raise LoadError(
-            source, f"it is {codec.size_text(len(data))}; campaign files are at most 64 MiB"
-        )
-    doc, version = _parse(data, source, FORMAT, "an afdesk campaign")
+            source, f"it could not be read ({type(exc).__name__}: {str(exc)[:200]})"
+        ) from None
+
+
+def _decode_campaign(data: bytes, source: str) -> tuple[Campaign, int]:
+    data, version = _header(data, source, FORMAT, "an afdesk campaign")
     current = CURRENT_VERSION
     if version > current:
         raise LoadError(
@@ -245,17 +403,21 @@ def decode_campaign(data: bytes, *, source: str = "<memory>") -> tuple[Campaign,
             f"it was saved by a newer afdesk (campaign version {version}); this afdesk reads "
             f"versions up to {current}: update afdesk to open it",
         )
-    after = ""
-    for v in range(version, current):
-        step = MIGRATIONS.get(v)
-        if step is None:
-            raise LoadError(source, f"version {version} file: no upgrade from version {v}")
-        try:
-            doc = step(doc)
-        except Exception as exc:
-            raise LoadError(source, f"version {version} file: upgrading failed: {exc}") from None
-        after = f" (after upgrading from version {version})"
-    camp = _convert(doc, Campaign, source, after)
+    if version == current:
+        camp = _decode_typed(data, Campaign, source, FORMAT, version)
+    else:
+        doc = _parse(data, source)
+        for v in range(version, current):
+            step = MIGRATIONS.get(v)
+            if step is None:
+                raise LoadError(source, f"version {version} file: no upgrade from version {v}")
+            try:
+                doc = step(doc)
+            except Exception as exc:
+                raise LoadError(
+                    source, f"version {version} file: upgrading failed: {exc}"
+                ) from None
+        camp = _convert(doc, Campaign, source, f" (after upgrading from version {version})")
     _check_campaign(camp, source)
     return camp, version
 
@@ -274,12 +436,77 @@ def import_characters(path: str | os.PathLike[str]) -> list[Character]:
     """The characters of a character file; :class:`LoadError` naming the place."""
     path = Path(path)
     source = path.name or str(path)
-    doc, version = _parse(read_bytes(path, source), source, CHARACTERS_FORMAT, "a character file")
-    if version > CHARACTERS_VERSION:
-        raise LoadError(source, f"it was saved by a newer afdesk (version {version})")
-    chars = _convert(doc, _Characters, source).characters
-    _check_roster(chars, source)
-    return list(chars)
+    return decode_characters(read_bytes(path, source), source=source)
+
+
+def decode_characters(data: bytes, *, source: str = "<memory>") -> list[Character]:
+    """The characters of a character file's bytes; :class:`LoadError` naming the place
+    (no other exception)."""
+    try:
+        data, version = _header(data, source, CHARACTERS_FORMAT, "a character file")
+        if version > CHARACTERS_VERSION:
+            raise LoadError(source, f"it was saved by a newer afdesk (version {version})")
+        chars = _decode_typed(data, _Characters, source, CHARACTERS_FORMAT, version).characters
+        _check_roster(chars, source)
+        return list(chars)
+    except LoadError:
+        raise
+    except MemoryError:
+        raise LoadError(source, "there is not enough memory to read it") from None
+    except Exception as exc:  # the promise is a LoadError, whatever the bytes hold
+        raise LoadError(
+            source, f"it could not be read ({type(exc).__name__}: {str(exc)[:200]})"
+        ) from None
+
+
+def _files_needed(camp: Campaign) -> Iterable[tuple[str, str, str]]:
+    """``(place, file name, title)`` of every encounter file the campaign needs: each
+    prepared file, and the running copy of an encounter that is running or whose
+    carry-over is still to come."""
+    for i, e in enumerate(camp.encounters):
+        yield f"encounters[{i}].file", e.file, e.title
+        if e.running and (e.play is Play.RUNNING or not e.carried):
+            yield f"encounters[{i}].running", e.running, e.title
+
+
+def _absent(path: Path) -> str:
+    """'' if ``path`` is a file, else why not in words."""
+    try:
+        if path.is_file():
+            return ""
+    except (OSError, ValueError) as exc:
+        return f"cannot be looked at ({getattr(exc, 'strerror', None) or exc})"
+    return "is not in the campaign folder"
+
+
+def missing_encounters(camp: Campaign, folder: Path) -> list[str]:
+    """The encounter files ``camp`` needs that are not in ``folder``, each with its
+    place and the encounter's title (what the app says when the campaign opens)."""
+    out = []
+    for place, name, title in _files_needed(camp):
+        why = _absent(folder / name)
+        if why:
+            out.append(f"{place}: {name} ({title}) {why}")
+    return out
+
+
+def encounter_problems(loaded: LoadedCampaign) -> list[str]:
+    """What is wrong with the encounter files a campaign needs: each missing one, and
+    each that does not load, with its place (what ``afdesk check`` says)."""
+    from afdesk.storage.files import load
+
+    out = []
+    for place, name, title in _files_needed(loaded.campaign):
+        path = loaded.folder / name
+        why = _absent(path)
+        if why:
+            out.append(f"{place}: {name} ({title}) {why}")
+            continue
+        try:
+            load(path)
+        except LoadError as exc:
+            out.append(f"{place}: {exc}")
+    return out
 
 
 # ------------------------------------------------------------------------------ schema
@@ -294,10 +521,12 @@ def schema() -> dict[str, Any]:
         "title": f"afdesk campaign file, version {CURRENT_VERSION}",
         "description": (
             "A campaign's roster (band, recurring characters, bestiary) and its encounters. "
-            "Beyond this schema, afdesk refuses an id given twice, a character that breaks "
-            "its limits (negative grit, grit above its most), an encounter file that is not "
-            "a plain name in the campaign folder, and a last_running that is not an "
-            "encounter's id."
+            "Beyond this schema, afdesk refuses a field it does not know, an id given twice, "
+            "a character that breaks its limits (negative grit, grit above its most, any "
+            "number beyond the limits an encounter holds it to), an encounter file that is "
+            "not a plain name in the campaign folder, and a last_running that is not an "
+            "encounter's id; `afdesk check` also refuses a campaign whose encounter files "
+            "are missing or broken."
         ),
         "type": "object",
         "properties": {
@@ -339,10 +568,13 @@ __all__ = [
     "LoadedCampaign",
     "campaign_file",
     "decode_campaign",
+    "decode_characters",
     "encode_campaign",
+    "encounter_problems",
     "export_characters",
     "import_characters",
     "load_campaign",
+    "missing_encounters",
     "save_campaign",
     "schema",
     "write_schema",

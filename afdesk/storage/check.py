@@ -19,7 +19,10 @@ def _load_any(path: str) -> None:
 
     p = Path(path)
     if p.suffix == campaign.EXTENSION or (p.is_dir() and (p / campaign.FILE_NAME).exists()):
-        campaign.load_campaign(p)
+        loaded = campaign.load_campaign(p)
+        problems = campaign.encounter_problems(loaded)
+        if problems:  # a campaign is broken if an encounter it needs is
+            raise LoadError(loaded.path.name, "; ".join(problems))
     elif p.suffix == campaign.CHARACTERS_EXTENSION:
         campaign.import_characters(p)
     else:

@@ -48,7 +48,9 @@ def read_bytes(path: Path, source: str) -> bytes:
             raise LoadError(source, "this is not a regular file")
         if st.st_size > codec.MAX_BYTES:
             raise LoadError(
-                source, f"it is {codec.size_text(st.st_size)}; encounter files are at most 64 MiB"
+                source,
+                f"it is {codec.size_text(st.st_size)}; afdesk opens files of at most 64 MiB "
+                "(it is not read)",
             )
         chunks = []
         total = 0
@@ -59,7 +61,7 @@ def read_bytes(path: Path, source: str) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
         if total > codec.MAX_BYTES:
-            raise LoadError(source, "it is larger than 64 MiB, the limit for encounter files")
+            raise LoadError(source, "it is larger than 64 MiB, the most afdesk opens")
         return b"".join(chunks)
     except OSError as exc:
         raise LoadError(source, f"it cannot be read: {_strerror(exc)}") from None

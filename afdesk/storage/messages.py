@@ -266,3 +266,128 @@ def syntax_text(message: str, data: bytes) -> str:
         what, near = "a control character", ""
     place = f"line {line}, column {column}: this is not valid JSON ({what})"
     return f"{place} near: {near}" if near else place
+
+
+# -------------------------------------------------------------- a document's one place
+
+_SMALL_VALUE = 64 * 1024
+"""A value at the place a message names is parsed whole only up to this size."""
+_FAR_ITEM = 4096
+"""A list is looked into only up to this item (further on, the message names the place
+and leaves the value to msgspec's own words)."""
+
+
+class _Sparse(list):  # type: ignore[type-arg]
+    """A list of which only one item was read: ``len`` and indexing reach that item."""
+
+    def __init__(self, index: int, item: Any) -> None:
+        super().__init__()
+        self._index = index
+        self._item = item
+
+    def __len__(self) -> int:
+        return self._index + 1
+
+    def __getitem__(self, i: Any) -> Any:
+        if i == self._index:
+            return self._item
+        raise IndexError(i)
+
+
+@cache
+def _tag_fields(root: type) -> frozenset[str]:
+    """The tag fields of the tagged unions below ``root`` ("op": which Op a change is)."""
+    found: set[str] = set()
+    seen: set[Any] = set()
+    stack: list[Any] = [_root_info(root)]
+    while stack:
+        t = _expand(stack.pop())
+        if isinstance(t, mi.StructType):
+            if t.cls in seen:
+                continue
+            seen.add(t.cls)
+            if t.tag_field is not None:
+                found.add(t.tag_field)
+            stack.extend(f.type for f in t.fields)
+        elif isinstance(t, (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)):
+            stack.append(t.item_type)
+        elif isinstance(t, mi.TupleType):
+            stack.extend(t.item_types)
+        elif isinstance(t, mi.UnionType):
+            stack.extend(t.types)
+        elif isinstance(t, mi.DictType):
+            stack.append(t.value_type)
+    return frozenset(found)
+
+
+@cache
+def _object_reader(keys: tuple[str, ...]) -> msgspec.json.Decoder[Any]:
+    none = msgspec.Raw(b"")
+    fields = [(f"f{i}", msgspec.Raw, none) for i in range(len(keys))]
+    rename = {f"f{i}": key for i, key in enumerate(keys)}
+    return msgspec.json.Decoder(msgspec.defstruct("Keys", fields, rename=rename))
+
+
+@cache
+def _item_reader(index: int) -> msgspec.json.Decoder[Any]:
+    none = msgspec.Raw(b"")
+    fields = [(f"i{i}", msgspec.Raw, none) for i in range(index + 1)]
+    return msgspec.json.Decoder(msgspec.defstruct("Items", fields, array_like=True))
+
+
+def document_along(data: bytes, path: str, root: type) -> Any:
+    """What :func:`validation_text` needs of a document, read from its bytes without
+    parsing the rest: along ``path`` (msgspec's ``$.log[3].op``), each object with only
+    the key on the path and its union tags, each list with only the item on the path, and
+    the value at the end whole if it is small. Memory stays small whatever the file's
+    size (parsing a whole 60 MB file into Python objects takes gigabytes); a place it
+    cannot reach cheaply is left out (the message then names the place without the
+    value)."""
+    segments = path_segments(path)
+    tags = tuple(sorted(_tag_fields(root)))
+    raw = bytes(data)
+    try:
+        return _along(raw, segments, tags)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        return None
+
+
+def _along(raw: bytes, segments: list[str | int], tags: tuple[str, ...]) -> Any:
+    if not segments:
+        if len(raw) > _SMALL_VALUE:
+            return _MISSING
+        return msgspec.json.decode(raw)
+    seg, rest = segments[0], segments[1:]
+    head = raw.lstrip()[:1]
+    if isinstance(seg, str):
+        if head != b"{":
+            return None
+        keys = (seg, *(t for t in tags if t != seg))
+        got = _object_reader(keys).decode(raw)
+        out: dict[str, Any] = {}
+        for i, key in enumerate(keys):
+            value = bytes(getattr(got, f"f{i}"))
+            if not value:
+                continue
+            if key == seg:
+                inner = _along(value, rest, tags)
+                if inner is not _MISSING:
+                    out[key] = inner
+            elif len(value) <= 256:
+                out[key] = msgspec.json.decode(value)
+        return out
+    if head != b"[" or not 0 <= seg <= _FAR_ITEM:
+        return _Sparse(-1, None)
+    value = bytes(getattr(_item_reader(seg).decode(raw), f"i{seg}"))
+    if not value:
+        return _Sparse(-1, None)
+    inner = _along(value, rest, tags)
+    return _Sparse(seg, inner) if inner is not _MISSING else _Sparse(seg - 1, None)
+
+
+def validation_text_in(message: str, data: bytes, root: type) -> str:
+    """:func:`validation_text` for a document given as bytes: only the path the message
+    names is read (:func:`document_along`)."""
+    m = re.match(_AT, message.strip(), re.S)
+    path = (m.group("path") or "$") if m else "$"
+    return validation_text(message, document_along(data, path, root), root)

@@ -212,6 +212,18 @@ def _problem(header: Header) -> str:
     return ""
 
 
+def _holds_header_file(header: Header) -> bool:
+    """Whether the file a journal started from holds, now, the bytes it had then."""
+    if header.file is None:
+        return False
+    file = Path(header.file)
+    try:
+        data = files.read_bytes(file, file.name)
+    except LoadError:
+        return False
+    return codec.digest(data) == header.file_sha256
+
+
 def _open_locked(path: Path, source: str) -> int:
     try:
         fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
@@ -267,9 +279,13 @@ def _inspect(path: Path) -> PendingRecovery | None:
             )
         holds_state = bytes(j.header.base) != b"null"
         if _changes(j.lines) == 0 and not j.dropped and j.total == len(j.lines) and not holds_state:
-            # Read whole: nothing changed since the last save, nothing to recover. (A journal
+            # Read whole: nothing changed since the last save, nothing to replay. (A journal
             # that holds its own encounter - never saved, or just recovered - holds what no
-            # file does, even before its first change.)
+            # file does, even before its first change.) If the file is still the one saved,
+            # afdesk stopped with it open (a crash right after a save: the journal had
+            # restarted empty for it), so the GM's own file is what opens, not the sample.
+            if file is not None and _holds_header_file(j.header):
+                return PendingRecovery(j.header.name, file, modified, 0, path, "", in_file=True)
             with contextlib.suppress(OSError):
                 os.unlink(path)
             return None

@@ -109,16 +109,19 @@ def find_duplicate_key(data: bytes) -> tuple[str, str] | None:
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> Any:
         nonlocal found
-        obj = dict(pairs)
-        if len(obj) == len(pairs):
-            return obj
+        if len({key for key, _ in pairs}) == len(pairs):
+            # Only the path to a repeated key is kept: an object without one is dropped
+            # at once, so memory stays a small multiple of the file's size.
+            if found and any(_holds(value) for _, value in pairs):
+                return dict(pairs)
+            return None
         found = True
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
                 return _Duplicate(key)
             seen.add(key)
-        return obj  # not reached: a shorter dict means a repeated key
+        return None  # not reached: a shorter set means a repeated key
 
     import json  # only for a file off the fast path (not imported at start)
 
@@ -134,6 +137,13 @@ def find_duplicate_key(data: bytes) -> tuple[str, str] | None:
     return _locate(doc, "")
 
 
+def _holds(value: Any) -> bool:
+    """Whether ``value`` (as the hook above leaves it) holds a repeated key."""
+    if isinstance(value, (_Duplicate, dict)):
+        return True
+    return isinstance(value, list) and any(_holds(item) for item in value)
+
+
 def _locate(value: Any, place: str) -> tuple[str, str] | None:
     if isinstance(value, _Duplicate):
         return place or "the file", value.key
@@ -147,4 +157,51 @@ def _locate(value: Any, place: str) -> tuple[str, str] | None:
             hit = _locate(item, f"{place}[{i}]")
             if hit:
                 return hit
+    return None
+
+
+_DROP_KEEP_LINES = bytes(c for c in range(256) if c not in _KEEP + b"\n")
+_PAIR_LINES = re.compile(rb"\[(\n+)\]|\{(\n+)\}")
+_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def too_deep_line(data: bytes, limit: int = MAX_DEPTH) -> int | None:
+    """The line (1-based) where a subtree that nests deeper than ``limit`` starts, or
+    None: where a too-deep document goes wrong, for its message.
+
+    As :func:`depth_check`, on the bytes at C speed, but keeping the line breaks: ``k``
+    passes drop every whole subtree at most ``k`` levels high, which moves no remaining
+    bracket to another level. An opening bracket at level ``L`` that is left has a
+    subtree more than ``k`` high, so with ``L > limit - k`` the document nests deeper
+    than ``limit`` within that subtree (at most ``k`` levels below it); and the ancestor
+    at level ``limit + 1 - k`` of any too-deep bracket is left. Only what is left (at
+    least ``k`` levels of brackets per subtree) is walked in Python.
+    """
+    k = limit // 2
+    s = data
+    if b"\\" in s:
+        s = _ESCAPE.sub(b"", s)
+    s = s.translate(None, _DROP_KEEP_LINES)
+    s = s.replace(b'""', b"")
+    if b'"' in s:
+        s = _STRING.sub(b"", s)
+    for _ in range(k):
+        # Exactly one level a pass: every pair with nothing (or only line breaks) inside
+        # goes, and none that only becomes empty in this pass (a mark stands in for
+        # the pairs dropped until the pass is over).
+        peeled = s.replace(b"[]", b"\0").replace(b"{}", b"\0")
+        if b"[\n" in peeled or b"{\n" in peeled:
+            peeled = _PAIR_LINES.sub(rb"\1\2", peeled)
+        peeled = peeled.replace(b"\0", b"")
+        if len(peeled) == len(s):
+            break
+        s = peeled
+    level = 0
+    for m in _BRACKET.finditer(s):
+        if s[m.start()] in b"[{":
+            level += 1
+            if level > limit - k:
+                return s.count(b"\n", 0, m.start()) + 1
+        else:
+            level = max(level - 1, 0)
     return None

@@ -299,13 +299,33 @@ def test_after_a_save_the_journal_restarts_for_the_file(tmp_path):
     assert recover(p) == live.enc.state()
 
 
-def test_a_clean_save_with_nothing_after_leaves_nothing_to_recover(tmp_path):
+def test_a_crash_right_after_a_clean_save_opens_the_saved_file(tmp_path):
+    """Nothing to replay, but the GM's own file is what opens next (it opened the
+    bundled sample, and the GM had to find the file)."""
     path, live = _saved_live(tmp_path)
     random_play(live, 6, 30)
     save(path, live.enc.state())
     live.journal.rebase(file=path)
     _crash(live.journal)
-    assert pending_journals() == []
+    p = _only_pending()
+    assert (p.in_file, p.problem, p.ops, p.file) == (True, "", 0, path.resolve())
+    assert recover(p) == live.enc.state() == load(path).state
+
+
+def test_a_journal_whose_file_changed_or_went_with_nothing_after_is_removed(tmp_path):
+    """Nothing to replay and the file is no longer the one saved: nothing to offer."""
+    for change in ("rewrite", "delete"):
+        path, live = _saved_live(tmp_path)
+        random_play(live, 6, 5)
+        save(path, live.enc.state())
+        live.journal.rebase(file=path)
+        _crash(live.journal)
+        if change == "rewrite":
+            save(path, build().state())
+        else:
+            path.unlink()
+        assert pending_journals() == []
+        assert list(live.journal.path.parent.iterdir()) == []
 
 
 def test_undo_and_redo_across_a_save(tmp_path):
@@ -413,12 +433,13 @@ def test_a_recovered_encounter_survives_a_crash_before_its_next_change(tmp_path,
     assert recover(pending) == recovered.state()
 
 
-def test_a_journal_of_the_saved_file_with_no_change_is_removed(tmp_path, data_dir):
+def test_a_journal_of_the_saved_file_with_no_change_opens_the_file(tmp_path, data_dir):
     path = tmp_path / "river-ford.afenc"
     save(path, build().state())
     journal = Journal.start("River ford", file=path, base=load(path).state)
     _crash(journal)
-    assert pending_journals() == []
+    (p,) = pending_journals()
+    assert (p.in_file, p.ops, p.file) == (True, 0, path.resolve())
 
 
 def test_an_open_journal_is_not_offered_for_recovery(tmp_path):

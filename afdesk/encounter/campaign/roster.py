@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 import msgspec
 
+from afdesk.encounter import limits
 from afdesk.encounter.combatant import (
     DEFAULT_FACETS,
     Combatant,
@@ -156,6 +157,23 @@ def check_character(c: Character) -> None:
         )
     if c.grit > c.grit_max:
         raise IllegalOp(f"{c.name}'s grit ({c.grit}) is above the most grit ({c.grit_max})")
+    found = limit_problem(c)
+    if found is not None:
+        raise IllegalOp(found.refusal(f"{c.name}'s"))
+
+
+def limit_problem(c: Character) -> limits.Problem | None:
+    """The first number of ``c`` beyond the limit an encounter holds it to
+    (:mod:`afdesk.encounter.limits`: Grit E15, Shifts R10, ...), or None. The roster holds
+    the encounter's limits, so every character it keeps can join every encounter. The
+    place (``grit``, ``speeds.run``, ``states[0].markers``) is the field's in a file."""
+    probe = msgspec.structs.replace(
+        c.combatant(c.id), states=c.states, days_since_rest=c.days_since_rest
+    )
+    found = limits.problem(probe)
+    if found is None:
+        found = limits.number_problem(msgspec.to_builtins(c.d20), "d20")
+    return found
 
 
 __all__ = [
@@ -164,5 +182,6 @@ __all__ = [
     "Role",
     "check_character",
     "fresh_id",
+    "limit_problem",
     "slug",
 ]

@@ -155,6 +155,14 @@ class CampaignControl:
         self._protection(self.doc.unprotected)
         self.panel.refresh()
         self.window.show_message(f"Opened the campaign {camp.name}.")
+        missing = store.missing_encounters(camp, loaded.folder)
+        if missing:  # said now, not only when Run fails
+            self._fail(
+                "Encounters missing",
+                f"{camp.name} lists encounter files that are not in its folder "
+                f"({loaded.folder}):\n" + "\n".join(missing) + "\n\nPut them back (or "
+                "prepare the encounters again) before running them.",
+            )
         last = camp.find_encounter(camp.last_running)
         if (
             last is not None
