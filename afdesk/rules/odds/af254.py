@@ -398,10 +398,26 @@ def _cooperation(coop: Cooperation) -> Distribution:
 
 
 def _mixed(parts: list[tuple[tuple[_Group, ...], float]]) -> tuple[_Group, ...]:
-    """The mixture of several pools' groups, each with its weight: one group per count of
-    4s and 5s, its 6-distribution the weighted mix of theirs."""
+    """The mixture of several pools' groups, each pool with its weight.
+
+    Groups with the same 4s and 5s merge, their 6-distributions mixed, when that makes at
+    most twice as many distinct distributions as the pools have (Disadvantage's, nearly one
+    per group already): half the groups for about as many distributions. Else the pools'
+    distributions are kept as they are (shared objects: the six
+    branch sums over as few distinct ones as it can) and only groups with the same
+    distribution merge."""
     if len(parts) == 1:
         return parts[0][0]
+    lows = {g.low for pool, _ in parts for g in pool}
+    if len(lows) > 2 * len({id(g.six) for pool, _ in parts for g in pool}):
+        kept: dict[tuple[tuple[int, int], int], _Group] = {}
+        for pool, weight in parts:
+            for g in pool:
+                key = (g.low, id(g.six))
+                had = kept.get(key)
+                p = g.p * weight
+                kept[key] = g._replace(p=p) if had is None else had._replace(p=had.p + p)
+        return tuple(kept.values())
     mixed: dict[tuple[int, int], list[float]] = {}
     mass: dict[tuple[int, int], float] = defaultdict(float)
     for pool, weight in parts:
