@@ -70,8 +70,8 @@ class SpendSide(DefenseSide):
         self, side: Role, defense: int = 0, retry: Sequence[int] = ()
     ) -> dict[str, ContestOdds]:
         """The odds after each spend ``side`` may choose, by kind: "add" (2 dice), "retry"
-        (the dice at ``retry``, any not yet retried, Wins included; every Fail left when
-        none are chosen; left out when there is nothing to retry) — R10; af-classic:
+        (the dice at ``retry``, any not yet retried, Wins included; :meth:`default_retry`
+        when none are chosen; left out when there is nothing to retry) — R10; af-classic:
         "will" (2 dice, C4). For another opponent's roll (``defense`` >= 1, E14): the odds
         that its defense stops the check."""
         return self.shift_choices_query(side, defense, retry)()
@@ -90,7 +90,8 @@ class SpendSide(DefenseSide):
         pairs = []
         for kind in self.rules.spend_kinds:
             try:
-                st = self.rules.after_spend(state, kind, own, tuple(retry))
+                chosen = tuple(retry) or self.default_retry(side, defense)
+                st = self.rules.after_spend(state, kind, own, chosen)
             except RulesError:
                 continue  # nothing (or nothing valid) to retry: no odds to show
             pairs.append((kind.value, *self._sides(side, st)))
@@ -124,6 +125,12 @@ class SpendSide(DefenseSide):
         """The quick choice "all Fails": ``side``'s Fails not yet retried (R10)."""
         roll = self.own_roll(side, defense)
         return roll.fail_indices() if roll is not None else ()
+
+    def default_retry(self, side: Role, defense: int = 0) -> tuple[int, ...]:
+        """What a Shift retry re-rolls when the spender picks nothing (R10): every Fail
+        left, or, with none, every die below the other side's Result (the losing 4s of
+        4,4 against a 5)."""
+        return self.retry_fails(side, defense) or self.retry_below(side, defense)
 
     def retry_below(self, side: Role, defense: int = 0) -> tuple[int, ...]:
         """The quick choice "all below the other side's Result": ``side``'s check dice not
@@ -252,7 +259,8 @@ class SpendSide(DefenseSide):
     ) -> None:
         """Spend a Shift (or Will in af-classic) for ``side`` on its own roll: for the
         defender, on defense roll ``defense`` (another opponent's for 1 and up, E14). A
-        refused spend changes nothing."""
+        retry re-rolls the dice at ``indices``, any not yet retried (R10), by default
+        :meth:`default_retry`. A refused spend changes nothing."""
         side = Role(side)
         why = self.spend_refusal(side, kind, defense)
         if why:
@@ -260,6 +268,8 @@ class SpendSide(DefenseSide):
         target = "attack" if side is Role.ATTACKER else self._record_index(defense)
         roll = self.attack if side is Role.ATTACKER else self.defense_roll_at(defense)
         assert roll is not None
+        if kind == SpendKind.RETRY and not indices:
+            indices = self.default_retry(side, defense)
         try:
             new, indices = self.rules.spend(roll, kind, indices, source)
         except RulesError as exc:
@@ -272,9 +282,15 @@ class SpendSide(DefenseSide):
         payer = self.payer(side, defense)
         self.spends.append(ShiftSpend(side, payer, kind, target, tuple(indices)))
 
-    def spend_on_turn(self, kind: SpendKind | str, source: DiceSource | None = None) -> None:
-        """The side on turn spends (R10)."""
-        self.spend(self.shift_exchange.turn, kind, source=source)
+    def spend_on_turn(
+        self,
+        kind: SpendKind | str,
+        source: DiceSource | None = None,
+        indices: tuple[int, ...] = (),
+    ) -> None:
+        """The side on turn spends (R10); a retry re-rolls ``indices`` (by default
+        :meth:`default_retry`)."""
+        self.spend(self.shift_exchange.turn, kind, indices, source)
 
     def pass_turn(self, side: Role | None = None) -> None:
         """``side`` (the side on turn if None) is satisfied and passes (R10)."""

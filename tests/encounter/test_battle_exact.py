@@ -68,10 +68,6 @@ def losing_fours() -> ContestFlow:
 def test_R10_a_shift_retries_a_losing_win():
     flow = losing_fours()
     assert flow.spend_refusal(Role.ATTACKER, "retry") == ""
-    # With no die chosen a retry takes every Fail: there is none, so it says to choose.
-    with pytest.raises(IllegalOp, match="no Fail left to retry: choose the dice"):
-        flow.spend(Role.ATTACKER, "retry", source=ScriptedSource([6]))
-    assert flow.attack.check_faces == (4, 4) and not flow.spends
     flow.spend(Role.ATTACKER, "retry", (0,), ScriptedSource([6]))
     assert flow.attack.check_faces == (6, 4)
     die = flow.attack.dice[0]
@@ -80,6 +76,21 @@ def test_R10_a_shift_retries_a_losing_win():
     assert not flow.verdict_now().stopped
     assert flow.spends[-1].indices == (0,)
     assert flow.retry_candidates(Role.ATTACKER) == (1,)
+
+
+def test_R10_with_no_die_chosen_a_retry_takes_the_fails_or_the_dice_below():
+    """No Fail: the dice below the other side's Result (4,4 against a 5: both 4s)."""
+    flow = losing_fours()
+    assert flow.default_retry(Role.ATTACKER) == (0, 1)
+    flow.spend_on_turn("retry", ScriptedSource([6, 1]))
+    assert flow.attack.check_faces == (6, 1) and flow.spends[-1].indices == (0, 1)
+    # Before any defense there is nothing below to take: the spender must choose.
+    flow = hack(duel())
+    flow.roll_attack(ScriptedSource([4, 4]))
+    with pytest.raises(IllegalOp, match="no Fail left to retry: choose the dice"):
+        flow.spend(Role.ATTACKER, "retry", source=ScriptedSource([6]))
+    assert flow.attack.check_faces == (4, 4) and not flow.spends
+    assert "retry" not in flow.shift_choices(Role.ATTACKER)  # no odds for nothing
 
 
 def test_R10_a_die_is_retried_once_and_never_interference():
@@ -121,9 +132,9 @@ def test_R10_the_odds_follow_the_chosen_retry():
     flow = losing_fours()
     attack = odds.CheckState.from_roll(flow.attack)
     defense = odds.CheckState.from_roll(flow.defense_roll)
-    assert "retry" not in flow.shift_choices(Role.ATTACKER)  # nothing chosen, no Fail
     one = flow.shift_choices(Role.ATTACKER, retry=(0,))["retry"]
     both = flow.shift_choices(Role.ATTACKER, retry=(0, 1))["retry"]
+    assert flow.shift_choices(Role.ATTACKER)["retry"] == both  # the default: both 4s
     assert one == odds.contest_odds(attack.with_retried([4]), defense)
     assert both == odds.contest_odds(attack.with_retried([4, 4]), defense)
     # A retried 4 lands on a 5 or a 6 (a full tie, 5 against 5, lets the attack stand:

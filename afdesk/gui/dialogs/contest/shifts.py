@@ -109,7 +109,8 @@ class ShiftsPanel(Panel):
         pick_row.addWidget(self.all_fails)
         pick_row.addWidget(self.all_below)
         self._retry_key: tuple[object, ...] | None = None
-        """(side, defense roll, the roll) the dice on offer were taken from."""
+        """(side, defense roll, the roll, the other side's roll) the dice on offer and the
+        first choice were taken from."""
         self.retry_pick.changed.connect(self.refresh)
         self.all_fails.clicked.connect(self.choose_all_fails)
         self.all_below.clicked.connect(self.choose_all_below)
@@ -244,8 +245,8 @@ class ShiftsPanel(Panel):
         self.odds_worker.request(f.shift_choices_query(side, defense, chosen), side)
 
     def _fill_retry(self, side: Role, defense: int, retrying: bool) -> None:
-        """Offer the dice of the spender's roll a Shift may retry, all its Fails chosen
-        when the roll or the spender changes (R10)."""
+        """Offer the dice of the spender's roll a Shift may retry, its Fails (or, with none,
+        its dice below the other Result) chosen when the roll or the spender changes (R10)."""
         f = self.flow
         assert f is not None
         for w in (self.retry_pick, self.all_fails, self.all_below):
@@ -253,14 +254,14 @@ class ShiftsPanel(Panel):
         if not retrying:
             return
         roll = f.own_roll(side, defense)
-        key = (side, defense, roll)
+        other = f.attack if side is Role.DEFENDER else f.defense_roll_at(defense)
+        key = (side, defense, roll, other)
         if key != self._retry_key and roll is not None:
             self._retry_key = key
             dice = [(i, roll.dice[i].face) for i in f.retry_candidates(side, defense)]
             self.retry_pick.blockSignals(True)
-            self.retry_pick.set_dice(dice, f.retry_fails(side, defense))
+            self.retry_pick.set_dice(dice, f.default_retry(side, defense))
             self.retry_pick.blockSignals(False)
-        other = f.attack if side is Role.DEFENDER else f.defense_roll_at(defense)
         result = f.rules.outcome(other).result if other is not None else None
         self.all_below.setEnabled(result is not None)
         self.all_below.setText(
