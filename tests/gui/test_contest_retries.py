@@ -156,3 +156,20 @@ def test_R3_no_retry_of_6s_where_the_ruleset_has_none(dialog):
     dlg.source = ScriptedSource([6, 4] + [1] * (dice - 1))
     dlg.dice.roll_check()
     assert dlg.sixes.box.isHidden()
+
+
+def test_R3_physical_dice_for_the_retried_6s(dialog):
+    dlg = dialog
+    dice, _ = dlg.flow.attack_pools()
+    dlg.source = ScriptedSource([6, 4] + [1] * (dice - 1))
+    dlg.dice.roll_check()
+    sixes = dlg.sixes
+    sixes.choose((0,))
+    sixes.faces.type_faces("5 5")  # one 6 chosen, two faces typed
+    sixes.retry_chosen()
+    assert "Physical dice for the retry of 6s: 2 faces typed" in dlg.reason.text()
+    assert dlg.flow.attack.check_faces[0] == 6  # refused: nothing changed
+    sixes.faces.type_faces("3")
+    sixes.retry_chosen()
+    assert dlg.flow.attack.check_faces[0] == 3 and dlg.flow.attack.dice[0].retried_from == 6
+    sixes.faces.box.setChecked(False)
