@@ -89,16 +89,10 @@ class State(msgspec.Struct, frozen=True, omit_defaults=True):
         return f"{text} {self.markers}" if self.markers else text
 
 
-MOMENTUM_MARKERS = {
-    2: "two more dice on the next check",
-    -2: "two Interference on the next check",
-}
-"""The Momentum markers a character can carry (R12), with what each does."""
-
-
 class MomentumMarker(msgspec.Struct, frozen=True, omit_defaults=True):
     """Momentum placed on a character for its next check (R12): +2 is two more dice, -2 two
-    Interference; Distract's Interference is -1."""
+    Interference (af-classic, C3: +1 and -1; the ruleset's ``momentum_markers``);
+    Distract's Interference is -1."""
 
     dice: int
     source: str = ""

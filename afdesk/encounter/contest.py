@@ -20,7 +20,7 @@ from afdesk.encounter.checks import (
     DefenseKind,
     Via,
 )
-from afdesk.encounter.combatant import MOMENTUM_MARKERS, Combatant, opposed
+from afdesk.encounter.combatant import Combatant, opposed
 from afdesk.encounter.damage import parry_reach, reach_and_range
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
@@ -216,7 +216,9 @@ def _state_mods(
         )
     for i, m in enumerate(c.momentum):
         src = f" from {m.source}" if m.source else ""
-        distracted = m.dice == -1  # Distract gives one Interference (E5), not Momentum
+        # Distract gives one Interference (E5), not Momentum; its marker says whose
+        # distraction it is (af-classic's Momentum markers are -1 too, C3).
+        distracted = m.dice == -1 and m.source.endswith(DISTRACTION)
         mods.append(
             Modifier(
                 f"momentum-{i}",
@@ -545,17 +547,20 @@ def pools(dice: int, modifiers: tuple[Modifier, ...] | list[Modifier]) -> tuple[
 
 
 MOMENTUM_KINDS = ("marker", "damage", "stunt")
+DISTRACTION = "'s distraction"
+"""How the source of Distract's -1 marker ends (E5): "Chen's distraction"."""
 
 
-def momentum_refusal(kind: str, dice: int) -> str:
-    """Why one Momentum cannot be spent so, or "" (R12): a +2/-2 marker on someone's next
-    check, +1/-1 damage on the attack, or a stunt."""
+def momentum_refusal(kind: str, dice: int, rules: Ruleset | str) -> str:
+    """Why one Momentum cannot be spent so under ``rules``, or "" (R12): a marker on
+    someone's next check (the ruleset's size: +2/-2, af-classic +1/-1, C3), +1/-1 damage on
+    the attack, or a stunt."""
     if kind not in MOMENTUM_KINDS:
         return f"Momentum is spent on a marker, damage or a stunt, not {kind!r}"
     if kind == "damage" and dice not in (1, -1):
         return "Momentum changes damage by +1 or -1 (R12)"
-    if kind == "marker" and dice not in MOMENTUM_MARKERS:
-        return "a Momentum marker is +2 or -2 (R12)"
+    if kind == "marker":
+        return (ruleset_named(rules) if isinstance(rules, str) else rules).marker_refusal(dice)
     return ""
 
 

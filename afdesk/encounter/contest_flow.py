@@ -11,11 +11,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from afdesk.encounter.combatant import Side as Team
 from afdesk.encounter.contest import (
     CheckKind,
     ContestRecord,
@@ -30,8 +29,8 @@ from afdesk.encounter.contest import (
     momentum_refusal,
     pools,
 )
+from afdesk.encounter.contest_spends import SpendSide
 from afdesk.encounter.damage import plan_damage
-from afdesk.encounter.defense_side import DefenseSide
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
 from afdesk.rules import d20
@@ -39,7 +38,7 @@ from afdesk.rules.contest import Role, ShiftExchange
 from afdesk.rules.dice import DiceSource, Roll
 from afdesk.rules.errors import RulesError
 from afdesk.rules.odds import CheckState, ContestOdds, Cooperation, PoolSpec
-from afdesk.rules.rulesets import Ruleset, SpendKind, SpendUnit, ruleset_named
+from afdesk.rules.rulesets import Ruleset, ruleset_named
 from afdesk.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -47,8 +46,9 @@ if TYPE_CHECKING:
     from afdesk.encounter.ops.check import ResolveContest
 
 
-class ContestFlow(DefenseSide):
-    """One contested (or plain) check in progress (the defense's part: DefenseSide)."""
+class ContestFlow(SpendSide):
+    """One contested (or plain) check in progress (the defense's part: DefenseSide;
+    spending after the roll: SpendSide)."""
 
     def __init__(self, enc: Encounter, plan: Plan) -> None:
         if not plan.allowed:
@@ -311,168 +311,6 @@ class ContestFlow(DefenseSide):
         v = self.verdict_now()
         return Role.ATTACKER if (not v.succeeds or v.stopped) else Role.DEFENDER
 
-    # ------------------------------------------------------------------------ Shifts
-
-    @property
-    def spend_unit(self) -> SpendUnit | None:
-        """What the players spend after the roll under this ruleset (Shifts, Will, none)."""
-        return self.rules.spend_unit
-
-    def payer(self, side: Role, defense: int = 0) -> str:
-        """Who pays a Shift for a side (on defense roll ``defense``): the character, or the
-        referee's pool for opponents and denizens (R10)."""
-        c = self.enc.combatant(self.party(side, defense))
-        return c.id if c.side in (Team.BAND, Team.FOLLOWER) else "referee"
-
-    def party(self, side: Role, defense: int = 0) -> str:
-        """The character on ``side``: the attacker, or the defender (the leading defense's
-        character once one is chosen, else the target; another opponent's for ``defense``
-        >= 1, E14)."""
-        if side is Role.ATTACKER:
-            return self.plan.attacker
-        other = self.defender_at(defense)
-        if other is not None:
-            return other
-        return self.defense[0].defender if self.defense else self.plan.target
-
-    def shifts_left(self, side: Role, defense: int = 0) -> int:
-        """Shifts (or Will) ``side``'s payer has left, this check's spends counted."""
-        payer = self.payer(side, defense)
-        will = self.rules.spend_unit is SpendUnit.WILL
-        spent = sum(1 for s in self.spends if s.payer == payer and (s.kind == "will") == will)
-        if payer == "referee":
-            return self.enc.meta.referee_shifts - spent
-        c = self.enc.combatant(payer)
-        return (c.will if will else c.shifts) - spent
-
-    def shift_choices(self, side: Role, defense: int = 0) -> dict[str, ContestOdds]:
-        """The odds after each spend ``side`` may choose, by kind: "add" (2 dice), "retry"
-        (every Fail not yet retried) — R10; af-classic: "will" (2 dice, C4). For another
-        opponent's roll (``defense`` >= 1, E14): the odds that its defense stops the check."""
-        return self.shift_choices_query(side, defense)()
-
-    def shift_choices_query(
-        self, side: Role, defense: int = 0
-    ) -> Callable[[], dict[str, ContestOdds]]:
-        """:meth:`shift_choices` as a pure computation to run later, on any thread (it
-        holds only roll states, specs and the stateless ruleset)."""
-        if self.rules.spend_unit is None or not self.rolled:
-            return dict
-        d_roll = self.defense_roll_at(defense)
-        if side is Role.DEFENDER and d_roll is None:
-            return dict
-        own = self.attack if side is Role.ATTACKER else d_roll
-        assert own is not None and self.attack is not None
-        state = CheckState.from_roll(own)
-        pairs = []
-        for kind in self.rules.spend_kinds:
-            if kind is SpendKind.RETRY and not own.fail_indices():
-                continue
-            st = self.rules.after_spend(state, kind, own)
-            if side is Role.ATTACKER:
-                a, d = st, self._defender_state()
-            else:
-                a, d = CheckState.from_roll(self.attack), st
-            pairs.append((kind.value, a, d))
-        rules = self.rules
-        other = self.defender_at(defense)
-        ties = self.higher_card(other) if other else self.defense_wins_ties()
-
-        def choices() -> dict[str, ContestOdds]:
-            return {kind: rules.contest_odds(a, d, defense_wins_ties=ties) for kind, a, d in pairs}
-
-        return choices
-
-    def spend_options(
-        self, side: Role, *, with_odds: bool = True, defense: int = 0
-    ) -> list[SpendOption]:
-        """Every way ``side`` may spend under this ruleset, with the odds after it (None
-        without ``with_odds``: the dialog computes them off the UI thread) and why it is
-        refused now ("" if it is not): what the Shifts panel offers."""
-        choices = self.shift_choices(side, defense) if with_odds else {}
-        return [
-            SpendOption(kind, choices.get(kind.value), self.spend_refusal(side, kind, defense))
-            for kind in self.rules.spend_kinds
-        ]
-
-    def spend_refusal(self, side: Role, kind: str = "", defense: int = 0) -> str:
-        """Why ``side`` cannot spend now (on defense roll ``defense``), or "" (R10, C4)."""
-        side = Role(side)
-        unit = self.rules.spend_unit
-        if unit is None:
-            return f"{self.rules.name} has no Shifts"
-        if defense and side is Role.ATTACKER:
-            return "the attacker spends on its own check"
-        if self.shifts_left(side, defense) < 1:
-            return f"no {unit.label} left for the {side.value} (R10)"
-        if self.shift_exchange.done:
-            return "both sides are satisfied: the Shifts are over for this check"
-        if side is not self.shift_exchange.turn:
-            return (
-                f"it is the {self.shift_exchange.turn.value}'s turn to spend Shifts or pass (R10)"
-            )
-        roll = self.attack if side is Role.ATTACKER else self.defense_roll_at(defense)
-        if roll is None:
-            return f"the {side.value} has not rolled"
-        return self.rules.spend_refusal(
-            kind,
-            roll,
-            attacker=side is Role.ATTACKER,
-            opposition_rolled=self.defense_roll is not None,
-        )
-
-    def spend(
-        self,
-        side: Role,
-        kind: str,
-        indices: tuple[int, ...] = (),
-        source: DiceSource | None = None,
-        *,
-        defense: int = 0,
-    ) -> None:
-        """Spend a Shift (or Will in af-classic) for ``side`` on its own roll: for the
-        defender, on defense roll ``defense`` (another opponent's for 1 and up, E14). A
-        refused spend changes nothing."""
-        side = Role(side)
-        why = self.spend_refusal(side, kind, defense)
-        if why:
-            raise IllegalOp(why)
-        target = "attack" if side is Role.ATTACKER else self._record_index(defense)
-        roll = self.attack if side is Role.ATTACKER else self.defense_roll_at(defense)
-        assert roll is not None
-        try:
-            new, indices = self.rules.spend(roll, kind, indices, source)
-        except RulesError as exc:
-            raise IllegalOp(str(exc)) from None
-        self.shift_exchange = self.shift_exchange.spend(side)
-        if side is Role.ATTACKER:
-            self.attack = new
-        else:
-            self._put_defense_roll(defense, new)
-        payer = self.payer(side, defense)
-        self.spends.append(ShiftSpend(side, payer, kind, target, tuple(indices)))
-
-    def spend_on_turn(self, kind: SpendKind | str, source: DiceSource | None = None) -> None:
-        """The side on turn spends (R10)."""
-        self.spend(self.shift_exchange.turn, kind, source=source)
-
-    def pass_turn(self, side: Role | None = None) -> None:
-        """``side`` (the side on turn if None) is satisfied and passes (R10)."""
-        side = self.shift_exchange.turn if side is None else Role(side)
-        try:
-            self.shift_exchange = self.shift_exchange.pass_turn(side)
-        except RulesError as exc:
-            raise IllegalOp(str(exc)) from None
-        if not self.opposed and not self.shift_exchange.done:
-            # No one opposes (a plain check, hustle, hide): no other side answers, so the
-            # acting side's pass ends the Shifts (R10).
-            self.shift_exchange = self.shift_exchange.pass_turn(self.shift_exchange.turn)
-
-    @property
-    def opposed(self) -> bool:
-        """Someone stands on the defender's side (a target, or a chosen defense)."""
-        return bool(self.plan.target or self.defense)
-
     # ---------------------------------------------------------------------- results
 
     def verdict_now(self) -> Verdict:
@@ -502,10 +340,10 @@ class ContestFlow(DefenseSide):
     def use_momentum(
         self, side: Role, kind: str, target: str = "", dice: int = 0, note: str = ""
     ) -> None:
-        """Spend one Momentum (R12): a +2/-2 marker on someone's next check, +1/-1 damage on
-        the attack, or a stunt."""
+        """Spend one Momentum (R12): a marker on someone's next check (+2/-2; af-classic
+        +1/-1, C3), +1/-1 damage on the attack, or a stunt."""
         side = Role(side)
-        why = momentum_refusal(kind, dice)
+        why = momentum_refusal(kind, dice, self.rules)
         if why and kind != "marker":
             raise IllegalOp(why)
         used = sum(1 for u in self.momentum_uses if u.side is side)
@@ -572,14 +410,6 @@ class ContestFlow(DefenseSide):
         if not self.rolled:
             raise IllegalOp("roll the check first")
         return ResolveContest(self.record(), override=override)
-
-
-class SpendOption(NamedTuple):
-    """One way to spend after the roll: its kind, the odds after it, why it is refused."""
-
-    kind: SpendKind
-    odds: ContestOdds | None
-    refusal: str
 
 
 def _one_shot(m: Modifier) -> bool:

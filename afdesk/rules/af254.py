@@ -217,9 +217,17 @@ def shift_retry(roll: Roll, indices: Sequence[int], source: DiceSource | None = 
 
 def retry_sixes(roll: Roll, indices: Sequence[int], source: DiceSource | None = None) -> Roll:
     """The roller may retry any 6, trading Gain for Momentum (R3)."""
+    if not indices:
+        raise RulesError("choose at least one 6 to retry (R3)")
     for i in indices:
-        if not 0 <= i < len(roll.dice) or roll.dice[i].face != 6:
-            raise RulesError(f"die {i} is not a 6: only 6s may be retried this way (R3)")
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(roll.dice):
+            raise RulesError(f"there is no die number {i!r} in this roll of {len(roll.dice)}")
+        die = roll.dice[i]
+        if die.is_interference or die.face != 6:
+            raise RulesError(
+                f"die {i} ({die.face}) is not a 6 of the check: only 6s may be retried "
+                "this way (R3)"
+            )
     return roll.retry(indices, "six", source)
 
 

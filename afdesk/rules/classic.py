@@ -187,8 +187,13 @@ def spend_will(roll: Roll, source: DiceSource | None = None) -> Roll:
 
     They are rolled like the check's dice (they explode unless it has Disadvantage).
     """
-    explode = not (roll.disadvantage and not roll.advantage)
-    return roll.add_dice(2, "will", source, explode=explode)
+    return roll.add_dice(2, "will", source, explode=will_dice_explode(roll))
+
+
+def will_dice_explode(roll: Roll) -> bool:
+    """Whether the 2 dice of Will explode on ``roll``: like the check's own, unless it has
+    Disadvantage (C4, C5)."""
+    return not (roll.disadvantage and not roll.advantage)
 
 
 def helper_interference(primary_dice: int) -> int:

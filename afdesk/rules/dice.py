@@ -247,6 +247,19 @@ class Roll(msgspec.Struct, frozen=True, omit_defaults=True):
             if d.pool is not Pool.INTERFERENCE and d.face <= 3 and d.retried_from is None
         )
 
+    def retriable_indices(self) -> tuple[int, ...]:
+        """The check's dice not yet retried, Wins included: what a Shift may retry (R3,
+        R10; Interference is never retried by a Shift, R4)."""
+        return tuple(
+            i
+            for i, d in enumerate(self.dice)
+            if d.pool is not Pool.INTERFERENCE and d.retried_from is None
+        )
+
+    def six_indices(self) -> tuple[int, ...]:
+        """The check's 6s not yet retried: what the roller may retry for Momentum (R3)."""
+        return tuple(i for i in self.retriable_indices() if self.dice[i].face == 6)
+
     def retry(
         self,
         indices: Iterable[int],

@@ -372,12 +372,19 @@ def test_penalty_states_give_their_penalty_on_every_check():
 
 
 def test_momentum_refusals_are_one_rule():
+    """R12: a marker is +2/-2 under af-2.5.4; C3: +1/-1 under af-classic (the ruleset's
+    size); damage is +1/-1 under both."""
     from afdesk.encounter.contest import momentum_refusal
 
-    assert momentum_refusal("marker", 2) == "" and momentum_refusal("damage", -1) == ""
-    assert "+2 or -2" in momentum_refusal("marker", 1)
-    assert "+1 or -1" in momentum_refusal("damage", 2)
-    assert "not 'gold'" in momentum_refusal("gold", 0)
+    af = "af-2.5.4"
+    assert momentum_refusal("marker", 2, af) == "" and momentum_refusal("damage", -1, af) == ""
+    assert "+2 or -2 (R12), not +1" in momentum_refusal("marker", 1, af)
+    assert "+1 or -1" in momentum_refusal("damage", 2, af)
+    assert "not 'gold'" in momentum_refusal("gold", 0, af)
+    assert momentum_refusal("marker", 1, "af-classic") == ""
+    assert momentum_refusal("marker", -1, "af-classic") == ""
+    assert "+1 or -1 (C3), not +2" in momentum_refusal("marker", 2, "af-classic")
+    assert momentum_refusal("damage", 1, "af-classic") == ""
 
 
 def test_who_pays_and_what_may_be_spent_come_from_the_flow():
@@ -389,7 +396,8 @@ def test_who_pays_and_what_may_be_spent_come_from_the_flow():
     options = flow.spend_options(Role.ATTACKER)
     assert [o.kind.value for o in options] == ["add", "retry"]
     assert options[0].refusal == "" and options[0].odds is not None
-    assert options[1].refusal == "there is no Fail left to retry"
+    # R10: a Shift retries any dice not yet retried, Wins included.
+    assert options[1].refusal == ""
     enc.apply(SetRuleset("af-classic"))
     flow = ContestFlow(enc, assemble(enc, "huang", CheckKind.HACK, "gao"))
     flow.roll_attack(ScriptedSource([5, 4]))

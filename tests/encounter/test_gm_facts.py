@@ -24,7 +24,6 @@ from afdesk.encounter.offers import (
 from afdesk.encounter.ops.economy import TakeAction
 from afdesk.encounter.ops.flow import EndEncounter, NextTurn
 from afdesk.encounter.ops.roster import (
-    MOMENTUM_MARKERS,
     AddCombatant,
     AddMomentum,
     AddState,
@@ -35,6 +34,7 @@ from afdesk.encounter.ops.roster import (
 )
 from afdesk.encounter.reflex import hand_key, hand_specs
 from afdesk.encounter.summary import headline, whose_turn
+from afdesk.rules.rulesets import ruleset_named
 from tests.encounter.conftest import band, foe, make, start_round
 
 
@@ -136,10 +136,12 @@ def test_marker_steps_never_go_below_none_and_none_ends_a_marked_state():
 
 
 def test_momentum_markers_are_plus_or_minus_two_with_their_meaning():
-    assert set(MOMENTUM_MARKERS) == {2, -2}
-    assert all(MOMENTUM_MARKERS.values())
+    """R12: af-2.5.4's markers are +2 and -2, each with what it does."""
+    markers = ruleset_named("af-2.5.4").momentum_markers
+    assert set(markers) == {2, -2}
+    assert all(markers.values())
     enc = make(band("huang", (1, 1)))
-    for dice in MOMENTUM_MARKERS:
+    for dice in markers:
         enc.apply(AddMomentum("huang", dice))
     with pytest.raises(IllegalOp, match="R12"):
         enc.apply(AddMomentum("huang", 1))

@@ -81,6 +81,7 @@ from afdesk.encounter.zone import Edge, grid_zone
 from afdesk.rules import af254, classic, d20
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import RandomSource
+from afdesk.rules.rulesets import ruleset_named
 from afdesk.storage import samples as sample
 from afdesk.storage.tilesets import tileset
 
@@ -978,7 +979,8 @@ class GameMaster(RuleBasedStateMachine):
         for side in (Role.ATTACKER, Role.DEFENDER):
             for _ in range(data.draw(st.integers(0, flow.momentum(side)), label="momentum")):
                 target = data.draw(st.sampled_from(ids), label="marker on")
-                flow.use_momentum(side, "marker", target, data.draw(st.sampled_from([2, -2])))
+                n = ruleset_named(enc.ruleset).momentum_marker  # R12: 2; C3: 1
+                flow.use_momentum(side, "marker", target, data.draw(st.sampled_from([n, -n])))
 
     def _check_contest(self, flow: ContestFlow, op: ResolveContest, before: EncounterState):
         """What a resolved contest must have paid (E4, R10)."""
@@ -1172,10 +1174,12 @@ class GameMaster(RuleBasedStateMachine):
             assert (left.markers if left else 0) == st_.markers - 1
 
     def _add_momentum(self, data, cid):
-        """R12: a +2/-2 marker on any character's next check."""
+        """R12: a +2/-2 marker on any character's next check (C3, af-classic: +1/-1)."""
         enc = self.enc
         n = len(enc.combatant(cid).momentum)
-        self.must(AddMomentum(cid, data.draw(st.sampled_from([2, -2]), label="dice"), "a stunt"))
+        size = ruleset_named(enc.ruleset).momentum_marker
+        dice = data.draw(st.sampled_from([size, -size]), label="dice")
+        self.must(AddMomentum(cid, dice, "a stunt"))
         assert len(enc.combatant(cid).momentum) == n + 1
 
     def _remove_state(self, data, cid):

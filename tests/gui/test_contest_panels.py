@@ -85,11 +85,14 @@ def test_af254_offers_add_and_retry_with_their_odds(dialog, qtbot):
     settled_odds(qtbot, dialog)
     assert "lands" in add.text() and "lands" in retry.text()
     assert add.isEnabled() and retry.isEnabled()
+    assert dlg.shifts.retry_pick.chosen() == (1, 2)  # all Fails chosen by default (R10)
     dlg.source = ScriptedSource([1, 1])
     dlg.shifts.spend("retry")
     assert dlg.flow.spends[-1].indices == (1, 2)
-    assert not dlg.shifts.button_for("retry").isEnabled()  # every Fail was retried
-    assert "no Fail left" in dlg.shifts.button_for("retry").toolTip()
+    # The 5 may still be retried (R10: any dice not yet retried), once chosen.
+    assert list(dlg.shifts.retry_pick.boxes) == [0] and not dlg.shifts.retry_pick.chosen()
+    assert not dlg.shifts.button_for("retry").isEnabled()
+    assert "Choose the dice to retry" in dlg.shifts.button_for("retry").toolTip()
     dlg.shifts.pass_turn()
     assert "defender" in dlg.shifts.turn.text() and "referee's pool" in dlg.shifts.turn.text()
 

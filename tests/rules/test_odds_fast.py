@@ -98,6 +98,31 @@ def test_af254_cooperation_matches_the_reference(seed):
         assert close(got, ref_af254.contest_odds(attacker, coop)), (attacker, coop)
 
 
+@pytest.mark.parametrize(
+    "attacker, lead, guard",
+    [
+        (odds.PoolSpec(8, 5), odds.PoolSpec(8, 5, disadvantage=True), odds.PoolSpec(5, 1)),
+        (
+            odds.PoolSpec(7, 3, disadvantage=True),
+            odds.PoolSpec(7, 2, advantage=True),
+            odds.PoolSpec(6, 1),
+        ),
+        (odds.PoolSpec(6, 2, 1), odds.PoolSpec(6, 0, disadvantage=True), odds.PoolSpec(4, 1)),
+    ],
+)
+def test_R11_guarded_defense_with_advantage_or_disadvantage_matches_the_reference(
+    attacker, lead, guard
+):
+    """The shapes of the slowest queries (R4, R11: a guard helping a defense that has
+    Advantage or Disadvantage): extra Interference counts that leave the leader the same
+    retries mixed into one Interference pool, the six branch summed per check
+    distribution, against the reference's one evaluation per (extra, retries)."""
+    coop = odds.Cooperation(lead, (guard,))
+    assert close(odds.check_odds(coop), ref_af254.check_odds(coop)), coop
+    got = odds.contest_odds(attacker, coop)
+    assert close(got, ref_af254.contest_odds(attacker, coop)), (attacker, coop)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_af254_odds_part_way_through_match_the_reference(seed):
     """Rolled checks, with a Shift's added dice or retried Fails (R10)."""

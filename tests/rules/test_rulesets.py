@@ -64,8 +64,15 @@ def test_what_players_spend():
     assert CLASSIC.spend_kinds == (SpendKind.WILL,)
     assert D20.spend_kinds == () and D20.spend_unit is None
     roll = build_roll((5, 4))
-    assert AF.spend_refusal("retry", roll, attacker=True, opposition_rolled=False) == (
-        "there is no Fail left to retry"
+    # R10: a Shift retries any dice not yet retried, Wins included; once each (R3).
+    assert AF.spend_refusal("retry", roll, attacker=True, opposition_rolled=False) == ""
+    retried, chosen = AF.spend(roll, SpendKind.RETRY, (1,), ScriptedSource([6]))
+    assert chosen == (1,) and retried.check_faces == (5, 6)
+    with pytest.raises(RulesError, match="no Fail left to retry: choose the dice"):
+        AF.spend(roll, SpendKind.RETRY, (), ScriptedSource([6]))
+    done, _ = AF.spend(retried, SpendKind.RETRY, (0,), ScriptedSource([1]))
+    assert "already retried" in AF.spend_refusal(
+        "retry", done, attacker=True, opposition_rolled=False
     )
     assert "unknown Shift" in AF.spend_refusal("will", roll, attacker=True, opposition_rolled=0)
     assert "before the opposition" in CLASSIC.spend_refusal(

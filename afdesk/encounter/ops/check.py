@@ -10,6 +10,7 @@ import msgspec
 from afdesk.encounter import economy, features, movement
 from afdesk.encounter.combatant import Combatant, MomentumMarker, State, StateKind
 from afdesk.encounter.contest import (
+    DISTRACTION,
     MOMENTUM_KINDS,
     CheckKind,
     ContestRecord,
@@ -187,7 +188,7 @@ class ResolveContest(Op, frozen=True):
                 )
         source = f"{name(enc, r.attacker)}'s {r.action.label.lower()}"
         for u in r.momentum_uses:
-            why = momentum_refusal(u.kind, u.dice) if u.kind in MOMENTUM_KINDS else ""
+            why = momentum_refusal(u.kind, u.dice, enc.ruleset) if u.kind in MOMENTUM_KINDS else ""
             if why:
                 raise IllegalOp(why)
             if u.kind == "marker":
@@ -236,7 +237,7 @@ class ResolveContest(Op, frozen=True):
             people[a.id] = economy.crept(a, v.lands, r.decoy)
         elif r.action is CheckKind.DISTRACT and v.lands and r.target:
             target = people.get(r.target) or enc.combatant(r.target)
-            source = f"{a.name}'s distraction"
+            source = f"{a.name}{DISTRACTION}"
             people[target.id] = target.replace(
                 momentum=(*target.momentum, MomentumMarker(-1, source))
             )

@@ -8,7 +8,6 @@ import msgspec
 
 from afdesk.encounter.combatant import (
     MARKED_STATES,
-    MOMENTUM_MARKERS,
     Combatant,
     MomentumMarker,
     Side,
@@ -37,6 +36,7 @@ from afdesk.encounter.state import Phase
 from afdesk.encounter.weapons import attack_refusal
 from afdesk.encounter.words import plural
 from afdesk.encounter.zone import Edge
+from afdesk.rules.rulesets import ruleset_named
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
@@ -480,8 +480,9 @@ class AddMomentum(Op, frozen=True):
 
     def execute(self, enc: "Encounter") -> None:
         c = enc.combatant(self.id)
-        if self.dice not in MOMENTUM_MARKERS:
-            raise IllegalOp(f"a Momentum marker is +2 or -2 (R12), not {self.dice:+d}")
+        why = ruleset_named(enc.ruleset).marker_refusal(self.dice)  # R12, C3
+        if why:
+            raise IllegalOp(why)
         enc.put(c.replace(momentum=(*c.momentum, MomentumMarker(self.dice, self.source))))
 
     def describe(self, enc: "Encounter") -> str:

@@ -34,7 +34,6 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetRuleset, SetSettings
 from afdesk.encounter.ops.roster import (
-    MOMENTUM_MARKERS,
     AddCombatant,
     AddMomentum,
     AddState,
@@ -48,7 +47,7 @@ from afdesk.encounter.zone import grid_zone
 from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
-from afdesk.rules.rulesets import all_rulesets
+from afdesk.rules.rulesets import all_rulesets, ruleset_named
 from afdesk.storage.tilesets import tilesets
 
 
@@ -275,7 +274,8 @@ class MomentumDialog(_Form):
         super().__init__(doc, f"Momentum marker on {doc.encounter.combatants[cid].name}", parent)
         self.cid = cid
         self.value = QComboBox()
-        for dice, meaning in MOMENTUM_MARKERS.items():
+        # The ruleset's marker size (R12: +2/-2; af-classic C3: +1/-1).
+        for dice, meaning in ruleset_named(doc.encounter.ruleset).momentum_markers.items():
             self.value.addItem(f"{dice:+d}: {meaning}", dice)
         self.source = QLineEdit()
         self.source.setPlaceholderText("whose Momentum, e.g. Chen's kick")

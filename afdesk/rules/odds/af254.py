@@ -138,34 +138,13 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
     scores: dict[tuple[int, int], float] = defaultdict(float)
     p_fumble = 0.0
     momentum = 0.0
-    # Check 6s present: the Result is 6. Each term is bilinear in the Interference's
-    # 6-distribution and the check's (given at least one 6), so the side with fewer distinct
-    # distributions is summed first: the check's with retried Fails, the Interference's with
-    # Advantage.
-    for b, six_i, six_c in _six_pairs(six_mass, vectors):
-        total_c = math.fsum(six_c)
-        tail_c = suffix(six_c)
-        # i6 <= b: every check 6 stands, W = b - i6.
-        p_low_i = 0.0
-        mom = 0.0
-        for i6 in range(min(b, len(six_i) - 1) + 1):
-            q = six_i[i6]
-            p_low_i += q
-            mom += q * ((b - i6 + v) // 2)
-        if p_low_i:
-            for g in range(1, len(six_c)):
-                scores[(6, g)] += six_c[g] * p_low_i
-        momentum += mom * total_c
-        # i6 = b + d > b: c6 - d sixes are left (W = 0).
-        for d in range(1, len(six_i) - b):
-            q = six_i[b + d]
-            if q * total_c < 1e-30:
-                continue
-            for g in range(1, len(six_c) - d):
-                scores[(6, g)] += q * six_c[g + d]
-            momentum += q * (tail_c[d + 1] if d + 1 < len(tail_c) else 0.0) * (v // 2)
-            # 1 <= c6 < d: the check runs out with Interference 6s unspent.
-            p_fumble += q * (total_c - (tail_c[d] if d < len(tail_c) else 0.0))
+    # Check 6s present: the Result is 6 (the six branch).
+    sixes, mom6, fumble6 = _six_branch(six_mass, vectors, v)
+    for g, x in enumerate(sixes):
+        if x:
+            scores[(6, g)] += x
+    momentum += mom6
+    p_fumble += fumble6
     # No check 6s: only the Interference's first b + 1 six-counts matter, and its mass.
     for (b, face, count, unspent), (six_i, mass) in low_branch.items():
         if b == 0:
@@ -183,23 +162,101 @@ def _outcome(check: tuple[_Group, ...], intf: tuple[_Group, ...], v: int) -> Dis
     return Distribution(min(p_success, 1.0), p_fumble, momentum, dict(scores))
 
 
-def _six_pairs(
-    six_mass: dict[tuple[int, ...], float], vectors: list[tuple[float, ...]]
-) -> list[tuple[int, list[float], list[float]]]:
-    """(b, Interference 6-distribution, check 6-distribution given at least one 6 with
-    its 0 entry dropped) pairs whose bilinear terms sum to the whole six branch; one side of
-    each pair carries the masses of ``six_mass`` ({(b, check vector, Interference vector):
-    mass})."""
-    checks = {ci for _, ci, _ in six_mass}
-    intfs = {ii for _, _, ii in six_mass}
+def _six_branch(
+    six_mass: dict[tuple[int, ...], float], vectors: list[tuple[float, ...]], v: int
+) -> tuple[list[float], float, float]:
+    """The six branch ({(b, check vector, Interference vector): mass}, the check showing
+    at least one 6): (P(Result 6 and Gain g) by g, its expected Momentum, its Fumbles).
+
+    With ``b`` low Wins left, Interference 6s ``i6 <= b`` leave every check 6 standing
+    (Gain = c6, W = b - i6); ``i6 = b + d > b`` leave ``c6 - d`` sixes (W = 0) or, with
+    ``c6 <= d``, a Fumble. Every term is bilinear in the two 6-distributions; only the
+    correlation ``sum_d P(i6 = b + d) P(c6 = g + d)`` costs a product of their lengths, so
+    it is summed once per distinct check distribution (the Interference's shifted by
+    ``b`` and added up first) or once per (b, Interference distribution) pair (the check's
+    added up first), whichever makes fewer."""
     cond: dict[int, list[float]] = {}
-    for ci in checks:
-        own = vectors[ci]
-        norm = 1.0 - own[0]
-        cond[ci] = [0.0, *(x / norm for x in own[1:])]
-    if len(checks) <= len(intfs):
-        by_check = _weighted(six_mass, vectors)
-        return [(b, six_i, cond[ci]) for (b, ci), six_i in by_check.items()]
+    for _, ci, _ in six_mass:
+        if ci not in cond:
+            own = vectors[ci]
+            norm = 1.0 - own[0]
+            cond[ci] = [0.0, *(x / norm for x in own[1:])]
+    pairs = {(b, ii) for b, _, ii in six_mass}
+    if len(cond) <= len(pairs):
+        return _six_by_check(six_mass, vectors, cond, v)
+    return _six_by_pair(six_mass, vectors, cond, v)
+
+
+def _low_sixes(six_i: tuple[float, ...], b: int, v: int) -> tuple[float, float]:
+    """(P(i6 <= b), E[Momentum (b - i6 + v) // 2 over those]) (R7)."""
+    p_low = mom = 0.0
+    for i6 in range(min(b, len(six_i) - 1) + 1):
+        q = six_i[i6]
+        p_low += q
+        mom += q * ((b - i6 + v) // 2)
+    return p_low, mom
+
+
+def _six_by_check(
+    six_mass: dict[tuple[int, ...], float],
+    vectors: list[tuple[float, ...]],
+    cond: dict[int, list[float]],
+    v: int,
+) -> tuple[list[float], float, float]:
+    """:func:`_six_branch`, one correlation per check distribution."""
+    low: dict[tuple[int, int], tuple[float, float]] = {}
+    stands: dict[int, float] = defaultdict(float)  # P(i6 <= b) mass, per check vector
+    over: dict[int, list[float]] = {}  # over[ci][d - 1]: mass of i6 = b + d
+    momentum = 0.0
+    for (b, ci, ii), m in six_mass.items():
+        six_i = vectors[ii]
+        lo = low.get((b, ii))
+        if lo is None:
+            lo = low[(b, ii)] = _low_sixes(six_i, b, v)
+        stands[ci] += m * lo[0]
+        momentum += m * lo[1]
+        n = len(six_i) - b - 1
+        if n <= 0:
+            continue
+        acc = over.get(ci)
+        if acc is None:
+            over[ci] = [m * x for x in six_i[b + 1 :]]
+            continue
+        if len(acc) < n:
+            acc.extend([0.0] * (n - len(acc)))
+        acc[:n] = [y + m * x for y, x in zip(acc[:n], six_i[b + 1 :], strict=True)]
+    sixes: list[float] = []
+    p_fumble = 0.0
+    half_v = v // 2
+    for ci, six_c in cond.items():
+        n_c = len(six_c)
+        if len(sixes) < n_c:
+            sixes.extend([0.0] * (n_c - len(sixes)))
+        s = stands.get(ci, 0.0)
+        if s:
+            sixes[1:n_c] = [y + c * s for y, c in zip(sixes[1:n_c], six_c[1:], strict=True)]
+        tail_c = suffix(six_c)
+        for d, q in enumerate(over.get(ci, ()), 1):
+            if q < 1e-30:
+                continue
+            end = n_c - d
+            if end > 1:
+                shifted = six_c[1 + d :]
+                sixes[1:end] = [y + q * c for y, c in zip(sixes[1:end], shifted, strict=True)]
+                if half_v:
+                    momentum += q * tail_c[d + 1] * half_v
+            # 1 <= c6 < d: the check runs out with Interference 6s unspent (R6).
+            p_fumble += q * (1.0 - (tail_c[d] if d <= n_c else 0.0))
+    return sixes, momentum, p_fumble
+
+
+def _six_by_pair(
+    six_mass: dict[tuple[int, ...], float],
+    vectors: list[tuple[float, ...]],
+    cond: dict[int, list[float]],
+    v: int,
+) -> tuple[list[float], float, float]:
+    """:func:`_six_branch`, one correlation per (b, Interference distribution) pair."""
     by_intf: dict[tuple[int, int], list[float]] = {}
     for (b, ci, ii), m in six_mass.items():
         vec = cond[ci]
@@ -211,7 +268,33 @@ def _six_pairs(
             acc.extend([0.0] * (len(vec) - len(acc)))
         n = len(vec)
         acc[:n] = [y + m * x for y, x in zip(acc[:n], vec, strict=True)]
-    return [(b, list(vectors[ii]), six_c) for (b, ii), six_c in by_intf.items()]
+    sixes: list[float] = []
+    momentum = p_fumble = 0.0
+    half_v = v // 2
+    for (b, ii), six_c in by_intf.items():
+        six_i = vectors[ii]
+        total_c = math.fsum(six_c)
+        tail_c = suffix(six_c)
+        n_c = len(six_c)
+        if len(sixes) < n_c:
+            sixes.extend([0.0] * (n_c - len(sixes)))
+        p_low, mom = _low_sixes(six_i, b, v)
+        if p_low:
+            sixes[1:n_c] = [y + c * p_low for y, c in zip(sixes[1:n_c], six_c[1:], strict=True)]
+        momentum += mom * total_c
+        for d in range(1, len(six_i) - b):
+            q = six_i[b + d]
+            if q * total_c < 1e-30:
+                continue
+            end = n_c - d
+            if end > 1:
+                shifted = six_c[1 + d :]
+                sixes[1:end] = [y + q * c for y, c in zip(sixes[1:end], shifted, strict=True)]
+                if half_v:
+                    momentum += q * tail_c[d + 1] * half_v
+            # 1 <= c6 < d: the check runs out with Interference 6s unspent (R6).
+            p_fumble += q * (total_c - (tail_c[d] if d <= n_c else 0.0))
+    return sixes, momentum, p_fumble
 
 
 def _heads(
@@ -238,25 +321,6 @@ def _heads(
         n = len(head)
         acc[:n] = [y + m * x for y, x in zip(acc[:n], head, strict=True)]
         out[key] = (acc, mass + m * total)
-    return out
-
-
-def _weighted(
-    masses: dict[tuple[int, ...], float], vectors: list[tuple[float, ...]]
-) -> dict[tuple[int, ...], list[float]]:
-    """Turn {(*key, vector id): mass} into {key: sum of mass * vector}."""
-    out: dict[tuple[int, ...], list[float]] = {}
-    for (*parts, vid), m in masses.items():
-        vec = vectors[vid]
-        key = tuple(parts)
-        acc = out.get(key)
-        if acc is None:
-            out[key] = [m * x for x in vec]
-            continue
-        if len(acc) < len(vec):
-            acc.extend([0.0] * (len(vec) - len(acc)))
-        n = len(vec)
-        acc[:n] = [y + m * x for y, x in zip(acc[:n], vec, strict=True)]
     return out
 
 
@@ -299,27 +363,80 @@ def _cooperation(coop: Cooperation) -> Distribution:
     for (extra, retries), p in combos.items():
         if p >= 1e-30:
             by_extra[extra][leader.retry_fails + retries] += p
-    scores: dict[tuple[int, int], float] = defaultdict(float)
-    p_fumble = momentum = 0.0
+    # The outcome is linear in the Interference pool: the extra Interference counts that
+    # leave the leader the same retries share one check pool, their Interference pools
+    # mixed by weight, and are evaluated once.
+    by_mix: dict[RetryMix, list[tuple[int, float]]] = defaultdict(list)
     for extra, mix in sorted(by_extra.items()):
         weight = math.fsum(mix.values())
-        state = _af254_state(leader, extra)
-        if len(mix) == 1:
-            (retries,) = mix
-            dist = _distribution(state._replace(check=state.check._replace(retry_fails=retries)))
+        # Retrying more Fails than the pool has dice is retrying them all.
+        capped: dict[int, float] = defaultdict(float)
+        for r, p in mix.items():
+            capped[min(r, leader.dice)] += p / weight
+        by_mix[tuple(sorted(capped.items()))].append((extra, weight))
+    scores: dict[tuple[int, int], float] = defaultdict(float)
+    p_fumble = momentum = 0.0
+    for retry_mix, parts in by_mix.items():
+        weight = math.fsum(w for _, w in parts)
+        state = _af254_state(leader, parts[0][0])
+        if len(retry_mix) == 1:
+            check = groups(state.check._replace(retry_fails=retry_mix[0][0]))
         else:
-            # Retrying more Fails than the pool has dice is retrying them all.
-            capped: dict[int, float] = defaultdict(float)
-            for r, p in mix.items():
-                capped[min(r, leader.dice)] += p / weight
-            retry_mix: RetryMix = tuple(sorted(capped.items()))
             check = mixed_groups(state.check._replace(retry_fails=0), retry_mix)
-            dist = _outcome(check, _interference(state.interference, check), state.ventures)
+        intf = _mixed(
+            [
+                (_interference(_af254_state(leader, extra).interference, check), w / weight)
+                for extra, w in parts
+            ]
+        )
+        dist = _outcome(check, intf, state.ventures)
         for key, q in dist.scores.items():
             scores[key] += weight * q
         p_fumble += weight * dist.p_fumble
         momentum += weight * dist.expected_momentum
     return Distribution(min(1.0, math.fsum(scores.values())), p_fumble, momentum, dict(scores))
+
+
+def _mixed(parts: list[tuple[tuple[_Group, ...], float]]) -> tuple[_Group, ...]:
+    """The mixture of several pools' groups, each pool with its weight.
+
+    Groups with the same 4s and 5s merge, their 6-distributions mixed, when that makes at
+    most twice as many distinct distributions as the pools have (Disadvantage's, nearly one
+    per group already): half the groups for about as many distributions. Else the pools'
+    distributions are kept as they are (shared objects: the six
+    branch sums over as few distinct ones as it can) and only groups with the same
+    distribution merge."""
+    if len(parts) == 1:
+        return parts[0][0]
+    lows = {g.low for pool, _ in parts for g in pool}
+    if len(lows) > 2 * len({id(g.six) for pool, _ in parts for g in pool}):
+        kept: dict[tuple[tuple[int, int], int], _Group] = {}
+        for pool, weight in parts:
+            for g in pool:
+                key = (g.low, id(g.six))
+                had = kept.get(key)
+                p = g.p * weight
+                kept[key] = g._replace(p=p) if had is None else had._replace(p=had.p + p)
+        return tuple(kept.values())
+    mixed: dict[tuple[int, int], list[float]] = {}
+    mass: dict[tuple[int, int], float] = defaultdict(float)
+    for pool, weight in parts:
+        for g in pool:
+            m = g.p * weight
+            mass[g.low] += m
+            acc = mixed.get(g.low)
+            if acc is None:
+                mixed[g.low] = [m * x for x in g.six]
+                continue
+            if len(acc) < len(g.six):
+                acc.extend([0.0] * (len(g.six) - len(acc)))
+            n = len(g.six)
+            acc[:n] = [y + m * x for y, x in zip(acc[:n], g.six, strict=True)]
+    return tuple(
+        _Group(low, mass[low], tuple(x / mass[low] for x in vec))
+        for low, vec in mixed.items()
+        if mass[low] > 0
+    )
 
 
 def distribution(pool: PoolSpec | CheckState | Cooperation | Roll) -> Distribution:

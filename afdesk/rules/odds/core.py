@@ -106,9 +106,14 @@ class CheckState(NamedTuple):
             roll.advantage and not roll.disadvantage,
         )
 
-    def with_added_dice(self, count: int = 2) -> CheckState:
-        """After a Shift that adds ``count`` dice (they do not explode, R10)."""
+    def with_added_dice(self, count: int = 2, *, explode: bool = False) -> CheckState:
+        """After a Shift that adds ``count`` dice (they do not explode, R10), or, with
+        ``explode``, af-classic's Will (C4: 2 dice rolled like the check's, exploding)."""
         c = self.check
+        if explode:
+            if c.exploding and not c.explode:
+                raise RulesError("exploding dice cannot join fresh dice that do not explode")
+            return self._replace(check=c._replace(exploding=c.exploding + count, explode=True))
         return self._replace(check=c._replace(plain=c.plain + count))
 
     def with_retried(self, faces: Iterable[int]) -> CheckState:

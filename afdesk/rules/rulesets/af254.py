@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from afdesk.rules import af254
 from afdesk.rules.dice import DiceSource, Pool, Roll
+from afdesk.rules.errors import RulesError
 from afdesk.rules.outcome import Outcome
 from afdesk.rules.rulesets.base import DicePoolRuleset, SpendKind, SpendUnit
 
@@ -21,6 +22,7 @@ class AF254(DicePoolRuleset):
     venture_interference = 2
     spend_unit = SpendUnit.SHIFTS
     spend_kinds = (SpendKind.ADD, SpendKind.RETRY)
+    six_retry = True
 
     def check_ventures(self, interference: int, ventures: int) -> None:
         af254.check_venture_allowed(interference, ventures)
@@ -114,8 +116,8 @@ class AF254(DicePoolRuleset):
     ) -> str:
         if kind and kind not in (SpendKind.ADD, SpendKind.RETRY):
             return f"unknown Shift {kind!r}: add or retry (R10)"
-        if kind == SpendKind.RETRY and roll is not None and not roll.fail_indices():
-            return "there is no Fail left to retry"
+        if kind == SpendKind.RETRY and roll is not None and not roll.retriable_indices():
+            return "every die of the check is already retried: each is re-rolled once (R3, R10)"
         return ""
 
     def spend(
@@ -127,10 +129,45 @@ class AF254(DicePoolRuleset):
     ) -> tuple[Roll, tuple[int, ...]]:
         if kind == SpendKind.ADD:
             return af254.shift_add(roll, source), tuple(indices)
-        chosen = tuple(indices) or roll.fail_indices()  # every Fail left by default
+        chosen = self.retry_choice(roll, indices)
         return af254.shift_retry(roll, chosen, source), chosen
 
-    def after_spend(self, state: CheckState, kind: str, roll: Roll) -> CheckState:
+    def retry_choice(self, roll: Roll, indices: Sequence[int] = ()) -> tuple[int, ...]:
+        """The dice a Shift retry re-rolls: ``indices`` (any check dice not yet retried,
+        Wins included, R10), or every Fail left when none are chosen. :class:`RulesError`
+        saying which die is wrong."""
+        if not indices:
+            fails = roll.fail_indices()
+            if not fails:
+                raise RulesError(
+                    "there is no Fail left to retry: choose the dice the Shift retries (R10)"
+                )
+            return fails
+        allowed = set(roll.retriable_indices())
+        chosen: list[int] = []
+        for i in indices:
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(roll.dice):
+                raise RulesError(f"there is no die number {i!r} in this roll of {len(roll.dice)}")
+            die = roll.dice[i]
+            if die.is_interference:
+                raise RulesError(f"die {i} is Interference: a Shift retries the check's dice (R4)")
+            if i not in allowed:
+                raise RulesError(
+                    f"die {i} ({die.face}) was already retried: each die is re-rolled once (R3)"
+                )
+            if i not in chosen:
+                chosen.append(i)
+        return tuple(sorted(chosen))
+
+    def after_spend(
+        self, state: CheckState, kind: str, roll: Roll, indices: Sequence[int] = ()
+    ) -> CheckState:
         if kind == SpendKind.ADD:
             return state.with_added_dice(2)
-        return state.with_retried([roll.dice[i].face for i in roll.fail_indices()])
+        chosen = self.retry_choice(roll, indices)
+        return state.with_retried([roll.dice[i].face for i in chosen])
+
+    def retry_sixes(
+        self, roll: Roll, indices: Sequence[int], source: DiceSource | None = None
+    ) -> Roll:
+        return af254.retry_sixes(roll, indices, source)

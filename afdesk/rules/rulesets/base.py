@@ -67,7 +67,7 @@ class SpendKind(enum.StrEnum):
 
     @property
     def label(self) -> str:
-        return {"add": "+2 dice", "retry": "Retry Fails", "will": "Will: +2 dice"}[self.value]
+        return {"add": "+2 dice", "retry": "Retry dice", "will": "Will: +2 dice"}[self.value]
 
 
 class Ruleset(abc.ABC):
@@ -96,6 +96,13 @@ class Ruleset(abc.ABC):
     """The exact odds count a guard cooperating with a defense."""
     momentum: ClassVar[bool] = True
     """Successes earn Momentum to spend after the check (R7, R12, C3)."""
+    momentum_marker: ClassVar[int] = 2
+    """The dice a Momentum marker gives (or, negative, the Interference it gives) on a
+    character's next check: 2 under R12, 1 under af-classic's C3."""
+    momentum_rule: ClassVar[str] = "R12"
+    """The rule id that sets :attr:`momentum_marker`."""
+    six_retry: ClassVar[bool] = False
+    """The roller may retry any of its 6s for free, trading Gain for Momentum (R3)."""
     typed_dice_order: ClassVar[str] = (
         "the check's dice, each 6's extra die right after it (R2), then the Interference "
         "dice the same way, then any new face a retry asks for (R3, R4)"
@@ -107,6 +114,25 @@ class Ruleset(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<ruleset {self.name}>"
+
+    # ---------------------------------------------------------------------- Momentum
+
+    @property
+    def momentum_markers(self) -> dict[int, str]:
+        """The Momentum markers a character can carry under this ruleset, with what each
+        does (R12: +2/-2; C3: +1/-1)."""
+        n = self.momentum_marker
+        count = {1: "one", 2: "two"}.get(n, str(n))
+        more = f"{count} more {'die' if n == 1 else 'dice'}"
+        less = f"{count} Interference"
+        return {n: f"{more} on the next check", -n: f"{less} on the next check"}
+
+    def marker_refusal(self, dice: int) -> str:
+        """Why a Momentum marker of ``dice`` is refused under this ruleset, or ""."""
+        if dice in self.momentum_markers:
+            return ""
+        n = self.momentum_marker
+        return f"a Momentum marker is +{n} or -{n} ({self.momentum_rule}), not {dice:+d}"
 
     # --------------------------------------------------------------------- Ventures
 
@@ -246,9 +272,18 @@ class Ruleset(abc.ABC):
         """Spend ``kind`` on ``roll``: ``(the new roll, the dice it retried)``."""
         raise RulesError(f"{self.name} has nothing to spend after the roll")
 
-    def after_spend(self, state: CheckState, kind: str, roll: Roll) -> CheckState:
-        """The check's state after spending ``kind`` on ``roll``, for the odds."""
+    def after_spend(
+        self, state: CheckState, kind: str, roll: Roll, indices: Sequence[int] = ()
+    ) -> CheckState:
+        """The check's state after spending ``kind`` on ``roll`` (retrying the dice at
+        ``indices``, the default of :meth:`spend` when empty), for the odds."""
         raise RulesError(f"{self.name} has nothing to spend after the roll")
+
+    def retry_sixes(
+        self, roll: Roll, indices: Sequence[int], source: DiceSource | None = None
+    ) -> Roll:
+        """Retry the 6s of ``roll`` at ``indices``, for free (R3), where :attr:`six_retry`."""
+        raise RulesError(f"{self.name} has no retry of 6s for Momentum (R3)")
 
     # ----------------------------------------------------------------- plain checks
 

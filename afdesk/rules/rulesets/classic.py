@@ -24,6 +24,8 @@ class Classic(DicePoolRuleset):
     spend_unit = SpendUnit.WILL
     spend_kinds = (SpendKind.WILL,)
     odds_count_guard_help = False
+    momentum_marker = 1
+    momentum_rule = "C3"
     typed_dice_order = (
         "the check's dice, each 6's extra die right after it unless Disadvantage stops "
         "explosions, then the Interference dice the same way (C1, C5)"
@@ -119,8 +121,12 @@ class Classic(DicePoolRuleset):
     ) -> tuple[Roll, tuple[int, ...]]:
         return classic.spend_will(roll, source), tuple(indices)
 
-    def after_spend(self, state: CheckState, kind: str, roll: Roll) -> CheckState:
-        return state.with_added_dice(2)
+    def after_spend(
+        self, state: CheckState, kind: str, roll: Roll, indices: Sequence[int] = ()
+    ) -> CheckState:
+        """The 2 dice of Will are rolled like the check's: they explode unless it has
+        Disadvantage (C4, C5), as :func:`afdesk.rules.classic.spend_will` rolls them."""
+        return state.with_added_dice(2, explode=classic.will_dice_explode(roll))
 
 
 def _single(spec: OddsInput) -> PoolSpec | CheckState:

@@ -34,6 +34,7 @@ from afdesk.gui.dialogs.contest.extras import ExtrasPanel
 from afdesk.gui.dialogs.contest.modifiers import ModifiersPanel, OptionsPanel
 from afdesk.gui.dialogs.contest.overlap import OverlapPanel
 from afdesk.gui.dialogs.contest.shifts import MomentumPanel, ShiftsPanel
+from afdesk.gui.dialogs.contest.sixes import SixesPanel
 from afdesk.gui.dialogs.contest.weapon import WeaponBox, zero_hits_landing, zero_hits_question
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.odds_worker import OddsWorker
@@ -48,7 +49,7 @@ class ContestDialog(QDialog):
 
     Panels: ``modifiers``, ``options`` (Ventures, Advantage, keywords), ``extras`` (decoys),
     ``defense``, ``defense_options`` (the defense's Ventures, Advantage, GM modifiers),
-    ``dice``, ``shifts`` and ``momentum``.
+    ``dice``, ``sixes`` (R3), ``shifts`` and ``momentum``.
     """
 
     def __init__(
@@ -129,6 +130,7 @@ class ContestDialog(QDialog):
         self.odds_worker.ready.connect(self._odds_ready)
         self.dice = DicePanel(lambda: self.source)
         self.dice.defense_choice = self.defense.choice
+        self.sixes = SixesPanel(self.enc, lambda: self.source)
         self.shifts = ShiftsPanel(self.enc, lambda: self.source)
         self.momentum = MomentumPanel(self.enc)
         self.overlap = OverlapPanel(self.enc, lambda: self.source)
@@ -139,7 +141,7 @@ class ContestDialog(QDialog):
         panels.setContentsMargins(0, 0, 0, 0)
         for w in (self.modifiers, self.options, self.extras, self.defense, self.defense_options):
             panels.addWidget(w)
-        for w in (self.dice, self.overlap, self.shifts, self.momentum):
+        for w in (self.dice, self.overlap, self.sixes, self.shifts, self.momentum):
             panels.addWidget(w)
         panels.addStretch(1)
         self.scroll = screens.scrolled(body)
@@ -174,6 +176,7 @@ class ContestDialog(QDialog):
             self.defense_options,
             self.dice,
             self.overlap,
+            self.sixes,
             self.shifts,
             self.momentum,
         )
@@ -309,7 +312,7 @@ class ContestDialog(QDialog):
         self.overlap.refresh()
         if f is None:
             self.odds.setText("")
-            for w in (self.apply_button, self.shifts.box, self.momentum.box):
+            for w in (self.apply_button, self.shifts.box, self.sixes.box, self.momentum.box):
                 w.setEnabled(False)
             return
         self._show_odds(f)
@@ -323,6 +326,7 @@ class ContestDialog(QDialog):
             # New dice on the table: a refusal of earlier typed faces no longer applies.
             self._dice_seen = dice
             self._show_reason(" ".join(f.plan.notes), note=True)
+        self.sixes.refresh()
         self.shifts.refresh()
         self.momentum.refresh(self.action, f.verdict_now() if rolled else None)
         self.apply_button.setEnabled(rolled)
@@ -378,4 +382,5 @@ class ContestDialog(QDialog):
         """Closing: drop odds still waiting and let a running query finish."""
         self.odds_worker.shutdown()
         self.shifts.odds_worker.shutdown()
+        self.sixes.odds_worker.shutdown()
         super().done(result)

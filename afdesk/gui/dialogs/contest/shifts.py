@@ -1,4 +1,5 @@
-"""After the roll: Shifts (R10) or Will (C4) in turn, then Momentum (R12) and damage."""
+"""After the roll: Shifts (R10: 2 dice, or a retry of the dice the spender picks) or Will
+(C4) in turn, then Momentum (R12) and damage."""
 
 from __future__ import annotations
 
@@ -21,26 +22,33 @@ from afdesk.encounter.damage import landed_hits, momentum_damage
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.typed import roll_typed
 from afdesk.gui.dialogs.contest.common import Panel
+from afdesk.gui.dialogs.contest.dice_pick import DicePicker
 from afdesk.gui.dialogs.contest.physical import FacesEntry
 from afdesk.gui.odds_worker import OddsWorker
 from afdesk.gui.text import pct, sentence
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import DiceSource
-from afdesk.rules.rulesets import SpendKind
+from afdesk.rules.rulesets import Ruleset, SpendKind, ruleset_named
 from afdesk.rules.verdict import Verdict
 
 SPEND_BUTTON_TEXT = {
     SpendKind.ADD: "&+2 dice",
-    SpendKind.RETRY: "Re&try Fails",
+    SpendKind.RETRY: "Re&try the chosen dice",
     SpendKind.WILL: "&Will: +2 dice",
 }
-MOMENTUM_CHOICES = (
-    ("+2 on a character's next check", "marker", 2),
-    ("-2 on a character's next check", "marker", -2),
-    ("+1 damage", "damage", 1),
-    ("-1 damage", "damage", -1),
-    ("a stunt", "stunt", 0),
-)
+
+
+def momentum_choices(rules: Ruleset) -> tuple[tuple[str, str, int], ...]:
+    """What one Momentum may buy (R12), in this order: a marker on a character's next check
+    of the ruleset's size (+2/-2; af-classic +1/-1, C3), +1/-1 damage, a stunt."""
+    n = rules.momentum_marker
+    return (
+        (f"+{n} on a character's next check", "marker", n),
+        (f"-{n} on a character's next check", "marker", -n),
+        ("+1 damage", "damage", 1),
+        ("-1 damage", "damage", -1),
+        ("a stunt", "stunt", 0),
+    )
 
 
 class ShiftsPanel(Panel):
@@ -84,6 +92,28 @@ class ShiftsPanel(Panel):
         row.addStretch(1)
         for b in (*self.buttons, self.pass_button):
             row.addWidget(b)
+        # R10: a Shift retries any dice not yet retried, Wins included; the spender picks.
+        pick_row = QHBoxLayout()
+        inner.addLayout(pick_row)
+        pick_label = QLabel("Dice to retry:")
+        self.retry_pick = DicePicker("no die left to retry")
+        self.retry_pick.setToolTip(
+            "The dice a Shift retries: any not yet retried, Wins included; each new face is "
+            "frozen (R3, R10)"
+        )
+        self.all_fails = QPushButton("All Fai&ls")
+        self.all_fails.setToolTip("Choose every Fail not yet retried (R10)")
+        self.all_below = QPushButton("All &below the other Result")
+        pick_row.addWidget(pick_label)
+        pick_row.addWidget(self.retry_pick, 1)
+        pick_row.addWidget(self.all_fails)
+        pick_row.addWidget(self.all_below)
+        self._retry_key: tuple[object, ...] | None = None
+        """(side, defense roll, the roll, the other side's roll) the dice on offer and the
+        first choice were taken from."""
+        self.retry_pick.changed.connect(self.refresh)
+        self.all_fails.clicked.connect(self.choose_all_fails)
+        self.all_below.clicked.connect(self.choose_all_below)
         self.faces = FacesEntry("Shift's dice: the 2 added, or each retried die's new face")
         inner.addWidget(self.faces)
         outer.addWidget(self.box)
@@ -99,6 +129,7 @@ class ShiftsPanel(Panel):
         """The side on turn spends ``kind`` (add, retry, will), the defender side on the
         roll chosen in :attr:`roll_choice`."""
         defense = self.chosen_defense()
+        chosen = self.retry_pick.chosen() if SpendKind(kind) is SpendKind.RETRY else ()
         if self.faces.physical():
             entry = self.faces
 
@@ -111,15 +142,33 @@ class ShiftsPanel(Panel):
                     f,
                     what,
                     entry.faces(),
-                    lambda src: f.spend(turn, kind, source=src, defense=defense),
+                    lambda src: f.spend(turn, kind, chosen, source=src, defense=defense),
                 )
 
             if self._try(typed):
                 entry.faces_edit.clear()
             return
         self._try(
-            lambda f: f.spend(f.shift_exchange.turn, kind, source=self._source(), defense=defense)
+            lambda f: f.spend(
+                f.shift_exchange.turn, kind, chosen, source=self._source(), defense=defense
+            )
         )
+
+    def choose_retry(self, indices: tuple[int, ...]) -> None:
+        """Pick the dice the next Shift retry re-rolls (R10)."""
+        self.retry_pick.choose(indices)
+
+    def choose_all_fails(self) -> None:
+        """Quick choice: every Fail not yet retried (R10)."""
+        f = self.flow
+        if f is not None and f.rolled:
+            self.retry_pick.choose(f.retry_fails(f.shift_exchange.turn, self.chosen_defense()))
+
+    def choose_all_below(self) -> None:
+        """Quick choice: every die below the other side's Result (R5, R10)."""
+        f = self.flow
+        if f is not None and f.rolled:
+            self.retry_pick.choose(f.retry_below(f.shift_exchange.turn, self.chosen_defense()))
 
     def chosen_defense(self) -> int:
         """The defense roll the defender side spends on: 0 the chosen defense's, ``k`` the
@@ -177,17 +226,53 @@ class ShiftsPanel(Panel):
         )
         options = f.spend_options(side, with_odds=False, defense=defense)
         self._kinds = [o.kind for o in options]
+        retrying = SpendKind.RETRY in self._kinds
+        self._fill_retry(side, defense, retrying)
+        chosen = self.retry_pick.chosen()
         for i, button in enumerate(self.buttons):
             if i >= len(options):
                 button.setVisible(False)
                 continue
             o = options[i]
+            refusal = o.refusal
+            if o.kind is SpendKind.RETRY and not refusal and not chosen:
+                refusal = "choose the dice to retry: any not yet retried, Wins included (R10)"
             button.setText(f"{SPEND_BUTTON_TEXT[o.kind]} (…)")
             button.setVisible(True)
-            button.setEnabled(not o.refusal)
-            button.setToolTip(sentence(o.refusal) if o.refusal else "")
-        # The odds after each spend come off the UI thread.
-        self.odds_worker.request(f.shift_choices_query(side, defense), side)
+            button.setEnabled(not refusal)
+            button.setToolTip(sentence(refusal) if refusal else "")
+        # The odds after each spend (the retry of the chosen dice) come off the UI thread.
+        self.odds_worker.request(f.shift_choices_query(side, defense, chosen), side)
+
+    def _fill_retry(self, side: Role, defense: int, retrying: bool) -> None:
+        """Offer the dice of the spender's roll a Shift may retry, its Fails (or, with none,
+        its dice below the other Result) chosen when the roll or the spender changes (R10)."""
+        f = self.flow
+        assert f is not None
+        for w in (self.retry_pick, self.all_fails, self.all_below):
+            w.setVisible(retrying)
+        if not retrying:
+            return
+        roll = f.own_roll(side, defense)
+        other = f.attack if side is Role.DEFENDER else f.defense_roll_at(defense)
+        key = (side, defense, roll, other)
+        if key != self._retry_key and roll is not None:
+            self._retry_key = key
+            dice = [(i, roll.dice[i].face) for i in f.retry_candidates(side, defense)]
+            self.retry_pick.blockSignals(True)
+            self.retry_pick.set_dice(dice, f.default_retry(side, defense))
+            self.retry_pick.blockSignals(False)
+        result = f.rules.outcome(other).result if other is not None else None
+        self.all_below.setEnabled(result is not None)
+        self.all_below.setText(
+            f"All &below {result}" if result is not None else "All &below the other Result"
+        )
+        self.all_below.setToolTip(
+            f"Choose every die not yet retried that shows less than {result}, the other "
+            "side's Result (R5, R10)"
+            if result is not None
+            else "The other side has no Result to retry against"
+        )
 
     def _fill_rolls(self, side: Role) -> None:
         """The defender rolls to spend on, shown only when other opponents in the overlap
@@ -240,7 +325,8 @@ class MomentumPanel(Panel):
         self.side.addItem("the attacker's", Role.ATTACKER.value)
         self.side.addItem("the defender's", Role.DEFENDER.value)
         self.kind = QComboBox()
-        for label, _kind, _dice in MOMENTUM_CHOICES:
+        self.choices = momentum_choices(ruleset_named(enc.ruleset))
+        for label, _kind, _dice in self.choices:
             self.kind.addItem(label)
         self.target = QComboBox()
         for c in enc.roster():
@@ -269,7 +355,7 @@ class MomentumPanel(Panel):
         self.hits.valueChanged.connect(self._hits)
 
     def spend(self, side: Role, choice: int, target: str = "") -> None:
-        """Spend one of ``side``'s Momentum on ``MOMENTUM_CHOICES[choice]``."""
+        """Spend one of ``side``'s Momentum on ``self.choices[choice]``."""
         self.side.setCurrentIndex(self.side.findData(Role(side).value))
         self.kind.setCurrentIndex(choice)
         if target:
@@ -283,7 +369,7 @@ class MomentumPanel(Panel):
         return self.use.isEnabled()
 
     def _use(self) -> None:
-        _label, kind, dice = MOMENTUM_CHOICES[self.kind.currentIndex()]
+        _label, kind, dice = self.choices[self.kind.currentIndex()]
         target = self.target.currentData() or "" if kind == "marker" else ""
         side = Role(self.side.currentData())
         self._try(lambda f: f.use_momentum(side, kind, target, dice))
