@@ -158,3 +158,22 @@ def test_building_a_three_by_three_zone_with_two_segments(qtbot):
     ]
     print(f"\n3 x 3 zone with two segments: {g.count} gestures")
     assert g.count == 31  # 11 clicks, keys and drags + 20 letters of two names
+
+
+def test_the_editors_dock_fits_a_1280_by_720_window(qtbot):
+    """Nothing of the dock is cut off or needs sideways scrolling on a small screen."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QScrollArea
+
+    from afdesk.gui.main_window import MainWindow
+    from tests.gui.test_prepare_encounter import shown
+
+    w = shown(qtbot, MainWindow(QSettings()))
+    w.resize(1280, 720)
+    w.zone_editor.action.setChecked(True)
+    qtbot.waitUntil(lambda: w.zone_editor.panel_dock.isVisible())
+    scroll = w.zone_editor.panel.findChild(QScrollArea)
+    qtbot.waitUntil(lambda: scroll.viewport().width() > 0)
+    assert (w.width(), w.height()) == (1280, 720)
+    assert scroll.widget().minimumSizeHint().width() <= scroll.viewport().width()
+    assert not scroll.horizontalScrollBar().isVisible()

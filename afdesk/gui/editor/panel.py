@@ -76,6 +76,20 @@ def custom_text(props: SegmentProps) -> str:
     return "\n".join(f"{p.name}: {p.text}" if p.text else p.name for p in props.custom)
 
 
+def _row(layout: QVBoxLayout) -> QHBoxLayout:
+    row = QHBoxLayout()
+    row.setSpacing(4)
+    layout.addLayout(row)
+    return row
+
+
+def _narrow(*widgets: QWidget) -> None:
+    """Buttons of a row may be narrower than the style's 80 pixels: the dock fits a small
+    screen (1280 x 720) beside the map and the palette."""
+    for w in widgets:
+        w.setMinimumWidth(52)
+
+
 class ZoneEditorPanel(QWidget):
     """See the module. ``tool`` is the map's :class:`EditTool`; ``set_tool`` switches the
     map between it and the move tool."""
@@ -89,13 +103,16 @@ class ZoneEditorPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         outer.addWidget(scroll)
         body = QWidget()
         scroll.setWidget(body)
         layout = QVBoxLayout(body)
-        self.edit_box = QCheckBox("&Edit the zone (the map's edit mode)")
-        self.edit_box.setToolTip("Ctrl+Shift+E: tiles, segments and edges; off: play as usual")
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.edit_box = QCheckBox("&Edit the zone")
+        self.edit_box.setToolTip(
+            "The map's edit mode (Ctrl+Shift+E): tiles, segments and edges; off: play as usual"
+        )
         self.edit_box.toggled.connect(self.set_editing)
         layout.addWidget(self.edit_box)
         modes = QHBoxLayout()
@@ -131,29 +148,33 @@ class ZoneEditorPanel(QWidget):
 
     def _tile_box(self) -> QGroupBox:
         box = QGroupBox("Tile")
-        grid = QGridLayout(box)
+        v = QVBoxLayout(box)
+        v.setContentsMargins(4, 4, 4, 4)
         self.tile_label = QLabel()
         self.tile_label.setWordWrap(True)
-        grid.addWidget(self.tile_label, 0, 0, 1, 3)
+        v.addWidget(self.tile_label)
         self.turn_buttons = []
-        for i, (text, quarters) in enumerate((("90°", 1), ("180°", 2), ("270°", 3))):
-            b = QPushButton(f"↻ {text}")
+        row = _row(v)
+        for text, quarters in (("90°", 1), ("180°", 2), ("270°", 3)):
+            b = QPushButton(f"↻{text}")
             b.setToolTip(f"Turn the selected tile {text} clockwise (R: 90°, Shift+R: 270°)")
             b.clicked.connect(lambda _c=False, q=quarters: self.turn(q))
-            grid.addWidget(b, 1, i)
+            row.addWidget(b)
             self.turn_buttons.append(b)
+        row = _row(v)
         self.mirror_button = QPushButton("Mirror")
         self.mirror_button.setToolTip("Mirror the selected tile left to right (M)")
         self.mirror_button.clicked.connect(lambda _c=False: self.turn(0, mirror=True))
-        grid.addWidget(self.mirror_button, 2, 0)
+        row.addWidget(self.mirror_button)
         self.empty_button = QPushButton("Empty it")
         self.empty_button.setToolTip("Make the selected slot empty again (Delete)")
         self.empty_button.clicked.connect(lambda _c=False: self.empty_slot())
-        grid.addWidget(self.empty_button, 2, 1)
+        row.addWidget(self.empty_button)
+        # One row each: a tile's name can be long.
         self.fill_with_button = QPushButton()
         self.fill_with_button.setToolTip("Every empty slot gets the tile selected in the palette")
         self.fill_with_button.clicked.connect(lambda _c=False: self.fill_with_selected())
-        grid.addWidget(self.fill_with_button, 3, 0, 1, 3)
+        v.addWidget(self.fill_with_button)
         self.fill_empty_button = QPushButton("Fill empty at random")
         self.fill_empty_button.setToolTip(
             "Every empty slot gets a tile drawn at random from the palette's tiles"
@@ -164,35 +185,50 @@ class ZoneEditorPanel(QWidget):
             "Every slot, placed or empty, gets a tile drawn at random from the palette's tiles"
         )
         self.fill_all_button.clicked.connect(lambda _c=False: self.fill(only_empty=False))
-        grid.addWidget(self.fill_empty_button, 4, 0, 1, 2)
-        grid.addWidget(self.fill_all_button, 4, 2)
+        v.addWidget(self.fill_empty_button)
+        v.addWidget(self.fill_all_button)
         hint = QLabel(
             "Drag a tile from the palette onto a slot; drag one slot onto another to swap."
             " R turns the selected tile, Shift+R back, M mirrors it, Delete empties it."
         )
         hint.setWordWrap(True)
         hint.setStyleSheet("color: #555555;")
-        grid.addWidget(hint, 5, 0, 1, 3)
+        v.addWidget(hint)
         self.line_edge = QComboBox()
         self.line_edge.setToolTip("Add or remove a row or column of slots at this edge (E9)")
         for e in Edge:
-            self.line_edge.addItem(f"{e.label} edge", e)
+            self.line_edge.addItem(e.label, e)
         self.add_line_button = QPushButton("+ line")
         self.add_line_button.setToolTip("Add a row or column of empty slots at this edge")
         self.add_line_button.clicked.connect(lambda _c=False: self.add_line())
         self.remove_line_button = QPushButton("− line")
         self.remove_line_button.setToolTip("Remove the row or column of tiles at this edge")
         self.remove_line_button.clicked.connect(lambda _c=False: self.remove_line())
-        grid.addWidget(self.line_edge, 6, 0)
-        grid.addWidget(self.add_line_button, 6, 1)
-        grid.addWidget(self.remove_line_button, 6, 2)
+        row = _row(v)
+        for w in (self.line_edge, self.add_line_button, self.remove_line_button):
+            row.addWidget(w)
+        for b in (self.fill_with_button, self.fill_empty_button, self.fill_all_button):
+            b.setMinimumWidth(120)  # a long tile name: its tooltip says it whole
+        _narrow(
+            *self.turn_buttons,
+            self.mirror_button,
+            self.empty_button,
+            self.line_edge,
+            self.add_line_button,
+            self.remove_line_button,
+        )
         self.show_palette_choice()
         return box
 
     def _brush_box(self) -> QGroupBox:
         box = QGroupBox("Area brush and segment")
         v = QVBoxLayout(box)
+        v.setContentsMargins(4, 4, 4, 4)
         self.existing = QComboBox()
+        self.existing.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.existing.setMinimumContentsLength(12)  # long names are shown in the list
         self.existing.setToolTip(
             "Choose a segment already in the zone: its properties show below and a stroke "
             "paints more of it"
@@ -221,12 +257,13 @@ class ZoneEditorPanel(QWidget):
             b.toggled.connect(lambda _on: self._sync_tool())
         v.addLayout(row)
         row = QHBoxLayout()
+        row.setSpacing(2)
         self.shape_buttons: dict[str, QRadioButton] = {}
         self._shape_group = QButtonGroup(self)
         for key, text, tip in (
             (PAINT, "Paint", "Click or drag over areas"),
-            (RECT, "Rectangle", "Drag a rectangle of areas"),
-            (FLOOD, "Flood", "Click: every joined area in the same segments"),
+            (RECT, "Rect.", "Rectangle: drag a rectangle of areas"),
+            (FLOOD, "Flood", "Click: the joined areas of that tile in the same segments (E10)"),
         ):
             b = QRadioButton(text)
             b.setToolTip(tip)
@@ -260,7 +297,10 @@ class ZoneEditorPanel(QWidget):
         self.custom.setFixedHeight(54)
         self.custom.textChanged.connect(self._sync_tool)
         v.addWidget(self.custom)
-        self.apply_props_button = QPushButton("Set the segment's &properties")
+        self.apply_props_button = QPushButton("Set its &properties")
+        self.apply_props_button.setToolTip(
+            "Give the segment named above the properties ticked here, everywhere it is"
+        )
         self.apply_props_button.clicked.connect(lambda _c=False: self.apply_props())
         v.addWidget(self.apply_props_button)
         return box
@@ -268,11 +308,13 @@ class ZoneEditorPanel(QWidget):
     def _edge_box(self) -> QGroupBox:
         box = QGroupBox("Edges")
         grid = QGridLayout(box)
+        grid.setContentsMargins(4, 4, 4, 4)
         self.edge_rules: dict[Edge, QComboBox] = {}
         self.edge_notes: dict[Edge, QLineEdit] = {}
         for i, e in enumerate(Edge):
             grid.addWidget(QLabel(e.label), 2 * i, 0)
             rule = QComboBox()
+            rule.setMinimumWidth(100)
             for key, text in EDGE_RULES:
                 rule.addItem(text, key)
             note = QLineEdit()
@@ -305,7 +347,7 @@ class ZoneEditorPanel(QWidget):
         self.existing.clear()
         names = segment_names(zone)
         self.existing.addItem(
-            f"Existing segments ({len(names)}): choose one…" if names else "No segments yet", ""
+            f"Existing segments ({len(names)})…" if names else "No segments yet", ""
         )
         for n in names:
             props = segment_props(zone, n)
@@ -460,8 +502,9 @@ class ZoneEditorPanel(QWidget):
         """Name the palette's selected tile on the fill button."""
         kind = self.palette_choice()
         usable = kind is not None and kind.id != EMPTY_KIND.id
-        name = kind.name if usable else "the palette's selected tile"
+        name = kind.name if usable else "the selected tile"
         self.fill_with_button.setText(f"Fill empty with {name}")
+        self.fill_with_button.setToolTip(f"Every empty slot gets {name} (the palette's choice)")
         self.fill_with_button.setEnabled(usable)
 
     palette_kinds = staticmethod(lambda: ())
