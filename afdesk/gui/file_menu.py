@@ -110,6 +110,34 @@ class FileMenu:
             return self.campaign.doc is not None
         return self.campaign.open(Path(folder))
 
+    def export_recap(self, path: str | Path | None = None, players: bool | None = None) -> bool:
+        """File > Export recap: one self-contained HTML page of the session (the log by
+        exchange and round, the map at each round's start, every check's dice); for the
+        players, without what only the GM sees. A clear message if it cannot be made."""
+        from afdesk.gui.recap_export import build
+        from afdesk.storage import SaveError
+        from afdesk.storage.recap import RecapError, write_recap
+
+        if path is None:
+            start = str(screens.documents_folder() / (self.doc.encounter.meta.name + ".html"))
+            path, _ = QFileDialog.getSaveFileName(self, "Export recap", start, "HTML (*.html)")
+            if not path:
+                return False
+        if players is None:
+            answer = QMessageBox.question(
+                self,
+                "Export recap",
+                "For the players (without hidden characters, reserves, fog and GM notes)?",
+            )
+            players = answer == QMessageBox.StandardButton.Yes
+        try:
+            write_recap(path, build(self.doc, players=players))
+        except (RecapError, SaveError) as exc:
+            self.reporter.failed("The recap was not exported", exc)
+            return False
+        self.show_message(f"Exported the recap {Path(path).name}.")
+        return True
+
     def save(self) -> bool:
         if self.doc is None:
             return False

@@ -180,7 +180,7 @@ def test_alt_click_picks_the_segment_under_the_pointer(qtbot):
     panel.brush_mode.setChecked(True)
     steps = doc.undo_stack.count()
     click(view, (4, 3), Qt.KeyboardModifier.AltModifier)
-    assert panel.segment_box.currentText() == "the pool"
+    assert panel.segment_name.text() == "the pool"
     assert panel.flag_boxes["water"].isChecked()
     assert panel.tool.highlighted() == {(3, 3), (4, 3)}
     assert doc.undo_stack.count() == steps  # picking changes nothing

@@ -105,7 +105,7 @@ class PlaceTile(Op, frozen=True):
         return _logged(enc, f"Zone: tile {_where((self.col, self.row))} becomes {self.kind.name}")
 
     def title(self, enc: "Encounter") -> str:
-        return f"Place {self.kind.name}"
+        return f"Place {self.kind.name} at {_where((self.col, self.row))}"
 
 
 class TurnTile(Op, frozen=True):
@@ -136,6 +136,17 @@ class TurnTile(Op, frozen=True):
             enc, f"Zone: the {name} tile at {_where((self.col, self.row))} " + " and ".join(what)
         )
 
+    def title(self, enc: "Encounter") -> str:
+        tile = enc.zone.tile_at(self.col, self.row)
+        name = f"{tile.name} " if tile else ""
+        what = []
+        if self.mirror:
+            what.append("Mirror")
+        if self.quarters % 4:
+            what.append(f"turn {90 * (self.quarters % 4)}°")
+        doing = " and ".join(what).capitalize() or "Turn"
+        return f"{doing} {name}at {_where((self.col, self.row))}"
+
 
 class SwapTiles(Op, frozen=True):
     """Swap the tiles of two slots."""
@@ -154,6 +165,9 @@ class SwapTiles(Op, frozen=True):
 
     def describe(self, enc: "Encounter") -> str:
         return _logged(enc, f"Zone: tiles {_where(self.a)} and {_where(self.b)} swap places")
+
+    def title(self, enc: "Encounter") -> str:
+        return f"Swap tiles {_where(self.a)} and {_where(self.b)}"
 
 
 class FillTiles(Op, frozen=True):
@@ -178,9 +192,31 @@ class FillTiles(Op, frozen=True):
         placed = [Tile.place(k, c, r) for (c, r), k in zip(self.slots, self.kinds, strict=True)]
         enc.set_zone(_with_tiles(zone, placed))
 
+    def _same(self) -> str:
+        """The one kind's name if every slot gets the same kind (a fill with the palette's
+        selected tile), else ''."""
+        ids = {k.id for k in self.kinds}
+        return self.kinds[0].name if len(ids) == 1 and len(self.kinds) > 1 else ""
+
     def describe(self, enc: "Encounter") -> str:
-        names = ", ".join(k.name for k in self.kinds)
-        return _logged(enc, f"Zone: {len(self.slots)} tiles drawn at random: {names}")
+        n = len(self.slots)
+        slots = ", ".join(_where(s) for s in self.slots)
+        if n == 1 and self.kinds:
+            return _logged(enc, f"Zone: tile {slots} becomes {self.kinds[0].name}")
+        if self._same():
+            return _logged(enc, f"Zone: {n} slots filled with {self._same()}: {slots}")
+        names = ", ".join(
+            f"{k.name} at {_where(s)}" for s, k in zip(self.slots, self.kinds, strict=False)
+        )
+        return _logged(enc, f"Zone: {n} tiles drawn at random: {names}")
+
+    def title(self, enc: "Encounter") -> str:
+        n = len(self.slots)
+        if self._same():
+            return f"Fill {n} slots with {self._same()}"
+        if n == 1 and self.kinds:
+            return f"Place {self.kinds[0].name} at {_where(self.slots[0])}"
+        return f"Fill {n} slots at random"
 
 
 def draw_fill(
@@ -199,6 +235,43 @@ def draw_fill(
         raise IllegalOp("every slot already holds a tile" if only_empty else "the zone is empty")
     rng = rng or random.SystemRandom()
     return FillTiles(slots, tuple(rng.choice(choices) for _ in slots))
+
+
+def fill_with(enc: "Encounter", kind: TileKind | None, *, only_empty: bool) -> FillTiles:
+    """Every slot (or every empty one) of the zone gets the tile ``kind`` (the palette's
+    selected tile, E9)."""
+    if kind is None or kind.id == EMPTY:
+        raise IllegalOp("select a tile in the palette first (not the empty slot)")
+    slots = tuple((t.col, t.row) for t in enc.zone.tiles if not only_empty or t.kind == EMPTY)
+    if not slots:
+        raise IllegalOp("every slot already holds a tile" if only_empty else "the zone is empty")
+    return FillTiles(slots, (kind,) * len(slots))
+
+
+def flood_on_tile(zone: Zone, start: Area) -> set[Area]:
+    """The brush's flood fill: the areas of ``start``'s tile joined to it side by side that
+    lie in exactly the same segments (E10: a segment is on one tile, so a flood never
+    crosses into the next tile); empty if ``start`` is outside the zone."""
+    if not zone.contains(start):
+        return set()
+    slot = tile_of(start)
+    tile = _slot(zone, slot)
+    names: dict[Area, frozenset[str]] = {}
+    for seg in tile.segments:
+        for a in tile.global_areas(seg):
+            names[a] = names.get(a, frozenset()) | {seg.name}
+    key = names.get(start, frozenset())
+    seen = {start}
+    todo = [start]
+    while todo:
+        c, r = todo.pop()
+        for nxt in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+            if nxt in seen or tile_of(nxt) != slot:
+                continue
+            if names.get(nxt, frozenset()) == key:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
 
 
 class AddTileLine(Op, frozen=True):
@@ -221,6 +294,10 @@ class AddTileLine(Op, frozen=True):
         line = "row" if self.edge in (Edge.NORTH, Edge.SOUTH) else "column"
         return _logged(enc, f"Zone: a {line} of empty slots added at the {self.edge.value} edge")
 
+    def title(self, enc: "Encounter") -> str:
+        line = "row" if self.edge in (Edge.NORTH, Edge.SOUTH) else "column"
+        return f"Add a {line} of slots at the {self.edge.value} edge"
+
 
 class RemoveTileLine(Op, frozen=True):
     """Remove the outermost row or column of slots at an edge; nobody may stand there."""
@@ -242,6 +319,10 @@ class RemoveTileLine(Op, frozen=True):
     def describe(self, enc: "Encounter") -> str:
         line = "row" if self.edge in (Edge.NORTH, Edge.SOUTH) else "column"
         return _logged(enc, f"Zone: the {self.edge.value} {line} of tiles removed")
+
+    def title(self, enc: "Encounter") -> str:
+        line = "row" if self.edge in (Edge.NORTH, Edge.SOUTH) else "column"
+        return f"Remove the {self.edge.value} {line} of slots"
 
 
 def _clean_name(name: str) -> str:
@@ -309,7 +390,13 @@ class PaintSegment(Op, frozen=True):
         return _logged(enc, f"Zone: {areas} painted into {self.name}")
 
     def title(self, enc: "Encounter") -> str:
-        return f"Paint {self.name}"
+        n = len(set(self.areas))
+        areas = f"{n} area" + ("" if n == 1 else "s")
+        if self.remove:
+            return f"Take {areas} out of {self.name}"
+        if segment_props(enc.zone, self.name) is None:
+            return f"New segment {self.name} ({areas})"
+        return f"Paint {areas} into {self.name}"
 
 
 class SetNamedSegmentProps(Op, frozen=True):
@@ -338,7 +425,8 @@ class SetNamedSegmentProps(Op, frozen=True):
         return _logged(enc, f"Zone: {self.name} is {props}")
 
     def title(self, enc: "Encounter") -> str:
-        return f"Properties of {self.name}"
+        props = ", ".join(self.props.labels()) or "no properties"
+        return f"{self.name}: {props}"
 
 
 class RenameSegment(Op, frozen=True):
@@ -368,6 +456,9 @@ class RenameSegment(Op, frozen=True):
     def describe(self, enc: "Encounter") -> str:
         return _logged(enc, f"Zone: segment {self.old} renamed {self.new}")
 
+    def title(self, enc: "Encounter") -> str:
+        return f"Rename segment {self.old} to {self.new}"
+
 
 __all__ = [
     "AddTileLine",
@@ -380,4 +471,6 @@ __all__ = [
     "SwapTiles",
     "TurnTile",
     "draw_fill",
+    "fill_with",
+    "flood_on_tile",
 ]

@@ -114,6 +114,16 @@ class SetSegmentProps(Op, frozen=True):
         props = ", ".join(self.props.labels()) or "no properties"
         return f"Segment {seg}: {props}"
 
+    def title(self, enc: "Encounter") -> str:
+        tile = enc.zone.tile_at(self.col, self.row)
+        seg = (
+            tile.segments[self.segment].name
+            if tile and 0 <= self.segment < len(tile.segments)
+            else f"segment {self.segment + 1}"
+        )
+        props = ", ".join(self.props.labels()) or "no properties"
+        return f"{seg} at ({self.col}, {self.row}): {props}"
+
 
 class ReplaceTile(Op, frozen=True):
     """Put another of the zone's tile kinds in a tile's place."""
@@ -135,6 +145,13 @@ class ReplaceTile(Op, frozen=True):
     def describe(self, enc: "Encounter") -> str:
         return f"Tile ({self.col}, {self.row}) becomes {self.kind}"
 
+    def title(self, enc: "Encounter") -> str:
+        try:
+            name = enc.zone.kind(self.kind).name
+        except IllegalOp:
+            name = self.kind
+        return f"Tile ({self.col}, {self.row}) becomes {name}"
+
 
 class SetEdgeRule(Op, frozen=True):
     """What leaving over an edge means, and the GM's note of its consequences (E9)."""
@@ -154,3 +171,9 @@ class SetEdgeRule(Op, frozen=True):
             what = "is blocked: nobody leaves that way"
         note = f" ({r.note})" if r.note else ""
         return f"The {r.edge.value} edge {what}{note}"
+
+    def title(self, enc: "Encounter") -> str:
+        r = self.rule
+        what = "blocked" if r.blocked else "exits" if r.exits else "extends"
+        note = f" ({r.note})" if r.note else ""
+        return f"{r.edge.value.capitalize()} edge: {what}{note}"

@@ -4,7 +4,12 @@ Each thumbnail is the ``export-png`` renderer (:func:`afdesk.gui.export.render_m
 a :class:`QThreadPool` worker on a ``QImage`` (no ``QPixmap``, no widget: both belong to the
 UI thread). The worker loads the encounter file itself, so opening a campaign reads no
 encounter file on the UI thread. Results come back through a queued signal, keyed by the
-file's path and modification time, and are kept for the session.
+file's path, modification time, inode and size (an atomic save makes a new file, so two saves
+within one tick of the clock still differ), and are kept for the session.
+
+A thumbnail follows its file's last save: every file asked for is watched, and when it is
+saved again (by the editor, a prepare, a run) a fresh thumbnail is rendered and
+:attr:`Thumbnails.ready` tells the dock, with nothing else to call.
 """
 
 from __future__ import annotations
@@ -13,17 +18,38 @@ import os
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QFileSystemWatcher,
+    QObject,
+    QRunnable,
+    QThreadPool,
+    Signal,
+)
 from PySide6.QtGui import QImage
 
 THUMB_SIZE = (192, 108)
 
 
-def _stamp(path: Path) -> tuple[str, int] | None:
+Stamp = tuple[str, int, int, int]
+
+
+def _stamp(path: Path) -> Stamp | None:
     try:
-        return (str(path), os.stat(path).st_mtime_ns)
+        st = os.stat(path)
     except OSError:
         return None
+    return (str(path), st.st_mtime_ns, st.st_ino, st.st_size)
+
+
+def _key(stamp: Stamp) -> str:
+    return "\n".join(str(part) for part in stamp)
+
+
+def _unkey(key: str) -> Stamp:
+    name, mtime, ino, size = key.rsplit("\n", 3)
+    return (name, int(mtime), int(ino), int(size))
 
 
 class _Carrier(QObject):
@@ -74,8 +100,10 @@ class Thumbnails(QObject):
         # One worker: the renderer's scenes share Qt's pixmap and font caches, and one
         # thread off the UI is all the table needs (about 40 ms a thumbnail).
         self.pool.setMaxThreadCount(1)
-        self._cache: dict[tuple[str, int], QImage] = {}
-        self._pending: set[tuple[str, int]] = set()
+        self._cache: dict[Stamp, QImage] = {}
+        self._pending: set[Stamp] = set()
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(self._file_changed)
         self.render_threads: set[int] = set()
         """The threads thumbnails were rendered in (never the UI thread)."""
         self._carrier = _Carrier(self)
@@ -100,21 +128,29 @@ class Thumbnails(QObject):
         if stamp is None:
             self.ready.emit(str(path), None, f"there is no file {Path(path).name}")
             return None
+        if stamp[0] not in self._watcher.files():
+            self._watcher.addPath(stamp[0])
         if stamp in self._cache:
             return self._cache[stamp]
         if stamp not in self._pending:
             self._pending.add(stamp)
-            key = f"{stamp[0]}\n{stamp[1]}"
-            self.pool.start(_Render(key, Path(path), self._carrier, self.size))
+            self.pool.start(_Render(_key(stamp), Path(path), self._carrier, self.size))
         return None
+
+    def _file_changed(self, path: str) -> None:
+        """A watched file saved again: render it afresh (an atomic save replaces the file,
+        which ends its watch, so it is watched again)."""
+        if _stamp(Path(path)) is None:
+            return  # gone: the dock says so when it asks again
+        self.request(Path(path))
 
     def busy(self) -> bool:
         return bool(self._pending)
 
     def _done(self, key: str, image, problem: str, thread) -> None:
         self.render_threads.add(thread)
-        name, _, mtime = key.rpartition("\n")
-        stamp = (name, int(mtime))
+        stamp = _unkey(key)
+        name = stamp[0]
         self._pending.discard(stamp)
         if image is not None:
             self._cache[stamp] = image

@@ -1,6 +1,10 @@
 """Put the zone editor into the main window: the edit tool on the map, the tile
 palette and the editor's dock, and View > Zone editor (Ctrl+Shift+E) to switch the map into
-edit mode. The window only calls :func:`install`."""
+edit mode. The window only calls :func:`install`.
+
+While the editor is open its keys win (R turns the selected tile, Shift+R turns it back, M
+mirrors it): the window's actions on the same keys (R: shade rear arcs, M: keyboard to the
+map) wait, disabled, until it closes, so no key is ever ambiguous."""
 
 from __future__ import annotations
 
@@ -41,6 +45,13 @@ class ZoneEditor:
             if act.text() == "&View" and act.menu() is not None:
                 act.menu().addSeparator()
                 act.menu().addAction(self.action)
+        self.keys = [
+            self._key("Turn the selected tile 90°", "R", lambda: self.panel.turn(1)),
+            self._key("Turn the selected tile back (270°)", "Shift+R", lambda: self.panel.turn(3)),
+            self._key("Mirror the selected tile", "M", lambda: self.panel.turn(0, mirror=True)),
+        ]
+        self._waiting: list[QAction] = []
+        """The window's actions on the editor's keys, disabled while it is open."""
         window.documentChanged.connect(self.set_document)  # type: ignore[attr-defined]
         if getattr(window, "doc", None) is not None:  # made after the first frame
             self.set_document(window.doc)  # type: ignore[attr-defined]
@@ -73,6 +84,8 @@ class ZoneEditor:
         panel.palette_kinds = palette.kinds  # type: ignore[method-assign]
         palette.picked.connect(self.pick)
         palette.selected_tile = self.selected_tile  # type: ignore[method-assign]
+        panel.palette_choice = self.palette_choice  # type: ignore[method-assign]
+        palette.tiles.currentItemChanged.connect(lambda *_a: panel.show_palette_choice())
         # The palette tabbed with the Character dock (in front while editing), the editor's
         # dock in the left column with Reflex and Reserves (shown while editing).
         palette_dock = self._dock("Tile palette", "paletteDock", palette)
@@ -100,6 +113,38 @@ class ZoneEditor:
         self.window.addDockWidget(area, dock, Qt.Orientation.Vertical)
         return dock
 
+    def _key(self, text: str, key: str, slot) -> QAction:
+        act = QAction(text, self.window)
+        act.setShortcut(QKeySequence(key))
+        act.setEnabled(False)  # only while editing
+        act.triggered.connect(lambda _c=False: slot())
+        self.window.addAction(act)
+        return act
+
+    def _take_keys(self, on: bool) -> None:
+        """The editor's keys win while it is open (see the module)."""
+        if on:
+            mine = {seq for act in self.keys for seq in act.shortcuts()}
+            for act in self.window.findChildren(QAction):
+                if act in self.keys or not act.isEnabled():
+                    continue
+                if any(seq in mine for seq in act.shortcuts()):
+                    act.setEnabled(False)
+                    self._waiting.append(act)
+        else:
+            for act in self._waiting:
+                act.setEnabled(True)
+            self._waiting = []
+        for act in self.keys:
+            act.setEnabled(on)
+
+    def palette_choice(self):
+        """The tile kind selected in the palette (None if none is)."""
+        from afdesk.gui.editor.palette import KIND_ROLE
+
+        item = self.palette.tiles.currentItem()
+        return item.data(KIND_ROLE) if item is not None else None
+
     def set_document(self, doc) -> None:
         self.doc = doc
         if self._parts is not None:  # else they are made with the document shown
@@ -115,6 +160,8 @@ class ZoneEditor:
         if not on and self._parts is None:
             return  # never opened: nothing to close
         self.panel.set_editing(on)
+        if on != bool(self.keys[0].isEnabled()):
+            self._take_keys(on)
         if on:
             self.panel.rng = self.window.rng  # type: ignore[attr-defined]
             for dock in (self.palette_dock, self.panel_dock):

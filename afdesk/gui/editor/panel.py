@@ -1,7 +1,13 @@
 """The zone editor's dock: the edit mode switch, the selected tile's buttons
-(turn, mirror, empty, fill at random, add and remove rows and columns, E9), the area brush
-(segment, add or remove, paint, rectangle or flood fill) with the segment's properties (E10),
-and the edges' rules and consequences (E9). Every button is one Op through the document."""
+(turn, mirror, empty, fill with the palette's tile or at random, add and remove rows and
+columns, E9), the area brush (segment, add or remove, paint, rectangle or flood fill) with the
+segment's properties (E10), and the edges' rules and consequences (E9). Every button is one
+Op through the document.
+
+The brush's segment: a name typed for a new one (no autocompletion), or one chosen on
+purpose from the "existing segments" list (which shows its properties). What the boxes show
+is what a stroke paints (E10): an existing segment is given them in the same undo step, and
+a new name after another segment starts from no properties."""
 
 from __future__ import annotations
 
@@ -27,7 +33,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.ops.editor import AddTileLine, RemoveTileLine, SetNamedSegmentProps, draw_fill
+from afdesk.encounter.ops.editor import (
+    AddTileLine,
+    RemoveTileLine,
+    SetNamedSegmentProps,
+    draw_fill,
+    fill_with,
+)
 from afdesk.encounter.ops.zone import SetEdgeRule
 from afdesk.encounter.zone import (
     EMPTY_KIND,
@@ -64,6 +76,20 @@ def custom_text(props: SegmentProps) -> str:
     return "\n".join(f"{p.name}: {p.text}" if p.text else p.name for p in props.custom)
 
 
+def _row(layout: QVBoxLayout) -> QHBoxLayout:
+    row = QHBoxLayout()
+    row.setSpacing(4)
+    layout.addLayout(row)
+    return row
+
+
+def _narrow(*widgets: QWidget) -> None:
+    """Buttons of a row may be narrower than the style's 80 pixels: the dock fits a small
+    screen (1280 x 720) beside the map and the palette."""
+    for w in widgets:
+        w.setMinimumWidth(52)
+
+
 class ZoneEditorPanel(QWidget):
     """See the module. ``tool`` is the map's :class:`EditTool`; ``set_tool`` switches the
     map between it and the move tool."""
@@ -77,13 +103,16 @@ class ZoneEditorPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         outer.addWidget(scroll)
         body = QWidget()
         scroll.setWidget(body)
         layout = QVBoxLayout(body)
-        self.edit_box = QCheckBox("&Edit the zone (the map's edit mode)")
-        self.edit_box.setToolTip("Ctrl+Shift+E: tiles, segments and edges; off: play as usual")
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.edit_box = QCheckBox("&Edit the zone")
+        self.edit_box.setToolTip(
+            "The map's edit mode (Ctrl+Shift+E): tiles, segments and edges; off: play as usual"
+        )
         self.edit_box.toggled.connect(self.set_editing)
         layout.addWidget(self.edit_box)
         modes = QHBoxLayout()
@@ -107,6 +136,8 @@ class ZoneEditorPanel(QWidget):
         view.selectionChanged.connect(lambda _s: self._sync_tile())
         self.tool.on_pick = self.choose_segment
         self.doc = None
+        self._props_for: str | None = None
+        """The segment whose properties the boxes were set from (chosen or painted)."""
         self._built = True
 
     @property
@@ -117,63 +148,102 @@ class ZoneEditorPanel(QWidget):
 
     def _tile_box(self) -> QGroupBox:
         box = QGroupBox("Tile")
-        grid = QGridLayout(box)
+        v = QVBoxLayout(box)
+        v.setContentsMargins(4, 4, 4, 4)
         self.tile_label = QLabel()
         self.tile_label.setWordWrap(True)
-        grid.addWidget(self.tile_label, 0, 0, 1, 3)
+        v.addWidget(self.tile_label)
         self.turn_buttons = []
-        for i, (text, quarters) in enumerate((("90°", 1), ("180°", 2), ("270°", 3))):
-            b = QPushButton(f"↻ {text}")
+        row = _row(v)
+        for text, quarters in (("90°", 1), ("180°", 2), ("270°", 3)):
+            b = QPushButton(f"↻{text}")
             b.setToolTip(f"Turn the selected tile {text} clockwise (R: 90°, Shift+R: 270°)")
             b.clicked.connect(lambda _c=False, q=quarters: self.turn(q))
-            grid.addWidget(b, 1, i)
+            row.addWidget(b)
             self.turn_buttons.append(b)
+        row = _row(v)
         self.mirror_button = QPushButton("Mirror")
         self.mirror_button.setToolTip("Mirror the selected tile left to right (M)")
         self.mirror_button.clicked.connect(lambda _c=False: self.turn(0, mirror=True))
-        grid.addWidget(self.mirror_button, 2, 0)
+        row.addWidget(self.mirror_button)
         self.empty_button = QPushButton("Empty it")
         self.empty_button.setToolTip("Make the selected slot empty again (Delete)")
         self.empty_button.clicked.connect(lambda _c=False: self.empty_slot())
-        grid.addWidget(self.empty_button, 2, 1)
-        self.fill_empty_button = QPushButton("Fill empty")
-        self.fill_empty_button.setToolTip("Every empty slot gets a tile of the palette's set")
+        row.addWidget(self.empty_button)
+        # One row each: a tile's name can be long.
+        self.fill_with_button = QPushButton()
+        self.fill_with_button.setToolTip("Every empty slot gets the tile selected in the palette")
+        self.fill_with_button.clicked.connect(lambda _c=False: self.fill_with_selected())
+        v.addWidget(self.fill_with_button)
+        self.fill_empty_button = QPushButton("Fill empty at random")
+        self.fill_empty_button.setToolTip(
+            "Every empty slot gets a tile drawn at random from the palette's tiles"
+        )
         self.fill_empty_button.clicked.connect(lambda _c=False: self.fill(only_empty=True))
-        self.fill_all_button = QPushButton("Fill all")
-        self.fill_all_button.setToolTip("Every slot gets a tile drawn at random")
+        self.fill_all_button = QPushButton("Refill all at random")
+        self.fill_all_button.setToolTip(
+            "Every slot, placed or empty, gets a tile drawn at random from the palette's tiles"
+        )
         self.fill_all_button.clicked.connect(lambda _c=False: self.fill(only_empty=False))
-        grid.addWidget(self.fill_empty_button, 3, 0, 1, 2)
-        grid.addWidget(self.fill_all_button, 3, 2)
+        v.addWidget(self.fill_empty_button)
+        v.addWidget(self.fill_all_button)
         hint = QLabel(
             "Drag a tile from the palette onto a slot; drag one slot onto another to swap."
+            " R turns the selected tile, Shift+R back, M mirrors it, Delete empties it."
         )
         hint.setWordWrap(True)
         hint.setStyleSheet("color: #555555;")
-        grid.addWidget(hint, 4, 0, 1, 3)
+        v.addWidget(hint)
         self.line_edge = QComboBox()
         self.line_edge.setToolTip("Add or remove a row or column of slots at this edge (E9)")
         for e in Edge:
-            self.line_edge.addItem(f"{e.label} edge", e)
+            self.line_edge.addItem(e.label, e)
         self.add_line_button = QPushButton("+ line")
         self.add_line_button.setToolTip("Add a row or column of empty slots at this edge")
         self.add_line_button.clicked.connect(lambda _c=False: self.add_line())
         self.remove_line_button = QPushButton("− line")
         self.remove_line_button.setToolTip("Remove the row or column of tiles at this edge")
         self.remove_line_button.clicked.connect(lambda _c=False: self.remove_line())
-        grid.addWidget(self.line_edge, 5, 0)
-        grid.addWidget(self.add_line_button, 5, 1)
-        grid.addWidget(self.remove_line_button, 5, 2)
+        row = _row(v)
+        for w in (self.line_edge, self.add_line_button, self.remove_line_button):
+            row.addWidget(w)
+        for b in (self.fill_with_button, self.fill_empty_button, self.fill_all_button):
+            b.setMinimumWidth(120)  # a long tile name: its tooltip says it whole
+        _narrow(
+            *self.turn_buttons,
+            self.mirror_button,
+            self.empty_button,
+            self.line_edge,
+            self.add_line_button,
+            self.remove_line_button,
+        )
+        self.show_palette_choice()
         return box
 
     def _brush_box(self) -> QGroupBox:
         box = QGroupBox("Area brush and segment")
         v = QVBoxLayout(box)
-        self.segment_box = QComboBox()
-        self.segment_box.setEditable(True)
-        self.segment_box.setToolTip("The segment to paint: pick one, or type a new name")
-        self.segment_box.lineEdit().setPlaceholderText("segment, e.g. the river")
-        self.segment_box.currentTextChanged.connect(self._segment_chosen)
-        v.addWidget(self.segment_box)
+        v.setContentsMargins(4, 4, 4, 4)
+        self.existing = QComboBox()
+        self.existing.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.existing.setMinimumContentsLength(12)  # long names are shown in the list
+        self.existing.setToolTip(
+            "Choose a segment already in the zone: its properties show below and a stroke "
+            "paints more of it"
+        )
+        self.existing.activated.connect(lambda i: self.choose_segment(self.existing.itemData(i)))
+        v.addWidget(self.existing)
+        self.segment_name = QLineEdit()
+        self.segment_name.setPlaceholderText("a new segment's name, e.g. the river")
+        self.segment_name.setToolTip("The segment a stroke paints (type a new name)")
+        self.segment_name.textEdited.connect(self._name_edited)
+        v.addWidget(self.segment_name)
+        self.segment_note = QLabel()
+        self.segment_note.setWordWrap(True)
+        self.segment_note.setStyleSheet("color: #555555;")
+        v.addWidget(self.segment_note)
         row = QHBoxLayout()
         self.add_radio = QRadioButton("Add")
         self.add_radio.setToolTip("A stroke adds its areas to the segment")
@@ -187,12 +257,13 @@ class ZoneEditorPanel(QWidget):
             b.toggled.connect(lambda _on: self._sync_tool())
         v.addLayout(row)
         row = QHBoxLayout()
+        row.setSpacing(2)
         self.shape_buttons: dict[str, QRadioButton] = {}
         self._shape_group = QButtonGroup(self)
         for key, text, tip in (
             (PAINT, "Paint", "Click or drag over areas"),
-            (RECT, "Rectangle", "Drag a rectangle of areas"),
-            (FLOOD, "Flood", "Click: every joined area in the same segments"),
+            (RECT, "Rect.", "Rectangle: drag a rectangle of areas"),
+            (FLOOD, "Flood", "Click: the joined areas of that tile in the same segments (E10)"),
         ):
             b = QRadioButton(text)
             b.setToolTip(tip)
@@ -226,7 +297,10 @@ class ZoneEditorPanel(QWidget):
         self.custom.setFixedHeight(54)
         self.custom.textChanged.connect(self._sync_tool)
         v.addWidget(self.custom)
-        self.apply_props_button = QPushButton("Set the segment's &properties")
+        self.apply_props_button = QPushButton("Set its &properties")
+        self.apply_props_button.setToolTip(
+            "Give the segment named above the properties ticked here, everywhere it is"
+        )
         self.apply_props_button.clicked.connect(lambda _c=False: self.apply_props())
         v.addWidget(self.apply_props_button)
         return box
@@ -234,11 +308,13 @@ class ZoneEditorPanel(QWidget):
     def _edge_box(self) -> QGroupBox:
         box = QGroupBox("Edges")
         grid = QGridLayout(box)
+        grid.setContentsMargins(4, 4, 4, 4)
         self.edge_rules: dict[Edge, QComboBox] = {}
         self.edge_notes: dict[Edge, QLineEdit] = {}
         for i, e in enumerate(Edge):
             grid.addWidget(QLabel(e.label), 2 * i, 0)
             rule = QComboBox()
+            rule.setMinimumWidth(100)
             for key, text in EDGE_RULES:
                 rule.addItem(text, key)
             note = QLineEdit()
@@ -266,12 +342,21 @@ class ZoneEditorPanel(QWidget):
         if self.doc is None:
             return
         zone = self.doc.encounter.zone
-        text = self.segment_box.currentText()
-        self.segment_box.blockSignals(True)
-        self.segment_box.clear()
-        self.segment_box.addItems(segment_names(zone))
-        self.segment_box.setEditText(text)
-        self.segment_box.blockSignals(False)
+        name = self.segment_name.text().strip()
+        self.existing.blockSignals(True)
+        self.existing.clear()
+        names = segment_names(zone)
+        self.existing.addItem(
+            f"Existing segments ({len(names)})…" if names else "No segments yet", ""
+        )
+        for n in names:
+            props = segment_props(zone, n)
+            labels = ", ".join(props.labels()) if props else ""
+            self.existing.addItem(f"{n} ({labels or 'no properties'})", n)
+        self.existing.setCurrentIndex(max(self.existing.findData(name), 0) if name else 0)
+        self.existing.blockSignals(False)
+        if name and name in names and self._props_for is None:
+            self._props_for = name  # painted as a new segment: the boxes are its own now
         for e in Edge:
             rule = zone.edge_rule(e)
             self.edge_rules[e].setCurrentIndex(2 if rule.blocked else 0 if rule.exits else 1)
@@ -279,7 +364,8 @@ class ZoneEditorPanel(QWidget):
                 self.edge_notes[e].setText(rule.note)
         self._sync_tile()
         if self.view.active_tool() is self.tool:
-            self.tool.highlight(self.segment_box.currentText().strip())
+            self.tool.highlight(name)
+        self._show_note()
 
     # -------------------------------------------------------------------- syncing
 
@@ -299,18 +385,42 @@ class ZoneEditorPanel(QWidget):
             return
         tool = self.tool
         tool.set_mode(BRUSH if self.brush_mode.isChecked() else TILES)
-        tool.brush.segment = self.segment_box.currentText().strip()
+        tool.brush.segment = self.segment_name.text().strip()
         tool.brush.remove = self.remove_radio.isChecked()
         tool.brush.shape = next(k for k, b in self.shape_buttons.items() if b.isChecked())
         tool.brush.props = self.props()
         if self.editing():
             tool.highlight(tool.brush.segment)
+        self._show_note()
 
-    def _segment_chosen(self, name: str) -> None:
-        props = segment_props(self.doc.encounter.zone, name.strip()) if self.doc else None
-        if props is not None:
-            self.show_props(props)
+    def _name_edited(self, text: str) -> None:
+        """A name typed: never completed, never loading another segment's properties; a
+        new name after another segment starts from no properties (E10)."""
+        name = text.strip()
+        zone = self.doc.encounter.zone if self.doc else None
+        names = segment_names(zone) if zone is not None else []
+        self.existing.setCurrentIndex(max(self.existing.findData(name), 0) if name else 0)
+        if name not in names and self._props_for is not None and self._props_for != name:
+            self._props_for = None
+            self.show_props(SegmentProps())
         self._sync_tool()
+
+    def _show_note(self) -> None:
+        """Say what a stroke will do with the segment named and the boxes ticked."""
+        name = self.segment_name.text().strip()
+        has = segment_props(self.doc.encounter.zone, name) if self.doc and name else None
+        shown = self.props()
+        labels = ", ".join(shown.labels()) or "no properties"
+        if not name:
+            text = "Choose an existing segment above, or type a new one's name."
+        elif has is None:
+            text = f"A stroke makes the new segment {name}: {labels}."
+        elif has == shown:
+            text = f"A stroke paints more of {name}: {labels}."
+        else:
+            had = ", ".join(has.labels()) or "no properties"
+            text = f"{name} is {had} now: a stroke paints more of it and makes it {labels}."
+        self.segment_note.setText(text)
 
     def show_props(self, props: SegmentProps) -> None:
         for name, box in self.flag_boxes.items():
@@ -353,7 +463,10 @@ class ZoneEditorPanel(QWidget):
 
     def turn(self, quarters: int, mirror: bool = False) -> bool:
         slot = self.slot()
-        return slot is not None and self.tool.turn(slot, quarters, mirror)
+        if slot is None:
+            self.view.refuse("Select a tile on the map first (zone editor, tiles).")
+            return False
+        return self.tool.turn(slot, quarters, mirror)
 
     def empty_slot(self) -> bool:
         slot = self.slot()
@@ -361,20 +474,43 @@ class ZoneEditorPanel(QWidget):
 
     def fill(self, *, only_empty: bool, kinds=None) -> bool:
         """Fill the zone's (empty) slots at random from ``kinds`` (default: the palette's)."""
-        from afdesk.encounter.errors import IllegalOp
-
         if kinds is None:
             kinds = self.palette_kinds()
+        return self._push_made(
+            lambda: draw_fill(self.doc.encounter, kinds, only_empty=only_empty, rng=self.rng)
+        )
+
+    def fill_with_selected(self) -> bool:
+        """Every empty slot gets the palette's selected tile (E9)."""
+        kind = self.palette_choice()
+        return self._push_made(lambda: fill_with(self.doc.encounter, kind, only_empty=True))
+
+    def _push_made(self, make) -> bool:
+        from afdesk.encounter.errors import IllegalOp
+
+        if self.doc is None:
+            return False
         try:
-            op = draw_fill(self.doc.encounter, kinds, only_empty=only_empty, rng=self.rng)
+            op = make()
         except IllegalOp as exc:
             self.reason.setText(str(exc))
             self.view.refuse(str(exc))
             return False
         return self._push(op)
 
+    def show_palette_choice(self) -> None:
+        """Name the palette's selected tile on the fill button."""
+        kind = self.palette_choice()
+        usable = kind is not None and kind.id != EMPTY_KIND.id
+        name = kind.name if usable else "the selected tile"
+        self.fill_with_button.setText(f"Fill empty with {name}")
+        self.fill_with_button.setToolTip(f"Every empty slot gets {name} (the palette's choice)")
+        self.fill_with_button.setEnabled(usable)
+
     palette_kinds = staticmethod(lambda: ())
     """The kinds the palette shows (the installer points it at the palette)."""
+    palette_choice = staticmethod(lambda: None)
+    """The tile kind selected in the palette (the installer points it at the palette)."""
 
     def add_line(self, edge: Edge | None = None) -> bool:
         return self._push(AddTileLine(edge or self.line_edge.currentData()))
@@ -383,7 +519,7 @@ class ZoneEditorPanel(QWidget):
         return self._push(RemoveTileLine(edge or self.line_edge.currentData()))
 
     def apply_props(self) -> bool:
-        name = self.segment_box.currentText().strip()
+        name = self.segment_name.text().strip()
         if not name:
             self.reason.setText("Choose or name a segment first.")
             return False
@@ -404,6 +540,14 @@ class ZoneEditorPanel(QWidget):
         return self._push(SetEdgeRule(rule))
 
     def choose_segment(self, name: str) -> None:
-        """Paint into the segment ``name`` (new or existing) from now on."""
-        self.segment_box.setEditText(name)
-        self._segment_chosen(name)
+        """Paint into the segment ``name`` from now on: chosen on purpose (the existing
+        segments' list, Alt+click), so the boxes show its properties."""
+        if not name:  # the list's heading
+            return
+        self.segment_name.setText(name)
+        props = segment_props(self.doc.encounter.zone, name) if self.doc and name else None
+        if props is not None:
+            self.show_props(props)
+            self._props_for = name
+        self.existing.setCurrentIndex(max(self.existing.findData(name), 0) if name else 0)
+        self._sync_tool()

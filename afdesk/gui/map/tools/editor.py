@@ -4,9 +4,9 @@ Two modes. **Tiles**: click a slot to select it; drag from one slot to another t
 R turns the selected tile 90° clockwise (Shift+R back), M mirrors it, Delete empties the
 slot. A tile dragged from the palette and dropped on a slot is placed there (in any mode).
 The arrows move the selected slot. **Brush**: paint areas into the named segment (drag
-over areas), or draw a rectangle, or flood fill the areas joined to the clicked one that
-lie in the same segments; with "remove" the areas are taken out of the segment instead;
-Alt+click picks the segment under the pointer.
+over areas), or draw a rectangle, or flood fill the areas of the clicked tile joined to the
+clicked one that lie in the same segments (E10: a segment is on one tile); with "remove"
+the areas are taken out of the segment instead; Alt+click picks the segment under the pointer.
 One stroke, drop or key is one Op, so one undo step, and the log says "Zone: ...".
 """
 
@@ -19,8 +19,15 @@ from PySide6.QtGui import QBrush, QColor, QKeyEvent, QMouseEvent, QPainterPath, 
 from PySide6.QtWidgets import QGraphicsPathItem
 
 from afdesk.encounter.geometry import Area
-from afdesk.encounter.ops.editor import PaintSegment, PlaceTile, SwapTiles, TurnTile
-from afdesk.encounter.zone import EMPTY_KIND, SegmentProps, flood, segment_areas, tile_of
+from afdesk.encounter.ops.editor import (
+    PaintSegment,
+    PlaceTile,
+    SetNamedSegmentProps,
+    SwapTiles,
+    TurnTile,
+    flood_on_tile,
+)
+from afdesk.encounter.zone import EMPTY_KIND, SegmentProps, segment_areas, segment_props, tile_of
 from afdesk.gui import mapgeom
 from afdesk.gui.map import selection
 from afdesk.gui.map.tools.base import MapTool
@@ -44,7 +51,8 @@ class Brush:
     remove: bool = False
     shape: str = PAINT
     props: SegmentProps = field(default_factory=SegmentProps)
-    """The properties a new segment starts with."""
+    """The properties the editor's dock shows: a stroke paints the segment with them (a new
+    segment starts with them; an existing one is given them in the same undo step)."""
 
 
 def rect_areas(a: Area, b: Area) -> list[Area]:
@@ -156,7 +164,7 @@ class EditTool(MapTool):
             return self.pick_segment(area)
         self._start = area
         if self.brush.shape == FLOOD:
-            self._stroke = sorted(flood(self.doc.encounter.zone, area))
+            self._stroke = sorted(flood_on_tile(self.doc.encounter.zone, area))
         else:
             self._stroke = [area]
         self._show_stroke()
@@ -208,8 +216,15 @@ class EditTool(MapTool):
         if not b.segment.strip():
             self.view.refuse("Name the segment to paint first (in the zone editor's dock).")
             return False
-        op = PaintSegment(b.segment.strip(), tuple(areas), b.remove, b.props)
-        done = self.view.push([op])
+        name = b.segment.strip()
+        ops: list = [PaintSegment(name, tuple(areas), b.remove, b.props)]
+        had = segment_props(self.doc.encounter.zone, name)
+        if not b.remove and had is not None and had != b.props:
+            # What the dock shows is what gets painted (E10): one step, one undo.
+            ops.append(SetNamedSegmentProps(name, b.props))
+        enc = self.doc.encounter
+        text = "; ".join(op.title(enc) for op in ops)
+        done = self.view.push(ops, text)
         if done:
             self.highlight(b.segment.strip())
         return done
