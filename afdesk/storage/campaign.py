@@ -124,7 +124,7 @@ def _parse(data: bytes, source: str, fmt: str, what: str) -> tuple[Document, int
     try:
         doc = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
-        raise LoadError(source, messages.syntax_text(str(exc), data)) from None
+        raise LoadError(source, messages.syntax_text(str(exc), data, what)) from None
     except UnicodeDecodeError:
         raise LoadError(source, codec._not_utf8(data)) from None
     if scan.depth_check(data) is scan.Depth.TOO_DEEP:
