@@ -27,6 +27,7 @@ from afdesk.gui.table.rolls import gate_for
 from afdesk.gui.table.screen import HOLDS, HoldCard, PingItem
 from afdesk.gui.table.settings import TableSettings
 from afdesk.gui.table.strip import ReflexStrip, StripCache, strip_state
+from afdesk.gui.table.ticker_panel import TickerPanel
 
 
 class PlayerWindow(QWidget):
@@ -101,6 +102,8 @@ class PlayerWindow(QWidget):
         self.strip = ReflexStrip(self)
         layout.addWidget(self.strip)
         self.roll_panel = RollPanel(self)
+        self.ticker = TickerPanel(self, self.table.ticker_seconds)
+        """What happened, in short lines fading out (afdesk.encounter.ticker)."""
         self._strip_dirty = False
         self._strip_cache = StripCache()
         self._doc_links = Links()
@@ -172,7 +175,10 @@ class PlayerWindow(QWidget):
             gate = gate_for(doc)
             self._doc_links.connect(gate.shown, self.show_roll)
             self._doc_links.connect(gate.cleared, self.roll_panel.clear)
+            self._doc_links.connect(gate.said, self.say)
+            self._doc_links.connect(gate.taken_back, self.ticker.clear)
             self.roll_panel.clear()
+            self.ticker.clear()
             self._followed = doc
         self._mode_changed()
 
@@ -197,6 +203,7 @@ class PlayerWindow(QWidget):
         self.held = kind
         if kind:
             self.roll_panel.clear()
+            self.ticker.clear()
         self._mode_changed()
 
     def ping(self, area) -> PingItem:
@@ -212,6 +219,12 @@ class PlayerWindow(QWidget):
         """A public check (afdesk.gui.table.rolls decided): on the map for a few seconds."""
         self.roll_panel.show_roll(roll, self.table.roll_seconds)
 
+    def say(self, lines) -> None:
+        """What just happened (:class:`~afdesk.encounter.ticker.TickerLine` s), unless the
+        screen holds or the GM turned the ticker off."""
+        if not self.held and self.table.ticker_shown:
+            self.ticker.add(lines)
+
     def map_area(self):
         """Where the map is, in this window's coordinates."""
         return self.stack.geometry()
@@ -222,6 +235,8 @@ class PlayerWindow(QWidget):
         self.strip.fit_height()
         if self.roll_panel.isVisible():
             self.roll_panel.place()
+        if self.ticker.isVisible():
+            self.ticker.place()
 
     # ------------------------------------------------------------------- the strip
 
