@@ -47,7 +47,8 @@ class TickerLine(msgspec.Struct, frozen=True):
 
     text: str
     kind: str
-    """ "move", "check", "hits", "down", "out", "reinforcements", "mode" or "exchange"."""
+    """ "move", "check", "tie", "hits", "down", "out", "reinforcements", "mode" or
+    "exchange"."""
 
 
 def seen_by_players(enc: Encounter) -> frozenset[str]:
@@ -157,7 +158,8 @@ class _Reader:
             else:
                 verdict = "is stopped" if v.stopped else "fails"
             text = f"{self.name(record.attacker)} {spec.verb}{target}: {verdict}"
-            out.append(TickerLine(text + self.tie(record, v), "check"))
+            out.append(TickerLine(text, "check"))
+            out += self.tie(record, v)
         if v.lands and record.target and spec.attack:
             hits = landed_hits(record.hits, record.momentum_uses)
             if hits > 0:
@@ -165,22 +167,24 @@ class _Reader:
                 out.append(TickerLine(words, "hits"))
         return out
 
-    def tie(self, record: ContestRecord, v: Verdict) -> str:
+    def tie(self, record: ContestRecord, v: Verdict) -> list[TickerLine]:
         """On a full tie (equal Result and Gain), who decided it (R9, E2)."""
         a, d = v.attack, v.defense
         if a is None or d is None or not a.success or not d.success:
-            return ""
+            return []
         if (a.result, a.gain) != (d.result, d.gain):
-            return ""
+            return []
+        who = ""
         if v.stopped:
-            stopper = next((u.defender for u in record.defenses if u.higher_card), "")
-            who = f"{self.name(stopper)}'s " if stopper else "the "
-            return f" (a full tie: {who}higher reflex card decides, R9)"
-        for u in record.defenses:
-            if higher_card(self.enc, record.attacker, u.defender):
-                name = self.name(record.attacker)
-                return f" (a full tie: {name}'s higher reflex card decides, R9)"
-        return " (a full tie: the original stands, R9)"
+            who = next((u.defender for u in record.defenses if u.higher_card), "")
+        elif any(higher_card(self.enc, record.attacker, u.defender) for u in record.defenses):
+            who = record.attacker
+        if v.stopped or who:
+            whose = f"{self.name(who)}'s" if who else "the"
+            text = f"A full tie: {whose} higher reflex card decides (R9)"
+        else:
+            text = "A full tie: with no reflex cards to compare, the original stands (R9)"
+        return [TickerLine(text, "tie")]
 
 
 def ticker_lines(

@@ -14,7 +14,13 @@ from afdesk.encounter.ops.fog import SetFog
 from afdesk.encounter.ops.meta import ChangeMode, SetNotes
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.reserve import BringIn, HoldInReserve
-from afdesk.encounter.ops.roster import AddState, AdjustCounter, PlaceCombatant
+from afdesk.encounter.ops.roster import (
+    AddCombatant,
+    AddState,
+    AdjustCounter,
+    PlaceCombatant,
+    RemoveCombatant,
+)
 from afdesk.encounter.state import Mode, Phase
 from afdesk.encounter.ticker import PUBLIC, RESULT, SECRET, seen_by_players, ticker_lines
 from afdesk.encounter.weapons import Attack
@@ -87,13 +93,23 @@ def test_R9_a_full_tie_says_the_higher_reflex_card_decided():
         enc.apply(NextTurn())
     lines = said(enc, hack(enc, (5, 2), defense=(5, 1)), view=PUBLIC)
     assert lines == [
-        "Huang hacks at Gao: is stopped (a full tie: Gao's higher reflex card decides, R9)"
+        "Huang hacks at Gao: is stopped",
+        "A full tie: Gao's higher reflex card decides (R9)",
     ]
     enc = duel()  # Huang's card is higher: the tie goes to the attack
     lines = said(enc, hack(enc, (5, 2), defense=(5, 1)), view=PUBLIC)
     assert lines == [
-        "Huang hacks at Gao: lands (a full tie: Huang's higher reflex card decides, R9)",
+        "Huang hacks at Gao: lands",
+        "A full tie: Huang's higher reflex card decides (R9)",
         "Gao takes 2 hits",
+    ]
+    enc = duel()  # Gao has no card this round (he came after the deal): the original stands
+    enc.apply(RemoveCombatant("gao"))
+    enc.apply(AddCombatant(foe("gao", (5, 4), facing=180.0, grit=3, group="Late")))
+    lines = said(enc, hack(enc, (5, 2), defense=(5, 1)), view=PUBLIC)
+    assert lines[:2] == [
+        "Huang hacks at Gao: lands",
+        "A full tie: with no reflex cards to compare, the original stands (R9)",
     ]
     enc = duel()  # not a tie: Result 5 against 4
     assert (

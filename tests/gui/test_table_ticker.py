@@ -9,6 +9,7 @@ from afdesk.encounter.ops.flow import EndExchangeEarly
 from afdesk.encounter.ops.meta import ChangeMode, SetNotes
 from afdesk.encounter.ops.roster import AddState, AdjustCounter, SetDecoys
 from afdesk.encounter.state import Mode
+from afdesk.encounter.ticker import TickerLine
 from afdesk.gui.player_view import PlayerWindow
 from afdesk.gui.table.rolls import gate_for
 from afdesk.gui.table.settings import TableSettings
@@ -107,3 +108,14 @@ def test_the_end_of_an_exchange_and_a_mode_change_are_said(playing_doc, qtbot):
     assert playing_doc.push(ChangeMode(Mode.CHASE)) == ""
     assert w.ticker.texts() == ["Exchange 1 ends early", "The encounter becomes a chase"]
     assert w.stack.currentWidget() is w.chase_board and w.ticker.isVisible()
+
+
+def test_a_long_line_wraps_inside_the_map(playing_doc, qtbot):
+    w, _clock = window(playing_doc, qtbot)
+    long = "Reinforcements: " + ", ".join(f"Smuggler of the Jade river mill {i}" for i in range(6))
+    w.ticker.add([TickerLine(long, "reinforcements")])
+    area = w.map_area()
+    assert area.contains(w.ticker.geometry())
+    assert w.ticker.width() <= area.width() // 2
+    label = w.ticker._labels[0]
+    assert label.wordWrap() and label.height() >= label.heightForWidth(label.width())

@@ -87,6 +87,7 @@ class TickerPanel(QFrame):
         while len(self._labels) < len(self.lines):
             label = QLabel(self)
             label.setObjectName("tickerLine")
+            label.setWordWrap(True)  # a long line wraps rather than runs off
             self._layout.addWidget(label)
             self._labels.append(label)
         px = int(26 * self._scale())
@@ -101,6 +102,7 @@ class TickerPanel(QFrame):
             label.setStyleSheet(
                 f"font-size: {px}px; background: transparent; color: rgba({r}, {g}, {b}, {alpha});"
             )
+            label.ensurePolished()  # its font as the style sheet sets it, for place()
             label.show()
         if not self.lines:
             self.timer.stop()
@@ -117,11 +119,19 @@ class TickerPanel(QFrame):
         parent = self.parentWidget()
         if parent is None:
             return
-        self.adjustSize()
         area = getattr(parent, "map_area", lambda: parent.rect())()
         margin = int(20 * self._scale())
-        w = min(self.sizeHint().width(), area.width() // 2)
-        h = self.sizeHint().height()
+        widest = max(
+            (
+                label.fontMetrics().horizontalAdvance(label.text())
+                for label in self._labels
+                if label.isVisibleTo(self)
+            ),
+            default=0,
+        )
+        m = self._layout.contentsMargins()
+        w = min(widest + m.left() + m.right() + 4, area.width() // 2)
+        h = self.heightForWidth(w) if self.hasHeightForWidth() else self.sizeHint().height()
         self.setGeometry(area.x() + margin, max(area.y(), area.bottom() - h - margin), w, h)
 
 
