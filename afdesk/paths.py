@@ -54,6 +54,11 @@ def chase_sample_encounter() -> Path:
     return resource_dir() / "encounters" / "rooftop-chase.afenc"
 
 
+def manual_dir() -> Path:
+    """The illustrated guide that Help > Manual shows (``index.html`` and its pictures)."""
+    return resource_dir() / "manual"
+
+
 def data_dir() -> Path:
     """afdesk's data folder: ``$AFDESK_DATA_DIR``, or the platform's user data folder."""
     override = os.environ.get("AFDESK_DATA_DIR")

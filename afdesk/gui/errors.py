@@ -22,6 +22,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 from afdesk.encounter.errors import IllegalOp
+from afdesk.gui.style import meaning_style
 from afdesk.gui.text import sentence
 from afdesk.rules.errors import RulesError
 from afdesk.storage.errors import LoadError, SaveError
@@ -100,7 +101,7 @@ class Reporter:
         """News that needs attention but stops nothing: the status bar, in red a while."""
         self._status(text)
         if self._highlight is not None:
-            self._highlight("color: #b00020; font-weight: bold;")
+            self._highlight(meaning_style("error", extra="font-weight: bold;"))
             clear = lambda: self._highlight("")  # noqa: E731
             if self.parent is not None:  # not after the window is gone
                 QTimer.singleShot(MESSAGE_MS, self.parent, clear)

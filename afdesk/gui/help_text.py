@@ -1,22 +1,54 @@
-"""The words of Help > Keyboard."""
+"""The words of Help > Keyboard and Help > About.
+
+The keyboard card (:func:`afdesk.gui.help.keyboard_rows`) lists every menu action's own
+shortcut as the window has it, and the chase board's tabs by their own mnemonics, so those
+cannot go stale; the keys below are those the map, the zone editor's tool and the players'
+window read themselves (key handlers, not actions), kept beside the code that reads them:
+gui/map/view.py, gui/map/tools/move.py, facing.py, editor.py, gui/table/fog_tool.py and
+gui/player_view.py.
+"""
 
 from __future__ import annotations
 
-KEYBOARD = (
-    "Space: next turn (or play the cards / deal when a round or exchange starts)\n"
-    "Ctrl+D: deal reflex · Ctrl+K: play cards\n"
-    "M: keyboard to the map · Tab: the next character · arrows: step one area\n"
-    "Q / E: turn 15° · 1-9 (as on a keypad): face a direction; after a move, Enter "
-    "accepts the facing\n"
-    "Hold Shift (Ctrl with the digits) to move or turn anyone: a GM override\n"
-    "Alt+C: the Character menu (attacks, Defend, Screen, snaps, states)\n"
-    "F: fit the map · L: show or fold the legend · R: shade rear arcs · F11: player view\n"
-    "G: the fog tool (click a segment, Shift+click a tile, Ctrl+drag to brush; H flips "
-    "the selected region) · Ctrl+Shift+I: the ping tool\n"
-    "Ctrl+Shift+P: push my view to the players · Ctrl+Shift+F: the players follow my map · "
-    "Ctrl+Shift+R: show the last check to the table\n"
-    "Ctrl+Z / Ctrl+Shift+Z: undo / redo"
+MAP_KEYS = (
+    ("Tab / Shift+Tab", "the next / previous character"),
+    ("Arrows", "step one area (Home, End, Page Up, Page Down: diagonally)"),
+    ("Q / E, [ / ]", "turn 15°"),
+    ("1-9", "face a direction, as on a keypad (8 north, 6 east, ...)"),
+    ("Enter", "accept the facing after a move (E11)"),
+    ("Shift (Ctrl with the digits)", "move or turn anyone: a GM override the log shows"),
+    ("Esc", "cancel a drag or the facing offer; clear the selection"),
+    ("+ / - / 0", "zoom in / out / fit the zone"),
+    ("Alt+C", "the Character menu (attacks, Defend, Screen, snaps, states)"),
 )
+"""The map's own keys (the move and facing tools, the view)."""
+
+FOG_KEYS = (
+    ("Click", "fog or reveal a segment"),
+    ("Shift+click", "the whole tile"),
+    ("Ctrl+drag", "brush areas"),
+    ("H", "flip the selected region"),
+)
+"""The fog tool's keys (Table > Fog tool)."""
+
+EDITOR_KEYS = (
+    ("Arrows", "select the next tile slot"),
+    ("R / Shift+R", "turn the selected tile clockwise / counter-clockwise"),
+    ("M", "mirror the selected tile"),
+    ("Delete / Backspace", "empty the selected slot"),
+    ("Double-click a tile", "put it in the selected slot (the palette)"),
+    ("Alt+click", "with the area brush: take the segment under the pointer"),
+)
+"""The zone editor's keys on the map (View > Zone editor)."""
+
+PLAYER_KEYS = (
+    ("F11", "full screen on the chosen screen, or back"),
+    ("Esc", "leave full screen"),
+    ("Arrows", "pan the players' map by one area"),
+)
+"""Keys of the players' window itself."""
+
+CHASE_HINT = "Every control on the tabs has its underlined letter: Alt+letter."
 
 
 def about() -> str:

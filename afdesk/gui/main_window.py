@@ -384,6 +384,7 @@ class MainWindow(FileMenu, QMainWindow):
         e.addAction(self.act_settings)
         h = self.help_menu
         h.addAction(self._action("&Keyboard", self._keyboard_help, "F1"))
+        h.addAction(self._action("&Manual", self._manual, tip="A short illustrated guide"))
         h.addAction(self._action("&About afdesk", self._about))
 
     def _build_status(self) -> None:
@@ -579,9 +580,16 @@ class MainWindow(FileMenu, QMainWindow):
             self._run(command, cid)
 
     def _keyboard_help(self) -> None:
-        from afdesk.gui.help_text import KEYBOARD
+        from afdesk.gui.help import keyboard_card
 
-        QMessageBox.information(self, "Keyboard", KEYBOARD)
+        self.help_dialog = keyboard_card(self)
+        self.help_dialog.show()
+
+    def _manual(self) -> None:
+        from afdesk.gui.help import manual
+
+        self.help_dialog = manual(self)
+        self.help_dialog.show()
 
     def _about(self) -> None:
         from afdesk.gui.help_text import about

@@ -5,7 +5,7 @@ closing it never closes the GM's window."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QScreen, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.gui import screens
 from afdesk.gui.document import Links
 from afdesk.gui.map.marks import harm_boxes
 from afdesk.gui.map.view import MapView
@@ -27,6 +28,7 @@ from afdesk.gui.table.rolls import gate_for
 from afdesk.gui.table.screen import HOLDS, HoldCard, PingItem
 from afdesk.gui.table.settings import TableSettings
 from afdesk.gui.table.strip import ReflexStrip, StripCache, strip_state
+from afdesk.gui.table.ticker_panel import TickerPanel
 
 
 class PlayerWindow(QWidget):
@@ -46,39 +48,49 @@ class PlayerWindow(QWidget):
             " #playerBar QLabel, #playerBar QCheckBox { color: #f0f0f0; }"
         )
         self.resize(1280, 720)
+        self._placed = False
         self.view = MapView(doc, player=True, parent=self)
         self.bar = QWidget(self)
         self.bar.setObjectName("playerBar")
-        bar = QHBoxLayout(self.bar)
-        bar.setContentsMargins(8, 4, 8, 4)
-        bar.addWidget(QLabel("Screen:"))
+        row = QHBoxLayout()  # the widgets' first home; arrange_bar lays them out
+        row.addWidget(QLabel("Screen:", self.bar))
         self.screen_box = QComboBox(self.bar)
-        bar.addWidget(self.screen_box)
+        self.screen_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.screen_box.activated.connect(self._screen_chosen)
+        row.addWidget(self.screen_box)
         self.fullscreen_button = QPushButton("Full screen", self.bar)
         self.fullscreen_button.setToolTip("Full screen on the chosen screen (F11; Esc leaves)")
         self.fullscreen_button.clicked.connect(lambda: self.show_fullscreen_on())
-        bar.addWidget(self.fullscreen_button)
+        row.addWidget(self.fullscreen_button)
         fit = QPushButton("Fit", self.bar)
         self.camera = TableCamera(self.view)
         """What the screen shows of the map (push, follow, turn, real size)."""
         fit.clicked.connect(self.camera.fit)
-        bar.addWidget(fit)
+        row.addWidget(fit)
         self.rear_box = QCheckBox("Shade behind flanks", self.bar)
         self.rear_box.toggled.connect(self.view.set_rear_arcs)
-        bar.addWidget(self.rear_box)
+        row.addWidget(self.rear_box)
         self.table = TableSettings()
         """The GM's preferences for this screen."""
         self.strip_box = QCheckBox("Reflex strip", self.bar)
         self.strip_box.setToolTip("This round's cards in play order, under the map")
         self.strip_box.setChecked(self.table.strip_shown)
         self.strip_box.toggled.connect(self.set_strip_shown)
-        bar.addWidget(self.strip_box)
-        self.harm_boxes = harm_boxes(self.bar, bar, self.view)
-        bar.addStretch(1)
+        row.addWidget(self.strip_box)
+        self.harm_boxes = harm_boxes(self.bar, row, self.view)
         close = QPushButton("Close", self.bar)
         close.setToolTip("Close the player view (the GM window stays open)")
         close.clicked.connect(self.close)
-        bar.addWidget(close)
+        widgets = [row.itemAt(i).widget() for i in range(row.count())]
+        self._bar_parts = (widgets[:4], widgets[4:], close)
+        """The screen controls, the view options and Close, in the bar's order."""
+        bars = QVBoxLayout(self.bar)
+        bars.setContentsMargins(8, 4, 8, 4)
+        bars.setSpacing(4)
+        self._bar_rows = (QHBoxLayout(), QHBoxLayout())
+        for r in self._bar_rows:
+            bars.addLayout(r)
+        self.arrange_bar(two_rows=False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -101,6 +113,8 @@ class PlayerWindow(QWidget):
         self.strip = ReflexStrip(self)
         layout.addWidget(self.strip)
         self.roll_panel = RollPanel(self)
+        self.ticker = TickerPanel(self, self.table.ticker_seconds)
+        """What happened, in short lines fading out (afdesk.encounter.ticker)."""
         self._strip_dirty = False
         self._strip_cache = StripCache()
         self._doc_links = Links()
@@ -120,19 +134,68 @@ class PlayerWindow(QWidget):
         ):
             QShortcut(QKeySequence(key), self, lambda s=step: self.camera.pan_areas(*s))
 
-    def showEvent(self, event) -> None:
-        """Open away from the GM's window: on another screen if there is one, else beside
-        the GM's menus rather than over them."""
-        if not getattr(self, "_placed", False):
+    def setVisible(self, visible: bool) -> None:
+        # Placed before the first show, so that it opens where it belongs (a window
+        # state set while hidden takes effect when shown).
+        if visible and not self._placed:
             self._placed = True
-            screens = QGuiApplication.screens()
-            here = self.screen()
-            others = [s for s in screens if s is not here]
-            if others:
-                self.setGeometry(others[0].availableGeometry())
-            elif here is not None:
-                area = here.availableGeometry()
-                self.move(area.x() + area.width() // 3, area.y() + area.height() // 6)
+            self._place()
+        super().setVisible(visible)
+
+    def _place(self) -> None:
+        """Where the window first opens: full screen on the screen it used last or on
+        another screen than the GM's; on a single screen a window that fits inside it."""
+        every = QGuiApplication.screens()
+        by_name = {s.name(): s for s in every}
+        here = self.screen() or QGuiApplication.primaryScreen()
+        name = self.table.player_screen
+        remembered = by_name.get(name) if name else None
+        others = [s for s in every if s is not here]
+        if len(every) > 1 and (remembered is None or self.table.player_fullscreen):
+            target = remembered or others[0]
+            self._select_screen(target)
+            self.setScreen(target)
+            self.setGeometry(target.geometry())
+            self.bar.hide()
+            self.view.viewport().setCursor(Qt.CursorShape.BlankCursor)
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowFullScreen)
+        else:
+            self.fit_in(remembered.availableGeometry() if remembered else screens.available(self))
+
+    def arrange_bar(self, two_rows: bool) -> None:
+        """The bar in one row, or in two (the view options below) where one is too wide
+        for the screen: a control is never cut."""
+        main, options, close = self._bar_parts
+        first, second = self._bar_rows
+        for r in self._bar_rows:
+            while r.count():
+                r.takeAt(0)
+        for w in main:
+            first.addWidget(w)
+        for w in options:
+            (second if two_rows else first).addWidget(w)
+        first.addStretch(1)
+        first.addWidget(close)
+        if two_rows:
+            second.addStretch(1)
+        self.bar.layout().activate()
+
+    def fit_in(self, area: QRect) -> None:
+        """A window inside ``area`` (a screen's available part, room left for the title
+        bar and frame), wide enough for the whole bar, over the GM's map."""
+        room_w = area.width() - 2 * screens.FRAME
+        self.arrange_bar(two_rows=False)
+        if self.bar.minimumSizeHint().width() > room_w:
+            self.arrange_bar(two_rows=True)
+        bar = self.bar.minimumSizeHint().width()
+        room_h = area.height() - screens.TITLE_BAR - screens.FRAME
+        w = max(1, min(room_w, max(bar, int(area.width() * 0.7))))
+        h = max(1, min(room_h, max(self.minimumSizeHint().height(), int(area.height() * 0.7))))
+        x = area.x() + (area.width() - w) // 2
+        y = area.y() + screens.TITLE_BAR + (room_h - h) // 2
+        self.setGeometry(x, y, w, h)
+
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self.camera.apply()
         self.shownChanged.emit(True)
@@ -172,7 +235,10 @@ class PlayerWindow(QWidget):
             gate = gate_for(doc)
             self._doc_links.connect(gate.shown, self.show_roll)
             self._doc_links.connect(gate.cleared, self.roll_panel.clear)
+            self._doc_links.connect(gate.said, self.say)
+            self._doc_links.connect(gate.taken_back, self.ticker.clear)
             self.roll_panel.clear()
+            self.ticker.clear()
             self._followed = doc
         self._mode_changed()
 
@@ -197,6 +263,7 @@ class PlayerWindow(QWidget):
         self.held = kind
         if kind:
             self.roll_panel.clear()
+            self.ticker.clear()
         self._mode_changed()
 
     def ping(self, area) -> PingItem:
@@ -212,6 +279,12 @@ class PlayerWindow(QWidget):
         """A public check (afdesk.gui.table.rolls decided): on the map for a few seconds."""
         self.roll_panel.show_roll(roll, self.table.roll_seconds)
 
+    def say(self, lines) -> None:
+        """What just happened (:class:`~afdesk.encounter.ticker.TickerLine` s), unless the
+        screen holds or the GM turned the ticker off."""
+        if not self.held and self.table.ticker_shown:
+            self.ticker.add(lines)
+
     def map_area(self):
         """Where the map is, in this window's coordinates."""
         return self.stack.geometry()
@@ -222,6 +295,8 @@ class PlayerWindow(QWidget):
         self.strip.fit_height()
         if self.roll_panel.isVisible():
             self.roll_panel.place()
+        if self.ticker.isVisible():
+            self.ticker.place()
 
     # ------------------------------------------------------------------- the strip
 
@@ -254,7 +329,7 @@ class PlayerWindow(QWidget):
     # ------------------------------------------------------------------- screens
 
     def _refresh_screens(self, *_args) -> None:
-        current = self.screen_box.currentData()
+        current = self.screen_box.currentData() or self.table.player_screen
         self.screen_box.clear()
         for i, screen in enumerate(QGuiApplication.screens()):
             size = screen.geometry()
@@ -264,12 +339,23 @@ class PlayerWindow(QWidget):
         if index < 0 and self.screen_box.count() > 1:
             index = 1  # a second screen is most likely the projector
         self.screen_box.setCurrentIndex(max(index, 0))
+        # Never squeezed below its longest entry ("2: HDMI-1 (1920x1080)").
+        self.screen_box.setMinimumWidth(self.screen_box.sizeHint().width())
+
+    def _select_screen(self, screen: QScreen) -> None:
+        index = self.screen_box.findData(screen.name())
+        if index >= 0:
+            self.screen_box.setCurrentIndex(index)
+
+    def _screen_chosen(self, _index: int) -> None:
+        """The GM picked a screen in the bar: remembered for next time."""
+        self.table.player_screen = str(self.screen_box.currentData() or "")
 
     def chosen_screen(self) -> QScreen | None:
         """The screen picked in the window's bar."""
-        screens = QGuiApplication.screens()
+        every = QGuiApplication.screens()
         i = self.screen_box.currentIndex()
-        return screens[i] if 0 <= i < len(screens) else QGuiApplication.primaryScreen()
+        return every[i] if 0 <= i < len(every) else QGuiApplication.primaryScreen()
 
     def show_fullscreen_on(self, screen: QScreen | None = None) -> None:
         """Fill ``screen`` (default: the chosen one) with the map; the bar hides."""
@@ -279,6 +365,9 @@ class PlayerWindow(QWidget):
         if screen is not None:
             self.setScreen(screen)
             self.move(screen.geometry().topLeft())
+            self._select_screen(screen)
+            self.table.player_screen = screen.name()
+        self.table.player_fullscreen = True
         self.bar.hide()
         self.view.viewport().setCursor(Qt.CursorShape.BlankCursor)
         self.showFullScreen()
@@ -287,6 +376,11 @@ class PlayerWindow(QWidget):
     def leave_fullscreen(self) -> None:
         if self.isFullScreen():
             self.showNormal()
+            self.table.player_fullscreen = False
+            here = self.screen()
+            if here is not None:
+                self.table.player_screen = here.name()
+                self.fit_in(here.availableGeometry())
         self.bar.show()
         self.view.viewport().unsetCursor()
         self.camera.apply()

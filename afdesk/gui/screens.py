@@ -8,11 +8,12 @@ action buttons always in view.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
-from PySide6.QtCore import QRect, QSize, QStandardPaths, Qt
+from PySide6.QtCore import QPoint, QRect, QSize, QStandardPaths, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDialog, QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QDialog, QFrame, QScrollArea, QWidget
 
 TITLE_BAR = 40
 """Room left for the window manager's title bar above a dialog or the window."""
@@ -92,3 +93,65 @@ def clamp_window(window) -> None:
     width, height = area.width() - FRAME, area.height() - TITLE_BAR
     if window.width() > width or window.height() > height:
         window.resize(min(window.width(), width), min(window.height(), height))
+
+
+def _scroll_area_of(w: QWidget, top: QWidget) -> QScrollArea | None:
+    """The scroll area between ``w`` and ``top`` that ``w`` scrolls in, if any."""
+    p = w.parentWidget()
+    while p is not None and p is not top:
+        if isinstance(p, QScrollArea):
+            return p
+        p = p.parentWidget()
+    return None
+
+
+def reading_order(top: QWidget) -> list[QWidget]:
+    """The widgets of ``top`` that Tab reaches (shown, enabled, taking Tab focus), in the
+    order the eye reads them: rows from top to bottom, each from left to right (a widget
+    whose middle lies within a row's first widget belongs to that row); a scroll area's
+    content, in its own reading order, where the scroll area is."""
+
+    def rect(w: QWidget) -> QRect:
+        return QRect(w.mapTo(top, QPoint(0, 0)), w.size())
+
+    found = [
+        w
+        for w in top.findChildren(QWidget)
+        if w.isVisibleTo(top)
+        and _scroll_area_of(w, top) is None
+        and (
+            (isinstance(w, QScrollArea) and w.widget() is not None)
+            or (
+                w.isEnabled()
+                and w.focusPolicy() & Qt.FocusPolicy.TabFocus
+                and w.focusProxy() is None
+                and not isinstance(w, QAbstractScrollArea)
+            )
+        )
+    ]
+    found.sort(key=lambda w: rect(w).center().y())
+    rows: list[tuple[QRect, list[QWidget]]] = []
+    for w in found:
+        middle = rect(w).center().y()
+        if rows and rows[-1][0].top() <= middle <= rows[-1][0].bottom():
+            rows[-1][1].append(w)
+        else:
+            rows.append((rect(w), [w]))
+    out: list[QWidget] = []
+    for _row, ws in rows:
+        for w in sorted(ws, key=lambda w: rect(w).x()):
+            if isinstance(w, QScrollArea):
+                if w.isEnabled() and w.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                    out.append(w)  # itself first: the keys then scroll it
+                out += reading_order(w.widget())
+            else:
+                out.append(w)
+    return out
+
+
+def follow_reading_order(top: QWidget) -> None:
+    """Make Tab in ``top`` follow :func:`reading_order` (widgets made after the others, as
+    a rebuilt panel's, would otherwise come last)."""
+    chain = reading_order(top)
+    for before, after in itertools.pairwise(chain):
+        QWidget.setTabOrder(before, after)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QWidget
 
 from afdesk.encounter.combatant import Side
 
@@ -21,3 +22,51 @@ PATH = QColor("#ffe066")
 
 def side_colour(side: Side) -> QColor:
     return QColor(SIDE_COLOURS.get(side, QColor("#888888")))
+
+
+# ------------------------------------------------------------- colours that carry meaning
+
+MEANINGS = {
+    "error": ("#b00020", "#ff8a80"),
+    "hint": ("#505050", "#b8b8b8"),
+    "good": ("#1b5e20", "#81c784"),
+    "note": ("#4e342e", "#d7ccc8"),
+    "turn": ("#7a5500", "#ffd54f"),
+}
+"""Text colours that say something (a refusal, a hint, a success, the GM's notes, whose
+turn), each as (for a light background, for a dark one): :func:`meaning_colour` picks the
+one that reads on the widget's own palette, at least 4.5:1 either way (WCAG AA)."""
+
+MIN_CONTRAST = 4.5
+
+
+def _luminance(c: QColor) -> float:
+    def channel(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def meaning_colour(kind: str, palette: QPalette | None = None) -> QColor:
+    """The colour of ``kind`` (one of :data:`MEANINGS`) that reads best on ``palette``'s
+    window background (the application's palette without one)."""
+    if kind not in MEANINGS:
+        raise ValueError(f"no text colour means {kind!r}: one of {', '.join(MEANINGS)}")
+    if palette is None:
+        palette = QGuiApplication.palette()
+    back = palette.color(QPalette.ColorRole.Window)
+    light, dark = (QColor(c) for c in MEANINGS[kind])
+    return max((light, dark), key=lambda c: contrast(c, back))
+
+
+def meaning_style(kind: str, widget: QWidget | None = None, extra: str = "") -> str:
+    """A style sheet for text that means ``kind``, on ``widget``'s palette: "color: #...;"
+    and ``extra`` ("font-weight: bold;")."""
+    palette = widget.palette() if widget is not None else None
+    return f"color: {meaning_colour(kind, palette).name()};" + (f" {extra}" if extra else "")

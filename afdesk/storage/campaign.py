@@ -177,7 +177,7 @@ def _header(data: bytes, source: str, fmt: str, what: str) -> tuple[bytes, int]:
             source, f"this is not {what}: expected an object {{...}}, got {_first_value(data)}"
         ) from None
     except msgspec.DecodeError as exc:
-        raise LoadError(source, messages.syntax_text(str(exc), data)) from None
+        raise LoadError(source, messages.syntax_text(str(exc), data, what)) from None
     except UnicodeDecodeError:
         raise LoadError(source, codec._not_utf8(data)) from None
     except RecursionError:  # unbalanced brackets nested beyond what msgspec follows

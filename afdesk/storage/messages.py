@@ -245,14 +245,16 @@ def _near(data: bytes, offset: int) -> str:
     return text.strip()
 
 
-def syntax_text(message: str, data: bytes) -> str:
-    """A msgspec DecodeError message as a place in the file and the problem."""
+def syntax_text(message: str, data: bytes, kind: str = "an afdesk encounter") -> str:
+    """A msgspec DecodeError message as what the file is not (``kind``: "an afdesk
+    encounter", "an afdesk campaign", ...), then the place in the file and the problem:
+    a wrong file (a picture, a text) says first that it is not one of afdesk's."""
     if "truncated" in message:
         return "the file ends before its JSON is complete (was it cut off?)"
     found = re.search(_BYTE, message)
     what = re.sub(_BYTE, "", message.replace("JSON is malformed: ", "")).strip()
     if not found:
-        return f"this is not valid JSON: {what}"
+        return f"this is not {kind}: it is not valid JSON ({what})"
     offset = int(found.group(1))
     line, column = line_column(data, offset)
     ahead = data[offset : offset + 9]
@@ -264,7 +266,7 @@ def syntax_text(message: str, data: bytes) -> str:
         what, near = "a byte that is not text", ""
     elif what == "invalid character" and ahead[:1] < b" ":
         what, near = "a control character", ""
-    place = f"line {line}, column {column}: this is not valid JSON ({what})"
+    place = f"this is not {kind}: line {line}, column {column} is not valid JSON ({what})"
     return f"{place} near: {near}" if near else place
 
 

@@ -78,7 +78,9 @@ def decode_tileset(data: bytes, source: str) -> TileSet:
     except msgspec.ValidationError as exc:
         raise LoadError(source, messages.validation_text(str(exc), _raw(data), TileSet)) from None
     except msgspec.DecodeError as exc:
-        raise LoadError(source, messages.syntax_text(str(exc), data)) from None
+        raise LoadError(
+            source, messages.syntax_text(str(exc), data, "an afdesk tile set")
+        ) from None
     except UnicodeDecodeError as exc:
         raise LoadError(source, f"this is not UTF-8 text (byte {exc.start})") from None
     _check_meaning(tileset, source)

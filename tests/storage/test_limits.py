@@ -241,31 +241,56 @@ def test_newer_version_is_refused_naming_it(tmp_path):
 # -------------------------------------------------------------------- not encounters
 
 
+NOT = "this is not an afdesk encounter: "
+"""A wrong file says first what it is not, then the place and the detail."""
+
+
 @pytest.mark.parametrize(
     ("data", "expected"),
     [
         (b"", "the file is empty"),
         (b"  \n\t ", "the file is empty"),
-        (b"[1, 2, 3]", "this is not an afdesk encounter: expected an object {...}, got a list"),
-        (b'"hello"', 'this is not an afdesk encounter: expected an object {...}, got "hello"'),
-        (b"hello", "line 1, column 1: this is not valid JSON (invalid character) near: hello"),
+        (b"[1, 2, 3]", NOT + "expected an object {...}, got a list"),
+        (b'"hello"', NOT + 'expected an object {...}, got "hello"'),
+        (b"hello", NOT + "line 1, column 1 is not valid JSON (invalid character) near: hello"),
         (
             b'{"format": "afdesk-encounter",\n "x": tru}',
-            'line 2, column 8: this is not valid JSON (invalid character) near: "x": tru}',
+            NOT + 'line 2, column 8 is not valid JSON (invalid character) near: "x": tru}',
         ),
-        (b"[1, 2,]", "line 1, column 7: this is not valid JSON (trailing comma in array)"),
+        (b"[1, 2,]", NOT + "line 1, column 7 is not valid JSON (trailing comma in array)"),
         (b'{"format": ', "the file ends before its JSON is complete (was it cut off?)"),
-        (bytes(range(256)) * 4, "line 1, column 1: this is not valid JSON (a control character)"),
-        (b"\xff\xfe{}", "line 1, column 1: this is not valid JSON (a byte that is not text)"),
+        (bytes(range(256)) * 4, NOT + "line 1, column 1 is not valid JSON (a control character)"),
+        (b"\xff\xfe{}", NOT + "line 1, column 1 is not valid JSON (a byte that is not text)"),
+        (
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+            NOT + "line 1, column 1 is not valid JSON (a byte that is not text)",
+        ),
         (
             SAMPLE + b"x",
-            f"line {SAMPLE_LINES + 1}, column 2: this is not valid JSON (trailing "
-            "characters) near: x",
+            NOT + f"line {SAMPLE_LINES + 1}, column 2 is not valid JSON (trailing characters) "
+            "near: x",
         ),
     ],
 )
 def test_not_an_encounter(data, expected):
     assert _problem(data).startswith(expected)
+
+
+def test_a_wrong_file_names_what_it_is_not_for_campaigns_and_tile_sets_too():
+    from afdesk.storage.campaign import decode_campaign
+    from afdesk.storage.tilesets import decode_tileset
+
+    png = b"\x89PNG\r\n\x1a\n"
+    detail = "line 1, column 1 is not valid JSON (a byte that is not text)"
+    with pytest.raises(LoadError) as info:
+        decode_campaign(png, source="campaign.afcamp")
+    assert info.value.detail == f"this is not an afdesk campaign: {detail}"
+    with pytest.raises(LoadError) as info:
+        decode_tileset(b"\n\n  hello", "mine.json")
+    assert info.value.detail == (
+        "this is not an afdesk tile set: line 3, column 3 is not valid JSON "
+        "(invalid character) near: hello"
+    )
 
 
 def test_text_that_is_not_utf8_is_refused():

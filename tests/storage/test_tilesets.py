@@ -91,7 +91,9 @@ def test_wrong_type_names_file_place_and_value(tmp_path):
 
 
 def test_not_json_names_the_line(tmp_path):
-    assert _problem(tmp_path, '{"id": "caves",\n "name": }').startswith("line 2, column 10")
+    assert _problem(tmp_path, '{"id": "caves",\n "name": }').startswith(
+        "this is not an afdesk tile set: line 2, column 10"
+    )
 
 
 def test_a_segment_outside_its_tile_is_refused(tmp_path):

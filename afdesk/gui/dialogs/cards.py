@@ -23,6 +23,7 @@ from afdesk.encounter.reflex import Card
 from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.style import meaning_style
 
 
 class PlayCardsDialog(QDialog):
@@ -65,7 +66,7 @@ class PlayCardsDialog(QDialog):
         self.random_button.clicked.connect(self._randomise)
         layout.addWidget(self.random_button)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.error.setStyleSheet(meaning_style("error", self.error, "font-weight: bold;"))
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(

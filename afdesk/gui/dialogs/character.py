@@ -47,6 +47,7 @@ from afdesk.encounter.zone import grid_zone
 from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.style import meaning_style
 from afdesk.rules.rulesets import all_rulesets, ruleset_named
 from afdesk.storage.tilesets import tilesets
 
@@ -66,7 +67,7 @@ class _Form(QDialog):
         self.layout_.addWidget(scroll, 1)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.error.setStyleSheet(meaning_style("error", self.error, "font-weight: bold;"))
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )

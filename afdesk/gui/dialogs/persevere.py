@@ -20,6 +20,7 @@ from afdesk.encounter.words import plural
 from afdesk.gui import screens
 from afdesk.gui.dialogs.contest.physical import FacesEntry, typed_persevere
 from afdesk.gui.document import EncounterDocument
+from afdesk.gui.style import meaning_style
 from afdesk.gui.text import pct, sentence
 
 
@@ -71,7 +72,7 @@ class PersevereDialog(QDialog):
         layout.addWidget(self.faces)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(meaning_style("error", self.error))
         layout.addWidget(self.error)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.roll_button = self.buttons.addButton(

@@ -31,6 +31,7 @@ from afdesk.encounter.ops.reserve import (
 )
 from afdesk.gui.commands import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.style import meaning_style
 
 GROUP_ROLE = Qt.ItemDataRole.UserRole
 MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -60,7 +61,7 @@ class ReservesPanel(QWidget):
         layout.addWidget(self.tree, 1)
         self.notes = QLabel()
         self.notes.setWordWrap(True)
-        self.notes.setStyleSheet("color: #4e342e;")
+        self.notes.setStyleSheet(meaning_style("note", self.notes))
         self.notes.setToolTip("The sentences of the encounter's GM notes that name the group")
         layout.addWidget(self.notes)
         self.bring_button = QPushButton("&Bring in the group")
@@ -87,7 +88,7 @@ class ReservesPanel(QWidget):
         layout.addWidget(self.release_button)
         self.reason = QLabel()
         self.reason.setWordWrap(True)
-        self.reason.setStyleSheet("color: #b71c1c;")
+        self.reason.setStyleSheet(meaning_style("error", self.reason))
         layout.addWidget(self.reason)
 
     # ------------------------------------------------------------------- document

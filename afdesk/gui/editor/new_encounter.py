@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetRuleset
 from afdesk.encounter.zone import START_TILES, empty_zone, grid_zone
+from afdesk.gui.style import meaning_style
 from afdesk.rules.rulesets import all_rulesets
 from afdesk.storage.tilesets import catalog
 
@@ -53,7 +54,7 @@ class PrepareEncounterDialog(QDialog):
         if cat.problems:
             skipped = QLabel("\n".join(f"Skipped {p}" for p in cat.problems))
             skipped.setWordWrap(True)
-            skipped.setStyleSheet("color: #b71c1c;")
+            skipped.setStyleSheet(meaning_style("error", skipped))
             layout.addWidget(skipped)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel

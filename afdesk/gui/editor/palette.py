@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.zone import EMPTY_KIND, TileKind
 from afdesk.gui.editor.thumbs import THUMB, icon
+from afdesk.gui.style import meaning_style
 
 MIME = "application/x-afdesk-tile-kind"
 """A dragged tile kind: its JSON."""
@@ -115,11 +116,11 @@ class TilePalette(QWidget):
         self.folder = QLabel()
         self.folder.setWordWrap(True)
         self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.folder.setStyleSheet("color: #555555;")
+        self.folder.setStyleSheet(meaning_style("hint", self.folder))
         layout.addWidget(self.folder)
         self.problems = QLabel()
         self.problems.setWordWrap(True)
-        self.problems.setStyleSheet("color: #b71c1c;")
+        self.problems.setStyleSheet(meaning_style("error", self.problems))
         layout.addWidget(self.problems)
         self._sets: dict[str, tuple[TileKind, ...]] = {}
         self.reload_sets()
@@ -212,13 +213,13 @@ class TilePalette(QWidget):
         try:
             result = call()
         except (LoadError, SaveError) as exc:
-            self.message.setStyleSheet("color: #b71c1c;")
+            self.message.setStyleSheet(meaning_style("error", self.message))
             self.message.setText(str(exc))
             return False
         self.reload_sets()
         if hasattr(result, "kinds"):  # a tile set: show it
             self.choose(result.id)
-        self.message.setStyleSheet("color: #1b5e20;")
+        self.message.setStyleSheet(meaning_style("good", self.message))
         self.message.setText(done.format(result.name))
         return True
 
@@ -256,7 +257,7 @@ class TilePalette(QWidget):
         source = self.source.currentData()
         tile = self.selected_tile()
         if not source or tile is None:
-            self.message.setStyleSheet("color: #b71c1c;")
+            self.message.setStyleSheet(meaning_style("error", self.message))
             self.message.setText(
                 "Select a tile on the map and choose one of your tile sets above first."
             )

@@ -52,6 +52,7 @@ from afdesk.encounter.zone import (
 )
 from afdesk.gui.map import selection
 from afdesk.gui.map.tools.editor import BRUSH, FLOOD, PAINT, RECT, TILES, EditTool
+from afdesk.gui.style import meaning_style
 
 FLAGS = ("rough", "slippery", "cover", "ledge", "steep", "water")
 EDGE_RULES = (
@@ -130,7 +131,7 @@ class ZoneEditorPanel(QWidget):
         layout.addWidget(self._edge_box())
         self.reason = QLabel()
         self.reason.setWordWrap(True)
-        self.reason.setStyleSheet("color: #b71c1c;")
+        self.reason.setStyleSheet(meaning_style("error", self.reason))
         layout.addWidget(self.reason)
         layout.addStretch(1)
         view.selectionChanged.connect(lambda _s: self._sync_tile())
@@ -192,7 +193,7 @@ class ZoneEditorPanel(QWidget):
             " R turns the selected tile, Shift+R back, M mirrors it, Delete empties it."
         )
         hint.setWordWrap(True)
-        hint.setStyleSheet("color: #555555;")
+        hint.setStyleSheet(meaning_style("hint", hint))
         v.addWidget(hint)
         self.line_edge = QComboBox()
         self.line_edge.setToolTip("Add or remove a row or column of slots at this edge (E9)")

@@ -63,6 +63,14 @@ class TableControl:
         )
         self.strip_act.setCheckable(True)
         self.strip_act.setChecked(settings.strip_shown)
+        self.ticker_act = self._action(
+            "&Event lines on the players' screen",
+            self._ticker_toggled,
+            tip="Moves, hits, down and out, reinforcements, mode changes and the end of an "
+            "exchange, in short lines that fade (never anything GM-only)",
+        )
+        self.ticker_act.setCheckable(True)
+        self.ticker_act.setChecked(settings.ticker_shown)
         hidden = self.menu.addMenu("&Hidden characters' turns show")
         group = QActionGroup(hidden)
         for key, words in HIDDEN_TURN_CHOICES.items():
@@ -103,6 +111,12 @@ class TableControl:
         pw = self._player_window()
         if pw is not None:
             pw.set_strip_shown(on)
+
+    def _ticker_toggled(self, on: bool) -> None:
+        TableSettings().ticker_shown = on
+        pw = self._player_window()
+        if pw is not None and not on:
+            pw.ticker.clear()
 
     def _hidden_turn(self, key: str) -> None:
         TableSettings().hidden_turn = key

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.gui.style import meaning_style
 from afdesk.gui.table.realsize import (
     UNITS,
     CalibrationError,
@@ -101,7 +102,7 @@ class RealSizeDialog(QDialog):
         self.measured.setSpecialValueText("(not measured)")
         form.addRow("Or: the ruler on the TV measures", self.measured)
         self.problem = QLabel()
-        self.problem.setStyleSheet("color: #c62828;")
+        self.problem.setStyleSheet(meaning_style("error", self.problem))
         self.problem.setWordWrap(True)
         buttons = QDialogButtonBox()
         self.apply_button = buttons.addButton("Real size", QDialogButtonBox.ButtonRole.AcceptRole)

@@ -10,6 +10,10 @@ players' window at all. The decision: the GM's choice for this check (Table > Ne
 if any, else the default of the roller's side (Table settings: opponents' rolls GM-only);
 and never when anyone in it is hidden from the table or under fog (a Hide, a Creep, a
 check against a fogged target). Odds are never part of what is shown.
+
+The same watch says what else happened (:attr:`RollGate.said`): the lines of
+:func:`afdesk.encounter.ticker.ticker_lines` for each action, with each check as the table
+sees it (public, only its hits, or nothing when the GM keeps it).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from PySide6.QtCore import QObject, Signal
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import ResolveContest
+from afdesk.encounter.ticker import PUBLIC, RESULT, SECRET, seen_by_players, ticker_lines
 from afdesk.encounter.visibility import player_visible
 from afdesk.gui.table.settings import TableSettings
 from afdesk.rules.dice import Roll
@@ -107,6 +112,10 @@ class RollGate(QObject):
     """A :class:`ShownRoll` the table may see."""
     cleared = Signal()
     """The next action (or an undo): whatever roll is shown goes."""
+    said = Signal(list)
+    """The ticker's lines (:class:`~afdesk.encounter.ticker.TickerLine`) for one action."""
+    taken_back = Signal()
+    """An undo: what was said about the undone action is no longer true."""
 
     def __init__(self, doc, settings: TableSettings | None = None) -> None:
         super().__init__()
@@ -119,6 +128,7 @@ class RollGate(QObject):
         self.decided: list[tuple[ShownRoll, bool]] = []
         """The last 50 checks seen, with whether the table saw each."""
         self._length = len(doc.encounter.log)
+        self._seen = seen_by_players(doc.encounter)
         doc.logChanged.connect(self._log_changed)
 
     @property
@@ -129,24 +139,39 @@ class RollGate(QObject):
         return doc
 
     def _log_changed(self) -> None:
-        log = self.doc.encounter.log
+        enc = self.doc.encounter
+        log = enc.log
         new = log[self._length :] if len(log) > self._length else []
         grew = len(log) > self._length
+        if len(log) < self._length:
+            self.taken_back.emit()
         self._length = len(log)
+        seen, self._seen = self._seen, seen_by_players(enc)
         checks = [e.op.record for e in new if isinstance(e.op, ResolveContest)]
-        if not grew or not checks:
+        choice = ""
+        public = False
+        if grew and checks:
+            choice, self.next_choice = self.next_choice, ""
+            record = checks[-1]
+            roll = shown_roll(enc, record)
+            public = table_may_see(enc, record, self.settings, choice)
+            self.decided = [*self.decided[-49:], (roll, public)]
+            if public:
+                self.shown.emit(roll)
+        if not public:
             self.cleared.emit()
-            return
-        choice, self.next_choice = self.next_choice, ""
-        record = checks[-1]
-        enc = self.doc.encounter
-        roll = shown_roll(enc, record)
-        public = table_may_see(enc, record, self.settings, choice)
-        self.decided = [*self.decided[-49:], (roll, public)]
-        if public:
-            self.shown.emit(roll)
-        else:
-            self.cleared.emit()
+        if new:
+            last = checks[-1] if checks else None
+
+            def view(record) -> str:
+                mine = choice if record is last else ""
+                if table_may_see(enc, record, self.settings, mine):
+                    return PUBLIC
+                return SECRET if mine == "gm" else RESULT
+
+            lines = ticker_lines(enc, new, seen, view)
+            if lines:
+                self.said.emit(lines)
 
     def show_last(self) -> str:
         """Show the last check to the table after all (the GM's explicit choice); returns

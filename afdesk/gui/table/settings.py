@@ -84,5 +84,42 @@ class TableSettings:
     def roll_seconds(self, seconds: int) -> None:
         self._set("roll_seconds", max(2, min(60, int(seconds))))
 
+    # The event ticker.
+    @property
+    def ticker_shown(self) -> bool:
+        """Whether the players' screen says what happened (moves, hits, ...)."""
+        return self._get_bool("ticker_shown", True)
+
+    @ticker_shown.setter
+    def ticker_shown(self, on: bool) -> None:
+        self._set("ticker_shown", bool(on))
+
+    @property
+    def ticker_seconds(self) -> int:
+        """How long a ticker line stays on the table's screen."""
+        try:
+            return max(3, min(60, int(self._s().value("table/ticker_seconds", 8))))
+        except (TypeError, ValueError):
+            return 8
+
+    # The players' window's place (:mod:`afdesk.gui.player_view`).
+    @property
+    def player_screen(self) -> str:
+        """The name of the screen the players' window last used ("" at first)."""
+        return str(self._s().value("table/player_screen", "") or "")
+
+    @player_screen.setter
+    def player_screen(self, name: str) -> None:
+        self._set("player_screen", str(name))
+
+    @property
+    def player_fullscreen(self) -> bool:
+        """Whether the players' window was last full screen."""
+        return self._get_bool("player_fullscreen", False)
+
+    @player_fullscreen.setter
+    def player_fullscreen(self, on: bool) -> None:
+        self._set("player_fullscreen", bool(on))
+
 
 __all__ = ["HIDDEN_TURN_CHOICES", "PUBLIC_BY_DEFAULT", "TableSettings"]

@@ -378,6 +378,12 @@ class ContestDialog(QDialog):
             text += f"<br><i>{self.rules.name}: the odds do not count the guard's help.</i>"
         self.odds.setText(text)
 
+    def focusNextPrevChild(self, next: bool) -> bool:
+        # Tab follows what the eye reads, whatever the panels rebuilt since (E8's
+        # "No defense" before Apply and Cancel): screens.follow_reading_order.
+        screens.follow_reading_order(self)
+        return super().focusNextPrevChild(next)
+
     def done(self, result: int) -> None:
         """Closing: drop odds still waiting and let a running query finish."""
         self.odds_worker.shutdown()
