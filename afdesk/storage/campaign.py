@@ -33,7 +33,7 @@ import msgspec
 from afdesk.encounter.campaign.roster import Character, check_character
 from afdesk.encounter.campaign.state import Campaign
 from afdesk.encounter.errors import IllegalOp
-from afdesk.storage import atomic, codec, messages, scan
+from afdesk.storage import atomic, codec, messages, migrations, scan
 from afdesk.storage.errors import LoadError, SaveError
 from afdesk.storage.files import _check_target as check_target
 from afdesk.storage.files import read_bytes
@@ -44,17 +44,21 @@ FILE_NAME = "campaign.afcamp"
 EXTENSION = ".afcamp"
 CHARACTERS_EXTENSION = ".afchars"
 
-CURRENT_VERSION = 1
-"""The campaign file version this afdesk writes (1: the first)."""
+CURRENT_VERSION = 2
+"""The campaign file version this afdesk writes (1: the first; 2: the one character sheet,
+with attacks, and the characters as a run took them; see
+:func:`afdesk.storage.migrations.migrate_campaign_1_to_2`)."""
 
 Document = dict[str, Any]
 Migration = Callable[[Document], Document]
 
-MIGRATIONS: dict[int, Migration] = {}
+MIGRATIONS: dict[int, Migration] = {1: migrations.migrate_campaign_1_to_2}
 """``MIGRATIONS[n]`` upgrades a version-``n`` document (without its header) to ``n + 1``.
 Read at call time, so tests can inject one."""
 
-CHARACTERS_VERSION = 1
+CHARACTERS_VERSION = 2
+"""Character files: 1 the first; 2 the one character sheet (attacks). A version-1 file holds
+no attacks and reads the same."""
 
 
 @dataclass(frozen=True)

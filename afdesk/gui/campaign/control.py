@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
 
 from afdesk.encounter.campaign.build import running_copy
-from afdesk.encounter.campaign.carry import carry_over
+from afdesk.encounter.campaign.carry import carry_over, carry_refusal, referee_proposal
 from afdesk.encounter.campaign.edits import PutEncounter, StartRun, StartSession
 from afdesk.encounter.campaign.roster import fresh_id, slug
 from afdesk.encounter.campaign.state import Campaign, Planned, Play
@@ -37,6 +37,7 @@ class CampaignControl:
         self.dock: QDockWidget | None = None
         self.panel = None
         self.dialog = None
+        self._followed = None
         self.ask: Callable[[str, str], bool] = self._ask
 
     def _ask(self, title: str, text: str) -> bool:
@@ -196,7 +197,7 @@ class CampaignControl:
             self.window.tabifyDockWidget(self.window.reflex_dock, self.dock)
             # An encounter opened (a running copy saved before) gets a fresh thumbnail:
             # thumbnails are keyed by the file and its modification time.
-            self.window.documentChanged.connect(lambda _doc: self._changed())
+            self.window.documentChanged.connect(self._document)
             view = next(
                 (a.menu() for a in self.window.menuBar().actions() if a.text() == "&View"), None
             )
@@ -204,6 +205,16 @@ class CampaignControl:
                 view.addAction(self.dock.toggleViewAction())
         self.dock.show()
         self.dock.raise_()
+
+    def _document(self, doc) -> None:
+        self._changed()
+        if doc is not None and doc is not self._followed:
+            self._followed = doc  # Carry over waits until its running copy leaves setup
+            doc.changed.connect(self._buttons)
+
+    def _buttons(self) -> None:
+        if self.panel is not None:
+            self.panel._update_buttons()
 
     def _changed(self) -> None:
         if self.panel is not None:
@@ -316,10 +327,27 @@ class CampaignControl:
         except LoadError as exc:
             self._fail("Cannot carry over", exc)
             return
-        lines = carry_over(doc.campaign, state.combatants)
-        dlg = CarryOverDialog(doc, eid, lines, self.window, state.meta.referee_shifts)
+        refusal = carry_refusal(e.title, state.turn)
+        if refusal:
+            self._fail("Cannot carry over", refusal)
+            return
+        lines = carry_over(doc.campaign, state.combatants, e)
+        pool = referee_proposal(doc.campaign, e, state.meta.referee_shifts)
+        dlg = CarryOverDialog(doc, eid, lines, self.window, pool)
         self.dialog = dlg
         dlg.open()
+
+    def carry_refusal(self, eid: str) -> str:
+        """Why Carry over is not offered for ``eid`` as far as the window knows: its
+        running copy is open and still in setup. "" otherwise (a copy not open is judged
+        when Carry over loads it)."""
+        e = self.doc.campaign.find_encounter(eid) if self.doc else None
+        open_doc = self.window.doc
+        if e is None or not e.running or open_doc is None or open_doc.path is None:
+            return ""
+        if open_doc.path != self.doc.path_of(e.running):
+            return ""
+        return carry_refusal(e.title, open_doc.encounter.turn)
 
     # --------------------------------------------------------------------- the rest
 
