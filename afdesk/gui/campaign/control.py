@@ -229,9 +229,18 @@ class CampaignControl:
         if self.doc is None:
             return
         dlg = PrepareDialog(self.doc.campaign, self.window, self.window.rng)
-        dlg.accepted.connect(lambda: self.prepared(dlg.built))
+        dlg.accepted.connect(lambda: self._prepared(dlg))
         self.dialog = dlg
         dlg.open()
+
+    def _prepared(self, dlg) -> None:
+        """Prepare's OK: save and list the encounter; one started with an empty zone opens
+        in the zone editor, as File > New does (E9)."""
+        eid = self.prepared(dlg.built)
+        if eid and dlg.starts_empty():
+            path = self.doc.path_of(self.doc.campaign.encounter(eid).file)
+            if self.window.open_path(path):
+                self.window.zone_editor.action.setChecked(True)
 
     def prepared(self, enc) -> str:
         """Save a prepared encounter in the campaign folder and list it; its id or ''."""
