@@ -3,18 +3,21 @@
 A campaign is a folder: ``campaign.afcamp`` (this module) and the encounter files of the
 campaign beside it. The file is JSON with a header like an encounter file's::
 
-    {"format": "afdesk-campaign", "schema_version": 1, "name": "The river", "characters": [...],
+    {"format": "afdesk-campaign", "schema_version": 2, "name": "The river", "characters": [...],
      "encounters": [...], "session": 2, ...}
 
 It is versioned with its own chain of migrations (:data:`MIGRATIONS`, pure functions on the
 parsed document, as :mod:`afdesk.storage.migrations` does for encounters), published as a
-JSON Schema (``resources/schema/afdesk-campaign.v1.schema.json``), checked by
+JSON Schema (``resources/schema/afdesk-campaign.v2.schema.json``), checked by
 ``afdesk check`` and saved atomically (:mod:`afdesk.storage.atomic`). A bad file is a
 :class:`LoadError` naming the place: nothing is changed.
 
 Characters travel as character files (``.afchars``): one character, or a whole bestiary::
 
-    {"format": "afdesk-characters", "schema_version": 1, "characters": [...]}
+    {"format": "afdesk-characters", "schema_version": 2, "characters": [...]}
+
+A character is one :class:`~afdesk.encounter.combatant.Sheet` (the encounter's too) with an
+id, a role and days since rest.
 
 Import merges by name (:func:`afdesk.encounter.campaign.merge.merge`); a round trip keeps
 every field.

@@ -157,7 +157,7 @@ class CharacterForm(QWidget):
         self.attacks.setPlaceholderText(
             "one per line: name, damage, reach, range (sword, 2 / crossbow, 3, 0, 8)"
         )
-        self.attacks.setFixedHeight(62)
+        self.attacks.setFixedHeight(74)
         form.addRow("Attac&ks", self.attacks)
         self.states = QPlainTextEdit()
         self.states.setPlaceholderText("lasting states, one per line: wounded 2 - arrow in the leg")
