@@ -16,6 +16,7 @@ from afdesk.encounter.campaign.carry import (
 from afdesk.encounter.campaign.edits import (
     CarryOver,
     FinishRun,
+    PutCharacter,
     PutEncounter,
     StartRun,
     StartSession,
@@ -37,7 +38,7 @@ def _running(shifts: int = 2, referee: int = 2) -> tuple[CampaignHistory, Encoun
     prepared = Encounter()
     prepared.apply(add_link(prepared, chen))
     run = Encounter.from_state(running_copy(prepared.state(), h.campaign))
-    h.push(StartRun("ford", running="ford.run1.afenc", when="t"))
+    h.push(StartRun("ford", running="ford.run1.afenc", when="t", linked=("chen",)))
     return h, run
 
 
@@ -107,7 +108,7 @@ def test_a_new_note_on_a_lasting_state_is_a_change_and_an_old_one_stays():
     prepared.apply(add_link(prepared, chen))
     run = Encounter.from_state(running_copy(prepared.state(), h.campaign))
     assert run.combatant("chen").states == (wounded,), "Run brings the note"
-    h.push(StartRun("ford", running="ford.run1.afenc", when="t"))
+    h.push(StartRun("ford", running="ford.run1.afenc", when="t", linked=("chen",)))
     planned = h.campaign.encounter("ford")
     assert carry_over(h.campaign, run.roster(), planned) == [], "an unchanged note is no line"
     c = run.combatant("chen")
@@ -132,5 +133,25 @@ def test_startrun_keeps_the_roster_it_ran_from_and_undo_forgets_it(field):
     h, _run = _running()
     e = h.campaign.encounter("ford")
     assert e.at_run == h.campaign.characters and e.referee_at_run == 2
+    assert e.at_run[0].shifts == 2
     h.undo()
     assert getattr(h.campaign.encounter("ford"), field) in ((), None)
+
+
+def test_a_character_added_to_the_running_copy_later_is_compared_with_the_roster():
+    """Huang joins the ford after a new session (Add from the roster): his copy started
+    with the roster's 3 Shifts, so keeping 3 is no change (R10)."""
+    h, run = _running()
+    huang = Character(id="huang", name="Huang", role=Role.BAND, shifts=1)
+    h.push(PutCharacter(huang))
+    h.push(StartSession())
+    run.apply(add_link(run, h.campaign.character("huang")))
+    planned = h.campaign.encounter("ford")
+    assert [c.id for c in planned.at_run] == ["chen"]
+    assert carry_over(h.campaign, run.roster(), planned) == []
+    run.apply(AdjustCounter("huang", "shifts", -1))
+    said = [
+        (ln.character, ln.field, ln.before, ln.after)
+        for ln in carry_over(h.campaign, run.roster(), planned)
+    ]
+    assert said == [("huang", "shifts", 3, 2)]

@@ -302,7 +302,8 @@ class CampaignControl:
         except SaveError as exc:
             self._fail(f"Cannot run {e.title}", exc)
             return False
-        reason = doc.push(StartRun(eid, running=name, when=now()))
+        linked = tuple(c.link for c in state.combatants if c.link)
+        reason = doc.push(StartRun(eid, running=name, when=now(), linked=linked))
         if reason:
             self._fail(f"Cannot run {e.title}", reason)
             return False
