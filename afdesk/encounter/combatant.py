@@ -183,6 +183,42 @@ class Economy(msgspec.Struct, frozen=True, omit_defaults=True):
     the GM until the character's next turn starts."""
 
 
+class Sheet(msgspec.Struct, frozen=True, omit_defaults=True, kw_only=True):
+    """A character sheet: what a character *is*, declared once for the encounter and the
+    campaign. The campaign's roster entry (:class:`afdesk.encounter.campaign.roster.Character`)
+    is a Sheet with an id and a role; the encounter's :class:`Combatant` holds the same fields
+    (same names, types and defaults: ``tests/encounter/test_sheet.py`` holds it) beside what
+    only a fight has (area, facing, group, economy, momentum, ...). Conversions go through
+    :meth:`Combatant.sheet` and :meth:`Combatant.with_sheet`, which read this declaration.
+
+    On a roster entry ``states`` are the states that last between encounters, each with its
+    note (E17); on a combatant, every state it has."""
+
+    name: str
+    side: Side = Side.BAND
+    facets: tuple[Facet, ...] = DEFAULT_FACETS
+    speeds: Speeds = Speeds()
+    reach: int = 1
+    weapon_range: int = 0
+    """Areas a ranged (aim) attack reaches without a range penalty; 0: no ranged weapon."""
+    grit: int = 3
+    grit_max: int = 3
+    hits: int = 0
+    shifts: int = 3
+    """Shifts left this session (R10)."""
+    will: int = 0
+    d20: D20Profile = D20Profile()
+    states: tuple[State, ...] = ()
+    notes: str = ""
+    """GM-only notes: never shown in the player view."""
+    attacks: tuple[Attack, ...] = ()
+    """Weapons and attacks with their damage, reach and range (E6, E12)."""
+
+
+SHEET_FIELDS: tuple[str, ...] = Sheet.__struct_fields__
+"""The names of the sheet's fields, in declaration order (read from :class:`Sheet`)."""
+
+
 class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     """One character in the encounter."""
 
@@ -288,6 +324,15 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
         decoys = list(self.decoys)
         decoys.remove(area)
         return msgspec.structs.replace(self, decoys=tuple(decoys))
+
+    def sheet(self) -> Sheet:
+        """This character's sheet (every field of :class:`Sheet`, as the encounter has it)."""
+        return Sheet(**{f: getattr(self, f) for f in SHEET_FIELDS})
+
+    def with_sheet(self, sheet: Sheet) -> "Combatant":
+        """This combatant with every sheet field taken from ``sheet``; what only a fight has
+        (area, facing, group, economy, momentum, link, ...) stays."""
+        return msgspec.structs.replace(self, **{f: getattr(sheet, f) for f in SHEET_FIELDS})
 
     def replace(self, **changes: object) -> "Combatant":
         return msgspec.structs.replace(self, **changes)

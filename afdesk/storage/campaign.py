@@ -3,18 +3,21 @@
 A campaign is a folder: ``campaign.afcamp`` (this module) and the encounter files of the
 campaign beside it. The file is JSON with a header like an encounter file's::
 
-    {"format": "afdesk-campaign", "schema_version": 1, "name": "The river", "characters": [...],
+    {"format": "afdesk-campaign", "schema_version": 2, "name": "The river", "characters": [...],
      "encounters": [...], "session": 2, ...}
 
 It is versioned with its own chain of migrations (:data:`MIGRATIONS`, pure functions on the
 parsed document, as :mod:`afdesk.storage.migrations` does for encounters), published as a
-JSON Schema (``resources/schema/afdesk-campaign.v1.schema.json``), checked by
+JSON Schema (``resources/schema/afdesk-campaign.v2.schema.json``), checked by
 ``afdesk check`` and saved atomically (:mod:`afdesk.storage.atomic`). A bad file is a
 :class:`LoadError` naming the place: nothing is changed.
 
 Characters travel as character files (``.afchars``): one character, or a whole bestiary::
 
-    {"format": "afdesk-characters", "schema_version": 1, "characters": [...]}
+    {"format": "afdesk-characters", "schema_version": 2, "characters": [...]}
+
+A character is one :class:`~afdesk.encounter.combatant.Sheet` (the encounter's too) with an
+id, a role and days since rest.
 
 Import merges by name (:func:`afdesk.encounter.campaign.merge.merge`); a round trip keeps
 every field.
@@ -34,7 +37,7 @@ import msgspec
 from afdesk.encounter.campaign.roster import Character, check_character, limit_problem
 from afdesk.encounter.campaign.state import Campaign, Play
 from afdesk.encounter.errors import IllegalOp
-from afdesk.storage import atomic, codec, messages, scan
+from afdesk.storage import atomic, codec, messages, migrations, scan
 from afdesk.storage.errors import LoadError, SaveError
 from afdesk.storage.files import _check_target as check_target
 from afdesk.storage.files import read_bytes
@@ -45,17 +48,21 @@ FILE_NAME = "campaign.afcamp"
 EXTENSION = ".afcamp"
 CHARACTERS_EXTENSION = ".afchars"
 
-CURRENT_VERSION = 1
-"""The campaign file version this afdesk writes (1: the first)."""
+CURRENT_VERSION = 2
+"""The campaign file version this afdesk writes (1: the first; 2: the one character sheet,
+with attacks, and the characters as a run took them; see
+:func:`afdesk.storage.migrations.migrate_campaign_1_to_2`)."""
 
 Document = dict[str, Any]
 Migration = Callable[[Document], Document]
 
-MIGRATIONS: dict[int, Migration] = {}
+MIGRATIONS: dict[int, Migration] = {1: migrations.migrate_campaign_1_to_2}
 """``MIGRATIONS[n]`` upgrades a version-``n`` document (without its header) to ``n + 1``.
 Read at call time, so tests can inject one."""
 
-CHARACTERS_VERSION = 1
+CHARACTERS_VERSION = 2
+"""Character files: 1 the first; 2 the one character sheet (attacks). A version-1 file holds
+no attacks and reads the same."""
 
 
 @dataclass(frozen=True)

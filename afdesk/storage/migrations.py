@@ -70,6 +70,18 @@ MIGRATIONS: dict[int, Migration] = {1: migrate_1_to_2, 2: migrate_2_to_3}
 """``MIGRATIONS[n]`` turns a version-n document into a version-(n + 1) one."""
 
 
+def migrate_campaign_1_to_2(doc: Document) -> Document:
+    """Campaign files (``campaign.afcamp``, :mod:`afdesk.storage.campaign`) version 1 to 2.
+
+    Version 2 holds one character sheet for the roster and the encounter: a roster entry
+    may hold ``attacks`` (weapons, E6, E12), and a run keeps the linked characters as it took
+    them (``at_run``, ``referee_at_run``) so carry-over proposes only what changed during
+    it (R10). Nothing to rewrite: a version-1 entry has no attacks (the default, none), and
+    a run without ``at_run`` is compared with the roster, as version 1 did.
+    """
+    return doc
+
+
 class MigrationError(AfdeskError):
     """A migration step is missing or failed (the caller turns it into a LoadError)."""
 

@@ -85,11 +85,11 @@ def _dialogs(doc, parent):
         AddStateDialog,
         CharacterDialog,
         MomentumDialog,
-        NewEncounterDialog,
         SettingsDialog,
     )
     from afdesk.gui.dialogs.contest import ContestDialog
     from afdesk.gui.dialogs.persevere import PersevereDialog
+    from afdesk.gui.editor.new_encounter import PrepareEncounterDialog
     from afdesk.rules.dice import ScriptedSource
 
     enc = doc.encounter
@@ -107,7 +107,7 @@ def _dialogs(doc, parent):
     yield "state", AddStateDialog(doc, "huang", parent)
     yield "momentum", MomentumDialog(doc, "huang", parent)
     yield "settings", SettingsDialog(doc, parent)
-    yield "new encounter", NewEncounterDialog(parent)
+    yield "new encounter", PrepareEncounterDialog(parent)
     yield "persevere", PersevereDialog(doc, parent)
     yield "cards", PlayCardsDialog(doc, parent)
 

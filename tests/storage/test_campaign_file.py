@@ -65,7 +65,7 @@ def test_round_trip_keeps_everything(tmp_path):
     assert loaded.schema_version == store.CURRENT_VERSION
     assert (tmp_path / "campaign.afcamp").read_bytes() == store.encode_campaign(camp)
     doc = json.loads((tmp_path / "campaign.afcamp").read_text())
-    assert (doc["format"], doc["schema_version"]) == ("afdesk-campaign", 1)
+    assert (doc["format"], doc["schema_version"]) == ("afdesk-campaign", 2)
 
 
 def test_characters_export_and_import_round_trip(tmp_path):
@@ -156,7 +156,7 @@ def test_bad_campaign_files_say_what_and_where(tmp_path, text, words):
 
 
 def test_migrations_run_in_order(tmp_path, monkeypatch):
-    """A version-1 file under a future version 2: the chain upgrades it on load."""
+    """A version-2 file under a future version 3: the chain upgrades it on load."""
     camp = sample()
     store.save_campaign(tmp_path, camp)
 
@@ -164,12 +164,12 @@ def test_migrations_run_in_order(tmp_path, monkeypatch):
         doc["name"] = doc["name"].upper()
         return doc
 
-    monkeypatch.setattr(store, "CURRENT_VERSION", 2)
-    monkeypatch.setitem(store.MIGRATIONS, 1, rename)
+    monkeypatch.setattr(store, "CURRENT_VERSION", 3)
+    monkeypatch.setitem(store.MIGRATIONS, 2, rename)
     loaded = store.load_campaign(tmp_path)
-    assert (loaded.campaign.name, loaded.schema_version) == ("THE RIVER", 1)
-    monkeypatch.delitem(store.MIGRATIONS, 1)
-    with pytest.raises(LoadError, match="no upgrade from version 1"):
+    assert (loaded.campaign.name, loaded.schema_version) == ("THE RIVER", 2)
+    monkeypatch.delitem(store.MIGRATIONS, 2)
+    with pytest.raises(LoadError, match="no upgrade from version 2"):
         store.load_campaign(tmp_path)
 
 
@@ -183,7 +183,7 @@ def test_afdesk_check_knows_campaigns_and_character_files(tmp_path):
     store.export_characters(tmp_path / "b.afchars", sample().bestiary)
     bad = tmp_path / "bad" / "campaign.afcamp"
     bad.parent.mkdir()
-    bad.write_text('{"format": "afdesk-campaign", "schema_version": 1, "session": []}')
+    bad.write_text('{"format": "afdesk-campaign", "schema_version": 2, "session": []}')
     out = io.StringIO()
     status = check_files(
         [str(tmp_path), str(tmp_path / "campaign.afcamp"), str(tmp_path / "b.afchars"), str(bad)],

@@ -70,26 +70,17 @@ def add_copies(
 
 
 def refreshed(c: Combatant, entry: Character) -> Combatant:
-    """A linked combatant as its roster entry is now: profile, grit, hits, Shifts, lasting
-    states and days since rest from the roster; place, facing, group and the states of this
-    fight (hidden, crouched, ...) from the prepared encounter."""
+    """A linked combatant as its roster entry is now: the whole sheet (profile, attacks,
+    grit, hits, Shifts, lasting states with their notes, notes) and days since rest from
+    the roster; place, facing, group and the states of this fight (hidden, crouched, ...)
+    from the prepared encounter. Attacks or notes the roster entry leaves empty (a campaign
+    from before the one sheet held none) stay as the prepared encounter has them."""
     fight_states = tuple(s for s in c.states if s.kind in NEVER_CARRIED)
     lasting = tuple(s for s in entry.states if s.kind not in NEVER_CARRIED)
-    return msgspec.structs.replace(
-        c,
-        name=entry.name,
-        side=entry.side,
-        facets=entry.facets,
-        speeds=entry.speeds,
-        reach=entry.reach,
-        weapon_range=entry.weapon_range,
-        grit=entry.grit,
-        grit_max=entry.grit_max,
-        hits=entry.hits,
-        shifts=entry.shifts,
-        will=entry.will,
-        d20=entry.d20,
+    return c.with_sheet(entry).replace(
         states=(*lasting, *fight_states),
+        attacks=entry.attacks or c.attacks,
+        notes=entry.notes or c.notes,
         days_since_rest=entry.days_since_rest,
     )
 

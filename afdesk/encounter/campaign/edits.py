@@ -135,6 +135,9 @@ class StartRun(CampaignEdit, frozen=True):
     id: str
     running: str
     when: str
+    linked: tuple[str, ...] = ()
+    """The roster characters the running copy holds as links: carry-over compares each
+    with the entry as the run took it (one added later is compared with the roster)."""
 
     def change(self, camp: Campaign) -> Campaign:
         e = camp.encounter(self.id)
@@ -145,7 +148,10 @@ class StartRun(CampaignEdit, frozen=True):
         new = e.replace(
             play=Play.RUNNING, running=self.running, last_played=self.when, runs=e.runs + 1
         )
-        new = new.replace(carried=False)
+        # The running copy starts from the roster as it is now: keep it, so carry-over
+        # proposes only what changed during the run (a new session may come between).
+        at_run = tuple(c for c in camp.characters if c.role.linked and c.id in self.linked)
+        new = new.replace(carried=False, at_run=at_run, referee_at_run=camp.referee_shifts)
         return PutEncounter(new).change(camp).replace(last_running=e.id)
 
     def describe(self, camp: Campaign) -> str:

@@ -16,16 +16,9 @@ from collections.abc import Iterable
 import msgspec
 
 from afdesk.encounter import limits
-from afdesk.encounter.combatant import (
-    DEFAULT_FACETS,
-    Combatant,
-    D20Profile,
-    Facet,
-    Side,
-    Speeds,
-    State,
-)
+from afdesk.encounter.combatant import SHEET_FIELDS, Combatant, Sheet
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.weapons import attack_refusal
 
 
 class Role(enum.StrEnum):
@@ -49,76 +42,44 @@ SESSION_SHIFTS = 3
 """Each character starts a session with 3 Shifts, and so does the referee's pool (R10)."""
 
 
-class Character(msgspec.Struct, frozen=True, omit_defaults=True, kw_only=True):
-    """One roster entry: the profile a combatant is made from, and what lasts between
-    encounters (grit, hits, Shifts left this session, lasting states, days since rest)."""
+class Character(Sheet, frozen=True, omit_defaults=True, kw_only=True):
+    """One roster entry: a character :class:`Sheet` (the one the encounter's combatants
+    have too) with a stable id and a role, and what lasts between encounters besides the
+    sheet's grit, hits, Shifts left this session and lasting states: days since rest."""
 
     id: str
-    name: str
     role: Role
-    side: Side = Side.BAND
-    facets: tuple[Facet, ...] = DEFAULT_FACETS
-    speeds: Speeds = Speeds()
-    reach: int = 1
-    weapon_range: int = 0
-    grit: int = 3
-    grit_max: int = 3
-    hits: int = 0
-    shifts: int = SESSION_SHIFTS
-    will: int = 0
-    d20: D20Profile = D20Profile()
-    states: tuple[State, ...] = ()
-    """States that last between encounters (exhausted, wounded, ...; see carry)."""
     days_since_rest: int = 0
-    notes: str = ""
 
     def replace(self, **changes: object) -> Character:
         return msgspec.structs.replace(self, **changes)
 
+    def sheet(self) -> Sheet:
+        """The sheet alone (what the one character form edits)."""
+        return Sheet(**{f: getattr(self, f) for f in SHEET_FIELDS})
+
+    def with_sheet(self, sheet: Sheet) -> Character:
+        """This entry with every sheet field from ``sheet`` (id, role, days since rest stay)."""
+        return msgspec.structs.replace(self, **{f: getattr(sheet, f) for f in SHEET_FIELDS})
+
     def combatant(self, cid: str, name: str | None = None, group: str = "") -> Combatant:
-        """A combatant made from this entry: a link for the band and recurring characters,
-        a plain copy (no link) for a template."""
-        return Combatant(
-            id=cid,
+        """A combatant made from this entry's sheet: a link for the band and recurring
+        characters (with its lasting states and days since rest), a plain copy (no link, no
+        states) for a template."""
+        c = Combatant(id=cid, name=self.name, side=self.side, group=group).with_sheet(self)
+        linked = self.role.linked
+        return c.replace(
             name=self.name if name is None else name,
-            side=self.side,
-            group=group,
-            facets=self.facets,
-            speeds=self.speeds,
-            reach=self.reach,
-            weapon_range=self.weapon_range,
-            grit=self.grit,
-            grit_max=self.grit_max,
-            hits=self.hits,
-            shifts=self.shifts,
-            will=self.will,
-            states=self.states if self.role.linked else (),
-            notes=self.notes,
-            d20=self.d20,
-            link=self.id if self.role.linked else "",
-            days_since_rest=self.days_since_rest if self.role.linked else None,
+            states=self.states if linked else (),
+            link=self.id if linked else "",
+            days_since_rest=self.days_since_rest if linked else None,
         )
 
     @classmethod
     def from_combatant(cls, c: Combatant, cid: str, role: Role) -> Character:
-        """A roster entry with ``c``'s profile (a character met in an encounter)."""
-        return cls(
-            id=cid,
-            name=c.name,
-            role=role,
-            side=c.side,
-            facets=c.facets,
-            speeds=c.speeds,
-            reach=c.reach,
-            weapon_range=c.weapon_range,
-            grit=c.grit,
-            grit_max=c.grit_max,
-            hits=c.hits,
-            shifts=c.shifts,
-            will=c.will,
-            d20=c.d20,
-            notes=c.notes,
-        )
+        """A roster entry with ``c``'s sheet (a character met in an encounter), without the
+        states of the fight."""
+        return cls(id=cid, role=role, **{f: getattr(c, f) for f in SHEET_FIELDS}).replace(states=())
 
 
 def slug(name: str, fallback: str = "character") -> str:
@@ -157,6 +118,10 @@ def check_character(c: Character) -> None:
         )
     if c.grit > c.grit_max:
         raise IllegalOp(f"{c.name}'s grit ({c.grit}) is above the most grit ({c.grit_max})")
+    for a in c.attacks:
+        why = attack_refusal(a)
+        if why:
+            raise IllegalOp(f"{c.name}: {why}")
     found = limit_problem(c)
     if found is not None:
         raise IllegalOp(found.refusal(f"{c.name}'s"))

@@ -38,6 +38,12 @@ class Planned(msgspec.Struct, frozen=True, omit_defaults=True, kw_only=True):
     runs: int = 0
     carried: bool = False
     """The last run's carry-over was written to the roster."""
+    at_run: tuple[Character, ...] = ()
+    """The linked roster characters as the last run took them (its running copy's start):
+    carry-over proposes only what changed during the run. Empty in a campaign written
+    before it was kept: carry-over then compares with the roster."""
+    referee_at_run: int | None = None
+    """The referee's pool when the last run started (R10); None: not kept (see ``at_run``)."""
 
     def replace(self, **changes: object) -> Planned:
         return msgspec.structs.replace(self, **changes)

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
 
 from afdesk.encounter.campaign.build import running_copy
-from afdesk.encounter.campaign.carry import carry_over
+from afdesk.encounter.campaign.carry import carry_over, carry_refusal, referee_proposal
 from afdesk.encounter.campaign.edits import PutEncounter, StartRun, StartSession
 from afdesk.encounter.campaign.roster import fresh_id, slug
 from afdesk.encounter.campaign.state import Campaign, Planned, Play
@@ -37,6 +37,7 @@ class CampaignControl:
         self.dock: QDockWidget | None = None
         self.panel = None
         self.dialog = None
+        self._followed = None
         self.ask: Callable[[str, str], bool] = self._ask
 
     def _ask(self, title: str, text: str) -> bool:
@@ -204,7 +205,7 @@ class CampaignControl:
             self.window.tabifyDockWidget(self.window.reflex_dock, self.dock)
             # An encounter opened (a running copy saved before) gets a fresh thumbnail:
             # thumbnails are keyed by the file and its modification time.
-            self.window.documentChanged.connect(lambda _doc: self._changed())
+            self.window.documentChanged.connect(self._document)
             view = next(
                 (a.menu() for a in self.window.menuBar().actions() if a.text() == "&View"), None
             )
@@ -212,6 +213,16 @@ class CampaignControl:
                 view.addAction(self.dock.toggleViewAction())
         self.dock.show()
         self.dock.raise_()
+
+    def _document(self, doc) -> None:
+        self._changed()
+        if doc is not None and doc is not self._followed:
+            self._followed = doc  # Carry over waits until its running copy leaves setup
+            doc.changed.connect(self._buttons)
+
+    def _buttons(self) -> None:
+        if self.panel is not None:
+            self.panel._update_buttons()
 
     def _changed(self) -> None:
         if self.panel is not None:
@@ -226,9 +237,18 @@ class CampaignControl:
         if self.doc is None:
             return
         dlg = PrepareDialog(self.doc.campaign, self.window, self.window.rng)
-        dlg.accepted.connect(lambda: self.prepared(dlg.built))
+        dlg.accepted.connect(lambda: self._prepared(dlg))
         self.dialog = dlg
         dlg.open()
+
+    def _prepared(self, dlg) -> None:
+        """Prepare's OK: save and list the encounter; one started with an empty zone opens
+        in the zone editor, as File > New does (E9)."""
+        eid = self.prepared(dlg.built)
+        if eid and dlg.starts_empty():
+            path = self.doc.path_of(self.doc.campaign.encounter(eid).file)
+            if self.window.open_path(path):
+                self.window.zone_editor.action.setChecked(True)
 
     def prepared(self, enc) -> str:
         """Save a prepared encounter in the campaign folder and list it; its id or ''."""
@@ -290,7 +310,8 @@ class CampaignControl:
         except SaveError as exc:
             self._fail(f"Cannot run {e.title}", exc)
             return False
-        reason = doc.push(StartRun(eid, running=name, when=now()))
+        linked = tuple(c.link for c in state.combatants if c.link)
+        reason = doc.push(StartRun(eid, running=name, when=now(), linked=linked))
         if reason:
             self._fail(f"Cannot run {e.title}", reason)
             return False
@@ -324,10 +345,27 @@ class CampaignControl:
         except LoadError as exc:
             self._fail("Cannot carry over", exc)
             return
-        lines = carry_over(doc.campaign, state.combatants)
-        dlg = CarryOverDialog(doc, eid, lines, self.window, state.meta.referee_shifts)
+        refusal = carry_refusal(e.title, state.turn)
+        if refusal:
+            self._fail("Cannot carry over", refusal)
+            return
+        lines = carry_over(doc.campaign, state.combatants, e)
+        pool = referee_proposal(doc.campaign, e, state.meta.referee_shifts)
+        dlg = CarryOverDialog(doc, eid, lines, self.window, pool)
         self.dialog = dlg
         dlg.open()
+
+    def carry_refusal(self, eid: str) -> str:
+        """Why Carry over is not offered for ``eid`` as far as the window knows: its
+        running copy is open and still in setup. "" otherwise (a copy not open is judged
+        when Carry over loads it)."""
+        e = self.doc.campaign.find_encounter(eid) if self.doc else None
+        open_doc = self.window.doc
+        if e is None or not e.running or open_doc is None or open_doc.path is None:
+            return ""
+        if open_doc.path != self.doc.path_of(e.running):
+            return ""
+        return carry_refusal(e.title, open_doc.encounter.turn)
 
     # --------------------------------------------------------------------- the rest
 

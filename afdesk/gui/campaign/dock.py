@@ -186,10 +186,13 @@ class CampaignPanel(QWidget):
         eid = self.current()
         e = doc.campaign.find_encounter(eid) if doc is not None and eid else None
         self.buttons["run"].setEnabled(e is not None and e.play is not Play.RUNNING)
+        setup = self.control.carry_refusal(eid) if e is not None else ""
         self.buttons["carry"].setEnabled(
             e is not None
+            and not setup
             and (e.play is Play.RUNNING or (e.play is Play.FINISHED and not e.carried))
         )
+        self.buttons["carry"].setToolTip(setup or "End it and write what lasts to the roster")
         self.buttons["open"].setEnabled(e is not None)
         can_undo = doc is not None and doc.history.can_undo()
         self.buttons["undo"].setEnabled(can_undo)

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.campaign.build import MAX_COPIES, add_copies, add_link
 from afdesk.encounter.campaign.state import Campaign
 from afdesk.encounter.ops.base import Op
-from afdesk.gui.dialogs.character import NewEncounterDialog
+from afdesk.gui import screens
+from afdesk.gui.editor.new_encounter import PrepareEncounterDialog
 from afdesk.gui.errors import show_refusal
 
 
@@ -96,20 +97,24 @@ class RosterPicker(QWidget):
         return ops
 
 
-class PrepareDialog(NewEncounterDialog):
-    """A new encounter of the campaign: name, tile set, ruleset, and who is in it."""
+class PrepareDialog(PrepareEncounterDialog):
+    """A new encounter of the campaign: File > New's dialog (name, ruleset, tile set, and
+    an empty zone for the zone editor or nine tiles at random, E9), and who is in it."""
 
     def __init__(self, campaign: Campaign, parent: QWidget | None = None, rng=None) -> None:
         super().__init__(parent, rng)
         self.setWindowTitle("Prepare an encounter")
         self.picker = RosterPicker(campaign)
         layout = self.layout()
-        layout.insertRow(layout.rowCount() - 1, self.picker)
+        scroll = screens.scrolled(self.picker)  # a long roster scrolls; OK stays in view
+        scroll.setObjectName("rosterScroll")
+        layout.insertWidget(layout.indexOf(self.buttons), scroll, 1)
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020; font-weight: bold;")
-        layout.insertRow(layout.rowCount() - 1, self.error)
+        layout.insertWidget(layout.indexOf(self.buttons), self.error)
         self.built = None
+        screens.fit_dialog(self)
 
     def accept(self) -> None:
         from afdesk.encounter.errors import IllegalOp

@@ -1,9 +1,7 @@
-"""Forms: a character, a new encounter, a state, a Momentum marker, the settings, and the
-snap checks (Hustle, Creep) that need dice but no opposition."""
+"""Forms: a character (on the one character form), a state, a Momentum marker, the
+settings, and the snap checks (Hustle, Creep) that need dice but no opposition."""
 
 from __future__ import annotations
-
-import random
 
 import msgspec
 from PySide6.QtWidgets import (
@@ -12,22 +10,17 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QGridLayout,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from afdesk.encounter.combatant import (
-    DEFAULT_FACETS,
     ECONOMY_STATES,
     Combatant,
-    Facet,
     Side,
-    Speeds,
     StateKind,
 )
 from afdesk.encounter.errors import IllegalOp
@@ -42,14 +35,11 @@ from afdesk.encounter.ops.roster import (
     new_id,
 )
 from afdesk.encounter.placing import free_area, next_name
-from afdesk.encounter.weapons import format_attacks, parse_attacks
-from afdesk.encounter.zone import grid_zone
 from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
 from afdesk.gui.style import meaning_style
 from afdesk.rules.rulesets import all_rulesets, ruleset_named
-from afdesk.storage.tilesets import tilesets
 
 
 class _Form(QDialog):
@@ -98,9 +88,11 @@ class _Form(QDialog):
 
 
 class CharacterDialog(_Form):
-    """Add a character (``cid`` None) or edit one. A new one starts as a copy of
-    ``template`` (Duplicate: the next numbered name, the next free area), else on the
-    selected character's side and group, in a free area near it."""
+    """Add a character (``cid`` None) or edit one, on the one character form the roster
+    uses too (:class:`~afdesk.gui.campaign.character_form.CharacterForm`), with the
+    encounter's rows: reflex group and area. A new one starts as a copy of ``template``
+    (Duplicate: the next numbered name, the next free area), else on the selected
+    character's side and group, in a free area near it."""
 
     def __init__(
         self,
@@ -109,6 +101,8 @@ class CharacterDialog(_Form):
         parent=None,
         template: Combatant | None = None,
     ) -> None:
+        from afdesk.gui.campaign.character_form import CharacterForm
+
         enc = doc.encounter
         self.old = enc.combatants.get(cid) if cid else None
         title = "Edit character" if self.old else "Add a character"
@@ -118,56 +112,19 @@ class CharacterDialog(_Form):
         c = self.old or self._new(enc, template, enc.combatants.get(doc.selected))
         self.start = c
         self.template = template if self.old is None else None
-        self.name = QLineEdit(c.name)
-        self.side = QComboBox()
-        for side in Side:
-            self.side.addItem(side.label, side)
-        self.side.setCurrentIndex(self.side.findData(c.side))
+        self.sheet_form = CharacterForm(campaign=False)
         self.group = QLineEdit(c.group)
         self.group.setPlaceholderText("reflex group, e.g. Bandits (not for band members)")
-        self.form.addRow("&Name", self.name)
-        self.form.addRow("&Side", self.side)
-        self.form.addRow("&Group", self.group)
-        grid = QGridLayout()
-        self.facets: dict[str, QSpinBox] = {}
-        facets = c.facets if self.old or template is not None else DEFAULT_FACETS
-        for i, f in enumerate(facets):
-            box = QSpinBox()
-            box.setRange(0, 12)
-            box.setValue(f.score)
-            self.facets[f.name] = box
-            grid.addWidget(QLabel(f.name), i // 3, (i % 3) * 2)
-            grid.addWidget(box, i // 3, (i % 3) * 2 + 1)
-        self.form.addRow("Facets", grid)
-        self.speeds = {}
-        row = QGridLayout()
-        for i, key in enumerate(("run", "climb", "jump", "swim", "fly")):
-            box = QSpinBox()
-            box.setRange(0, 20)
-            box.setValue(getattr(c.speeds, key))
-            self.speeds[key] = box
-            row.addWidget(QLabel(key), 0, i * 2)
-            row.addWidget(box, 0, i * 2 + 1)
-        self.form.addRow("Speeds", row)
-        self.reach = self._spin(c.reach, 0, 10)
-        self.range = self._spin(c.weapon_range, 0, 50)
-        self.grit = self._spin(c.grit_max, 0, 50)
-        self.shifts = self._spin(c.shifts, 0, 20)
-        self.form.addRow("&Reach (areas)", self.reach)
-        self.form.addRow("Weapon range (aim)", self.range)
-        self.attacks = QPlainTextEdit(format_attacks(c.attacks))
-        self.attacks.setPlaceholderText("one per line: name, damage, reach, range (spear, 2, 2, 0)")
-        self.attacks.setFixedHeight(60)
-        self.form.addRow("Attac&ks", self.attacks)
-        self.form.addRow("Grit", self.grit)
-        self.form.addRow("Shifts", self.shifts)
-        self.notes = QPlainTextEdit(c.notes)
-        self.notes.setPlaceholderText("GM-only notes (never on the player view)")
-        self.notes.setFixedHeight(70)
-        self.form.addRow("GM notes", self.notes)
+        self.sheet_form.add_row("&Group", self.group)
         self.area = QLineEdit("" if c.area is None else f"{c.area[0]}, {c.area[1]}")
         self.area.setPlaceholderText("column, row (empty: off the map)")
-        self.form.addRow("&Area", self.area)
+        self.sheet_form.add_last_row("&Area", self.area)
+        self.sheet_form.show_sheet(c.sheet())
+        self.form.addRow(self.sheet_form)
+        f = self.sheet_form  # the form's fields, by the names the GM's controls had
+        self.name, self.side, self.facets, self.speeds = f.name, f.side, f.facets, f.speeds
+        self.reach, self.range, self.attacks, self.notes = f.reach, f.range, f.attacks, f.notes
+        self.grit, self.grit_max, self.shifts = f.grit, f.grit_max, f.shifts
         self.finish()
 
     @staticmethod
@@ -186,18 +143,12 @@ class CharacterDialog(_Form):
                 exited="",
                 link="",  # a copy is not the campaign character
                 days_since_rest=None,
+                harm_call=0,
             )
         side = selected.side if selected is not None else Side.OPPONENT
         group = selected.group if selected is not None else ""
         near = selected.area if selected is not None else None
         return Combatant("", "", side, group=group, area=free_area(enc, near))
-
-    @staticmethod
-    def _spin(value: int, lo: int, hi: int) -> QSpinBox:
-        box = QSpinBox()
-        box.setRange(lo, hi)
-        box.setValue(value)
-        return box
 
     def _area(self):
         text = self.area.text().strip()
@@ -211,33 +162,19 @@ class CharacterDialog(_Form):
 
     def ops(self) -> list:
         enc = self.doc.encounter
-        name = self.name.text().strip()
-        side = self.side.currentData()
-        facets = tuple(Facet(k, b.value()) for k, b in self.facets.items())
-        speeds = Speeds(**{k: b.value() for k, b in self.speeds.items()})
-        fields = {
-            "name": name,
-            "side": side,
-            "group": self.group.text().strip() if side is not Side.BAND else "",
-            "facets": facets,
-            "speeds": speeds,
-            "reach": self.reach.value(),
-            "weapon_range": self.range.value(),
-            "attacks": parse_attacks(self.attacks.toPlainText()),
-            "grit_max": self.grit.value(),
-            "shifts": self.shifts.value(),
-            "notes": self.notes.toPlainText().strip(),
-            "area": self._area(),
-        }
+        sheet = self.sheet_form.sheet()
+        group = self.group.text().strip() if sheet.side is not Side.BAND else ""
         if self.old is not None:
-            grit = grit_after_edit(self.old, fields["grit_max"])
-            return [EditCombatant(msgspec.structs.replace(self.old, grit=grit, **fields))]
-        if not name:
+            grit = sheet.grit
+            if grit == self.old.grit and sheet.grit_max != self.old.grit_max:
+                grit = grit_after_edit(self.old, sheet.grit_max)  # only the most grit changed
+            new = self.old.with_sheet(sheet).replace(grit=grit, group=group, area=self._area())
+            return [EditCombatant(new)]
+        if not sheet.name:
             raise IllegalOp("a character needs a name")
-        cid = new_id(enc, name)
-        new = Combatant(cid, grit=fields["grit_max"], facing=self.start.facing, **fields)
-        if self.template is not None:  # what the form does not show comes along too
-            new = msgspec.structs.replace(new, will=self.template.will, d20=self.template.d20)
+        new = self.start.with_sheet(sheet).replace(
+            id=new_id(enc, sheet.name), group=group, area=self._area()
+        )
         return [AddCombatant(new)]
 
 
@@ -330,38 +267,3 @@ class SettingsDialog(_Form):
         if settings != enc.settings:
             ops.append(SetSettings(settings))
         return ops
-
-
-class NewEncounterDialog(QDialog):
-    """Name, tile set, ruleset: a 3 x 3 zone of tiles drawn from the set."""
-
-    def __init__(self, parent=None, rng: random.Random | None = None) -> None:
-        super().__init__(parent)
-        self.rng = rng or random.SystemRandom()
-        self.setWindowTitle("New encounter")
-        layout = QFormLayout(self)
-        self.name = QLineEdit("New encounter")
-        self.tileset = QComboBox()
-        for ts in tilesets().values():
-            self.tileset.addItem(ts.name, ts.id)
-        self.ruleset = QComboBox()
-        for r in all_rulesets():
-            self.ruleset.addItem(r.name, r.name)
-        layout.addRow("&Name", self.name)
-        layout.addRow("&Tile set", self.tileset)
-        layout.addRow("&Ruleset", self.ruleset)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addRow(buttons)
-
-    def encounter(self) -> Encounter:
-        ts = tilesets()[self.tileset.currentData()]
-        layout = [[self.rng.choice(ts.kinds).id for _ in range(3)] for _ in range(3)]
-        enc = Encounter(zone=grid_zone(ts, layout))
-        enc.apply(Rename(self.name.text().strip() or "New encounter"))
-        if self.ruleset.currentData() != enc.ruleset:
-            enc.apply(SetRuleset(self.ruleset.currentData()))
-        return enc
