@@ -108,7 +108,7 @@ def test_physical_dice_are_typed_validated_and_logged(armed, qtbot):
     assert "physical dice (attack)" in armed.encounter.log[-1].text
 
 
-def test_R3_the_physical_dice_tick_belongs_to_one_check(armed, qtbot):
+def test_R1_R2_the_physical_dice_tick_belongs_to_one_check(armed, qtbot):
     """A tick for the opponents' dice in one check does not carry into the next, unrelated
     check: it opens with afdesk rolling and rolls without typed faces."""
     dlg = ContestDialog(armed, "huang", CheckKind.HACK, "gao")

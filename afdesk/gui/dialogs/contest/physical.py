@@ -2,7 +2,7 @@
 the faces in the order rolled; afdesk then takes them instead of rolling, with the
 ruleset's own validation (afdesk.encounter.typed). The tick belongs to one check: every
 new check opens with afdesk rolling, so a tick from an earlier, unrelated check never makes
-the next one refuse to roll for want of typed faces (R3)."""
+the next one refuse to roll for want of typed faces (R1, R2)."""
 
 from __future__ import annotations
 
