@@ -4,7 +4,7 @@ from __future__ import annotations
 
 KEYBOARD = (
     "Space: next turn (or play the cards / deal when a round or exchange starts)\n"
-    "Ctrl+D: deal reflex · Ctrl+K: play cards\n"
+    "Ctrl+K: find any command · Ctrl+D: deal reflex · Ctrl+Shift+D: play cards\n"
     "M: keyboard to the map · Tab: the next character · arrows: step one area\n"
     "Q / E: turn 15° · 1-9 (as on a keypad): face a direction; after a move, Enter "
     "accepts the facing\n"
