@@ -62,7 +62,8 @@ def rows(doc: EncounterDocument, cid: str, shortcuts: Mapping[str, str]) -> list
     combatant = doc.encounter.combatants.get(cid)
     for command in cmd.ENCOUNTER:
         ok, reason = command.available(doc, "")
-        text = f"{command.group}: {command.label}" if command.group else command.label
+        label = command.label.replace("&", "")
+        text = f"{command.group}: {label}" if command.group else label
         out.append(Row(command, "", text, shortcuts.get(command.id, ""), ok, reason))
     for command in cmd.REGISTRY:
         if command.id in encounter:
@@ -118,12 +119,14 @@ class CommandPalette(QDialog):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         for row in self.rows:
-            item = QTreeWidgetItem([row.text, row.shortcut, sentence(row.reason)])
+            why = sentence(row.reason) if row.reason else ""
+            item = QTreeWidgetItem([row.text, row.shortcut, why])
             if not row.enabled:
                 font = QFont(item.font(0))
                 font.setItalic(True)
                 item.setFont(0, font)
-                item.setToolTip(0, sentence(row.reason))
+                item.setToolTip(0, why)
+                item.setToolTip(2, why)
             self.list.addTopLevelItem(item)
         layout.addWidget(self.list, 1)
         self.status = QLabel()

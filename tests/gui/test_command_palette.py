@@ -50,6 +50,9 @@ def test_ctrl_k_lists_every_command_with_its_shortcut_and_why_not(window, qtbot)
             not row.enabled and row.reason.startswith("not offered for")
         )
         assert row.enabled or row.reason
+        assert "&" not in row.text  # no mnemonic marks in what the GM reads
+        item = palette.list.topLevelItem(palette.rows.index(row))
+        assert bool(item.text(2)) is not row.enabled  # a reason only when it cannot run
 
 
 def test_typing_filters_and_enter_runs_through_the_menus_path(window, qtbot):

@@ -91,7 +91,7 @@ def test_the_action_buttons_hold_still_through_every_step(dialog, qtbot):
 def test_defenses_not_open_wait_behind_a_disclosure_in_readable_text(dialog, qtbot):
     dlg = dialog
     parry = dlg.defense.button("parry")  # behind the flank: no parry (E8)
-    assert not parry.isEnabled() and "no parry (E8)" in parry.text()
+    assert not parry.isEnabled() and "no parry (E8)" in dlg.defense.why(parry)
     toggle, listing = dlg.defense.closed_toggle, dlg.defense.closed_list
     assert toggle is not None and listing is not None and listing.isAncestorOf(parry)
     assert not toggle.isChecked() and not parry.isVisible()  # collapsed by default
@@ -102,6 +102,13 @@ def test_defenses_not_open_wait_behind_a_disclosure_in_readable_text(dialog, qtb
     text = pal.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText)
     ground = pal.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Window)
     assert contrast(text, ground) >= 4.5
+    why = dlg.defense._why[parry]
+    assert why.isVisible() and why.wordWrap()
+    why_text = why.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText)
+    assert contrast(why_text, ground) >= 4.5
+    assert why.palette().color(why.foregroundRole()) == text  # palette text, not grey
+    body = dlg.scroll.widget()
+    assert body.minimumSizeHint().width() <= dlg.scroll.viewport().width()  # reasons wrap
     qtbot.mouseClick(toggle, Qt.MouseButton.LeftButton)
     assert not parry.isVisible()
 
@@ -126,6 +133,11 @@ def test_nine_check_dice_and_two_interference_fit_the_dialog(dialog, qtbot):
         edge <= dlg.scroll.viewport().mapTo(dlg, QPoint(0, 0)).x() + dlg.scroll.viewport().width()
     )
     assert dlg.width() <= LAPTOP.width()
+    # Nothing in the scrolling part (the Shifts' dice to retry included) is wider than
+    # what shows: it never scrolls sideways, so a wider part would be cut off.
+    body = dlg.scroll.widget()
+    assert body.minimumSizeHint().width() <= dlg.scroll.viewport().width()
+    assert len(dlg.shifts.retry_pick.boxes) >= 9
     # Narrower than the dice: they wrap onto a second row instead of running off.
     assert view.heightForWidth(200) > view.heightForWidth(2000)
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.contest import DefenseOption, Plan, Via
 from afdesk.encounter.model import Encounter
 from afdesk.gui.dialogs.contest.common import Panel, clear, modifier_box
+from afdesk.gui.text import sentence
 from afdesk.rules.rulesets import Ruleset
 
 VIA_WORDS = {
@@ -65,6 +66,7 @@ class DefensePanel(Panel):
         self.closed_toggle: QToolButton | None = None
         """Shows the defenses not open now (None: every defense listed is open)."""
         self.closed_list: QWidget | None = None
+        self._why: dict[QRadioButton, QLabel] = {}
 
     # ------------------------------------------------------------------ public API
 
@@ -120,6 +122,7 @@ class DefensePanel(Panel):
         self._radios = []
         self._guard = None
         self.closed_toggle = self.closed_list = None
+        self._why = {}
         if plan is None or not plan.defenses or not self.rules.defense_roll:
             note = (
                 f"{self.rules.name}: the target's TN and F are its defense."
@@ -137,15 +140,12 @@ class DefensePanel(Panel):
         for option in [o for o in plan.defenses if o.allowed] + closed:
             button = QRadioButton(self._text(option))
             button.setEnabled(option.allowed)
-            if not option.allowed:
-                button.setToolTip(option.reason)
-                readable(button)
             self._radios.append((button, option))
             button.toggled.connect(lambda _on: self._choose())
             if option.allowed:
                 self._layout.addWidget(button)
         if closed:
-            self._add_closed([b for b, o in self._radios if o is not None and not o.allowed])
+            self._add_closed([(b, o) for b, o in self._radios if o is not None and not o.allowed])
         guards = [o for o in plan.defenses if o.via is Via.GUARD and o.allowed]
         if guards and any(o.via is not Via.GUARD and o.allowed for o in plan.defenses):
             row = QHBoxLayout()
@@ -168,11 +168,16 @@ class DefensePanel(Panel):
             combo.currentIndexChanged.connect(lambda _i: changed())
             box.toggled.connect(lambda _on: changed())
 
-    def _add_closed(self, buttons: list[QRadioButton]) -> None:
-        """The defenses not open now, each with its reason, behind a disclosure that
-        starts collapsed (the open ones stay in front)."""
+    def why(self, button: QRadioButton) -> str:
+        """The reason shown under a defense that is not open now ("" for an open one)."""
+        label = self._why.get(button)
+        return label.text() if label is not None else ""
+
+    def _add_closed(self, closed: list[tuple[QRadioButton, DefenseOption]]) -> None:
+        """The defenses not open now, each with its reason wrapped under it, behind a
+        disclosure that starts collapsed (the open ones stay in front)."""
         self.closed_toggle = QToolButton()
-        self.closed_toggle.setText(f"Not open now ({len(buttons)}) and why")
+        self.closed_toggle.setText(f"Not open now ({len(closed)}) and why")
         self.closed_toggle.setCheckable(True)
         self.closed_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.closed_toggle.setArrowType(Qt.ArrowType.RightArrow)
@@ -180,8 +185,15 @@ class DefensePanel(Panel):
         self.closed_list = QWidget()
         rows = QVBoxLayout(self.closed_list)
         rows.setContentsMargins(18, 0, 0, 0)
-        for button in buttons:
-            rows.addWidget(button)
+        for button, option in closed:
+            button.setToolTip(option.reason)
+            why = QLabel(sentence(option.reason))
+            why.setWordWrap(True)
+            why.setContentsMargins(24, 0, 0, 4)
+            for w in (button, why):
+                readable(w)
+                rows.addWidget(w)
+            self._why[button] = why
         self.closed_list.setVisible(False)
 
         def disclose(on: bool) -> None:
@@ -199,8 +211,6 @@ class DefensePanel(Panel):
         text = f"{d.name}: {o.kind.label} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
         if mods:
             text += f"; {mods}"
-        if not o.allowed:
-            text += f" — {o.reason}"
         return text
 
     def _choose(self) -> None:
