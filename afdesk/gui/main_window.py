@@ -306,7 +306,7 @@ class MainWindow(FileMenu, QMainWindow):
         self.act_legend.setCheckable(True)
         self.act_legend.setChecked(True)
         self.act_deal = self._command_action(cmd.DEAL, "Ctrl+D")
-        self.act_cards = self._command_action(cmd.PLAY_CARDS, "Ctrl+K")
+        self.act_cards = self._command_action(cmd.PLAY_CARDS, "Ctrl+Shift+D")
         self.act_next = self._command_action(cmd.ADVANCE, "Space")
         self.act_trim = self._command_action(cmd.TRIM)
         self.act_end = self._command_action(cmd.END)
@@ -383,6 +383,7 @@ class MainWindow(FileMenu, QMainWindow):
         e.addAction(self.act_add)
         e.addAction(self.act_settings)
         h = self.help_menu
+        h.addAction(self._action("Find a &command…", self.open_palette, "Ctrl+K"))
         h.addAction(self._action("&Keyboard", self._keyboard_help, "F1"))
         h.addAction(self._action("&Manual", self._manual, tip="A short illustrated guide"))
         h.addAction(self._action("&About afdesk", self._about))
@@ -578,6 +579,11 @@ class MainWindow(FileMenu, QMainWindow):
         command = cmd.REGISTRY[command_id]
         if self.doc is not None and cid in self.doc.encounter.combatants:
             self._run(command, cid)
+
+    def open_palette(self) -> None:
+        from afdesk.gui import palette  # Ctrl+K: every command, searchable
+
+        self.palette = palette.open_over(self, self.doc, self._run, self._bound)
 
     def _keyboard_help(self) -> None:
         from afdesk.gui.help import keyboard_card

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QRadioButton, QWid
 
 from afdesk.encounter.contest import CheckKind
 from afdesk.gui.dialogs.contest import ContestDialog
-from afdesk.gui.screens import reading_order
 from tests.gui.test_contest_dialog import duel  # noqa: F401 - the fixture
 
 
@@ -40,4 +39,3 @@ def test_no_defense_comes_before_apply_and_cancel(duel, qtbot):  # noqa: F811
     assert order.index(dlg.target_box) < order.index(none)
     # The action buttons come last, after every panel.
     assert order[-2:] == [dlg.apply_button, cancel] or order[-1] is cancel
-    assert order == reading_order(dlg)[reading_order(dlg).index(dlg.action_box) :][: len(order)]

@@ -14,7 +14,6 @@ from afdesk.encounter.ops.roster import EditCombatant, PlaceCombatant
 from afdesk.encounter.weapons import Attack
 from afdesk.gui.dialogs.character import CharacterDialog
 from afdesk.gui.dialogs.contest import ContestDialog
-from afdesk.gui.dialogs.contest.physical import physical_default, set_physical_default
 from afdesk.gui.document import EncounterDocument
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
@@ -83,11 +82,11 @@ def test_a_landed_attack_for_zero_hits_asks_first(armed, qtbot):
 
 
 def test_physical_dice_are_typed_validated_and_logged(armed, qtbot):
-    set_physical_default("band", True)  # the players' side rolls at the table
     dlg = ContestDialog(armed, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     dlg.weapon_box.choose("spear")
     entry = dlg.dice.attack_faces
+    entry.box.setChecked(True)  # the players' side rolls this check at the table
     assert entry.physical() and "players' side" in entry.box.text()
     assert not dlg.dice.defense_faces.physical()  # the opponents' side: afdesk rolls
     dice, intf = dlg.flow.attack_pools()
@@ -109,18 +108,27 @@ def test_physical_dice_are_typed_validated_and_logged(armed, qtbot):
     assert "physical dice (attack)" in armed.encounter.log[-1].text
 
 
-def test_the_physical_dice_setting_is_kept_per_side(armed, qtbot):
+def test_R1_R2_the_physical_dice_tick_belongs_to_one_check(armed, qtbot):
+    """A tick for the opponents' dice in one check does not carry into the next, unrelated
+    check: it opens with afdesk rolling and rolls without typed faces."""
     dlg = ContestDialog(armed, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(dlg)
     dlg.weapon_box.choose("spear")
     assert "opponents' side" in dlg.dice.defense_faces.box.text()
-    assert not dlg.dice.attack_faces.physical() and not physical_default("band")
+    assert not dlg.dice.attack_faces.physical() and not dlg.dice.defense_faces.physical()
     dlg.dice.defense_faces.box.setChecked(True)  # the GM rolls the opponents' dice
-    assert physical_default("opponents") and not physical_default("band")
+    dlg.dice.attack_faces.box.setChecked(True)
+    assert dlg.dice.attack_faces.faces_edit.isEnabled()
+    dlg.weapon_box.choose("spear")  # a new plan within the same check keeps the ticks
+    assert dlg.dice.defense_faces.physical() and dlg.dice.attack_faces.physical()
+    dlg.reject()
     again = ContestDialog(armed, "huang", CheckKind.HACK, "gao")
     qtbot.addWidget(again)
     again.weapon_box.choose("spear")
-    assert again.dice.defense_faces.physical() and not again.dice.attack_faces.physical()
+    assert not again.dice.defense_faces.physical() and not again.dice.attack_faces.physical()
+    assert not again.dice.attack_faces.faces_edit.isEnabled()
+    qtbot.mouseClick(again.dice.roll_attack, Qt.MouseButton.LeftButton)
+    assert again.flow.rolled and "faces typed" not in again.reason.text()
 
 
 def test_a_refusal_of_typed_faces_goes_once_the_dice_are_right(armed, qtbot):

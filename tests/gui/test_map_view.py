@@ -317,7 +317,14 @@ def test_tab_selects_the_next_character(turn_view):
 
 
 def entry_actions(menu):
-    return [a for a in menu.actions() if a.data()]
+    """The menu's entries in order, those in its submenus (Checks >, Snaps >) included."""
+    out = []
+    for a in menu.actions():
+        if a.menu() is not None:
+            out += entry_actions(a.menu())
+        elif a.data():
+            out.append(a)
+    return out
 
 
 @pytest.mark.parametrize("cid", ["gao", "huang"])
@@ -342,13 +349,13 @@ def test_context_menu_entries_push_or_ask(turn_view):
     requested = []
     view.actionRequested.connect(lambda cid, key: requested.append((cid, key)))
     menu = view.context_menu("gao")
-    next(a for a in menu.actions() if a.data() == "hack").trigger()
+    next(a for a in entry_actions(menu) if a.data() == "hack").trigger()
     assert requested == [("gao", "hack")] and doc.undo_stack.count() == 0
-    defend = next(a for a in menu.actions() if a.data() == "action:defend")
+    defend = next(a for a in entry_actions(menu) if a.data() == "action:defend")
     defend.trigger()
     assert ops(doc) == [TakeAction("gao", ActionKind.DEFEND)]
     menu = view.context_menu("gao")
-    hack = next(a for a in menu.actions() if a.data() == "hack")
+    hack = next(a for a in entry_actions(menu) if a.data() == "hack")
     assert not hack.isEnabled() and "used" in hack.toolTip()
 
 

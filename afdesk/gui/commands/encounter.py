@@ -157,6 +157,7 @@ class ChangeModeCommand(Command):
         self.mode = mode
         self.id = f"mode:{mode.value}"
         self.label = mode.label
+        self.group = "Mode"  # the command palette reads "Mode: Chase"
 
     def trigger(self, ctx: CommandContext, who: str) -> None:
         assert ctx.doc is not None
@@ -265,3 +266,19 @@ END_EXCHANGE = _r(EndExchangeCommand())
 PERSEVERE = _r(PersevereCommand())
 ADD_CHARACTER = _r(AddCharacterCommand())
 SETTINGS = _r(SettingsCommand())
+
+ENCOUNTER = (
+    DEAL,
+    PLAY_CARDS,
+    NEXT_TURN,
+    ADVANCE,
+    TRIM,
+    *MODES.values(),
+    END,
+    END_EXCHANGE,
+    PERSEVERE,
+    ADD_CHARACTER,
+    SETTINGS,
+)
+"""The encounter's commands (``who`` is ""); every other registered command is a
+character's (``who`` is a character id)."""

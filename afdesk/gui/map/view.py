@@ -39,6 +39,18 @@ from afdesk.gui.text import sentence
 if TYPE_CHECKING:
     from afdesk.gui.actions import Entry
 
+SUBMENUS = {
+    "Target": "&Targets",
+    "Check": "&Checks",
+    "Action": "&Actions",
+    "Snap": "&Snaps",
+    "Defense": "&Defense",
+    "Harm": "&Harm",
+    "State": "S&tates",
+    "GM": "&GM",
+}
+"""The titles of the token menu's submenus, by command group."""
+
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.05, 12.0
 
@@ -508,15 +520,35 @@ class MapView(QGraphicsView):
         event.accept()
 
     def context_menu(self, cid: str) -> QMenu:
-        """The character's common actions, from :func:`afdesk.gui.actions.entries`;
-        disabled entries carry the model's reason as tooltip and status tip."""
+        """The character's actions, from :func:`afdesk.gui.actions.entries`, in one
+        column that fits beside the token: the first group (the attacks) and any group of
+        one entry in the menu itself, every other group in a submenu (Checks >, Snaps >,
+        States > ...). Disabled entries carry the model's reason as tooltip and status
+        tip; Ctrl+K's command palette searches the same commands."""
         menu = QMenu(self)
+        menu.setToolTipsVisible(True)
         from afdesk.gui import actions  # on the first right-click, not at start
 
-        actions.fill_menu(menu, self.doc, cid, partial(self._run_entry, cid))
-        for act in menu.actions():
-            reason = act.statusTip()
-            act.hovered.connect(partial(self.statusMessage.emit, reason))
+        c = self.doc.encounter.combatants.get(cid)
+        if c is not None:
+            menu.addSection(c.name)
+        groups: dict[str, list[Entry]] = {}
+        for entry in actions.entries(self.doc, cid):
+            groups.setdefault(entry.group, []).append(entry)
+        for n, (group, entries) in enumerate(groups.items()):
+            where = menu
+            if n and len(entries) > 1:
+                where = menu.addMenu(SUBMENUS.get(group, group))
+                where.setToolTipsVisible(True)
+            for entry in entries:
+                act = where.addAction(entry.label)
+                act.setData(entry.key)
+                act.setEnabled(entry.enabled)
+                if entry.reason:
+                    act.setToolTip(entry.reason)
+                    act.setStatusTip(entry.reason)
+                act.triggered.connect(lambda _on=False, e=entry: self._run_entry(cid, e))
+                act.hovered.connect(partial(self.statusMessage.emit, entry.reason))
         return menu
 
     def _run_entry(self, cid: str, entry: Entry) -> None:

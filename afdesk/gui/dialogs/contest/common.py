@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -30,6 +30,31 @@ def clear(layout: QLayout) -> None:
             widget.deleteLater()
         elif item.layout() is not None:
             clear(item.layout())
+
+
+def reading_order(widget: QWidget) -> list[QWidget]:
+    """The widgets inside ``widget`` that take focus with Tab (shown or not), in the order
+    their layouts place them (top to bottom, left to right): what the eye reads."""
+    out: list[QWidget] = []
+
+    def walk_layout(layout: QLayout) -> None:
+        for i in range(layout.count()):
+            item = layout.itemAt(i)
+            child = item.widget()
+            if child is not None:
+                walk_widget(child)
+            elif item.layout() is not None:
+                walk_layout(item.layout())
+
+    def walk_widget(w: QWidget) -> None:
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            out.append(w)
+        if w.layout() is not None:
+            walk_layout(w.layout())
+
+    if widget.layout() is not None:
+        walk_layout(widget.layout())
+    return out
 
 
 def gm_modifier_row(

@@ -3,6 +3,8 @@ cooperate with a defense of another type (R11), and the chosen defenses' modifie
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -10,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QRadioButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -17,6 +20,7 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.contest import DefenseOption, Plan, Via
 from afdesk.encounter.model import Encounter
 from afdesk.gui.dialogs.contest.common import Panel, clear, modifier_box
+from afdesk.gui.text import sentence
 from afdesk.rules.rulesets import Ruleset
 
 VIA_WORDS = {
@@ -28,9 +32,21 @@ VIA_WORDS = {
 }
 
 
+def readable(widget: QWidget) -> None:
+    """Draw ``widget``'s text, disabled, in the palette's own text colours: a defense not
+    open now says why, and Qt's disabled grey (1.57:1) could not be read."""
+    pal = widget.palette()
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
+        pal.setColor(
+            QPalette.ColorGroup.Disabled, role, pal.color(QPalette.ColorGroup.Active, role)
+        )
+    widget.setPalette(pal)
+
+
 class DefensePanel(Panel):
-    """One radio button per defense the plan lists (disabled ones say why), "No defense",
-    and the guard's cooperation."""
+    """One radio button per defense the plan lists, "No defense", and the guard's
+    cooperation; the defenses not open now are listed behind a collapsed disclosure,
+    each with its reason in readable text."""
 
     def __init__(self, enc: Encounter, rules: Ruleset, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -47,6 +63,10 @@ class DefensePanel(Panel):
         self._radios: list[tuple[QRadioButton, DefenseOption | None]] = []
         self._guard: tuple[QCheckBox, DefenseOption] | None = None
         self._built_for: Plan | None = None
+        self.closed_toggle: QToolButton | None = None
+        """Shows the defenses not open now (None: every defense listed is open)."""
+        self.closed_list: QWidget | None = None
+        self._why: dict[QRadioButton, QLabel] = {}
 
     # ------------------------------------------------------------------ public API
 
@@ -101,6 +121,8 @@ class DefensePanel(Panel):
         clear(self._layout)
         self._radios = []
         self._guard = None
+        self.closed_toggle = self.closed_list = None
+        self._why = {}
         if plan is None or not plan.defenses or not self.rules.defense_roll:
             note = (
                 f"{self.rules.name}: the target's TN and F are its defense."
@@ -114,14 +136,16 @@ class DefensePanel(Panel):
         self._radios.append((none, None))
         self._layout.addWidget(none)
         none.toggled.connect(lambda _on: self._choose())
-        for option in plan.defenses:
+        closed = [o for o in plan.defenses if not o.allowed]
+        for option in [o for o in plan.defenses if o.allowed] + closed:
             button = QRadioButton(self._text(option))
             button.setEnabled(option.allowed)
-            if not option.allowed:
-                button.setToolTip(option.reason)
             self._radios.append((button, option))
-            self._layout.addWidget(button)
             button.toggled.connect(lambda _on: self._choose())
+            if option.allowed:
+                self._layout.addWidget(button)
+        if closed:
+            self._add_closed([(b, o) for b, o in self._radios if o is not None and not o.allowed])
         guards = [o for o in plan.defenses if o.via is Via.GUARD and o.allowed]
         if guards and any(o.via is not Via.GUARD and o.allowed for o in plan.defenses):
             row = QHBoxLayout()
@@ -144,14 +168,49 @@ class DefensePanel(Panel):
             combo.currentIndexChanged.connect(lambda _i: changed())
             box.toggled.connect(lambda _on: changed())
 
+    def why(self, button: QRadioButton) -> str:
+        """The reason shown under a defense that is not open now ("" for an open one)."""
+        label = self._why.get(button)
+        return label.text() if label is not None else ""
+
+    def _add_closed(self, closed: list[tuple[QRadioButton, DefenseOption]]) -> None:
+        """The defenses not open now, each with its reason wrapped under it, behind a
+        disclosure that starts collapsed (the open ones stay in front)."""
+        self.closed_toggle = QToolButton()
+        self.closed_toggle.setText(f"Not open now ({len(closed)}) and why")
+        self.closed_toggle.setCheckable(True)
+        self.closed_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.closed_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.closed_toggle.setAutoRaise(True)
+        self.closed_list = QWidget()
+        rows = QVBoxLayout(self.closed_list)
+        rows.setContentsMargins(18, 0, 0, 0)
+        for button, option in closed:
+            button.setToolTip(option.reason)
+            why = QLabel(sentence(option.reason))
+            why.setWordWrap(True)
+            why.setContentsMargins(24, 0, 0, 4)
+            for w in (button, why):
+                readable(w)
+                rows.addWidget(w)
+            self._why[button] = why
+        self.closed_list.setVisible(False)
+
+        def disclose(on: bool) -> None:
+            self.closed_list.setVisible(on)
+            arrow = Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow
+            self.closed_toggle.setArrowType(arrow)
+
+        self.closed_toggle.toggled.connect(disclose)
+        self._layout.addWidget(self.closed_toggle)
+        self._layout.addWidget(self.closed_list)
+
     def _text(self, o: DefenseOption) -> str:
         d = self.enc.combatant(o.defender)
         mods = ", ".join(m.text() for m in o.modifiers)
         text = f"{d.name}: {o.kind.label} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
         if mods:
             text += f"; {mods}"
-        if not o.allowed:
-            text += f" — {o.reason}"
         return text
 
     def _choose(self) -> None:

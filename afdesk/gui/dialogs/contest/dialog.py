@@ -9,6 +9,7 @@ the flow and only shows it and lets the GM choose.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QVBoxLayout,
     QWidget,
@@ -26,7 +28,7 @@ from afdesk.encounter.contest_flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import distance
 from afdesk.gui import screens
-from afdesk.gui.dialogs.contest.common import Panel
+from afdesk.gui.dialogs.contest.common import Panel, reading_order
 from afdesk.gui.dialogs.contest.defense import DefensePanel
 from afdesk.gui.dialogs.contest.defense_options import DefenseOptionsPanel
 from afdesk.gui.dialogs.contest.dice import DicePanel
@@ -146,15 +148,27 @@ class ContestDialog(QDialog):
         panels.addStretch(1)
         self.scroll = screens.scrolled(body)
         self.scroll.setObjectName("dialogScroll")
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its controls are the Tab stops
         root.addWidget(self.scroll, 1)
         root.addWidget(self.odds)
 
+        # One fixed row, outside the scrolling part, holds every action button: rolling
+        # scrolls the dice into view but never moves a button from under the mouse.
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Apply | QDialogButtonBox.StandardButton.Cancel
         )
         self.apply_button = self.buttons.button(QDialogButtonBox.StandardButton.Apply)
         self.apply_button.setText("&Apply to the encounter")
-        root.addWidget(self.buttons)
+        self.cancel_button = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        self.button_row = QWidget()
+        self.button_row.setObjectName("contestButtons")
+        row = QHBoxLayout(self.button_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.dice.roll_attack)
+        row.addWidget(self.dice.roll_defense)
+        row.addStretch(1)
+        row.addWidget(self.buttons)
+        root.addWidget(self.button_row)
 
         self.action_box.currentIndexChanged.connect(self._action_changed)
         self.target_box.currentIndexChanged.connect(lambda _i: self._replan())
@@ -291,6 +305,10 @@ class ContestDialog(QDialog):
     # ---------------------------------------------------------------------- refresh
 
     def _refresh(self) -> None:
+        self._refresh_panels()
+        self._set_tab_order()
+
+    def _refresh_panels(self) -> None:
         f = self.flow
         rolled = f is not None and f.rolled
         # Before the roll everything may change; the target and action even when the
@@ -333,6 +351,22 @@ class ContestDialog(QDialog):
         if f is not None and self._zero_hits_asked not in (None, (f.hits, len(f.momentum_uses))):
             self._zero_hits_asked = None
             self.apply_button.setText("&Apply to the encounter")
+
+    def tab_chain(self) -> list[QWidget]:
+        """The focus chain, as the eye reads the dialog: the header, each panel top to
+        bottom ("No defense" before the defenses), then the button row left to right."""
+        head = [self.action_box, self.target_box, self.facet_box, self.weapon_box]
+        body = reading_order(self.scroll.widget())
+        buttons = [self.dice.roll_attack, self.dice.roll_defense]
+        buttons += [self.apply_button, self.cancel_button]
+        return head + body + buttons
+
+    def _set_tab_order(self) -> None:
+        """The one place the dialog's tab order is set (panels rebuild their choices, so
+        it is set again after each refresh)."""
+        chain = self.tab_chain()
+        for first, second in pairwise(chain):
+            QWidget.setTabOrder(first, second)
 
     def _show_odds(self, f: ContestFlow) -> None:
         """Ask for the odds of what is on screen; they are computed off the UI thread and
@@ -377,12 +411,6 @@ class ContestDialog(QDialog):
         if leave_out_guard:
             text += f"<br><i>{self.rules.name}: the odds do not count the guard's help.</i>"
         self.odds.setText(text)
-
-    def focusNextPrevChild(self, next: bool) -> bool:
-        # Tab follows what the eye reads, whatever the panels rebuilt since (E8's
-        # "No defense" before Apply and Cancel): screens.follow_reading_order.
-        screens.follow_reading_order(self)
-        return super().focusNextPrevChild(next)
 
     def done(self, result: int) -> None:
         """Closing: drop odds still waiting and let a running query finish."""

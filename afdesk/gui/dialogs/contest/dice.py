@@ -4,21 +4,76 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from afdesk.encounter.typed import roll_typed
 from afdesk.gui.dialogs.contest.common import Panel
 from afdesk.gui.dialogs.contest.physical import FacesEntry
 from afdesk.gui.dice_view import DiceView
 from afdesk.gui.text import sentence
-from afdesk.rules.dice import DiceSource
+from afdesk.rules.dice import DiceSource, Die, Pool
+
+
+class WrappingDiceView(DiceView):
+    """A roll's dice that wrap onto more rows when the row is narrower than the dice
+    (9 check dice and 2 Interference, R2-R4, fit the dialog on a 1280x720 screen)."""
+
+    def __init__(self, parent: QWidget | None = None, size: int = 34) -> None:
+        super().__init__(parent, size)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def _layout_for(self, width: float) -> list[tuple[QRectF, int, Die]]:
+        if self._roll is None:
+            return []
+        s = self._size
+        step = s * 1.25
+        row_step = s + 14  # room below a die for its "was 3" (R10)
+        x, y = 2.0, 4.0
+        out: list[tuple[QRectF, int, Die]] = []
+        main = [(i, d) for i, d in enumerate(self._roll.dice) if d.pool is not Pool.INTERFERENCE]
+        intf = [(i, d) for i, d in enumerate(self._roll.dice) if d.pool is Pool.INTERFERENCE]
+        for n, group in enumerate((main, intf)):
+            if n and group and main:
+                x += s * 0.6  # the gap before the Interference dice
+            for i, d in group:
+                if x + s + 2 > width and x > 2.0:
+                    x, y = 2.0, y + row_step
+                out.append((QRectF(x, y, s, s), i, d))
+                x += step
+        return out
+
+    def _layout(self) -> list[tuple[QRectF, int, Die]]:
+        return self._layout_for(max(self.width(), self._size + 4))
+
+    def sizeHint(self) -> QSize:
+        one_row = self._layout_for(float("inf"))
+        width = int(one_row[-1][0].right() + 6) if one_row else 60
+        return QSize(width, self._size + 14)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self._size + 8, self._size + 14)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        rects = self._layout_for(max(width, self._size + 4))
+        return int(rects[-1][0].bottom() + 10) if rects else self._size + 14
+
+    def set_roll(self, roll) -> None:
+        super().set_roll(roll)
+        self.updateGeometry()
 
 
 class DicePanel(Panel):
     """Roll the check, roll the defense, and see what it came to.
 
-    ``source`` gives the dice source for each roll (None: a fresh seeded one).
+    ``source`` gives the dice source for each roll (None: a fresh seeded one). The two
+    roll buttons belong to the panel but the dialog places them in its fixed button row,
+    so they stay under the mouse through every step.
     """
 
     def __init__(
@@ -30,26 +85,29 @@ class DicePanel(Panel):
         outer.setContentsMargins(0, 0, 0, 0)
         grid = QGridLayout()
         self.roll_attack = QPushButton("&Roll the check")
-        self.attack_dice = DiceView()
+        self.attack_dice = WrappingDiceView()
         self.attack_text = QLabel()
         self.roll_defense = QPushButton("Roll the &defense")
-        self.defense_dice = DiceView()
-        self.helper_dice = DiceView(size=26)
+        self.defense_dice = WrappingDiceView()
+        self.helper_dice = WrappingDiceView(size=26)
         self.helper_label = QLabel("the guard helping:")
         self.defense_text = QLabel()
+        for text in (self.attack_text, self.defense_text):
+            text.setWordWrap(True)
         # Physical dice: the faces rolled at the table, per roll.
         self.attack_faces = FacesEntry("check")
         self.defense_faces = FacesEntry("defense (and a helping guard's after it)")
-        grid.addWidget(self.roll_attack, 0, 0)
+        top = Qt.AlignmentFlag.AlignTop
+        grid.addWidget(QLabel("<b>The check</b>"), 0, 0, top)
         grid.addWidget(self.attack_dice, 0, 1)
-        grid.addWidget(self.attack_text, 0, 2)
-        grid.addWidget(self.attack_faces, 1, 1, 1, 2)
-        grid.addWidget(self.roll_defense, 2, 0)
-        grid.addWidget(self.defense_dice, 2, 1)
-        grid.addWidget(self.defense_text, 2, 2)
-        grid.addWidget(self.defense_faces, 3, 1, 1, 2)
-        grid.addWidget(self.helper_label, 4, 0, Qt.AlignmentFlag.AlignRight)
-        grid.addWidget(self.helper_dice, 4, 1)
+        grid.addWidget(self.attack_text, 1, 1)
+        grid.addWidget(self.attack_faces, 2, 1)
+        grid.addWidget(QLabel("<b>The defense</b>"), 3, 0, top)
+        grid.addWidget(self.defense_dice, 3, 1)
+        grid.addWidget(self.defense_text, 4, 1)
+        grid.addWidget(self.defense_faces, 5, 1)
+        grid.addWidget(self.helper_label, 6, 0, Qt.AlignmentFlag.AlignRight)
+        grid.addWidget(self.helper_dice, 6, 1)
         grid.setColumnStretch(1, 1)
         outer.addLayout(grid)
         self.verdict = QLabel()

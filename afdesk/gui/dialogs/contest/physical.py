@@ -1,13 +1,12 @@
 """Physical dice in the check dialog: per roll, tick "Physical dice" and type
 the faces in the order rolled; afdesk then takes them instead of rolling, with the
-ruleset's own validation (afdesk.encounter.typed). Whether a side rolls physical dice by
-default is a setting per side (the players' side, the opponents' side), changed by ticking
-the box for that side."""
+ruleset's own validation (afdesk.encounter.typed). The tick belongs to one check: every
+new check opens with afdesk rolling, so a tick from an earlier, unrelated check never makes
+the next one refuse to roll for want of typed faces (R1, R2)."""
 
 from __future__ import annotations
 
 import msgspec
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QWidget
 
 from afdesk.encounter import persevere
@@ -23,19 +22,8 @@ SIDES = {"band": "players' side", "opponents": "opponents' side"}
 
 
 def side_key(side: Side) -> str:
-    """Which of the two settings a character's side follows."""
+    """Which side a character rolls for, as the entry's label names it."""
     return "band" if side in (Side.BAND, Side.FOLLOWER) else "opponents"
-
-
-def physical_default(which: str) -> bool:
-    """Whether ``which`` side ("band" or "opponents") rolls physical dice by default."""
-    return QSettings().value(f"dice/physical_{which}", False, type=bool)
-
-
-def set_physical_default(which: str, on: bool) -> None:
-    if which not in SIDES:
-        raise KeyError(which)
-    QSettings().setValue(f"dice/physical_{which}", bool(on))
 
 
 class FacesEntry(QWidget):
@@ -50,7 +38,7 @@ class FacesEntry(QWidget):
         self.box = QCheckBox()
         self.box.setToolTip(
             "Type the faces of the dice rolled at the table instead of afdesk rolling; "
-            "remembered for this side"
+            "for this check only (the next check opens with afdesk rolling)"
         )
         self.faces_edit = QLineEdit()
         self.faces_edit.setPlaceholderText(
@@ -59,19 +47,16 @@ class FacesEntry(QWidget):
         row.addWidget(self.box)
         row.addWidget(self.faces_edit, 1)
         self.box.toggled.connect(self._toggled)
+        self.faces_edit.setEnabled(False)
         self.set_side(Side.BAND)
 
     def set_side(self, side: Side) -> None:
-        """Follow the roller's side: its label and its default (no signal)."""
+        """Name the roller's side in the label; the tick stays as the GM left it in this
+        check (a new check's entry starts unticked)."""
         self.which = side_key(side)
-        self.box.blockSignals(True)
         self.box.setText(f"Physical dice ({SIDES[self.which]})")
-        self.box.setChecked(physical_default(self.which))
-        self.box.blockSignals(False)
-        self.faces_edit.setEnabled(self.box.isChecked())
 
     def _toggled(self, on: bool) -> None:
-        set_physical_default(self.which, on)
         self.faces_edit.setEnabled(on)
         if on:
             self.faces_edit.setFocus()

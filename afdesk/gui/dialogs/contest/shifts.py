@@ -106,8 +106,12 @@ class ShiftsPanel(Panel):
         self.all_below = QPushButton("All &below the other Result")
         pick_row.addWidget(pick_label)
         pick_row.addWidget(self.retry_pick, 1)
-        pick_row.addWidget(self.all_fails)
-        pick_row.addWidget(self.all_below)
+        # The quick choices below the dice: 11 dice to choose from fit a 1280x720 screen.
+        quick_row = QHBoxLayout()
+        inner.addLayout(quick_row)
+        quick_row.addStretch(1)
+        quick_row.addWidget(self.all_fails)
+        quick_row.addWidget(self.all_below)
         self._retry_key: tuple[object, ...] | None = None
         """(side, defense roll, the roll, the other side's roll) the dice on offer and the
         first choice were taken from."""
