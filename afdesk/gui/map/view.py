@@ -514,10 +514,25 @@ class MapView(QGraphicsView):
         from afdesk.gui import actions  # on the first right-click, not at start
 
         actions.fill_menu(menu, self.doc, cid, partial(self._run_entry, cid))
+        self._leave_first(menu, cid)
         for act in menu.actions():
             reason = act.statusTip()
             act.hovered.connect(partial(self.statusMessage.emit, reason))
         return menu
+
+    def _leave_first(self, menu: QMenu, cid: str) -> None:
+        """Held in an overlap (E14), the way out comes first: the move check's entry moves
+        to the top, under the name, as the drag's refusal says."""
+        from afdesk.encounter import drag
+
+        if not drag.must_leave_overlap(self.doc.encounter, cid):
+            return
+        acts = menu.actions()
+        leave = next((a for a in acts if a.data() == "leave"), None)
+        if leave is None or len(acts) < 2:
+            return
+        menu.removeAction(leave)
+        menu.insertAction(acts[1], leave)  # acts[0] is the name's section
 
     def _run_entry(self, cid: str, entry: Entry) -> None:
         if entry.op is not None:
