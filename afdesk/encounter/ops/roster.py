@@ -15,12 +15,15 @@ from afdesk.encounter.combatant import (
     State,
     StateKind,
     bleeding_hits,
+    opposed,
 )
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import (
     Area,
     adjacent,
+    centre,
     direction_name,
+    facing_towards,
     neighbours,
     normalise_facing,
 )
@@ -71,11 +74,41 @@ def _check_profile(c: Combatant) -> None:
         raise IllegalOp(f"{c.name} has two attacks with the same name")
 
 
+def default_facing(enc: "Encounter", c: Combatant) -> float:
+    """Where a character added at ``c.area`` faces unless the GM says otherwise (E11): the
+    other side, towards the centre of the opposing characters on the map, or the zone's
+    centre when there are none; its own facing when it is off the map or stands on that
+    centre."""
+    if c.area is None:
+        return normalise_facing(c.facing)
+    foes = [
+        centre(o.area)
+        for o in enc.roster()
+        if o.area is not None and o.on_map and not o.in_reserve and opposed(o.side, c.side)
+    ]
+    if foes:
+        target = (sum(p[0] for p in foes) / len(foes), sum(p[1] for p in foes) / len(foes))
+    else:
+        if not enc.zone.tiles:
+            return normalise_facing(c.facing)
+        c0, r0, c1, r1 = enc.zone.area_bounds()
+        target = ((c0 + c1 + 1) / 2, (r0 + r1 + 1) / 2)
+    here = centre(c.area)
+    if abs(target[0] - here[0]) < 1e-9 and abs(target[1] - here[1]) < 1e-9:
+        return normalise_facing(c.facing)
+    return facing_towards(here, target)
+
+
 class AddCombatant(Op, frozen=True):
     """A character joins the encounter. Mid-exchange, a member of a group that already
-    holds a hand acts on its card; anyone else waits for the next deal (E1, E2)."""
+    holds a hand acts on its card; anyone else waits for the next deal (E1, E2).
+
+    ``face_others``: the GM left its facing to afdesk, and it faces the other side
+    (:func:`default_facing`, E11). Recorded in the Op, so a replay gives the same facing;
+    False (an older file's Op) keeps the combatant's own facing."""
 
     combatant: Combatant
+    face_others: bool = False
     label = "Add character"
 
     def execute(self, enc: "Encounter") -> None:
@@ -88,7 +121,8 @@ class AddCombatant(Op, frozen=True):
         _check_profile(c)
         if c.area is not None:
             require_area_in_zone(enc, c.area, f"{c.name}'s area")
-        enc.put(c.replace(facing=normalise_facing(c.facing)))
+        facing = default_facing(enc, c) if self.face_others else normalise_facing(c.facing)
+        enc.put(c.replace(facing=facing))
         if enc.reflex.hands and c.side is not Side.BAND:
             key = hand_key(c)
             hands = tuple(

@@ -238,7 +238,7 @@ class CharacterDialog(_Form):
         new = Combatant(cid, grit=fields["grit_max"], facing=self.start.facing, **fields)
         if self.template is not None:  # what the form does not show comes along too
             new = msgspec.structs.replace(new, will=self.template.will, d20=self.template.d20)
-        return [AddCombatant(new)]
+        return [AddCombatant(new, face_others=True)]  # it faces the other side (E11)
 
 
 class AddStateDialog(_Form):
