@@ -26,7 +26,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QGraphicsView, QMenu
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QDockWidget,
+    QGraphicsView,
+    QMenu,
+    QWidget,
+)
 
 from afdesk.gui import mapgeom
 from afdesk.gui.map import gestures, selection
@@ -90,6 +97,26 @@ class MapView(QGraphicsView):
         self._notes: dict[str, MapNote] = {}  # made when first shown
         self._offer_cid = ""
         self.set_document(doc)
+        if not player:
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                app.focusChanged.connect(self._focus_changed)
+
+    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """A click on a dock's button gives the keyboard back to the map: digits, arrows
+        and Q / E act on the map after Guard, Bring in, ... (Tab still walks the docks:
+        only a mouse click hands focus back)."""
+        if not isinstance(new, QAbstractButton) or not self.isVisible():
+            return
+        if QApplication.mouseButtons() == Qt.MouseButton.NoButton:
+            return  # the keyboard went there (Tab): it stays
+        if new.window() is not self.window():
+            return
+        dock = new.parentWidget()
+        while dock is not None and not isinstance(dock, QDockWidget):
+            dock = dock.parentWidget()
+        if dock is not None:
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ------------------------------------------------------------------- document
 
