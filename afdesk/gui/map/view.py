@@ -96,6 +96,10 @@ class MapView(QGraphicsView):
         """The tool holding the press under way (it gets the moves and the release)."""
         self._notes: dict[str, MapNote] = {}  # made when first shown
         self._offer_cid = ""
+        from afdesk.gui.map.group import Group
+
+        self.group = Group(self)
+        """Characters gathered with Ctrl+click, acted on at once (one undo step)."""
         self.set_document(doc)
         if not player:
             app = QApplication.instance()
@@ -126,9 +130,11 @@ class MapView(QGraphicsView):
         if self.doc is not None:
             self.doc.zoneChanged.disconnect(self._on_zone)
             self.doc.changed.disconnect(self.clear_refusal)
+            self.doc.changed.disconnect(self.group.follow)
             if not self.player:
                 self.doc.selectionChanged.disconnect(self._on_doc_selection)
         self._cancel_gesture()
+        self.group.ids = ()  # the old scene's rings go with it
         self.doc = doc
         self.map_scene = MapScene(doc, player=self.player, parent=self)
         self.map_scene.set_rear_arcs(self._rear)
@@ -137,6 +143,7 @@ class MapView(QGraphicsView):
         self.setBackgroundBrush(self.map_scene.theme.background)
         doc.zoneChanged.connect(self._on_zone)
         doc.changed.connect(self.clear_refusal)
+        doc.changed.connect(self.group.follow)
         self.clear_refusal()
         self._end_offer()
         if not self.player:
@@ -527,10 +534,12 @@ class MapView(QGraphicsView):
         if not cid:
             event.ignore()
             return
-        self.select(selection.Character(cid))
+        several = cid in self.group.members() and len(self.group.members()) > 1
+        if not several:
+            self.select(selection.Character(cid))
         if self._menu is not None:
             self._menu.deleteLater()
-        self._menu = self.context_menu(cid)
+        self._menu = self.group.menu() if several else self.context_menu(cid)
         self._menu.popup(event.globalPos())
         event.accept()
 
