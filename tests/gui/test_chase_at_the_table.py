@@ -182,3 +182,25 @@ def test_an_occupied_stage_pursuer_keeps_its_turn_and_its_result(ford):
     assert doc.encounter.chase.participant(actor).margin != 2 or actor == "pursuer-1"
     lane = ford.chase_view.board.lane("pursuer-1")
     assert lane.data.side == "" and "pursuer" in lane.toolTip()
+
+
+def test_a_countdowns_fallen_rows_are_drawn_on_the_map(ford):
+    """H4: the rows the countdown die removed are hatched on the GM's map, from the zone's
+    top edge, and go when undone or when the encounter is no chase."""
+    from afdesk.encounter.ops.chase import RollCountdown
+
+    doc, rows = ford.doc, ford.chase_view.rows
+    assert rows.shown is None
+    assert not doc.push(SetCountdown(Countdown(rows=True)))
+    assert rows.shown is None
+    assert not doc.push(RollCountdown((6, 4)))  # red, then blue (bad): two rows
+    _c0, r0, _c1, _r1 = doc.encounter.zone.area_bounds()
+    assert rows.shown == (r0, r0 + 1)
+    assert rows.item is not None and rows.item.scene() is ford.map.map_scene
+    assert rows.item.rect().height() == 2 * 64.0
+    doc.undo_stack.undo()
+    assert rows.shown is None and rows.item is None
+    doc.undo_stack.redo()
+    assert rows.shown == (r0, r0 + 1)
+    assert not doc.push(ChangeMode(Mode.BATTLE, override=True))
+    assert rows.shown is None

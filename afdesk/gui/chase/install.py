@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QSizePolicy, QStackedWidget
 
 from afdesk.encounter.state import Mode
 from afdesk.gui.chase.board import ChaseBoard
+from afdesk.gui.chase.map_rows import FallenRows
 
 
 class ChaseView:
@@ -29,6 +30,8 @@ class ChaseView:
         window.setCentralWidget(self.stack)
         self.doc = None
         self.show_map = False
+        self.rows = FallenRows(window.map)
+        """A countdown's fallen rows drawn on the map (H4)."""
         self.toggle = QAction("Map / chase &board", window)
         self.toggle.setShortcut(QKeySequence("Ctrl+B"))
         self.toggle.setStatusTip("While a chase is on: switch between the chase board and the map")
@@ -59,6 +62,7 @@ class ChaseView:
             self.doc.modeChanged.disconnect(self._mode_changed)
         self.doc = doc
         self.board.set_document(doc)
+        self.rows.set_document(doc)
         self.board.controls.rng = self.window.rng
         doc.modeChanged.connect(self._mode_changed)
         self.show_map = False
