@@ -331,6 +331,10 @@ class ChaseControls(QWidget):
     def _refresh_end(self, enc) -> None:
         """The exchange end: a choice for everyone still in the chase (H3)."""
         at_end = enc.turn.phase is Phase.EXCHANGE_END
+        # No turn at the exchange end (H3): its choices take the turn's rows, so the board
+        # keeps fitting a 720-high screen with eight participants.
+        for w in (self.odds, self.success, self.margin, self.interference, self.apply):
+            w.setVisible(not at_end)
         wanted = [pid for pid in ranked(enc, enc.chase) if not enc.chase.participant(pid).out]
         if not at_end:
             wanted = []
