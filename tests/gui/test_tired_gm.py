@@ -9,10 +9,11 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from afdesk.encounter.combatant import Combatant, Side
+from afdesk.encounter.facing import default_facing
 from afdesk.encounter.geometry import facing_towards
 from afdesk.encounter.ops.flow import EndEncounter
 from afdesk.encounter.ops.reflex import deal_hands
-from afdesk.encounter.ops.roster import AddCombatant, default_facing
+from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.gui.dialogs.persevere import PersevereDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.storage import samples

@@ -15,15 +15,13 @@ from afdesk.encounter.combatant import (
     State,
     StateKind,
     bleeding_hits,
-    opposed,
 )
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.facing import default_facing
 from afdesk.encounter.geometry import (
     Area,
     adjacent,
-    centre,
     direction_name,
-    facing_towards,
     neighbours,
     normalise_facing,
 )
@@ -72,31 +70,6 @@ def _check_profile(c: Combatant) -> None:
             raise IllegalOp(f"{c.name}: {why}")
     if len({a.name for a in c.attacks}) != len(c.attacks):
         raise IllegalOp(f"{c.name} has two attacks with the same name")
-
-
-def default_facing(enc: "Encounter", c: Combatant) -> float:
-    """Where a character added at ``c.area`` faces unless the GM says otherwise (E11): the
-    other side, towards the centre of the opposing characters on the map, or the zone's
-    centre when there are none; its own facing when it is off the map or stands on that
-    centre."""
-    if c.area is None:
-        return normalise_facing(c.facing)
-    foes = [
-        centre(o.area)
-        for o in enc.roster()
-        if o.area is not None and o.on_map and not o.in_reserve and opposed(o.side, c.side)
-    ]
-    if foes:
-        target = (sum(p[0] for p in foes) / len(foes), sum(p[1] for p in foes) / len(foes))
-    else:
-        if not enc.zone.tiles:
-            return normalise_facing(c.facing)
-        c0, r0, c1, r1 = enc.zone.area_bounds()
-        target = ((c0 + c1 + 1) / 2, (r0 + r1 + 1) / 2)
-    here = centre(c.area)
-    if abs(target[0] - here[0]) < 1e-9 and abs(target[1] - here[1]) < 1e-9:
-        return normalise_facing(c.facing)
-    return facing_towards(here, target)
 
 
 class AddCombatant(Op, frozen=True):
