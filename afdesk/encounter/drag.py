@@ -88,6 +88,31 @@ def override_hint(name: str, *, keys: bool = False) -> str:
     return f"Shift-drag to place {name} anyway (GM override)."
 
 
+LEAVE_OVERLAP = "Leave the overlap (move check)"
+"""The check that opens the way out of an overlap (E14), as the GM's menus name it."""
+
+
+def must_leave_overlap(enc: Encounter, cid: str) -> bool:
+    """Whether ``cid`` stands in an overlap with opponents and has not yet made the move
+    check that leaving it needs (E14)."""
+    c = enc.combatants.get(cid)
+    if c is None or c.area is None or c.economy.exit_free or c.economy.exit_to is not None:
+        return False
+    return bool(enc.opponents_in(c.area, c))
+
+
+def way_out(enc: Encounter, cid: str) -> str:
+    """The way out of a refused move from an overlap (E14): the move check, named as the
+    map's menu names it; "" when the character is not held in an overlap."""
+    if not must_leave_overlap(enc, cid):
+        return ""
+    name = enc.combatants[cid].name
+    return (
+        f'Make the move check first: "{LEAVE_OVERLAP}", at the top of {name}\'s menu on '
+        "the map (right-click the token)."
+    )
+
+
 def areas_text(value: Fraction | float) -> str:
     """A movement cost in areas for a label: 1, 1.5, 2."""
     f = float(value)
@@ -108,7 +133,9 @@ def plan_drag(enc: Encounter, cid: str, override: bool = False) -> DragPlan:
         try:
             reach = movement.reachable(enc, cid, budget)
         except IllegalOp as exc:
-            return DragPlan(cid, start, DragKind.REFUSED, str(exc))
+            # Held in an overlap (E14): the refusal says how out, not only why not.
+            reason = " ".join(filter(None, (str(exc), way_out(enc, cid))))
+            return DragPlan(cid, start, DragKind.REFUSED, reason)
         # One step, asked of the model: an action already spent, or nowhere to go.
         probe = MoveCombatant(cid, (start, _probe_step(enc, start, reach)), c.facing, maneuver)
         reason = enc.refusal(probe)

@@ -107,7 +107,7 @@ def exit_limits(enc: Encounter, c: Combatant) -> tuple[Area, ...] | None:
         names = ", ".join(f.name for f in foes)
         raise IllegalOp(
             f"{c.name} is in an overlap with {names}: leaving it needs a move check that "
-            "they may contest (E14)"
+            "they may contest (E14)."
         )
     return exit_to
 
@@ -204,18 +204,18 @@ def path_cost(enc: Encounter, c: Combatant, path: list[Area]) -> int:
         if i == 1 and limits is not None and b not in limits:
             raise IllegalOp(
                 f"{c.name} lost the move check to leave the overlap: only an adjacent area in "
-                "front of the winning opponent's flank is open, and the move ends there (E14)"
+                "front of the winning opponent's flank is open, and the move ends there (E14)."
             )
         if i == 2 and limits is not None:
             raise IllegalOp(
                 f"{c.name} lost the move check to leave the overlap: the move ends after one "
-                "step (E14)"
+                "step (E14)."
             )
         if i > 1 and enc.opponents_in(a, c):
             foe = enc.opponents_in(a, c)[0]
             raise IllegalOp(
                 f"{c.name} cannot move on through ({a[0]}, {a[1]}): entering {foe.name}'s "
-                "overlap ends the move (E14)"
+                "overlap ends the move (E14)."
             )
         step = step_cost(c, enc.terrain_at(b), unit)
         if step is None:
@@ -285,7 +285,7 @@ def jump_cost(enc: Encounter, c: Combatant, start: Area, end: Area) -> int:
     if limits is not None and end not in limits:
         raise IllegalOp(
             f"{c.name} lost the move check to leave the overlap: only an adjacent area in "
-            "front of the winning opponent's flank is open, and the move ends there (E14)"
+            "front of the winning opponent's flank is open, and the move ends there (E14)."
         )
     high = [a for a, t in enc.terrain.items() if t.altitude > 0]
     walls = crossed_areas(start, end, high)

@@ -11,6 +11,9 @@ The versions:
 1. The first format.
 2. The zone keeps a copy of the tile kinds it draws new tiles from (``zone.kinds``), so
    that extending it never depends on which tile sets are installed.
+3. The chase's part (``chase``).
+4. A countdown chase records whether its die was rolled this round
+   (``chase.countdown.rolled``, H4: one roll a round).
 
 Changing a *default* value of a model field is a schema change too: files omit fields that
 hold their default, so a migration must write the old default into documents that lack it.
@@ -31,7 +34,7 @@ from afdesk.errors import AfdeskError
 FORMAT = "afdesk-encounter"
 """The ``format`` field every encounter file starts with."""
 
-CURRENT_VERSION = 3
+CURRENT_VERSION = 4
 """The schema version this afdesk writes."""
 
 Document = dict[str, Any]
@@ -66,7 +69,14 @@ def migrate_2_to_3(doc: Document) -> Document:
     return doc
 
 
-MIGRATIONS: dict[int, Migration] = {1: migrate_1_to_2, 2: migrate_2_to_3}
+def migrate_3_to_4(doc: Document) -> Document:
+    """Nothing to rewrite: a version-3 countdown has no ``rolled`` and its default (not
+    rolled this round) is right for it: a version-3 afdesk let the die be rolled any time,
+    so the round the file was saved in may roll it once more."""
+    return doc
+
+
+MIGRATIONS: dict[int, Migration] = {1: migrate_1_to_2, 2: migrate_2_to_3, 3: migrate_3_to_4}
 """``MIGRATIONS[n]`` turns a version-n document into a version-(n + 1) one."""
 
 

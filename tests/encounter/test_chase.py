@@ -273,7 +273,10 @@ def test_h4_steep_uses_the_climb_speed():
     assert "(speed 1 + margin 1)" in enc.log[-1].text
 
 
-def test_h4_countdown_rows_fall_on_the_pursuit_die():
+def test_h4_countdown_rows_fall_on_the_pursuit_die_once_a_round():
+    """H4: "each round a pursuit die removes one row of areas on the good colour and two
+    rows on the bad colour": one countdown die a round; a second roll before the round
+    ends is refused with a sentence that says so, and changes nothing."""
     from afdesk.encounter.chase.state import Countdown
     from afdesk.encounter.ops.chase import RollCountdown, SetCountdown
 
@@ -282,9 +285,25 @@ def test_h4_countdown_rows_fall_on_the_pursuit_die():
         enc.apply(RollCountdown((1,)))
     enc.apply(SetCountdown(Countdown(exchanges=2, target="the temple", rows=True)))
     assert "within 2 exchange(s)" in enc.log[-1].text
-    enc.apply(RollCountdown((2,)))  # green, the good colour: one row
+    with pytest.raises(IllegalOp, match="a red is followed"):
+        enc.apply(RollCountdown((6,)))
+    enc.apply(RollCountdown((2,)))  # green, the good colour: one row (before round 1)
+    assert enc.chase.countdown.rows_removed == 1
+    before = enc.state()
+    with pytest.raises(IllegalOp) as refused:
+        enc.apply(RollCountdown((6, 5)))
+    text = str(refused.value)
+    assert "already rolled this round" in text and "(H4" in text
+    assert text[0].isupper() and text.endswith(".")
+    assert enc.state() == before
+    start_round(enc, ["chen", "huang", "opponent:Foes"])
+    with pytest.raises(IllegalOp, match="already rolled this round"):
+        enc.apply(RollCountdown((6, 5)))  # round 1 began: still the same roll's round
+    for pid in ("chen", "huang", "thug"):
+        _turn(enc, pid, (2,), True, 1)
+    assert enc.turn.phase is not Phase.TURNS  # the round ended
     enc.apply(RollCountdown((6, 5)))  # red, then blue (bad): two rows
     assert enc.chase.countdown.rows_removed == 3
     assert enc.log[-1].text == "Countdown die red, blue: 2 row(s) of areas fall away (3 in all)"
-    with pytest.raises(IllegalOp, match="a red is followed"):
-        enc.apply(RollCountdown((6,)))
+    with pytest.raises(IllegalOp, match="already rolled this round"):
+        enc.apply(RollCountdown((1,)))

@@ -183,18 +183,20 @@ def test_countdown_set_and_its_die_rolled_or_typed(window, qtbot):
     cd = doc.encounter.chase.countdown
     assert (cd.exchanges, cd.target, cd.rows) == (2, "the temple", True)
     assert "reach the temple within 2 exchanges" in window.chase_view.board.heading.text()
-    panel.faces.setText("6 4")  # red, then blue: the bad colour removes two rows (H4)
-    qtbot.mouseClick(panel.roll, Qt.MouseButton.LeftButton)
-    assert doc.encounter.chase.countdown.rows_removed == 2
     panel.faces.setText("9")
     qtbot.mouseClick(panel.roll, Qt.MouseButton.LeftButton)
     assert "Countdown die" in c.message.text() and "1 to 6" in c.message.text()
     assert panel.faces.text() == "9"  # the typing is kept to correct
-    panel.faces.clear()
-    panel.rng = random.Random(0)
+    panel.faces.setText("6 4")  # red, then blue: the bad colour removes two rows (H4)
     qtbot.mouseClick(panel.roll, Qt.MouseButton.LeftButton)
-    assert doc.encounter.chase.countdown.rows_removed in (3, 4)
-    assert "2 rows gone" not in window.chase_view.board.heading.text()
+    assert doc.encounter.chase.countdown.rows_removed == 2
+    assert "2 rows gone" in window.chase_view.board.heading.text()
+    # one countdown die a round (H4): the button rests, and the model refuses a second roll
+    assert not panel.roll.isEnabled() and "one countdown die a round" in panel.roll.toolTip()
+    panel.rng = random.Random(0)
+    assert not panel.do_roll()
+    assert "already rolled this round" in c.message.text()
+    assert doc.encounter.chase.countdown.rows_removed == 2
 
 
 def _actor_rolls_red(window, doc, c):

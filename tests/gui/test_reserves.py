@@ -75,7 +75,7 @@ def test_a_group_is_needed_and_refusals_show_beside_the_dock(qtbot):
     assert not panel.hold_selected()
     assert "Name the reserve group" in panel.reason.text()
     assert not panel.bring_in_current()
-    assert "Click a reserve group" in panel.reason.text()
+    assert "Nobody is held back yet" in panel.reason.text()
     assert doc.encounter.log == [] or all("Reserve" not in e.text for e in doc.encounter.log)
 
 
@@ -113,3 +113,24 @@ def test_the_dock_shows_the_gm_notes_that_name_the_group(qtbot):
         "miller first loses grit."
     )
     assert panel.notes.isVisibleTo(panel)
+
+
+def test_bring_in_is_enabled_once_a_group_exists(qtbot):
+    """E1, E2: holding one opponent back makes a group, and "Bring in" works at once
+    (no need to click the group in the list first); greyed, it says why."""
+    doc = make_doc()
+    panel = ReservesPanel()
+    qtbot.addWidget(panel)
+    panel.set_document(doc)
+    assert not panel.bring_button.isEnabled()
+    assert "Nobody is held back yet" in panel.bring_button.toolTip()
+    doc.select("archer")
+    panel.group_box.setEditText(GROUP)
+    assert panel.hold_selected()
+    assert panel.tree.currentItem() is None
+    assert panel.bring_button.isEnabled()
+    assert panel.bring_button.text() == f"&Bring in {GROUP}"
+    assert "Reinforcements" in panel.bring_button.toolTip()
+    qtbot.mouseClick(panel.bring_button, Qt.MouseButton.LeftButton)
+    assert panel.groups() == {}
+    assert doc.encounter.log[-1].text.startswith(f"Reinforcements: {GROUP} come in")

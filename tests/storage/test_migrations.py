@@ -204,7 +204,7 @@ def test_a_version_2_file_opens_unchanged_with_an_empty_chase():
     del doc["format"], doc["schema_version"]
     assert mig.migrate_2_to_3(doc) == doc
     again = json.loads(encode(loaded.state))
-    assert again.pop("schema_version") == 3
+    assert again.pop("schema_version") == mig.CURRENT_VERSION
     import msgspec
 
     assert msgspec.convert(again.pop("chase"), ChaseState) == ChaseState()
@@ -225,3 +225,21 @@ def test_v3_fixture_is_a_played_chase():
     }
     kinds = {type(e.op).__name__ for e in s.log}
     assert {"RollPursuit", "ChaseCheck", "ResolveChase", "AddVehicle"} <= kinds
+
+
+def test_v4_fixture_holds_a_countdown_rolled_this_round():
+    """Saved by afdesk at schema version 4: the v3 chase with a countdown whose die was
+    rolled this round (H4: once a round); a version-3 file opens with it not rolled."""
+    from afdesk.encounter.model import Encounter
+    from afdesk.encounter.ops.chase import RollCountdown
+
+    loaded = load(FIXTURES / "v4.afenc")
+    assert loaded.schema_version == 4
+    c = loaded.state.chase.countdown
+    assert (c.rows, c.rows_removed, c.rolled) == (True, 2, True)
+    assert Encounter.from_state(loaded.state).refusal(RollCountdown((2,)))
+    v3 = load(FIXTURES / "v3.afenc").state.chase.countdown
+    assert not v3.rolled
+    doc = json.loads((FIXTURES / "v3.afenc").read_bytes())
+    del doc["format"], doc["schema_version"]
+    assert mig.migrate_3_to_4(doc) == doc

@@ -59,7 +59,9 @@ def new_round(chase: ChaseState) -> ChaseState:
         )
         for p in chase.participants
     )
-    return msgspec.structs.replace(chase, participants=cleared)
+    # The countdown die rolls once a round (H4): the next round may roll it again.
+    countdown = msgspec.structs.replace(chase.countdown, rolled=False)
+    return msgspec.structs.replace(chase, participants=cleared, countdown=countdown)
 
 
 class ChaseMode(Battle):

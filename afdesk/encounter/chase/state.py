@@ -94,6 +94,9 @@ class Countdown(msgspec.Struct, frozen=True, omit_defaults=True):
     target: str = ""
     rows: bool = False
     rows_removed: int = 0
+    rolled: bool = False
+    """The countdown die was rolled this round (H4: one roll a round); cleared when the
+    round ends."""
 
 
 class ChaseState(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -103,7 +103,8 @@ class SetCountdown(Op, frozen=True):
 
 class RollCountdown(Op, frozen=True):
     """The countdown's pursuit die for a round (H4): one row of areas removed on the good
-    colour, two on the bad; a red rolls again."""
+    colour, two on the bad; a red rolls again. "Each round a pursuit die removes" rows: it
+    is rolled once a round, and a second roll before the round ends is refused."""
 
     faces: tuple[int, ...]
     label = "Countdown die"
@@ -120,8 +121,15 @@ class RollCountdown(Op, frozen=True):
         chase = _chase(enc, "roll the countdown die")
         if not chase.countdown.rows:
             raise IllegalOp("this chase has no countdown of rows (H4)")
+        if chase.countdown.rolled:
+            raise IllegalOp(
+                "The countdown die was already rolled this round (H4: one roll a round). "
+                "Roll it again once this round ends."
+            )
         c = msgspec.structs.replace(
-            chase.countdown, rows_removed=chase.countdown.rows_removed + self._rows(enc)
+            chase.countdown,
+            rows_removed=chase.countdown.rows_removed + self._rows(enc),
+            rolled=True,
         )
         enc.set_part("chase", msgspec.structs.replace(chase, countdown=c))
 

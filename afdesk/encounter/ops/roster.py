@@ -16,6 +16,7 @@ from afdesk.encounter.combatant import (
     bleeding_hits,
 )
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.facing import default_facing
 from afdesk.encounter.geometry import (
     Area,
     adjacent,
@@ -73,9 +74,14 @@ def _check_profile(c: Combatant) -> None:
 
 class AddCombatant(Op, frozen=True):
     """A character joins the encounter. Mid-exchange, a member of a group that already
-    holds a hand acts on its card; anyone else waits for the next deal (E1, E2)."""
+    holds a hand acts on its card; anyone else waits for the next deal (E1, E2).
+
+    ``face_others``: the GM left its facing to afdesk, and it faces the other side
+    (:func:`default_facing`, E11). Recorded in the Op, so a replay gives the same facing;
+    False (an older file's Op) keeps the combatant's own facing."""
 
     combatant: Combatant
+    face_others: bool = False
     label = "Add character"
 
     def execute(self, enc: "Encounter") -> None:
@@ -88,7 +94,8 @@ class AddCombatant(Op, frozen=True):
         _check_profile(c)
         if c.area is not None:
             require_area_in_zone(enc, c.area, f"{c.name}'s area")
-        enc.put(c.replace(facing=normalise_facing(c.facing)))
+        facing = default_facing(enc, c) if self.face_others else normalise_facing(c.facing)
+        enc.put(c.replace(facing=facing))
         if enc.reflex.hands and c.side is not Side.BAND:
             key = hand_key(c)
             hands = tuple(

@@ -11,16 +11,27 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from afdesk.encounter.chase.order import pname, ranked
 from afdesk.encounter.chase.state import ChaseState
+from afdesk.encounter.ops.chase import chase_sides
 from afdesk.encounter.ops.chase_check import stage_speed
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.chase.lanes import Lane, LaneData
 from afdesk.rules.pursuit.stages import StageProperty
 
 ARROW_MARGIN = 90
+CARDS_HEIGHT = 70
+"""The stage's row of cards; a simple stage takes one line (more room for the lanes)."""
 
 
 class LaneColumn(QWidget):
@@ -30,7 +41,7 @@ class LaneColumn(QWidget):
         super().__init__(parent)
         self.box = QVBoxLayout(self)
         self.box.setContentsMargins(0, 0, ARROW_MARGIN, 0)
-        self.box.setSpacing(4)
+        self.box.setSpacing(3)
         self.box.addStretch(1)
         self.lanes: dict[str, Lane] = {}
         self.order: list[str] = []
@@ -87,7 +98,7 @@ class StageCard(QFrame):
         box.addWidget(text)
         self.setToolTip(f"{prop.label} (H4): {prop.effect}")
         self.setFixedWidth(250)
-        self.setMaximumHeight(76)
+        self.setMaximumHeight(CARDS_HEIGHT - 6)
 
 
 class ChaseBoard(QWidget):
@@ -99,8 +110,12 @@ class ChaseBoard(QWidget):
         self.doc = None
         self.setObjectName("chaseBoard")
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 4, 6, 4)
+        outer.setSpacing(3)
         self.heading = QLabel()
-        self.heading.setStyleSheet("font-size: 15pt; font-weight: bold;")
+        self.heading.setStyleSheet("font-size: 13pt; font-weight: bold;")
+        # A long countdown or pole wraps rather than widening the window past the screen.
+        self.heading.setWordWrap(True)
         outer.addWidget(self.heading)
         # The stage's cards in a row that scrolls sideways when the GM piles up more
         # properties than the board is wide (the window still fits 1280 wide).
@@ -115,7 +130,7 @@ class ChaseBoard(QWidget):
         self.cards_scroll.setWidgetResizable(True)
         self.cards_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.cards_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.cards_scroll.setFixedHeight(96)
+        self.cards_scroll.setFixedHeight(CARDS_HEIGHT)
         outer.addWidget(self.cards_scroll)
         see_through(self.cards_scroll)
         self.column = LaneColumn()
@@ -131,6 +146,9 @@ class ChaseBoard(QWidget):
             from afdesk.gui.chase.controls import ChaseControls
 
             self.controls = ChaseControls(self)
+            # The controls take the height they need; the rest goes to the lanes (at
+            # 1280x720 at least six lanes show).
+            self.controls.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
             outer.addWidget(self.controls)
         self._cards: list[StageCard] = []
         self._stage: tuple[StageProperty, ...] | None = None
@@ -198,6 +216,8 @@ class ChaseBoard(QWidget):
         )
         self._show_stage(chase.stage)
         order = ranked(enc, chase)
+        sides = chase_sides(enc)
+        turn = acting(enc)
         lead = max((p.total for p in chase.participants), default=0)
         col = self.column
         changed = []
@@ -221,6 +241,9 @@ class ChaseBoard(QWidget):
                 show_total=not (self.player and hidden),
                 gm=not self.player,
                 speed=stage_speed(enc, p),  # Steep climbs, Fluid swims (H4)
+                side=sides.get(pid, ""),
+                turn=pid == turn,
+                result=result_text(enc, p.result),
             )
             lane = col.lanes.get(pid)
             if lane is None:
@@ -269,7 +292,31 @@ class ChaseBoard(QWidget):
         for i, card in enumerate(self._cards):
             self.cards_row.insertWidget(1 + i, card)
         self.cards_label.setText("Stage:" if stage else "Stage: simple (failure costs grit)")
+        self.cards_scroll.setFixedHeight(
+            CARDS_HEIGHT if stage else self.cards_label.sizeHint().height() + 4
+        )
 
     def paint_counts(self) -> dict[str, int]:
         """Repaints per lane so far (the benchmark and tests read them)."""
         return {pid: lane.paints for pid, lane in self.column.lanes.items()}
+
+
+def acting(enc) -> str:
+    """The participant whose turn it is: the actor, or the vehicle it crews (H5); ""."""
+    actor = enc.actor
+    if actor is None:
+        return ""
+    if enc.chase.participant(actor) is not None:
+        return actor
+    for v in enc.chase.vehicles:
+        if actor in (v.commander, v.helm, *v.crew):
+            return v.id
+    return ""
+
+
+def result_text(enc, result: str) -> str:
+    """The exchange end in words (H3), a captor by its name, not its id; "" for "out"
+    (the lane says OUT already)."""
+    if result.startswith("captured by "):
+        return "captured by " + pname(enc, result.removeprefix("captured by "))
+    return "" if result == "out" else result

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -50,6 +51,9 @@ from afdesk.rules.pursuit.checks import CheckOdds, chase_turn_odds, rolled_turn_
 from afdesk.rules.rulesets import ruleset_named
 
 __all__ = ["ChaseControls", "parse_faces", "roll_faces"]
+
+END_COLUMNS = 3
+"""The exchange end's choices to a row."""
 
 
 def narrow(box: QComboBox, letters: int = 14) -> QComboBox:
@@ -108,6 +112,8 @@ class ChaseControls(QWidget):
         outer.addWidget(self.tabs)
         turn = QWidget()
         grid = QGridLayout(turn)
+        grid.setContentsMargins(6, 4, 6, 4)
+        grid.setVerticalSpacing(2)
         self.who = QComboBox()
         self.faces = QLineEdit()
         self.faces.setPlaceholderText("faces of physical dice, e.g. 6 2 (empty: roll)")
@@ -125,6 +131,7 @@ class ChaseControls(QWidget):
         self.interference = QCheckBox("Interference left (next die &bad)")
         self.apply = QPushButton("Appl&y typed result")
         self.apply.setToolTip("What physical dice came to, typed in (the GM's fallback)")
+        self._tips = {b: b.toolTip() for b in (self.roll, self.check, self.apply)}
         self.crew = QComboBox()
         self.crew_check = QPushButton("Cre&w check…")
         self.crew_check.setToolTip("Each participating crew member checks too (H5)")
@@ -157,7 +164,9 @@ class ChaseControls(QWidget):
         grid.addLayout(extra, 3, 0, 1, 5)
         grid.setColumnStretch(2, 1)
         self.faces.setMinimumWidth(120)
-        self.end_row = QHBoxLayout()
+        # The exchange end's choices wrap, END_COLUMNS to a row (eight participants do not
+        # widen the board past a 1280-wide screen).
+        self.end_row = QGridLayout()
         grid.addLayout(self.end_row, 4, 0, 1, 5)
         self.tabs.addTab(turn, "T&urn")
         self.participants = ParticipantPanel()
@@ -174,6 +183,10 @@ class ChaseControls(QWidget):
             self.tabs.addTab(panel, title)
             panel.message.connect(self.message.setText)
         outer.addWidget(self.message)
+        # The tabs are as tall as the page shown (not the tallest page): the lanes above
+        # keep the room (six lanes at 1280x720).
+        self.tabs.currentChanged.connect(self._fit_page)
+        self._fit_page(self.tabs.currentIndex())
         self.choices: dict[str, QComboBox] = {}
         self.resolve = QPushButton("&Mark escapes and captures")
         self.resolve.clicked.connect(self.do_resolve)
@@ -185,6 +198,10 @@ class ChaseControls(QWidget):
             b.clicked.connect(lambda _c=False, i=i: self.do_keep(i))
         self.who.currentIndexChanged.connect(self._who_changed)
         self._odds_worker: OddsWorker | None = None
+        self._actor_seen: str | None = None
+        """The participant whose turn "Turn of" last followed."""
+        self._typed_for: str | None = None
+        """The participant the typed-result boxes were last filled for."""
         self._both: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         """An extra die's two rolls, waiting for the participant's choice (H1)."""
         for button in self.findChildren(QAbstractButton):
@@ -208,6 +225,12 @@ class ChaseControls(QWidget):
             return True
         return super().eventFilter(watched, event)
 
+    def _fit_page(self, index: int) -> None:
+        for i in range(self.tabs.count()):
+            policy = QSizePolicy.Policy.Preferred if i == index else QSizePolicy.Policy.Ignored
+            self.tabs.widget(i).setSizePolicy(policy, policy)
+        self.tabs.updateGeometry()
+
     @property
     def rng(self) -> random.Random:
         return self._rng
@@ -227,16 +250,9 @@ class ChaseControls(QWidget):
     # ------------------------------------------------------------------ state
 
     def _participant_of_actor(self) -> str:
-        enc = self.doc.encounter
-        actor = enc.actor
-        if actor is None:
-            return ""
-        if enc.chase.participant(actor) is not None:
-            return actor
-        for v in enc.chase.vehicles:
-            if actor in (v.commander, v.helm, *v.crew):
-                return v.id
-        return ""
+        from afdesk.gui.chase.board import acting
+
+        return acting(self.doc.encounter)
 
     def _current(self):
         pid = self.who.currentData()
@@ -247,7 +263,14 @@ class ChaseControls(QWidget):
             return
         enc = self.doc.encounter
         ids = [p.id for p in enc.chase.participants]
-        current = self._participant_of_actor() or self.who.currentData()
+        # "Turn of" follows the turn when the turn moves on; otherwise it keeps the GM's
+        # choice (an Occupied stage's pursuer, H4, has no card: its result stays its own).
+        actor = self._participant_of_actor()
+        if actor != self._actor_seen:
+            self._actor_seen = actor
+            current = actor or self.who.currentData()
+        else:
+            current = self.who.currentData()
         self.who.blockSignals(True)
         self.who.clear()
         for pid in ids:
@@ -279,11 +302,39 @@ class ChaseControls(QWidget):
         both = self._both is not None
         for b in self.keep:
             b.setVisible(both)
+        pid = p.id if p is not None else None
+        if pid != self._typed_for:
+            # A new participant's typed result starts empty (not the last one's margin).
+            self._typed_for = pid
+            self.success.setChecked(False)
+            self.margin.setValue(self.margin.minimum())
+            self.interference.setChecked(False)
+            self.faces.clear()
+        # Knocked out (H3): it takes no more turns this chase, so none of its buttons live.
+        live = p is not None and not p.out
+        for w in (self.roll, self.faces, self.apply, self.success, self.margin):
+            w.setEnabled(live)
+        self.interference.setEnabled(live)
+        if not live:
+            self.check.setEnabled(False)
+            self.crew_check.setEnabled(False)
+            for b in self.keep:
+                b.setEnabled(False)
+        else:
+            for b in self.keep:
+                b.setEnabled(True)
+        out_tip = "Knocked out of the chase (H3): no more turns" if p is not None and p.out else ""
+        for w, tip in self._tips.items():
+            w.setToolTip(out_tip or tip)
         self._show_odds()
 
     def _refresh_end(self, enc) -> None:
         """The exchange end: a choice for everyone still in the chase (H3)."""
         at_end = enc.turn.phase is Phase.EXCHANGE_END
+        # No turn at the exchange end (H3): its choices take the turn's rows, so the board
+        # keeps fitting a 720-high screen with eight participants.
+        for w in (self.odds, self.success, self.margin, self.interference, self.apply):
+            w.setVisible(not at_end)
         wanted = [pid for pid in ranked(enc, enc.chase) if not enc.chase.participant(pid).out]
         if not at_end:
             wanted = []
@@ -303,10 +354,12 @@ class ChaseControls(QWidget):
                     # another side, a lower total, decoys caught first (H1, H3)
                     if can_capture(enc, pid, q.id):
                         box.addItem(f"{pname(enc, pid)} captures {pname(enc, q.id)}", q.id)
+                n = len(self.choices)
                 self.choices[pid] = box
-                self.end_row.addWidget(box)
+                self.end_row.addWidget(box, n // END_COLUMNS, n % END_COLUMNS)
             if wanted:
-                self.end_row.addWidget(self.resolve)
+                n = len(self.choices)
+                self.end_row.addWidget(self.resolve, n // END_COLUMNS, n % END_COLUMNS)
         self.resolve.setVisible(bool(wanted))
 
     def checker(self, pid: str) -> str:

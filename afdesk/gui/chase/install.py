@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QSizePolicy, QStackedWidget
 
 from afdesk.encounter.state import Mode
 from afdesk.gui.chase.board import ChaseBoard
+from afdesk.gui.chase.map_rows import FallenRows
 
 
 class ChaseView:
@@ -28,6 +29,8 @@ class ChaseView:
         window.setCentralWidget(self.stack)
         self.doc = None
         self.show_map = False
+        self.rows = FallenRows(window.map)
+        """A countdown's fallen rows drawn on the map (H4)."""
         self.toggle = QAction("Map / chase &board", window)
         self.toggle.setShortcut(QKeySequence("Ctrl+B"))
         self.toggle.setStatusTip("While a chase is on: switch between the chase board and the map")
@@ -69,6 +72,7 @@ class ChaseView:
         if self.doc is not None:
             self.doc.modeChanged.disconnect(self._mode_changed)
         self.doc = doc
+        self.rows.set_document(doc)
         if self._board is not None:  # else it is made with the document shown
             self._show_document()
         doc.modeChanged.connect(self._mode_changed)

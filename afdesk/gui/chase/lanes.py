@@ -18,6 +18,18 @@ DIE_STYLE = {
     "red": ("#c8322c", "◆", "R"),
 }
 
+# A side as a colour stripe and a word (a projector, colour-blind players): the lanes say
+# who runs with whom, as captures do (H3).
+SIDE_STYLE = {
+    "band": ("#1f7a8c", "band"),
+    "opponent": ("#8e3b8e", "opponents"),
+    "denizen": ("#8a6d3b", "denizens"),
+    "": ("#666666", "pursuer"),
+}
+
+LANE_HEIGHT = 36
+"""A lane's height: six lanes and the controls fit a 1280x720 window's central area."""
+
 
 class LaneData(NamedTuple):
     """Everything a lane shows: equal data, no repaint."""
@@ -32,6 +44,12 @@ class LaneData(NamedTuple):
     gm: bool = True
     speed: int | None = None
     """The speed the stage gives it (climb on Steep, swim on Fluid, H4); None: its own."""
+    side: str = ""
+    """Its side for captures (H3): "band", "opponent", "denizen"; "": a stage's pursuer."""
+    turn: bool = False
+    """Whose turn it is (the actor, or the vehicle its actor crews, H5)."""
+    result: str = ""
+    """The exchange end in words, a captor by its name (H3)."""
 
 
 class Lane(QWidget):
@@ -44,7 +62,8 @@ class Lane(QWidget):
         self.paints = 0
         self.name_shown = ""
         """The name as last drawn (cut with "…" when it does not fit)."""
-        self.setMinimumHeight(46)
+        self.setMinimumHeight(LANE_HEIGHT)
+        self.setMaximumHeight(LANE_HEIGHT + 4)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def set_data(self, data: LaneData) -> bool:
@@ -62,7 +81,13 @@ class Lane(QWidget):
         if d is None:
             return ""
         p = d.participant
-        bits = [f"{d.rank}. {d.name}", f"total {p.total if d.show_total else '?'}"]
+        bits = [
+            f"{d.rank}. {d.name}",
+            side_word(d.side),
+            f"total {p.total if d.show_total else '?'}",
+        ]
+        if d.turn:
+            bits.insert(1, "its turn")
         if p.colours:
             bits.append(" ".join(p.colours))
         if d.pole:
@@ -82,9 +107,18 @@ class Lane(QWidget):
         back = QColor("#fff4c2") if d.pole else QColor("#f4f4f4")
         if p.out:
             back = QColor("#e2e2e2")
-        qp.setPen(QPen(QColor("#d4a017") if d.pole else QColor("#bbbbbb"), 3 if d.pole else 1))
+        edge = QColor("#d4a017") if d.pole else QColor("#bbbbbb")
+        if d.turn:
+            edge = QColor("#1565c0")
+        qp.setPen(QPen(edge, 3 if d.pole or d.turn else 1))
         qp.setBrush(back)
         qp.drawRoundedRect(QRectF(r), 6, 6)
+        # The side: a stripe in its colour and its word under the name.
+        stripe, word = SIDE_STYLE.get(d.side, SIDE_STYLE[""])
+        qp.setPen(Qt.PenStyle.NoPen)
+        qp.setBrush(QColor(stripe))
+        qp.drawRoundedRect(QRectF(r.left() + 2, r.top() + 2, 8, r.height() - 4), 3, 3)
+        r = r.adjusted(10, 0, 0, 0)
         big = QFont(self.font())
         big.setPointSizeF(self.font().pointSizeF() * 1.25)
         big.setBold(True)
@@ -96,27 +130,23 @@ class Lane(QWidget):
         fm = QFontMetrics(big)
         name = fm.elidedText(f"{d.rank}. {d.name}", Qt.TextElideMode.ElideRight, name_w)
         self.name_shown = name
-        if d.pole:
-            qp.drawText(
-                QRectF(r.left() + 8, r.top() + 2, name_w, r.height() / 2),
-                Qt.AlignmentFlag.AlignBottom,
-                name,
-            )
-            qp.setFont(self.font())
-            qp.setPen(QColor("#8a6500"))
-            qp.drawText(
-                QRectF(r.left() + 8, r.center().y(), name_w, r.height() / 2),
-                Qt.AlignmentFlag.AlignTop,
-                "★ pole",
-            )
-            qp.setFont(big)
-            qp.setPen(QColor("#222222"))
-        else:
-            qp.drawText(
-                QRectF(r.left() + 8, r.top(), name_w, r.height()),
-                Qt.AlignmentFlag.AlignVCenter,
-                name,
-            )
+        qp.drawText(
+            QRectF(r.left() + 8, r.top() + 1, name_w, r.height() / 2 + 2),
+            Qt.AlignmentFlag.AlignBottom,
+            name,
+        )
+        small = QFont(self.font())
+        small.setPointSizeF(self.font().pointSizeF() * 0.9)
+        qp.setFont(small)
+        qp.setPen(QColor(stripe))
+        below = word + ("  ★ pole" if d.pole else "") + ("  ▶ its turn" if d.turn else "")
+        qp.drawText(
+            QRectF(r.left() + 8, r.center().y() + 1, name_w, r.height() / 2),
+            Qt.AlignmentFlag.AlignTop,
+            QFontMetrics(small).elidedText(below, Qt.TextElideMode.ElideRight, name_w),
+        )
+        qp.setFont(big)
+        qp.setPen(QColor("#222222"))
         # The total as a bar, scaled to the leader.
         bar_x = r.left() + name_w + 12
         bar_w = max(50, int(r.width() * (0.32 if r.width() > 900 else 0.16)))
@@ -189,6 +219,11 @@ def facts(d: LaneData) -> list[str]:
         out.append("next die bad")
     if p.out:
         out.append("OUT")
-    if p.result and p.result != "out":
-        out.append(p.result.upper())
+    if d.result:
+        out.append(d.result.upper())
     return out
+
+
+def side_word(side: str) -> str:
+    """A side in words (the lane's label under the name)."""
+    return SIDE_STYLE.get(side, SIDE_STYLE[""])[1]

@@ -413,8 +413,18 @@ class CountdownPanel(SetupPanel):
         self.exchanges.setValue(c.exchanges)
         self.target.setText(c.target)
         self.rows.setChecked(c.rows)
-        self.roll.setEnabled(c.rows)
-        self.state.setText(f"{c.rows_removed} row(s) gone" if c.rows else "")
+        # One countdown die a round (H4): the model refuses a second; the button says why.
+        self.roll.setEnabled(c.rows and not c.rolled)
+        self.roll.setToolTip(
+            "Rolled this round (H4: one countdown die a round); roll again next round."
+            if c.rows and c.rolled
+            else "Roll the countdown die: one row falls on the good colour, two on the bad (H4)"
+        )
+        self.state.setText(
+            f"{c.rows_removed} row(s) gone" + (", rolled this round" if c.rolled else "")
+            if c.rows
+            else ""
+        )
 
     def do_set(self) -> bool:
         old = self.doc.encounter.chase.countdown
@@ -425,6 +435,7 @@ class CountdownPanel(SetupPanel):
                     target=self.target.text().strip(),
                     rows=self.rows.isChecked(),
                     rows_removed=old.rows_removed,
+                    rolled=old.rolled,
                 )
             )
         )

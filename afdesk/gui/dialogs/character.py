@@ -175,7 +175,7 @@ class CharacterDialog(_Form):
         new = self.start.with_sheet(sheet).replace(
             id=new_id(enc, sheet.name), group=group, area=self._area()
         )
-        return [AddCombatant(new)]
+        return [AddCombatant(new, face_others=True)]  # it faces the other side (E11)
 
 
 class AddStateDialog(_Form):

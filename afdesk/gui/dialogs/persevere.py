@@ -47,6 +47,8 @@ class PersevereDialog(QDialog):
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.plan = persevere.plan(enc) if persevere.due(enc) else []
+        # Why the checks cannot be rolled now (E15): on the greyed button's tooltip.
+        why = persevere.refusal(enc) or ("" if self.plan else "nobody is left to persevere")
         if not self.plan:
             layout.addWidget(
                 QLabel(
@@ -80,7 +82,14 @@ class PersevereDialog(QDialog):
         )
         self.apply_button = self.buttons.addButton("&Apply", QDialogButtonBox.ButtonRole.AcceptRole)
         self.apply_button.setEnabled(False)
+        self.apply_button.setToolTip("Roll (or type the faces) first; then apply the results.")
         self.roll_button.setEnabled(bool(self.plan))
+        # A greyed button says why (E15), as the command's menu entry does.
+        why = sentence(why)
+        why = why if why.endswith(".") else why + "."  # a whole sentence after "(E15)" too
+        self.roll_button.setToolTip(
+            why if not self.plan else "Roll everyone's strength check (E15)."
+        )
         self.roll_button.clicked.connect(self.roll)
         self.apply_button.clicked.connect(self.apply)
         self.buttons.rejected.connect(self.reject)
@@ -118,7 +127,9 @@ class PersevereDialog(QDialog):
             self.table.setItem(row, 3, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()
         self.roll_button.setEnabled(False)
+        self.roll_button.setToolTip("Rolled: apply the results, or cancel to roll again.")
         self.apply_button.setEnabled(True)
+        self.apply_button.setToolTip("Apply everyone's result (E15).")
 
     def apply(self) -> None:
         if self.op is None:

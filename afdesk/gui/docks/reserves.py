@@ -37,6 +37,12 @@ GROUP_ROLE = Qt.ItemDataRole.UserRole
 MEMBER_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
+BRING_TIP = (
+    "Reinforcements: the group appears on the map and in the player view, and is "
+    "dealt a hand from the next deal (E1, E2)"
+)
+
+
 class ReservesPanel(QWidget):
     """Reserve groups and their members; hold back, return to play, bring a group in."""
 
@@ -65,10 +71,7 @@ class ReservesPanel(QWidget):
         self.notes.setToolTip("The sentences of the encounter's GM notes that name the group")
         layout.addWidget(self.notes)
         self.bring_button = QPushButton("&Bring in the group")
-        self.bring_button.setToolTip(
-            "Reinforcements: the group appears on the map and in the player view, and is "
-            "dealt a hand from the next deal (E1, E2)"
-        )
+        self.bring_button.setToolTip(BRING_TIP)
         self.bring_button.clicked.connect(lambda _c=False: self.bring_in_current())
         layout.addWidget(self.bring_button)
         row = QHBoxLayout()
@@ -155,6 +158,14 @@ class ReservesPanel(QWidget):
         item = self.tree.currentItem()
         return item.data(0, GROUP_ROLE) if item is not None else ""
 
+    def _group_to_bring(self) -> str:
+        """The group "Bring in" brings: the one clicked, else the first listed ("" when
+        nobody is held back): the button works as soon as a group exists."""
+        group = self._current_group()
+        if group or self.tree.topLevelItemCount() == 0:
+            return group
+        return self.tree.topLevelItem(0).data(0, GROUP_ROLE) or ""
+
     def _selected(self):
         if self.doc is None:
             return None
@@ -164,9 +175,14 @@ class ReservesPanel(QWidget):
         if self.doc is None:
             return
         enc = self.doc.encounter
-        group = self._current_group()
+        group = self._group_to_bring()
         self.bring_button.setEnabled(bool(group))
-        notes = group_notes(enc, group)
+        self.bring_button.setToolTip(
+            BRING_TIP
+            if group
+            else "Nobody is held back yet: hold an opponent back in a group first (E1, E2)."
+        )
+        notes = group_notes(enc, self._current_group())  # the notes of the group clicked
         self.notes.setText("GM notes: " + " ".join(notes) if notes else "")
         self.notes.setVisible(bool(notes))
         self.bring_button.setText(f"&Bring in {group}" if group else "&Bring in the group")
@@ -231,8 +247,10 @@ class ReservesPanel(QWidget):
         return self._push(BringIn(group))
 
     def bring_in_current(self) -> bool:
-        group = self._current_group()
+        group = self._group_to_bring()
         if not group:
-            self.ctx.reporter.refused("Click a reserve group first.", self.reason)
+            self.ctx.reporter.refused(
+                "Nobody is held back yet: hold an opponent back in a group first.", self.reason
+            )
             return False
         return self.bring_in(group)

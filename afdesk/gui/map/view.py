@@ -26,7 +26,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QGraphicsView, QMenu
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QDockWidget,
+    QGraphicsView,
+    QMenu,
+    QWidget,
+)
 
 from afdesk.gui import mapgeom
 from afdesk.gui.map import gestures, selection
@@ -101,7 +108,31 @@ class MapView(QGraphicsView):
         """The tool holding the press under way (it gets the moves and the release)."""
         self._notes: dict[str, MapNote] = {}  # made when first shown
         self._offer_cid = ""
+        from afdesk.gui.map.group import Group
+
+        self.group = Group(self)
+        """Characters gathered with Ctrl+click, acted on at once (one undo step)."""
         self.set_document(doc)
+        if not player:
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                app.focusChanged.connect(self._focus_changed)
+
+    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """A click on a dock's button gives the keyboard back to the map: digits, arrows
+        and Q / E act on the map after Guard, Bring in, ... (Tab still walks the docks:
+        only a mouse click hands focus back)."""
+        if not isinstance(new, QAbstractButton) or not self.isVisible():
+            return
+        if QApplication.mouseButtons() == Qt.MouseButton.NoButton:
+            return  # the keyboard went there (Tab): it stays
+        if new.window() is not self.window():
+            return
+        dock = new.parentWidget()
+        while dock is not None and not isinstance(dock, QDockWidget):
+            dock = dock.parentWidget()
+        if dock is not None:
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ------------------------------------------------------------------- document
 
@@ -111,9 +142,11 @@ class MapView(QGraphicsView):
         if self.doc is not None:
             self.doc.zoneChanged.disconnect(self._on_zone)
             self.doc.changed.disconnect(self.clear_refusal)
+            self.doc.changed.disconnect(self.group.follow)
             if not self.player:
                 self.doc.selectionChanged.disconnect(self._on_doc_selection)
         self._cancel_gesture()
+        self.group.ids = ()  # the old scene's rings go with it
         self.doc = doc
         self.map_scene = MapScene(doc, player=self.player, parent=self)
         self.map_scene.set_rear_arcs(self._rear)
@@ -122,6 +155,7 @@ class MapView(QGraphicsView):
         self.setBackgroundBrush(self.map_scene.theme.background)
         doc.zoneChanged.connect(self._on_zone)
         doc.changed.connect(self.clear_refusal)
+        doc.changed.connect(self.group.follow)
         self.clear_refusal()
         self._end_offer()
         if not self.player:
@@ -512,10 +546,12 @@ class MapView(QGraphicsView):
         if not cid:
             event.ignore()
             return
-        self.select(selection.Character(cid))
+        several = cid in self.group.members() and len(self.group.members()) > 1
+        if not several:
+            self.select(selection.Character(cid))
         if self._menu is not None:
             self._menu.deleteLater()
-        self._menu = self.context_menu(cid)
+        self._menu = self.group.menu() if several else self.context_menu(cid)
         self._menu.popup(event.globalPos())
         event.accept()
 
@@ -549,7 +585,25 @@ class MapView(QGraphicsView):
                     act.setStatusTip(entry.reason)
                 act.triggered.connect(lambda _on=False, e=entry: self._run_entry(cid, e))
                 act.hovered.connect(partial(self.statusMessage.emit, entry.reason))
+        self._leave_first(menu, cid)
         return menu
+
+    def _leave_first(self, menu: QMenu, cid: str) -> None:
+        """Held in an overlap (E14), the way out comes first: the move check's entry moves
+        to the top, under the name, as the drag's refusal says."""
+        from afdesk.encounter import drag
+
+        if not drag.must_leave_overlap(self.doc.encounter, cid):
+            return
+        acts = menu.actions()
+        for holder in [menu] + [a.menu() for a in acts if a.menu() is not None]:
+            leave = next((a for a in holder.actions() if a.data() == "leave"), None)
+            if leave is not None:
+                break
+        if leave is None or len(acts) < 2:
+            return
+        holder.removeAction(leave)
+        menu.insertAction(acts[1], leave)  # acts[0] is the name's section
 
     def _run_entry(self, cid: str, entry: Entry) -> None:
         if entry.op is not None:

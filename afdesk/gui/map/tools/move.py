@@ -43,6 +43,8 @@ class _Press(msgspec.Struct):
     cid: str
     pos: QPoint
     override: bool
+    ctrl: bool = False
+    """Ctrl held: a click without a drag gathers the token into the group (group.py)."""
 
 
 class MoveTool(MapTool):
@@ -74,9 +76,12 @@ class MoveTool(MapTool):
             return self._lend(self.view.tool("facing"), event, pos)
         if gesture is gestures.Gesture.PAN:
             return self._lend(self.view.tool("pan"), event, pos)
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if gesture is gestures.Gesture.DRAG:
-            self._press = _Press(cid, point, is_override(event.modifiers()))
-        self.view.select(selection.Character(cid))
+            self._press = _Press(cid, point, is_override(event.modifiers()), ctrl)
+        if not ctrl:
+            self.view.group.clear()  # a plain click starts over with one character
+            self.view.select(selection.Character(cid))
         return True
 
     def _lend(self, tool: MapTool, event: QMouseEvent, pos: QPointF) -> bool:
@@ -112,6 +117,8 @@ class MoveTool(MapTool):
             return False
         if self._plan is not None:
             self._drop(pos, is_override(event.modifiers()))
+        elif self._press.ctrl:
+            self.view.group.toggle(self._press.cid)  # Ctrl+click: gather several
         self._press = None
         return True
 
