@@ -1,4 +1,4 @@
-"""Ruleset ``af-2.5.4``, the default (seed 000; RULES.md R1-R13).
+"""Ruleset ``af-2.5.4``, the default (seed 000; docs/rules.md R1-R13).
 
 >>> evaluate((2, 4, 5)).result
 5

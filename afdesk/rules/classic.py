@@ -1,4 +1,4 @@
-"""Ruleset ``af-classic`` (seed 002; RULES.md C1-C6).
+"""Ruleset ``af-classic`` (seed 002; docs/rules.md C1-C6).
 
 >>> evaluate((1, 4, 5), (5,)).wins          # the door: the 5 cancels the 4, the 5 stands
 (5,)

@@ -1,4 +1,4 @@
-"""Ruleset ``d20-degrees`` (seed 004; RULES.md D1-D5).
+"""Ruleset ``d20-degrees`` (seed 004; docs/rules.md D1-D5).
 
 >>> degree(12, 3, 14, 4)          # 15 against TN 14, FN 18: a Pass
 <Degree.PASS: 2>

@@ -1,4 +1,4 @@
-"""The seed pages' worked examples as encounters (RULES.md: seed 000 for af-2.5.4, seed 002
+"""The seed pages' worked examples as encounters (docs/rules.md: seed 000 for af-2.5.4, seed 002
 for af-classic): the kick, the alley and the door, with the faces the pages print.
 
 d20-degrees (seed 004) has no worked example with dice, so these apply to the two dice-pool

@@ -1,4 +1,4 @@
-"""The chase rules as RULES.md now words them, through the Ops: vehicles (H5: only the
+"""The chase rules as docs/rules.md now words them, through the Ops: vehicles (H5: only the
 commander holds reflex, the helm's die moves the vehicle, every participating crew member
 checks; crew stay crew across mode changes), the stage (H4: a teeter lasts until the stage
 changes, Steep and Fluid take the lower of climb and swim, Obscured gives every attack -2)

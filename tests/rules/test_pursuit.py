@@ -1,4 +1,4 @@
-"""Chase rules (RULES.md H1-H3): colour, turn, pole, exchange end."""
+"""Chase rules (docs/rules.md H1-H3): colour, turn, pole, exchange end."""
 
 from __future__ import annotations
 

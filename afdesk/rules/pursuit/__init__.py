@@ -1,4 +1,4 @@
-"""Chase rules (seed 001, RULES.md H1-H5): pursuit dice, chase turns, the pole, the
+"""Chase rules (seed 001, docs/rules.md H1-H5): pursuit dice, chase turns, the pole, the
 exchange end, and the exact odds of a chase turn.
 
 Pure Python, no Qt. The names here are public entry points: :func:`colour`,

@@ -1,4 +1,4 @@
-"""Ruleset ``af-2.5.4``, the default (RULES.md R1-R13): Shifts, Ventures, Fumbles."""
+"""Ruleset ``af-2.5.4``, the default (docs/rules.md R1-R13): Shifts, Ventures, Fumbles."""
 
 from __future__ import annotations
 

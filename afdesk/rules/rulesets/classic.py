@@ -1,4 +1,4 @@
-"""Ruleset ``af-classic`` (RULES.md C1-C6): Will instead of Shifts, Venture tokens, no
+"""Ruleset ``af-classic`` (docs/rules.md C1-C6): Will instead of Shifts, Venture tokens, no
 Fumble."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ruleset ``d20-degrees`` (RULES.md D1-D5): d20 + bonus against TN and F, five degrees,
+"""Ruleset ``d20-degrees`` (docs/rules.md D1-D5): d20 + bonus against TN and F, five degrees,
 keywords; no dice pools, no defense roll, nothing to spend."""
 
 from __future__ import annotations
