@@ -21,6 +21,7 @@ from afdesk.encounter.campaign.state import Play
 from afdesk.gui import screens
 from afdesk.gui.campaign.document import CampaignDocument
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.style import meaning_style
 
 NOTE = (
     "Down, prepared, crouched, hidden, the terrain's states (falling, teeter, stall, flying), "
@@ -100,7 +101,7 @@ class CarryOverDialog(QDialog):
         outer.addWidget(note)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.error.setStyleSheet(meaning_style("error", self.error, "font-weight: bold;"))
         outer.addWidget(self.error)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel

@@ -22,6 +22,7 @@ from afdesk.encounter.ops.base import Op
 from afdesk.gui import screens
 from afdesk.gui.editor.new_encounter import PrepareEncounterDialog
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.style import meaning_style
 
 
 class RosterPicker(QWidget):
@@ -111,7 +112,7 @@ class PrepareDialog(PrepareEncounterDialog):
         layout.insertWidget(layout.indexOf(self.buttons), scroll, 1)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.error.setStyleSheet(meaning_style("error", self.error, "font-weight: bold;"))
         layout.insertWidget(layout.indexOf(self.buttons), self.error)
         self.built = None
         screens.fit_dialog(self)
@@ -142,7 +143,7 @@ class AddFromRosterDialog(QDialog):
         layout.addWidget(self.picker)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.error.setStyleSheet(meaning_style("error", self.error, "font-weight: bold;"))
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel

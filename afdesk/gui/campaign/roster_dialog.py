@@ -28,6 +28,7 @@ from afdesk.gui import screens
 from afdesk.gui.campaign.character_form import CharacterForm
 from afdesk.gui.campaign.document import CampaignDocument
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.style import meaning_style
 from afdesk.storage import campaign as store
 from afdesk.storage.errors import LoadError, SaveError
 
@@ -84,7 +85,7 @@ class RosterDialog(QDialog):
         right.addWidget(self.form, 1)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.error.setStyleSheet(meaning_style("error", self.error, "font-weight: bold;"))
         right.addWidget(self.error)
         row = QHBoxLayout()
         self.apply_button = QPushButton("&Apply")

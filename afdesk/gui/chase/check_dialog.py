@@ -36,6 +36,7 @@ from afdesk.gui.dialogs.contest.common import gm_modifier_row
 from afdesk.gui.dialogs.contest.shifts import SPEND_BUTTON_TEXT
 from afdesk.gui.dice_view import DiceView
 from afdesk.gui.odds_worker import OddsWorker
+from afdesk.gui.style import meaning_style
 from afdesk.gui.text import pct
 from afdesk.rules import RulesError
 from afdesk.rules.contest import Role
@@ -175,7 +176,7 @@ class ChaseCheckDialog(QDialog):
         self.manual_box = manual
         outer.addWidget(manual)
         self.message = QLabel()
-        self.message.setStyleSheet("color: #b00020;")
+        self.message.setStyleSheet(meaning_style("error", self.message))
         self.message.setWordWrap(True)
         outer.addWidget(self.message)
         buttons = QDialogButtonBox(

@@ -45,6 +45,7 @@ from afdesk.encounter.state import Phase
 from afdesk.gui.chase.faces import parse_faces, roll_faces
 from afdesk.gui.chase.setup import CountdownPanel, ParticipantPanel, StagePanel, VehiclePanel
 from afdesk.gui.chase.special import SpecialPanel
+from afdesk.gui.style import meaning_style
 from afdesk.rules import pursuit
 from afdesk.rules.pursuit import stages
 from afdesk.rules.pursuit.checks import CheckOdds, chase_turn_odds, rolled_turn_odds
@@ -141,7 +142,7 @@ class ChaseControls(QWidget):
         check of each crew member who has not checked this round."""
         self.crew_ask.setWordWrap(True)
         self.message = QLabel()
-        self.message.setStyleSheet("color: #b00020;")
+        self.message.setStyleSheet(meaning_style("error", self.message))
         self.message.setWordWrap(True)
         who_label = QLabel("Turn o&f")
         who_label.setBuddy(self.who)

@@ -243,7 +243,7 @@ class ZoneEditorPanel(QWidget):
         v.addWidget(self.segment_name)
         self.segment_note = QLabel()
         self.segment_note.setWordWrap(True)
-        self.segment_note.setStyleSheet("color: #555555;")
+        self.segment_note.setStyleSheet(meaning_style("hint", self.segment_note))
         v.addWidget(self.segment_note)
         row = QHBoxLayout()
         self.add_radio = QRadioButton("Add")
