@@ -5,7 +5,7 @@ never rules."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from afdesk.encounter.combatant import Combatant, opposed
@@ -117,3 +117,25 @@ def facing_the_other_side(enc: Encounter, c: Combatant, area: Area) -> float:
     else:
         return c.facing
     return facing_towards(centre(area), target)
+
+
+def drop_placement(enc: Encounter, ids: Sequence[str], drop: Area) -> list[tuple[str, Area, float]]:
+    """Where the characters ``ids`` dragged onto ``drop`` go, and their facing (E11):
+    one alone takes ``drop`` (the nearest free area if someone stands there); a group
+    spreads over the free areas of the edge when dropped on the zone's outermost row or
+    column, else of the tile (E9), nearest the drop first. Each faces the other side."""
+    people = [enc.combatant(cid) for cid in ids]
+    if not people or not enc.zone.tiles or not enc.zone.contains(drop):
+        return []
+    within: list[Area] = []
+    if len(people) > 1:
+        c0, r0, c1, r1 = enc.zone.area_bounds()
+        edge = {drop[1] == r0: "north", drop[1] == r1: "south"}.get(True) or {
+            drop[0] == c0: "west",
+            drop[0] == c1: "east",
+        }.get(True)
+        within = zone_edge_areas(enc, edge) if edge else tile_areas(drop)
+    areas = spread(enc, len(people), drop, within)
+    return [
+        (c.id, a, facing_the_other_side(enc, c, a)) for c, a in zip(people, areas, strict=False)
+    ]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.ops.roster import AddCombatant, PlaceCombatant
 from afdesk.encounter.placing import (
+    drop_placement,
     facing_the_other_side,
     spread,
     tile_areas,
@@ -79,3 +80,22 @@ def test_placed_characters_face_the_other_side():
     assert facing_the_other_side(enc, hero, (2, 5)) == 90.0  # Gao is due east
     lone = make(band("huang", (5, 5)))
     assert facing_the_other_side(lone, lone.combatants["huang"], (0, 7)) == 90.0  # the middle
+
+
+def test_one_dropped_character_takes_the_drop_area_facing_the_other_side():
+    enc = prepared()
+    assert drop_placement(enc, ["b0"], (5, 8)) == [("b0", (5, 8), 0.0)]  # Huang is north
+    [(cid, area, _)] = drop_placement(enc, ["b0"], (5, 5))  # Huang stands there
+    assert cid == "b0" and area != (5, 5) and max(abs(area[0] - 5), abs(area[1] - 5)) == 1
+
+
+def test_a_group_dropped_on_the_zones_edge_lines_up_along_it():
+    enc = prepared()
+    placed = drop_placement(enc, ["b0", "b1", "b2"], (14, 6))  # the east edge
+    assert [a for _, a, _ in placed] == [(14, 6), (14, 5), (14, 7)]
+    facing = {a: f for _, a, f in placed}
+    assert facing[(14, 5)] == 270.0  # Huang is due west of (14, 5)
+    assert all(225 < f < 315 for f in facing.values())  # westwards, towards the band
+    inner = drop_placement(enc, ["b0", "b1"], (12, 12))
+    assert all(10 <= c < 15 and 10 <= r < 15 for _, (c, r), _ in inner)  # the tile (2, 2)
+    assert drop_placement(enc, ["b0"], (40, 40)) == []  # off the zone: nothing
