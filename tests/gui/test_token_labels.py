@@ -31,13 +31,13 @@ def test_two_characters_never_share_initials_on_the_map(qapp):
     assert player.tokens["silk"]._text == "SW"
 
 
-def _plate_size(scale: float) -> tuple[float, QImage]:
+def _plate_size(scale: float, text: str = "SWh") -> tuple[float, QImage]:
     image = QImage(200, 200, QImage.Format.Format_ARGB32)
     image.fill(0)
     painter = QPainter(image)
     painter.scale(scale, scale)
     box = QRectF(0, 0, 20, 20)
-    size = paint_label_plate(painter, box, 8.0, QColor("#1565c0"), "SWh")
+    size, _box = paint_label_plate(painter, box, 8.0, QColor("#1565c0"), text)
     painter.end()
     return size, image
 
@@ -46,6 +46,8 @@ def test_a_shrunken_label_is_raised_to_reading_size_on_a_plate():
     size, image = _plate_size(0.5)  # a 20-unit disc drawn 10 px wide
     assert size * 0.5 >= MIN_LABEL_PX
     assert image.pixelColor(5, 5).alpha() > 0  # the plate behind the raised label
-    size, image = _plate_size(4.0)  # zoomed in: the disc's own size, no plate
+    size, image = _plate_size(4.0, "SW")  # zoomed in: the disc's own size, no plate
     assert size == 8.0
     assert all(image.pixelColor(x, 40).alpha() == 0 for x in range(0, 200, 10))
+    size, image = _plate_size(4.0, "SWh")  # wider than the disc: a plate, whole
+    assert size == 8.0 and image.pixelColor(2, 40).alpha() > 0

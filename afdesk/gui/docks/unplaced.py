@@ -6,7 +6,7 @@ side (afdesk.encounter.placing, E9, E11). A drop is one undo step of PlaceCombat
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, Qt
+from PySide6.QtCore import QMimeData, QSize, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -21,6 +21,9 @@ from afdesk.encounter.geometry import Area
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.placing import drop_placement, unplaced
 from afdesk.gui import mapgeom
+
+UNPLACED_WIDTH = 170
+"""The dock's width in pixels: names, not the map, at 1280x720."""
 
 MIME = "application/x-afdesk-unplaced"
 """What a drag from the panel carries: the dragged characters' ids, one per line."""
@@ -61,6 +64,9 @@ def drop_on_map(view, event) -> bool:
 class _List(QListWidget):
     """The list the GM drags from: the selected characters' ids travel with the drag."""
 
+    def sizeHint(self) -> QSize:
+        return QSize(UNPLACED_WIDTH - 10, 160)
+
     def mimeTypes(self) -> list[str]:
         return [MIME]
 
@@ -80,17 +86,22 @@ class UnplacedPanel(QWidget):
         self._shown: list[tuple[str, str]] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        hint = QLabel(
-            "Drag onto the map. Several selected: they spread over the tile, or along the "
-            "zone's edge, they are dropped on, facing the other side."
-        )
+        hint = QLabel("Drag onto the map (several: spread over the tile or edge)")
         hint.setWordWrap(True)
+        hint.setToolTip(
+            "One takes the area it is dropped on; several selected spread over the free "
+            "areas of the tile, or along the zone's edge, they are dropped on, facing the "
+            "other side (E9, E11)"
+        )
         layout.addWidget(hint)
         self.list = _List()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setDragEnabled(True)
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
         layout.addWidget(self.list, 1)
+
+    def sizeHint(self) -> QSize:
+        return QSize(UNPLACED_WIDTH, 200)
 
     def set_document(self, doc) -> None:
         if self.doc is not None:
@@ -115,7 +126,7 @@ class UnplacedPanel(QWidget):
                 self.list.addItem(item)
                 item.setSelected(cid in chosen)
         dock = self.parentWidget()
-        if isinstance(dock, QDockWidget):
+        if isinstance(dock, QDockWidget) and dock.isHidden() == bool(shown):
             dock.setVisible(bool(shown))
 
 

@@ -241,7 +241,7 @@ class TokenItem(MapItem):
         box = QRectF(-r, -r, 2 * r, 2 * r)
         if self._badges:
             box = QRectF(-r, -r, 2 * r, 1.45 * r)
-        size = paint_label_plate(painter, box, size, fill, self._text)
+        size, box = paint_label_plate(painter, box, size, fill, self._text)
         painter.setFont(font(size, bold=True))
         painter.setPen(QColor("#ffffff"))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._text)
@@ -262,28 +262,30 @@ class TokenItem(MapItem):
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, badge.text)
 
 
-MIN_LABEL_PX = 11.0
+MIN_LABEL_PX = 9.0
 """The smallest a token's label is drawn on screen, in pixels: shared areas at the fitted
 zoom of a 1280x720 window shrink the discs, never the label below reading size."""
 
 
 def paint_label_plate(
     painter: QPainter, box: QRectF, size: float, fill: QColor, text: str
-) -> float:
-    """The label's font size (scene units) for ``box`` at the painter's zoom: at least
-    :data:`MIN_LABEL_PX` on screen; when that is larger than the disc allows, a plate of
-    the disc's colour behind the label keeps it readable over the map."""
+) -> tuple[float, QRectF]:
+    """The label's font size (scene units) and the box to draw it in, at the painter's
+    zoom: at least :data:`MIN_LABEL_PX` on screen; when that, or the label's width, is
+    more than the disc holds, a plate of the disc's colour behind the label keeps it
+    whole and readable over the map, and the label is drawn across the plate."""
     scale = painter.worldTransform().m11() or 1.0
-    least = MIN_LABEL_PX / scale
-    if size >= least:
-        return size
-    w = least * (0.72 * max(len(text), 1) + 0.5)
-    h = least * 1.3
+    size = max(size, MIN_LABEL_PX / scale)
+    width = QFontMetricsF(font(size, bold=True)).horizontalAdvance(text)
+    if width <= box.width() * 0.92 and size <= box.height():
+        return size, box
+    w = width + size * 0.5
+    h = size * 1.25
     plate = QRectF(box.center().x() - w / 2, box.center().y() - h / 2, w, h)
     painter.setPen(QPen(QColor("#000000"), 1.0 / scale))
     painter.setBrush(fill)
     painter.drawRoundedRect(plate, h / 4, h / 4)
-    return least
+    return size, plate
 
 
 class FlankItem(MapItem):
