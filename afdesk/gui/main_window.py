@@ -112,6 +112,12 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.table.install import TableControl
 
         self.table = TableControl(self)  # fog, the players' screen
+        from afdesk.gui.docks.decisions import install as install_decisions
+
+        self.decisions = install_decisions(self)  # what waits for the GM, above the map
+        from afdesk.gui.docks.unplaced import install as install_unplaced
+
+        self.unplaced = install_unplaced(self)  # who waits off the map, to drag onto it
         if drawn is not None:
             # The panels and the chase board's stack lay themselves out, then the docks
             # take back the sizes the first frame drew, so that the map does not move.

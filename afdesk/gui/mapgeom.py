@@ -39,8 +39,10 @@ def slots(n: int) -> tuple[list[tuple[float, float]], float]:
     if n <= 1:
         return [(0.0, 0.0)], 0.36
     if n == 2:
-        # A gap between the discs leaves room for the actor's ring and the badges.
-        return [(-0.26, 0.0), (0.26, 0.0)], 0.21
+        # A gap between the discs leaves room for the actor's ring and the badges; one
+        # above the other, so that their labels (wider than tall, never under reading
+        # size: gui/map/tokens.py) do not run into each other at a small zoom.
+        return [(0.0, -0.26), (0.0, 0.26)], 0.21
     if n == 3:
         return [(-0.25, -0.22), (0.25, -0.22), (0.0, 0.24)], 0.21
     if n == 4:

@@ -65,8 +65,9 @@ def test_the_player_view_shows_grit_and_hits_per_side_as_the_gm_chooses(qapp, qt
 
 
 def test_in_an_overlap_every_pointer_is_drawn_above_the_tokens(qapp):
-    # Facing each other in one area: without the marks, Orc's disc covers Ann's pointer.
-    doc = bare(hero(area=(2, 2), facing=90.0), foe(area=(2, 2), facing=270.0))
+    # Facing each other in one area (one above the other, mapgeom.slots): without the
+    # marks, Orc's disc covers Ann's pointer.
+    doc = bare(hero(area=(2, 2), facing=180.0), foe(area=(2, 2), facing=0.0))
     scene = MapScene(doc)
     top = max(t.zValue() for t in scene.tokens.values())
     for cid, token in scene.tokens.items():
@@ -77,7 +78,7 @@ def test_in_an_overlap_every_pointer_is_drawn_above_the_tokens(qapp):
             d = p - token.pos()
             assert (d.x() ** 2 + d.y() ** 2) ** 0.5 >= token.radius
     ann, orc = scene.tokens["ann"], scene.tokens["orc"]
-    fx, fy = facing_vector(90.0)
+    fx, fy = facing_vector(180.0)
     probe = ann.pos() + QPointF(fx, fy) * (ann.radius + 8.5)
     d = probe - orc.pos()
     assert (d.x() ** 2 + d.y() ** 2) ** 0.5 < orc.radius  # the probe lies on Orc's disc

@@ -151,7 +151,9 @@ class Screen(Op, frozen=True):
         t = enc.turn
         if t.actor == c.id and c.economy.action:
             c = economy.use_action(c, ActionKind.SCREEN, t.exchange, t.round)
-            c = economy.state_until(c, StateKind.SCREENING, 1)
+            # The note tells this Screen (which TakeBack may give back whole) from one
+            # that took the action at the start of the turn (which held its defenses).
+            c = economy.state_until(c, StateKind.SCREENING, 1, note=OWN_TURN_SCREEN)
         elif c.has(StateKind.HESITATING) and c.economy.action:
             # A held hesitated action is the next action it would take: the Screen aborts
             # it, and the defenses last as a Defend on it would, until the next turn (E7).
@@ -164,10 +166,114 @@ class Screen(Op, frozen=True):
         enc.put(c)
 
     def describe(self, enc: "Encounter") -> str:
-        return f"{name(enc, self.id)} screens: defenses now, the next action is lost (E7)"
+        # Told before it runs (the log line is made first): say what it will do.
+        who = name(enc, self.id)
+        c = enc.combatants.get(self.id)
+        if c is not None and c.economy.action:
+            if enc.turn.actor == c.id:
+                return (
+                    f"{who} screens on {who}'s own turn: this turn's action goes to the "
+                    "Screen, defenses until the next turn (E7)"
+                )
+            if c.has(StateKind.HESITATING):
+                return (
+                    f"{who} screens: the held hesitated action is lost, defenses until "
+                    "the next turn (E7)"
+                )
+        return f"{who} screens: defenses now, the next action is lost (E7)"
 
     def title(self, enc: "Encounter") -> str:
         return f"Screen ({name(enc, self.id)})"
+
+
+OWN_TURN_SCREEN = "took this turn's action"
+"""The note on the Screening state of a Screen made on the character's own turn (E7)."""
+
+TAKE_BACK = ("defend", "screen", "hesitate")
+"""What TakeBack can give back whole: the dock's toggles (E6, E7)."""
+
+
+class TakeBack(Op, frozen=True):
+    """Take back this turn's Defend, Screen or Hesitate whole (E6, E7): the Character
+    dock's toggle switched off. Defend: its state and its extra guard go, the action comes
+    back. Screen: its defenses go, and the action it took (or the next action it was to
+    take) comes back. Hesitate: the state goes, the action was kept anyway. Refused, with
+    the rule id, once it can no longer be given back whole (the extra guard was used, the
+    turn is over, the Screen already took the action at the start of the turn).
+
+    The round of the character's last action goes back to "none": the model only ever
+    compares it with the current round (never two actions in one round, E6), which the
+    taken-back action was."""
+
+    id: str
+    action: Annotated[str, msgspec.Meta(extra_json_schema={"enum": list(TAKE_BACK)})]
+    label = "Take back"
+
+    def __post_init__(self) -> None:
+        if str(self.action) not in TAKE_BACK:
+            known = ", ".join(TAKE_BACK)
+            raise ValueError(f"cannot take back {str(self.action)!r}: only {known} (E6, E7)")
+
+    def execute(self, enc: "Encounter") -> None:
+        require_phase(enc, Phase.TURNS, doing="take an action back")
+        c = enc.combatant(self.id)
+        kind = {"defend": StateKind.DEFENDING, "screen": StateKind.SCREENING}.get(
+            self.action, StateKind.HESITATING
+        )
+        label = features.action_row(self.action).label
+        if not c.has(kind):
+            raise IllegalOp(f"{c.name} has no {label} to take back")
+        t = enc.turn
+        e = c.economy
+        if self.action == "screen" and e.lose_next_action:
+            # A Screen off the character's turn: the next action is not lost yet (E7).
+            enc.put(c.without_state(kind).with_economy(lose_next_action=False))
+            return
+        own = t.actor == c.id and not t.interjection
+        if not own:
+            raise IllegalOp(
+                f"{c.name}'s {label} can be taken back whole only on {c.name}'s own turn "
+                f"(E6); undo it instead"
+            )
+        if self.action == "hesitate":
+            if not e.action:
+                raise IllegalOp(f"{c.name} has no kept action: the Hesitate is spent (E6)")
+            enc.put(c.without_state(kind))
+            return
+        this_turn = e.acted_round == (t.exchange, t.round) and e.action_used == self.action
+        if self.action == "screen":
+            st = c.state(kind)
+            if not this_turn or st is None or st.note != OWN_TURN_SCREEN:
+                raise IllegalOp(
+                    f"{c.name}'s Screen took this turn's action when the turn began and has "
+                    "held its defenses since: it cannot be taken back whole (E7)"
+                )
+            guards = e.guards
+        else:
+            if not this_turn:
+                raise IllegalOp(f"{c.name}'s Defend was not taken this turn (E6)")
+            if e.guards < 1:
+                raise IllegalOp(
+                    f"{c.name} has used the guard since defending: the Defend cannot be "
+                    "taken back whole (E4, E6)"
+                )
+            guards = e.guards - 1
+        enc.put(
+            c.without_state(kind).with_economy(
+                action=True, action_used="", acted_round=(0, 0), guards=guards
+            )
+        )
+
+    def describe(self, enc: "Encounter") -> str:
+        who = name(enc, self.id)
+        if self.action == "defend":
+            return f"{who} takes back the Defend: the action returns, the extra guard goes (E6)"
+        if self.action == "screen":
+            return f"{who} takes back the Screen: the defenses go, the action returns (E7)"
+        return f"{who} takes back the Hesitate: the action is {who}'s to use now (E6)"
+
+    def title(self, enc: "Encounter") -> str:
+        return f"Take back {self.action} ({name(enc, self.id)})"
 
 
 class SetEconomy(Op, frozen=True):

@@ -15,7 +15,7 @@ from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.base import Op
-from afdesk.encounter.ops.economy import Screen, SetEconomy, TakeAction, UseSnap
+from afdesk.encounter.ops.economy import Screen, SetEconomy, TakeAction, TakeBack, UseSnap
 from afdesk.encounter.ops.flow import ActHesitated
 from afdesk.encounter.ops.roster import RemoveCombatant, RemoveState, TickBleeding
 from afdesk.gui.commands.base import (
@@ -192,16 +192,20 @@ class ToggleGuard(OpCommand):
 
 class _StateToggle(OpCommand):
     """A dock toggle for a state the economy gives (Defend, Screen, Hesitate): on takes
-    it as the rules say, off removes it (a GM correction)."""
+    it as the rules say, off takes it back whole (TakeBack: the action back, the extra
+    guard gone) or is refused with the rule id when that is no longer possible (E6, E7);
+    a quick second click is a take-back, never a half-undone turn."""
 
     state: StateKind
+    name: str
+    """What TakeBack calls it."""
 
     def on(self, doc: EncounterDocument, who: str) -> Op:
         raise NotImplementedError
 
     def op(self, doc: EncounterDocument, who: str) -> Op:
         c = doc.encounter.combatants[who]
-        return RemoveState(who, self.state) if c.has(self.state) else self.on(doc, who)
+        return TakeBack(who, self.name) if c.has(self.state) else self.on(doc, who)
 
     def available(self, doc: EncounterDocument, who: str) -> Availability:
         return AVAILABLE  # a refusal is reported beside the toggle when it is pushed
@@ -210,6 +214,7 @@ class _StateToggle(OpCommand):
 class ToggleDefend(_StateToggle):
     id = "toggle:defend"
     label = "Defend"
+    name = "defend"
     state = StateKind.DEFENDING
 
     def on(self, doc: EncounterDocument, who: str) -> Op:
@@ -219,6 +224,7 @@ class ToggleDefend(_StateToggle):
 class ToggleScreen(_StateToggle):
     id = "toggle:screen"
     label = "Screen"
+    name = "screen"
     state = StateKind.SCREENING
 
     def on(self, doc: EncounterDocument, who: str) -> Op:
@@ -231,6 +237,7 @@ class ToggleHesitate(_StateToggle):
 
     id = "toggle:hesitate"
     label = "Hesitate"
+    name = "hesitate"
     state = StateKind.HESITATING
 
     def on(self, doc: EncounterDocument, who: str) -> Op:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.geometry import Area
+from afdesk.encounter.labels import short_labels
 from afdesk.encounter.summary import headline
 from afdesk.encounter.visibility import decoys_shown_to_players, shown_to_players
 from afdesk.encounter.zone import Edge
@@ -86,6 +87,9 @@ class MapScene(QGraphicsScene):
         self._decoy_at: dict[Area, list[tuple[str, int]]] = {}
         self._actor = self.enc.actor
         self._selected = "" if player else doc.selected
+        self._names: tuple = ()
+        self.labels: dict[str, str] = {}
+        """Each character's distinct token label (afdesk.encounter.labels)."""
         from afdesk.gui.table.fog_layer import FogLayer
 
         self.fog = FogLayer(self)  # the players' scene draws nothing under fog
@@ -287,6 +291,7 @@ class MapScene(QGraphicsScene):
             token.set_tooltip(c)
         self._sync_decoys(cid, old_decoys, new_decoys)
         affected = {a for a in (old_area, new_area, *old_decoys, *new_decoys) if a is not None}
+        affected |= self._sync_labels()
         for area in affected:
             self._layout(area)
         self._sync_overlaps(affected)
@@ -298,6 +303,21 @@ class MapScene(QGraphicsScene):
             self._sync_actor_mark()
             if self.player:
                 self._sync_legend()  # the actor hid, or came out of hiding
+
+    def _sync_labels(self) -> set[Area]:
+        """Work the token labels out again when a name changed; the areas of the tokens
+        whose label changed with it (a rename can end or start a clash of initials)."""
+        names = tuple((c.id, c.name) for c in self.enc.roster())
+        if names == self._names:
+            return set()
+        self._names = names
+        old, self.labels = self.labels, short_labels(self.enc.roster())
+        out: set[Area] = set()
+        for cid, label in self.labels.items():
+            if old.get(cid) != label:
+                area, decoys = self._placed.get(cid, (None, ()))
+                out.update(a for a in (area, *decoys) if a is not None)
+        return out
 
     def _sync_decoys(self, cid: str, old: tuple, new: tuple) -> None:
         for i, area in enumerate(old):
@@ -344,6 +364,7 @@ class MapScene(QGraphicsScene):
                     selected=selected,
                     flank=alone,
                     harm=harm,
+                    label=self.labels.get(cid, ""),
                 )
                 self._sync_mark(c, token, alone)
                 # Alone, the token draws its own flank line (one cached item, not two);
@@ -354,7 +375,12 @@ class MapScene(QGraphicsScene):
                     flank.sync(c, strong=actor or selected)
             else:
                 self.decoys[(cid, index)].sync(
-                    c, area, offset=offset, radius=radius, link=not self.player
+                    c,
+                    area,
+                    offset=offset,
+                    radius=radius,
+                    link=not self.player,
+                    label=self.labels.get(cid, ""),
                 )
 
     def _sync_mark(self, c, token: TokenItem, alone: bool) -> None:

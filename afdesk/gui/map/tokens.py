@@ -62,6 +62,7 @@ class TokenItem(MapItem):
         selected: bool = False,
         flank: bool = True,
         harm: Harm | None = None,
+        label: str = "",
     ) -> None:
         """Take the character's place, facing, states and the turn/selection marks.
         ``harm`` draws its hits against its grit (a pill by the disc); in an
@@ -69,14 +70,16 @@ class TokenItem(MapItem):
         :class:`~afdesk.gui.map.overlays.FacingMark` above every token instead.
         ``offset`` and ``radius`` (area units) come from the overlap layout; ``flank``
         draws the flank line here (a token alone in its area; in an overlap the scene's
-        :class:`FlankItem` draws it under every token)."""
+        :class:`FlankItem` draws it under every token). ``label`` is the character's
+        distinct short label (afdesk.encounter.labels; its initials if empty)."""
         self.area = c.area
+        label = label or c.initials
         radius *= AREA
         offset = (offset[0] * AREA, offset[1] * AREA)
         badge_list = badges(c)
         key = (
             c.side,
-            c.initials,
+            label,
             c.facing,
             radius,
             offset,
@@ -95,7 +98,7 @@ class TokenItem(MapItem):
             return
         self._key = key
         self._side = c.side
-        self._text = c.initials
+        self._text = label
         self.facing = c.facing
         self.radius = radius
         self._offset = offset
@@ -235,11 +238,12 @@ class TokenItem(MapItem):
         painter.setBrush(fill)
         painter.drawEllipse(QPointF(0, 0), r, r)
         size = r * (0.82 if len(self._text) <= 2 else 0.62) * self.theme.text_scale
-        painter.setFont(font(size, bold=True))
-        painter.setPen(QColor("#ffffff"))
         box = QRectF(-r, -r, 2 * r, 2 * r)
         if self._badges:
             box = QRectF(-r, -r, 2 * r, 1.45 * r)
+        size, box = paint_label_plate(painter, box, size, fill, self._text)
+        painter.setFont(font(size, bold=True))
+        painter.setPen(QColor("#ffffff"))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._text)
         painter.setOpacity(1.0)
         self._paint_badges(painter)
@@ -256,6 +260,32 @@ class TokenItem(MapItem):
             painter.drawRoundedRect(rect, rect.height() / 2.5, rect.height() / 2.5)
             painter.setPen(badge.fore or QColor("#ffffff"))
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, badge.text)
+
+
+MIN_LABEL_PX = 9.0
+"""The smallest a token's label is drawn on screen, in pixels: shared areas at the fitted
+zoom of a 1280x720 window shrink the discs, never the label below reading size."""
+
+
+def paint_label_plate(
+    painter: QPainter, box: QRectF, size: float, fill: QColor, text: str
+) -> tuple[float, QRectF]:
+    """The label's font size (scene units) and the box to draw it in, at the painter's
+    zoom: at least :data:`MIN_LABEL_PX` on screen; when that, or the label's width, is
+    more than the disc holds, a plate of the disc's colour behind the label keeps it
+    whole and readable over the map, and the label is drawn across the plate."""
+    scale = painter.worldTransform().m11() or 1.0
+    size = max(size, MIN_LABEL_PX / scale)
+    width = QFontMetricsF(font(size, bold=True)).horizontalAdvance(text)
+    if width <= box.width() * 0.92 and size <= box.height():
+        return size, box
+    w = width + size * 0.5
+    h = size * 1.25
+    plate = QRectF(box.center().x() - w / 2, box.center().y() - h / 2, w, h)
+    painter.setPen(QPen(QColor("#000000"), 1.0 / scale))
+    painter.setBrush(fill)
+    painter.drawRoundedRect(plate, h / 4, h / 4)
+    return size, plate
 
 
 class FlankItem(MapItem):
@@ -349,8 +379,11 @@ class DecoyItem(MapItem):
         offset: tuple[float, float] = (0.0, 0.0),
         radius: float = 0.36,
         link: bool = False,
+        label: str = "",
     ) -> None:
-        """Place the decoy; ``link`` draws a dashed line to the true place (GM only)."""
+        """Place the decoy; ``link`` draws a dashed line to the true place (GM only);
+        ``label`` as the token's."""
+        label = label or c.initials
         self.area = area
         cx, cy = mapgeom.area_centre(area)
         pos = (cx + offset[0] * AREA, cy + offset[1] * AREA)
@@ -359,12 +392,12 @@ class DecoyItem(MapItem):
         if link and c.area is not None:
             tx, ty = mapgeom.area_centre(c.area)
             to = (tx - pos[0], ty - pos[1])
-        key = (c.side, c.initials, radius, to)
+        key = (c.side, label, radius, to)
         if key == self._key:
             return
         self._key = key
         self._side = c.side
-        self._text = c.initials
+        self._text = label
         self.radius = radius * AREA
         self._link = _point(to) if to else None
         r = self.radius + 4

@@ -538,6 +538,29 @@ class MapView(QGraphicsView):
 
     # --------------------------------------------------------------- context menu
 
+    # Characters dragged from the Unplaced panel (afdesk.gui.docks.unplaced).
+    def dragEnterEvent(self, event) -> None:
+        from afdesk.gui.docks.unplaced import dragged_ids
+
+        if dragged_ids(event.mimeData()) and not self.player:
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event) -> None:
+        from afdesk.gui.docks.unplaced import dragged_ids
+
+        if dragged_ids(event.mimeData()) and not self.player:
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event) -> None:
+        from afdesk.gui.docks.unplaced import drop_on_map
+
+        if not drop_on_map(self, event):
+            super().dropEvent(event)
+
     def contextMenuEvent(self, event) -> None:
         if self.player:
             event.ignore()

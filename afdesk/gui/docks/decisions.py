@@ -1,0 +1,123 @@
+"""The decisions bar above the map: whatever waits for the GM's decision (hits at grit,
+the actor's ongoing states, reinforcements due), whoever is selected, with its buttons,
+until it is decided (afdesk.encounter.pending lists them from the model)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from afdesk.encounter.pending import Decision, pending_decisions
+from afdesk.gui.context import CommandContext
+
+_COLOURS = {"harm": "#d0021b", "state": "#e65100", "reinforcements": "#4a148c"}
+
+
+class DecisionRow(QWidget):
+    """One decision: a coloured strip with its sentence and its buttons."""
+
+    def __init__(self, d: Decision, bar: DecisionsBar) -> None:
+        super().__init__()
+        self.decision = d
+        self.setObjectName("decisionRow")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet(
+            f"#decisionRow {{ background: {_COLOURS.get(d.kind, '#37474f')};"
+            " border-radius: 4px; }"
+            " #decisionRow QLabel { color: white; font-weight: bold; }"
+        )
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 2, 4, 2)
+        self.text = QLabel(f"⚠ {d.text}")
+        row.addWidget(self.text, 1)
+        self.buttons: list[QPushButton] = []
+        for choice in d.choices:
+            b = QPushButton(choice.label)
+            b.setToolTip(choice.tip)
+            b.clicked.connect(lambda _c=False, ch=choice: bar.decide(d, ch))
+            row.addWidget(b)
+            self.buttons.append(b)
+
+
+class DecisionsBar(QWidget):
+    """Every pending decision, one row each; hidden (with its tool bar) when none."""
+
+    def __init__(self, ctx: CommandContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.doc = None
+        self.decisions: list[Decision] = []
+        self.rows: list[DecisionRow] = []
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(2, 2, 2, 2)
+        self._layout.setSpacing(2)
+        self.refusal = QLabel()
+        self.refusal.setStyleSheet("color: #b00020;")
+        self.refusal.setWordWrap(True)
+        self.refusal.setVisible(False)
+        self._layout.addWidget(self.refusal)
+
+    def set_document(self, doc) -> None:
+        if self.doc is not None:
+            self.doc.changed.disconnect(self.refresh)
+        self.doc = doc
+        doc.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the decisions the model asks for now (rebuilt only when they change)."""
+        doc = self.doc
+        if doc is None:
+            return
+        now = doc.memo("pending_decisions", lambda: pending_decisions(doc.encounter))
+        if now != self.decisions:
+            self.decisions = list(now)
+            for row in self.rows:
+                self._layout.removeWidget(row)
+                row.deleteLater()
+            self.rows = [DecisionRow(d, self) for d in self.decisions]
+            for i, row in enumerate(self.rows):
+                self._layout.insertWidget(i, row)
+            self.refusal.setVisible(False)
+        self._show(bool(self.decisions) or self.refusal.isVisible())
+
+    def _show(self, on: bool) -> None:
+        holder = self.parentWidget()
+        (holder if isinstance(holder, QToolBar) else self).setVisible(on)
+
+    def decide(self, d: Decision, choice) -> None:
+        """Push the choice's Op (a refusal shows under the rows), or select the character
+        the decision is about (its numbers are the GM's, in the Character dock)."""
+        if self.doc is None:
+            return
+        if choice.op is None:
+            self.doc.select(d.about)
+            return
+        self.refusal.setVisible(False)
+        if not self.ctx.push(choice.op, beside=self.refusal):
+            self.refusal.setVisible(bool(self.refusal.text()))
+            self._show(True)
+
+
+def install(window) -> DecisionsBar:
+    """Put the decisions bar above the map, across the window (a tool bar that only
+    shows while something waits), following the document shown."""
+    tools = QToolBar("Decisions", window)
+    tools.setObjectName("decisionsBar")
+    tools.setMovable(False)
+    tools.setFloatable(False)
+    bar = DecisionsBar(window.ctx, tools)
+    tools.addWidget(bar)
+    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, tools)
+    tools.setVisible(False)
+    window.documentChanged.connect(bar.set_document)
+    if window.doc is not None:
+        bar.set_document(window.doc)
+    return bar

@@ -1,0 +1,66 @@
+"""The decisions bar above the map: harm at grit shows whoever is selected, with its
+buttons, until decided."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.ops.roster import AdjustCounter
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.main_window import MainWindow
+from afdesk.storage import samples as sample
+
+
+@pytest.fixture
+def window(qtbot, playing_doc):
+    w = MainWindow(QSettings())
+    w.maybe_save = lambda: True
+    w.rng = random.Random(7)
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    w.set_document(playing_doc)
+    return w
+
+
+def test_harm_at_grit_is_asked_above_the_map_whoever_is_selected(window):
+    doc = window.doc
+    enc = doc.encounter
+    bar = window.decisions
+    assert not bar.parentWidget().isVisible()  # nothing waits: no bar
+    actor = enc.actor
+    victim = next(c for c in enc.roster() if c.id != actor and c.on_map and c.grit > 0)
+    doc.select(actor)  # the attacker stays selected, as after Apply
+    assert doc.push(AdjustCounter(victim.id, "hits", victim.grit - victim.hits)) == ""
+    assert bar.parentWidget().isVisible()
+    [row] = bar.rows
+    assert victim.name in row.text.text() and "Down, out or nothing?" in row.text.text()
+    assert [b.text() for b in row.buttons] == ["Down", "Out", "Nothing"]
+    assert doc.selected == actor
+    row.buttons[0].click()  # Down (E17)
+    assert enc is doc.encounter and doc.encounter.combatants[victim.id].has(StateKind.DOWN)
+    assert bar.rows == [] and not bar.parentWidget().isVisible()
+    doc.undo()  # undone: the decision waits again
+    assert len(bar.rows) == 1 and bar.parentWidget().isVisible()
+
+
+def test_the_bar_follows_the_document_shown(window):
+    fresh = EncounterDocument(sample.build(), journal_factory=lambda d: None)
+    window.set_document(fresh)
+    assert window.decisions.doc is fresh
+
+
+def test_the_players_screen_shows_down_on_the_token(window):
+    from afdesk.gui.map.scene import MapScene
+
+    doc = window.doc
+    enc = doc.encounter
+    victim = next(c for c in enc.roster() if c.on_map and c.grit > 0 and not c.hidden)
+    assert doc.push(AdjustCounter(victim.id, "hits", victim.grit - victim.hits)) == ""
+    window.decisions.rows[0].buttons[0].click()  # Down
+    player = MapScene(doc, player=True)
+    assert "DOWN" in player.tokens[victim.id].badge_texts()
