@@ -46,18 +46,6 @@ from afdesk.gui.text import sentence
 if TYPE_CHECKING:
     from afdesk.gui.actions import Entry
 
-SUBMENUS = {
-    "Target": "&Targets",
-    "Check": "&Checks",
-    "Action": "&Actions",
-    "Snap": "&Snaps",
-    "Defense": "&Defense",
-    "Harm": "&Harm",
-    "State": "S&tates",
-    "GM": "&GM",
-}
-"""The titles of the token menu's submenus, by command group."""
-
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.05, 12.0
 
@@ -579,54 +567,12 @@ class MapView(QGraphicsView):
         event.accept()
 
     def context_menu(self, cid: str) -> QMenu:
-        """The character's actions, from :func:`afdesk.gui.actions.entries`, in one
-        column that fits beside the token: the first group (the attacks) and any group of
-        one entry in the menu itself, every other group in a submenu (Checks >, Snaps >,
-        States > ...). Disabled entries carry the model's reason as tooltip and status
-        tip; Ctrl+K's command palette searches the same commands."""
-        menu = QMenu(self)
-        menu.setToolTipsVisible(True)
-        from afdesk.gui import actions  # on the first right-click, not at start
+        """The character's actions in one column (:mod:`afdesk.gui.map.token_menu`)."""
+        from afdesk.gui.map.token_menu import token_menu
 
-        c = self.doc.encounter.combatants.get(cid)
-        if c is not None:
-            menu.addSection(c.name)
-        groups: dict[str, list[Entry]] = {}
-        for entry in actions.entries(self.doc, cid):
-            groups.setdefault(entry.group, []).append(entry)
-        for n, (group, entries) in enumerate(groups.items()):
-            where = menu
-            if n and len(entries) > 1:
-                where = menu.addMenu(SUBMENUS.get(group, group))
-                where.setToolTipsVisible(True)
-            for entry in entries:
-                act = where.addAction(entry.label)
-                act.setData(entry.key)
-                act.setEnabled(entry.enabled)
-                if entry.reason:
-                    act.setToolTip(entry.reason)
-                    act.setStatusTip(entry.reason)
-                act.triggered.connect(lambda _on=False, e=entry: self._run_entry(cid, e))
-                act.hovered.connect(partial(self.statusMessage.emit, entry.reason))
-        self._leave_first(menu, cid)
-        return menu
-
-    def _leave_first(self, menu: QMenu, cid: str) -> None:
-        """Held in an overlap (E14), the way out comes first: the move check's entry moves
-        to the top, under the name, as the drag's refusal says."""
-        from afdesk.encounter import drag
-
-        if not drag.must_leave_overlap(self.doc.encounter, cid):
-            return
-        acts = menu.actions()
-        for holder in [menu] + [a.menu() for a in acts if a.menu() is not None]:
-            leave = next((a for a in holder.actions() if a.data() == "leave"), None)
-            if leave is not None:
-                break
-        if leave is None or len(acts) < 2:
-            return
-        holder.removeAction(leave)
-        menu.insertAction(acts[1], leave)  # acts[0] is the name's section
+        return token_menu(
+            self, self.doc, cid, partial(self._run_entry, cid), self.statusMessage.emit
+        )
 
     def _run_entry(self, cid: str, entry: Entry) -> None:
         if entry.op is not None:
