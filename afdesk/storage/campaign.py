@@ -265,7 +265,10 @@ def import_characters(path: str | os.PathLike[str]) -> list[Character]:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of a campaign file of the current version."""
-    _, defs = msgspec.json.schema_components([Campaign], ref_template="#/$defs/{name}")
+    from afdesk.storage.schema import clean_descriptions  # the same text on every Python
+
+    _, raw = msgspec.json.schema_components([Campaign], ref_template="#/$defs/{name}")
+    defs = clean_descriptions(dict(raw))
     root = defs.pop("Campaign")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
