@@ -11,7 +11,7 @@ import argparse
 import sys
 
 SUBCOMMANDS = (
-    ("check FILE...", "check encounter files; exit 0 if all are fine"),
+    ("check FILE...", "check encounter, campaign, character and tile-set files"),
     ("export-png FILE OUT.png", "render an encounter's map to a PNG (--player, --size WxH)"),
     ("--self-test", "check this installation (Qt plugins, resources, data folder, journal)"),
 )
@@ -21,7 +21,9 @@ SUBCOMMANDS = (
 def _parser_check() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="afdesk check",
-        description="Check encounter, campaign and character files; exit 0 if all are fine.",
+        description=(
+            "Check encounter, campaign, character and tile-set files; exit 0 if all are fine."
+        ),
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     return p
@@ -49,10 +51,111 @@ def help_text() -> str:
     return "\n".join(lines) + "\n"
 
 
+COMMANDS = ("check", "export-png", "help")
+"""The words ``afdesk COMMAND`` knows (``help`` prints the help)."""
+
+QT_OPTIONS = {
+    **dict.fromkeys(
+        (
+            "-platform",
+            "-platformpluginpath",
+            "-platformtheme",
+            "-plugin",
+            "-qwindowgeometry",
+            "-qwindowicon",
+            "-qwindowtitle",
+            "-session",
+            "-display",
+            "-geometry",
+            "-style",
+            "-stylesheet",
+            "-qmljsdebugger",
+        ),
+        1,
+    ),
+    **dict.fromkeys(("-reverse", "-widgetcount", "-nograb", "-dograb", "-sync"), 0),
+}
+"""Qt's own command-line options the window passes on to Qt (QGuiApplication,
+QApplication and the xcb plugin), with how many values each takes."""
+
+
+class UsageError(Exception):
+    """A command line afdesk does not understand: said on stderr, exit status 2;
+    ``usage``: the usage lines follow (not for a file that is not there)."""
+
+    def __init__(self, message: str, *, usage: bool = True) -> None:
+        super().__init__(message)
+        self.usage = usage
+
+
+def app_arguments(argv: list[str]) -> tuple[str | None, dict[str, str]]:
+    """The window's command line, checked before anything starts: ``(FILE or None, Qt's
+    options with their values)``. UsageError for an unknown option or command, a second
+    file, or a file that does not exist."""
+    files: list[str] = []
+    qt: dict[str, str] = {}
+    args = iter(argv)
+    for arg in args:
+        name = "-" + arg.lstrip("-").split("=", 1)[0] if arg.startswith("-") else arg
+        if arg.startswith("-") and arg != "-" and name in QT_OPTIONS:
+            value = arg.split("=", 1)[1] if "=" in arg else ""
+            if QT_OPTIONS[name] and "=" not in arg:
+                given = next(args, None)
+                if given is None:
+                    raise UsageError(f"the Qt option {arg} needs a value")
+                value = given
+            qt[name] = value
+        elif arg == "--version":
+            continue  # the app says its version (afdesk.gui.app)
+        elif arg.startswith("-") and arg != "-":
+            raise UsageError(f"unknown option {arg}")
+        else:
+            files.append(arg)
+    if len(files) > 1:
+        if not _looks_like_a_file(files[0]):
+            raise UsageError(_unknown_command(files[0]))
+        raise UsageError(f"afdesk opens one file at a time (got {len(files)}: {', '.join(files)})")
+    if not files:
+        return None, qt
+    file = files[0]
+    from pathlib import Path
+
+    path = Path(file)
+    if path.is_file():
+        return file, qt
+    if path.exists():
+        raise UsageError(f"{file}: not a file (afdesk opens an encounter file)", usage=False)
+    if not _looks_like_a_file(file):
+        raise UsageError(_unknown_command(file))
+    raise UsageError(f"{file}: no such file", usage=False)
+
+
+def _looks_like_a_file(arg: str) -> bool:
+    """A word with no folder and no suffix (``chek``) is taken for a mistyped command."""
+    return "/" in arg or "\\" in arg or "." in arg.lstrip(".")
+
+
+def _unknown_command(word: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, COMMANDS, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown command {word!r}{hint}; the commands are {', '.join(COMMANDS)}"
+
+
+def usage_error(error: UsageError) -> int:
+    """Say ``error`` on stderr (with the usage if it calls for it); exit status 2."""
+    usage = "usage: afdesk [FILE] [--version]\n       afdesk COMMAND ...\n"
+    sys.stderr.write(
+        f"afdesk: {error}\n{usage if error.usage else ''}afdesk --help lists the commands.\n"
+    )
+    return 2
+
+
 def run(argv: list[str]) -> int:
     """Dispatch to a tool or start the app; returns the exit status."""
     first = argv[0] if argv else ""
-    if first in ("-h", "--help"):
+    if first in ("-h", "--help", "help"):
         sys.stdout.write(help_text())
         return 0
     if first == "--version":
@@ -61,6 +164,8 @@ def run(argv: list[str]) -> int:
         print(f"afdesk {__version__}")
         return 0
     if first == "--self-test":
+        if _no_display(argv[1:]):
+            return 2
         from afdesk.gui.selftest import main as self_test_main
 
         return self_test_main(argv[1:])
@@ -74,6 +179,15 @@ def run(argv: list[str]) -> int:
         from afdesk.gui.export import main as export_main
 
         return export_main(argv[1:], last=True)  # the process ends with the command
+    if "-h" in argv or "--help" in argv:  # afdesk FILE --help
+        sys.stdout.write(help_text())
+        return 0
+    try:
+        app_arguments(argv)
+    except UsageError as exc:
+        return usage_error(exc)
+    if _no_display(argv):
+        return 2
     import gc
 
     # Start-up makes tens of thousands of long-lived objects and no garbage worth a
@@ -83,6 +197,28 @@ def run(argv: list[str]) -> int:
     from afdesk.gui.app import main as app_main
 
     return app_main(argv, collect_after_first_frame=True)
+
+
+def _no_display(argv: list[str]) -> bool:
+    """True, after saying so and how to run with one, when the window would have no
+    display to open on (Qt would abort the process instead)."""
+    if any(a in ("-h", "--help") for a in argv):
+        return False
+    from afdesk.gui.platform_check import no_display
+
+    message = no_display(platform=_qt_value(argv, "-platform"), display=_qt_value(argv, "-display"))
+    if message:
+        sys.stderr.write(message)
+    return bool(message)
+
+
+def _qt_value(argv: list[str], option: str) -> str | None:
+    """The value given to Qt's ``option`` (``-platform offscreen``, ``--platform=...``)."""
+    for i, arg in enumerate(argv):
+        name, equals, value = arg.lstrip("-").partition("=")
+        if arg.startswith("-") and f"-{name}" == option:
+            return value if equals else (argv[i + 1] if i + 1 < len(argv) else None)
+    return None
 
 
 def _before_qt(*, app: bool) -> None:
