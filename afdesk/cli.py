@@ -54,30 +54,6 @@ def help_text() -> str:
 COMMANDS = ("check", "export-png", "help")
 """The words ``afdesk COMMAND`` knows (``help`` prints the help)."""
 
-QT_OPTIONS = {
-    **dict.fromkeys(
-        (
-            "-platform",
-            "-platformpluginpath",
-            "-platformtheme",
-            "-plugin",
-            "-qwindowgeometry",
-            "-qwindowicon",
-            "-qwindowtitle",
-            "-session",
-            "-display",
-            "-geometry",
-            "-style",
-            "-stylesheet",
-            "-qmljsdebugger",
-        ),
-        1,
-    ),
-    **dict.fromkeys(("-reverse", "-widgetcount", "-nograb", "-dograb", "-sync"), 0),
-}
-"""Qt's own command-line options the window passes on to Qt (QGuiApplication,
-QApplication and the xcb plugin), with how many values each takes."""
-
 
 class UsageError(Exception):
     """A command line afdesk does not understand: said on stderr, exit status 2;
@@ -88,41 +64,31 @@ class UsageError(Exception):
         self.usage = usage
 
 
-def app_arguments(argv: list[str]) -> tuple[str | None, dict[str, str]]:
-    """The window's command line, checked before anything starts: ``(FILE or None, Qt's
-    options with their values)``. UsageError for an unknown option or command, a second
-    file, or a file that does not exist."""
+def app_arguments(argv: list[str]) -> str | None:
+    """The window's command line, checked before anything starts: the FILE to open, or
+    None. UsageError for an unknown option or command (any option but ``--version``,
+    which the app answers; Qt's own options too: the environment sets what they would,
+    such as ``QT_QPA_PLATFORM`` and ``QT_STYLE_OVERRIDE``), a second file, or a file that
+    does not exist."""
     files: list[str] = []
-    qt: dict[str, str] = {}
-    args = iter(argv)
-    for arg in args:
-        name = "-" + arg.lstrip("-").split("=", 1)[0] if arg.startswith("-") else arg
-        if arg.startswith("-") and arg != "-" and name in QT_OPTIONS:
-            value = arg.split("=", 1)[1] if "=" in arg else ""
-            if QT_OPTIONS[name] and "=" not in arg:
-                given = next(args, None)
-                if given is None:
-                    raise UsageError(f"the Qt option {arg} needs a value")
-                value = given
-            qt[name] = value
-        elif arg == "--version":
+    for arg in argv:
+        if arg == "--version":
             continue  # the app says its version (afdesk.gui.app)
-        elif arg.startswith("-") and arg != "-":
+        if arg.startswith("-") and arg != "-":
             raise UsageError(f"unknown option {arg}")
-        else:
-            files.append(arg)
+        files.append(arg)
     if len(files) > 1:
         if not _looks_like_a_file(files[0]):
             raise UsageError(_unknown_command(files[0]))
         raise UsageError(f"afdesk opens one file at a time (got {len(files)}: {', '.join(files)})")
     if not files:
-        return None, qt
+        return None
     file = files[0]
     from pathlib import Path
 
     path = Path(file)
     if path.is_file():
-        return file, qt
+        return file
     if path.exists():
         raise UsageError(f"{file}: not a file (afdesk opens an encounter file)", usage=False)
     if not _looks_like_a_file(file):
@@ -164,7 +130,7 @@ def run(argv: list[str]) -> int:
         print(f"afdesk {__version__}")
         return 0
     if first == "--self-test":
-        if _no_display(argv[1:]):
+        if not {"-h", "--help"} & set(argv) and _no_display():
             return 2
         from afdesk.gui.selftest import main as self_test_main
 
@@ -186,7 +152,7 @@ def run(argv: list[str]) -> int:
         app_arguments(argv)
     except UsageError as exc:
         return usage_error(exc)
-    if _no_display(argv):
+    if _no_display():
         return 2
     import gc
 
@@ -199,26 +165,15 @@ def run(argv: list[str]) -> int:
     return app_main(argv, collect_after_first_frame=True)
 
 
-def _no_display(argv: list[str]) -> bool:
+def _no_display() -> bool:
     """True, after saying so and how to run with one, when the window would have no
     display to open on (Qt would abort the process instead)."""
-    if any(a in ("-h", "--help") for a in argv):
-        return False
     from afdesk.gui.platform_check import no_display
 
-    message = no_display(platform=_qt_value(argv, "-platform"), display=_qt_value(argv, "-display"))
+    message = no_display()
     if message:
         sys.stderr.write(message)
     return bool(message)
-
-
-def _qt_value(argv: list[str], option: str) -> str | None:
-    """The value given to Qt's ``option`` (``-platform offscreen``, ``--platform=...``)."""
-    for i, arg in enumerate(argv):
-        name, equals, value = arg.lstrip("-").partition("=")
-        if arg.startswith("-") and f"-{name}" == option:
-            return value if equals else (argv[i + 1] if i + 1 < len(argv) else None)
-    return None
 
 
 def _before_qt(*, app: bool) -> None:

@@ -60,22 +60,16 @@ def advice(packages: list[str]) -> str:
     )
 
 
-def no_display(
-    environ: Mapping[str, str] | None = None,
-    platform: str | None = None,
-    display: str | None = None,
-    system: str = sys.platform,
-) -> str:
+def no_display(environ: Mapping[str, str] | None = None, system: str = sys.platform) -> str:
     """What to tell the GM when the window has no display to open on ("" when it has one):
     on Linux, Qt's X11 plugin needs ``DISPLAY`` and its Wayland plugin ``WAYLAND_DISPLAY``;
     without either (a text console, SSH without X forwarding) Qt aborts the process with
-    advice that does not apply. ``platform`` and ``display``: Qt's ``-platform`` and
-    ``-display`` options, if given (they come before the environment)."""
+    advice that does not apply. ``QT_QPA_PLATFORM`` chooses the platform plugin."""
     env = os.environ if environ is None else environ
     if not system.startswith("linux"):
         return ""  # Windows and macOS always have their own platform plugin
-    asked = platform if platform is not None else env.get("QT_QPA_PLATFORM", "")
-    x11 = display or env.get("DISPLAY", "")
+    asked = env.get("QT_QPA_PLATFORM", "")
+    x11 = env.get("DISPLAY", "")
     wayland = env.get("WAYLAND_DISPLAY", "")
     # QT_QPA_PLATFORM may list fallbacks ("wayland;xcb") and carry options ("xcb:...").
     names = [p.split(":", 1)[0].strip() for p in asked.split(";") if p.strip()]
