@@ -178,14 +178,15 @@ def check_binaries(folder: Path, floor: tuple[int, ...]) -> tuple[int, ...]:
     over = [f"{bundle.dotted(g)}  {p.relative_to(folder)}" for g, _, p in rows if g > floor]
     if over:
         raise Failed(
-            f"ask for a glibc newer than {bundle.dotted(floor)}:\n" + _indent("\n".join(over))
+            f"bundled files ask for a glibc newer than {bundle.dotted(floor)}:\n"
+            + _indent("\n".join(over))
         )
     newer_cxx = [p for _, cxx, p in rows if cxx > bundle.GLIBCXX_FLOOR]
     if newer_cxx:
-        raise Failed(f"ask for a C++ runtime newer than Ubuntu 22.04's: {newer_cxx}")
+        raise Failed(f"bundled files ask for a C++ runtime newer than Ubuntu 22.04's: {newer_cxx}")
     system = [p for _, _, p in rows if p.name.startswith(bundle.FROM_THE_SYSTEM)]
     if system:
-        raise Failed(f"bundle what the system provides: {system}")
+        raise Failed(f"the system's C++ runtime or expat is bundled: {system}")
     newest = rows[0][0]
     print(
         f"ok  every bundled file asks for glibc {bundle.dotted(newest)} at most ({rows[0][2].name})"
