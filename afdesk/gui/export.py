@@ -103,6 +103,25 @@ def load_encounter(path: Path):
     return Encounter.from_state(state)
 
 
+def image_format(out: Path) -> str:
+    """The image format ``out``'s suffix names (``.png``, ``.jpg``, ...), as Qt writes it
+    here; ExportError when there is no suffix or Qt has no writer for it (the bytes always
+    match the name)."""
+    from PySide6.QtGui import QImageWriter
+
+    _ensure_app()  # the image plugins are found through the application
+    writable = sorted(
+        {bytes(f.data()).decode().lower() for f in QImageWriter.supportedImageFormats()}
+    )
+    suffix = out.suffix.lower().lstrip(".")
+    if suffix in writable:
+        return suffix
+    known = ", ".join(f".{f}" for f in writable)
+    if not suffix:
+        raise ExportError(f"{out}: give the image a suffix that names its format ({known})")
+    raise ExportError(f"{out}: cannot write .{suffix} images; the formats here are {known}")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one clear line, exit status 2 (not usage + error)
         raise ExportError(message)
@@ -158,8 +177,9 @@ def _export(argv: list[str]) -> int:
 
         if QApplication.instance() is None:
             os.environ["QT_QPA_PLATFORM"] = "offscreen"  # never show or need a display
+        fmt = image_format(out)
         image = render_map(encounter, size, player=args.player)
-        if not image.save(str(out), "PNG"):
+        if not image.save(str(out), fmt):
             raise ExportError(f"{out}: cannot write the image there")
     except ExportError as exc:
         print(f"afdesk export-png: {exc}", file=sys.stderr)

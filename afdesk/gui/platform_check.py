@@ -58,3 +58,33 @@ def advice(packages: list[str]) -> str:
         f"On Debian or Ubuntu: sudo apt install {' '.join(packages)}\n"
         "(See the README's Set up section.)"
     )
+
+
+def no_display(environ: Mapping[str, str] | None = None, system: str = sys.platform) -> str:
+    """What to tell the GM when the window has no display to open on ("" when it has one):
+    on Linux, Qt's X11 plugin needs ``DISPLAY`` and its Wayland plugin ``WAYLAND_DISPLAY``;
+    without either (a text console, SSH without X forwarding) Qt aborts the process with
+    advice that does not apply. ``QT_QPA_PLATFORM`` chooses the platform plugin."""
+    env = os.environ if environ is None else environ
+    if not system.startswith("linux"):
+        return ""  # Windows and macOS always have their own platform plugin
+    asked = env.get("QT_QPA_PLATFORM", "")
+    x11 = env.get("DISPLAY", "")
+    wayland = env.get("WAYLAND_DISPLAY", "")
+    # QT_QPA_PLATFORM may list fallbacks ("wayland;xcb") and carry options ("xcb:...").
+    names = [p.split(":", 1)[0].strip() for p in asked.split(";") if p.strip()]
+    for name in names or ["xcb", "wayland"]:
+        if (name == "xcb" and x11) or (name.startswith("wayland") and wayland):
+            return ""
+        if name not in ("xcb", "wayland", "wayland-egl"):
+            return ""  # offscreen, vnc, eglfs...: a display of its own
+    return (
+        "afdesk: no display found: the window needs a desktop, and neither DISPLAY (X11) "
+        "nor WAYLAND_DISPLAY (Wayland) is set here (a text console, or SSH without X "
+        "forwarding).\n"
+        "To open the window: start afdesk from the desktop's terminal or menu, or over SSH "
+        "with X forwarding (ssh -X HOST afdesk), or on the desktop of this machine that is "
+        "already running (DISPLAY=:0 afdesk).\n"
+        "Without a window: afdesk check FILE..., afdesk export-png FILE OUT.png, and "
+        "QT_QPA_PLATFORM=offscreen afdesk --self-test.\n"
+    )

@@ -531,7 +531,10 @@ def encounter_problems(loaded: LoadedCampaign) -> list[str]:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of a campaign file of the current version."""
-    _, defs = msgspec.json.schema_components([Campaign], ref_template="#/$defs/{name}")
+    from afdesk.storage.schema import clean_descriptions  # the same text on every Python
+
+    _, raw = msgspec.json.schema_components([Campaign], ref_template="#/$defs/{name}")
+    defs = clean_descriptions(dict(raw))
     root = defs.pop("Campaign")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -1,5 +1,5 @@
 """``afdesk check FILE...``: load each file the way the app does and say what is wrong
-(encounters, campaigns and character files)."""
+(encounters, campaigns, character files and tile sets)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,27 @@ def _load_any(path: str) -> None:
             raise LoadError(loaded.path.name, "; ".join(problems))
     elif p.suffix == campaign.CHARACTERS_EXTENSION:
         campaign.import_characters(p)
+    elif p.suffix == ".json":
+        _check_tileset(p)
     else:
         load(path)
+
+
+def _check_tileset(path: Path) -> None:
+    """A tile-set file (``.json``) as afdesk reads the GM's own from the data folder: its
+    types and meaning (E9, E10: segments inside their tile, kind ids once, the encounter
+    file's limits), and an id that no bundled tile set has (afdesk would skip it)."""
+    from afdesk.paths import bundled_tileset_dir
+    from afdesk.storage.tilesets import read_tileset
+
+    tileset = read_tileset(path)
+    for bundled in sorted(bundled_tileset_dir().glob("*.json")):
+        if bundled.resolve() != path.resolve() and read_tileset(bundled).id == tileset.id:
+            raise LoadError(
+                path.name,
+                f"id: {tileset.id!r} is already the id of the bundled tile set in "
+                f"{bundled.name}; give this one another id",
+            )
 
 
 def check_file(path: str) -> str:

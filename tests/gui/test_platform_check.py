@@ -3,6 +3,8 @@ letting Qt abort the process."""
 
 from __future__ import annotations
 
+import pytest
+
 from afdesk.gui import app, platform_check
 
 
@@ -32,3 +34,37 @@ def test_main_exits_2_with_the_advice_before_any_window(monkeypatch, capsys):
     assert app.main([]) == 2
     assert made == []
     assert "sudo apt install libxcb-cursor0" in capsys.readouterr().err
+
+
+NOTHING: dict[str, str] = {}
+
+
+def test_no_display_on_linux_without_display_or_wayland_display():
+    text = platform_check.no_display(NOTHING, system="linux")
+    assert text.startswith("afdesk: no display found:")
+    assert "ssh -X" in text and "DISPLAY=:0 afdesk" in text
+    # Qt asked for X11 or Wayland without its display is no display either
+    assert platform_check.no_display({"QT_QPA_PLATFORM": "xcb"}, system="linux") == text
+    only_wayland = {"QT_QPA_PLATFORM": "wayland", "DISPLAY": ":0"}
+    assert platform_check.no_display(only_wayland, system="linux") == text
+    assert platform_check.no_display({"QT_QPA_PLATFORM": "wayland;xcb"}, system="linux") == text
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"DISPLAY": ":0"},
+        {"WAYLAND_DISPLAY": "wayland-0"},
+        {"QT_QPA_PLATFORM": "offscreen"},
+        {"QT_QPA_PLATFORM": "vnc"},
+        {"QT_QPA_PLATFORM": "xcb:nograb", "DISPLAY": ":1"},
+        {"QT_QPA_PLATFORM": "wayland;xcb", "DISPLAY": ":0"},
+    ],
+)
+def test_a_display_is_found(env):
+    assert platform_check.no_display(env, system="linux") == ""
+
+
+def test_windows_and_macos_always_have_a_display():
+    assert platform_check.no_display(NOTHING, system="win32") == ""
+    assert platform_check.no_display(NOTHING, system="darwin") == ""
