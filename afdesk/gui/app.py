@@ -68,6 +68,7 @@ def start(window, file: str | None = None) -> None:
                 window.reporter.failed("Recovery failed", exc, kept="The journal is kept.")
                 continue
             doc = EncounterDocument(Encounter.from_state(state), p.file, modified=True)
+            doc.adopt_steps(report.steps)  # the recovered changes can be undone
             window.set_document(doc)
             doc.start_journal()  # the recovered state is journaled before the old one goes
             discard(p)
