@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import random
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -126,6 +124,8 @@ class MainWindow(FileMenu, QMainWindow):
             self._show_in_panels(self.doc)
             self._rebuild_edit_menu()
             self._update_actions()
+        else:  # the start page: nothing to act on until an encounter opens
+            self._enable_encounter_actions(False)
         from afdesk.gui.docks import history
 
         if history.on_screen(self.reserves_dock):  # a saved layout shows it in front
@@ -285,6 +285,9 @@ class MainWindow(FileMenu, QMainWindow):
         self.act_recap = self._action("Export &recap…", self.export_recap)
         self.act_new_campaign = self._action("New ca&mpaign…", self.new_campaign)
         self.act_open_campaign = self._action("Open campai&gn…", self.open_campaign)
+        self.act_close = self._action(
+            "&Close", self.close_encounter, S.Close, "Close the encounter to the start page"
+        )
         self.act_quit = self._action("&Quit", self.close, S.Quit)
         self.act_player = self._action(
             "&Player view", self.toggle_player_view, "F11", "A second window for the projector"
@@ -346,6 +349,7 @@ class MainWindow(FileMenu, QMainWindow):
         m.addAction(self.act_export)
         m.addAction(self.act_recap)
         m.addSeparator()
+        m.addAction(self.act_close)
         m.addAction(self.act_quit)
         self.edit_menu.addAction(self.act_undo)
         self.edit_menu.addAction(self.act_redo)
@@ -488,26 +492,6 @@ class MainWindow(FileMenu, QMainWindow):
         if self._refusal and self.statusBar().currentMessage() == self._refusal:
             self.statusBar().clearMessage()
         self._refusal = ""
-
-    def export_image(self) -> None:
-        from afdesk.gui.export import render_map
-
-        name, _ = QFileDialog.getSaveFileName(
-            self, "Export map image", self.doc.encounter.meta.name + ".png", "PNG images (*.png)"
-        )
-        if not name:
-            return
-        player = (
-            QMessageBox.question(
-                self, "Export map image", "Export the player view (without GM-only things)?"
-            )
-            == QMessageBox.StandardButton.Yes
-        )
-        image = render_map(self.doc.encounter, (1920, 1080), player=player)
-        if image.save(name):
-            self.show_message(f"Exported {Path(name).name}.")
-        else:
-            self.reporter.failed("Export failed", f"Could not write {name}.")
 
     def toggle_player_view(self) -> None:
         """F11: show the player view, or hide it if it is showing."""
