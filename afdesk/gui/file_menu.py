@@ -115,6 +115,8 @@ class FileMenu:
     def new_campaign(self) -> None:
         """File > New campaign: a folder for ``campaign.afcamp``."""
         self.campaign.new_dialog()
+        if self.campaign.doc is not None:
+            self.workspaces.follow_task(campaign=True)
 
     def open_campaign(self, folder: str | Path | None = None) -> bool:
         """File > Open campaign; a clear message and nothing changed if bad."""
@@ -125,6 +127,7 @@ class FileMenu:
             opened = self.campaign.open(Path(folder))
         if opened:
             start_page.remember(self.settings, "campaign", self.campaign.doc.folder)
+            self.workspaces.follow_task(campaign=True)
         return opened
 
     def close_encounter(self) -> bool:
@@ -285,6 +288,7 @@ class FileMenu:
             return
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
+        self.workspaces.save()  # the workspace shown, as the GM left it
         if self.doc is not None:
             self.doc.close(clean=True)
         if self.completed:  # closed before the rest of the window was built

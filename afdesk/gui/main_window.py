@@ -27,6 +27,7 @@ from afdesk.gui.context import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.errors import MESSAGE_MS, Reporter
 from afdesk.gui.file_menu import FileMenu
+from afdesk.gui.workspaces import Workspaces, names_dock
 
 if TYPE_CHECKING:
     from afdesk.gui.commands import Command
@@ -80,6 +81,7 @@ class MainWindow(FileMenu, QMainWindow):
         self._build_menu_titles()
         self._build_status()
         self._fit_to_screen()
+        self._build_workspaces()
         if defer:
             self._restore_layout()  # the first frame's layout (complete() keeps it)
         else:
@@ -100,7 +102,7 @@ class MainWindow(FileMenu, QMainWindow):
 
         self.zone_editor = install_editor(self)  # the map's edit mode (its docks: when opened)
         saved = self._saved_layout if drawn is not None else self.settings.value("window/state")
-        if saved is not None and _names_a_dock(bytes(saved), "paletteDock"):
+        if saved is not None and names_dock(bytes(saved), "paletteDock"):
             # The saved layout places the editor's docks: made now, while it can place
             # them (taking back the sizes drawn forgets where a dock not made yet belongs).
             self.zone_editor.palette_dock  # noqa: B018
@@ -110,6 +112,7 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.table.install import TableControl
 
         self.table = TableControl(self)  # fog, the players' screen
+        self._install_workspaces()
         if drawn is not None:
             # The panels and the chase board's stack lay themselves out, then the docks
             # take back the sizes the first frame drew, so that the map does not move.
@@ -478,6 +481,21 @@ class MainWindow(FileMenu, QMainWindow):
             self.restoreState(state)
         screens.clamp_window(self)  # a layout saved on a larger screen
 
+    # -------------------------------------------------------------------- workspaces
+
+    def _build_workspaces(self) -> None:
+        """The layout per task (:mod:`afdesk.gui.workspaces`); a first start lays the docks
+        out as the workspace declares (else the saved layout applies)."""
+        self.workspaces = Workspaces(self, self.settings)
+        if self.settings.value("window/state") is None:
+            self.workspaces.apply()
+        self.documentChanged.connect(self.workspaces.follow_document)
+
+    def _install_workspaces(self) -> None:
+        """View > Workspace, and the zone editor switching to Prepare and back."""
+        self.workspaces.install_menu(self.view_menu)
+        self.zone_editor.action.toggled.connect(self.workspaces.follow_task)
+
     # -------------------------------------------------------------------- the table
 
     def show_message(self, text: str) -> None:
@@ -571,9 +589,3 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.help_text import about
 
         QMessageBox.about(self, "About afdesk", about())
-
-
-def _names_a_dock(state: bytes, name: str) -> bool:
-    """Whether a layout saved by ``QMainWindow.saveState`` holds the dock ``name`` (its
-    object name is written in UTF-16)."""
-    return name.encode("utf-16-be") in state
