@@ -121,7 +121,7 @@ WORKSPACES: dict[str, Workspace] = {
             CAMPAIGN,
             "Ca&mpaign",
             (
-                Place("campaignDock", "left", 0.3),
+                Place("campaignDock", "left", 0.24),
                 Place("reflexDock", "left", behind="campaignDock"),
                 Place("combatantDock", "right", 0.22, least=PANELS),
                 Place("reservesDock", "right", behind="combatantDock"),

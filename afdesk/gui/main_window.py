@@ -472,14 +472,7 @@ class MainWindow(FileMenu, QMainWindow):
         screens.fit_window(self, [self.combatant_dock, self.reflex_dock], self.log_dock)
 
     def _restore_layout(self) -> None:
-        geometry = self.settings.value("window/geometry")
-        state = self.settings.value("window/state")
-        self._saved_layout = bytes(state) if state is not None else b""
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        screens.clamp_window(self)  # a layout saved on a larger screen
+        self._saved_layout = self.workspaces.restore_window()
 
     # -------------------------------------------------------------------- workspaces
 

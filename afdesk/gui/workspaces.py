@@ -45,6 +45,19 @@ class Workspaces:
         self._by_hand = False
         self._doc = None
 
+    def restore_window(self) -> bytes:
+        """The window's geometry and layout as it was closed (the workspace shown then);
+        returns the layout restored (b"" if none was saved)."""
+        w = self.window
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if geometry is not None:
+            w.restoreGeometry(geometry)
+        if state is not None:
+            w.restoreState(state)
+        screens.clamp_window(w)  # a layout saved on a larger screen
+        return bytes(state) if state is not None else b""
+
     # ------------------------------------------------------------------- switching
 
     def switch(self, name: str) -> None:
