@@ -135,11 +135,18 @@ class StartPage(QWidget):
         rows.append(("Sample: River ford (a battle)", ("sample", "")))
         if paths.chase_sample_encounter().is_file():
             rows.append(("Sample: Rooftop chase", ("chase", "")))
+        first = -1
         for text, data in rows:
-            item = QListWidgetItem(text)
+            kind, where = data
+            there = kind not in ("encounter", "campaign") or Path(where).exists()
+            item = QListWidgetItem(text if there else f"{text}: missing")
             item.setData(ROLE, data)
+            if not there:  # listed, so the GM sees it went, but not offered
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+            elif first < 0:
+                first = self.list.count()
             self.list.addItem(item)
-        self.list.setCurrentRow(0)
+        self.list.setCurrentRow(first)
 
     def open_item(self, item: QListWidgetItem) -> bool:
         """Open what ``item`` names; a clear message and the page kept if it cannot be."""

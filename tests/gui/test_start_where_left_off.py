@@ -5,7 +5,7 @@ Close), and opens the sample only on a fresh machine; ``afdesk FILE`` still open
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from afdesk.encounter.ops.roster import AdjustCounter
@@ -69,7 +69,10 @@ def test_a_last_encounter_that_is_gone_shows_the_start_page_saying_so(qtbot, tmp
     assert not w.act_save.isEnabled() and not w.act_undo.isEnabled()
     assert not w.act_deal.isEnabled(), "nothing to deal to on the start page"
     rows = [page.list.item(i).text() for i in range(page.list.count())]
-    assert any("ford.afenc" in r for r in rows), "the recent list, even with the file gone"
+    gone = next(i for i, r in enumerate(rows) if "ford.afenc" in r)  # listed, not offered
+    assert rows[gone].endswith(": missing")
+    assert not page.list.item(gone).flags() & Qt.ItemFlag.ItemIsEnabled
+    assert page.list.currentRow() != gone
     assert any(r.startswith("Sample: River ford") for r in rows)
     sample_row = next(i for i, r in enumerate(rows) if r.startswith("Sample: River ford"))
     assert page.open_item(page.list.item(sample_row))
