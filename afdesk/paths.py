@@ -78,3 +78,15 @@ def user_tileset_dir() -> Path:
     """Where a GM puts their own tile sets (``<data folder>/tilesets``), read after the
     bundled ones."""
     return data_dir() / "tilesets"
+
+
+def encounters_dir() -> Path:
+    """Where the GM's own encounters go: the folder a first Save, Export or Open dialog
+    starts in (never the working directory afdesk was started from). ``Documents/afdesk``;
+    with ``$AFDESK_DATA_DIR`` set (a portable setup, the tests) ``<data folder>/encounters``
+    instead, so that nothing is written beside the user's own documents. Not created here."""
+    if os.environ.get("AFDESK_DATA_DIR"):
+        return data_dir() / "encounters"
+    import platformdirs
+
+    return Path(platformdirs.user_documents_dir()) / "afdesk"

@@ -198,6 +198,19 @@ class History(StepList[Step, StepEvent]):
         self._emit(StepEvent(Change.REDO, step))
         return step
 
+    def adopt(self, steps: Sequence[Step]) -> None:
+        """Take ``steps``, already applied to the encounter (a crash journal's replay,
+        oldest first), as the steps to undo: the history before them is forgotten, and
+        beyond the limit the oldest are too. No saved state is among them (the encounter's
+        file may differ from where they start). Nothing is applied and no one is told:
+        the encounter does not change."""
+        kept = list(steps)
+        if self.limit is not None:
+            kept = kept[-self.limit :]
+        self._steps = kept
+        self._index = len(kept)
+        self._clean = -1
+
     # -------------------------------------------------------------------- internals
 
     def _merge_target(self, merge_key: str | None) -> Step | None:

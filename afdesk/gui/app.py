@@ -1,5 +1,6 @@
 """Start the afdesk application: recover a crashed encounter if there is one, else open the
-file given, else the bundled sample."""
+file given, else where the GM left off (:mod:`afdesk.gui.start_page`), else the bundled
+sample."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def make_app(argv: list[str] | None = None) -> QApplication:
 
 
 def start(window, file: str | None = None) -> None:
-    """What the window shows first: recovery, then the file, then the sample."""
+    """What the window shows first: recovery, then the file, then (no file given) what
+    the GM had open last or the start page, then (no history at all) the sample."""
     from afdesk.encounter.model import Encounter
     from afdesk.gui.document import EncounterDocument
     from afdesk.storage import LoadError
@@ -68,6 +70,7 @@ def start(window, file: str | None = None) -> None:
                 window.reporter.failed("Recovery failed", exc, kept="The journal is kept.")
                 continue
             doc = EncounterDocument(Encounter.from_state(state), p.file, modified=True)
+            doc.adopt_steps(report.steps)  # the recovered changes can be undone
             window.set_document(doc)
             doc.start_journal()  # the recovered state is journaled before the old one goes
             discard(p)
@@ -82,6 +85,11 @@ def start(window, file: str | None = None) -> None:
             discard(p)
     if file and window.open_path(file):
         return
+    if not file:
+        from afdesk.gui import start_page
+
+        if start_page.resume(window):  # where the GM left off, or the start page
+            return
     try:
         window.open_sample()
     except LoadError as exc:

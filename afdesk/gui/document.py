@@ -212,6 +212,17 @@ class EncounterDocument(QObject):
         self.undo_stack.push(StepCommand(self, step, merged))
         return ""
 
+    def adopt_steps(self, steps: Sequence[Step]) -> None:
+        """Take the steps a crash journal's replay made (already applied to this encounter,
+        oldest first) as its undo history, so that the GM can undo what was recovered
+        (:func:`afdesk.storage.recovery.recover_report`). Before the journal starts: its
+        base is the encounter as recovered, and undoing an adopted step journals its
+        inverse."""
+        self.history.adopt(steps)
+        self.undo_stack.clear()
+        for step in self.history.steps:
+            self.undo_stack.push(StepCommand(self, step, merged=False))
+
     def undo(self) -> None:
         """Undo the last step (through the undo stack, which the history follows)."""
         self.undo_stack.undo()

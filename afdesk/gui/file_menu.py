@@ -16,10 +16,23 @@ from PySide6.QtWidgets import (
 
 from afdesk import paths
 from afdesk.encounter.model import Encounter
-from afdesk.gui import screens
+from afdesk.gui import screens, start_page
 from afdesk.gui.document import EncounterDocument
 
 FILE_FILTER = "afdesk encounters (*.afenc);;All files (*)"
+
+
+def gm_folder() -> Path:
+    """The GM's encounters folder (:func:`afdesk.paths.encounters_dir`), made if it can
+    be; the documents folder if it cannot."""
+    folder = paths.encounters_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return screens.documents_folder()
+    return folder
+
+
 MAX_RECENT = 8
 
 
@@ -77,7 +90,7 @@ class FileMenu:
         return True
 
     def open_dialog(self) -> None:
-        start = str(self.doc.path.parent) if self.doc and self.doc.path else ""
+        start = str(self.doc.path.parent) if self.doc and self.doc.path else str(gm_folder())
         name, _ = QFileDialog.getOpenFileName(self, "Open encounter", start, FILE_FILTER)
         if name:
             self.open_path(name)
@@ -102,13 +115,58 @@ class FileMenu:
     def new_campaign(self) -> None:
         """File > New campaign: a folder for ``campaign.afcamp``."""
         self.campaign.new_dialog()
+        if self.campaign.doc is not None:
+            self.workspaces.follow_task(campaign=True)
 
     def open_campaign(self, folder: str | Path | None = None) -> bool:
         """File > Open campaign; a clear message and nothing changed if bad."""
         if folder is None:
             self.campaign.open_dialog()
-            return self.campaign.doc is not None
-        return self.campaign.open(Path(folder))
+            opened = self.campaign.doc is not None
+        else:
+            opened = self.campaign.open(Path(folder))
+        if opened:
+            start_page.remember(self.settings, "campaign", self.campaign.doc.folder)
+            self.workspaces.follow_task(campaign=True)
+        return opened
+
+    def close_encounter(self) -> bool:
+        """File > Close: close the encounter (asking about unsaved changes) to the start
+        page; the next start shows the start page too. False if the GM cancels."""
+        if self.doc is None or not self.maybe_save():
+            return self.doc is None
+        old = self.doc
+        self.doc = None
+        self._links.clear()
+        if self.completed:
+            self.campaign.close()
+        blank = EncounterDocument(Encounter(), journal_factory=lambda d: None)
+        blank.setParent(self)
+        self.map.set_document(blank)  # the views let go of the closed encounter
+        if self.completed:
+            self._show_in_panels(blank)
+        if self.player_window is not None:
+            self.player_window.set_document(blank)
+        old.close(clean=True)
+        old.deleteLater()
+        self.turn_label.clear()
+        self.show_protection("")
+        self.setWindowModified(False)
+        self._enable_encounter_actions(False)
+        start_page.forget_last(self.settings)
+        start_page.show(self)
+        return True
+
+    def _enable_encounter_actions(self, on: bool) -> None:
+        """With no encounter open (the start page) what needs one is off; opening one
+        turns it back on (the commands as the model allows, :meth:`_update_actions`)."""
+        if not self.completed:
+            return
+        acts = [self.act_save, self.act_save_as, self.act_export, self.act_recap]
+        acts += [self.act_close, self.act_undo, self.act_redo, self.mode_menu.menuAction()]
+        acts += [act for act, _command in self._bound]
+        for act in acts:
+            act.setEnabled(on)
 
     def export_recap(self, path: str | Path | None = None, players: bool | None = None) -> bool:
         """File > Export recap: one self-contained HTML page of the session (the log by
@@ -119,7 +177,7 @@ class FileMenu:
         from afdesk.storage.recap import RecapError, write_recap
 
         if path is None:
-            start = str(screens.documents_folder() / (self.doc.encounter.meta.name + ".html"))
+            start = str(gm_folder() / (self.doc.encounter.meta.name + ".html"))
             path, _ = QFileDialog.getSaveFileName(self, "Export recap", start, "HTML (*.html)")
             if not path:
                 return False
@@ -138,6 +196,25 @@ class FileMenu:
         self.show_message(f"Exported the recap {Path(path).name}.")
         return True
 
+    def export_image(self) -> None:
+        from afdesk.gui.export import render_map  # only when asked
+
+        start = str(gm_folder() / (self.doc.encounter.meta.name + ".png"))
+        name, _ = QFileDialog.getSaveFileName(self, "Export map image", start, "PNG images (*.png)")
+        if not name:
+            return
+        player = (
+            QMessageBox.question(
+                self, "Export map image", "Export the player view (without GM-only things)?"
+            )
+            == QMessageBox.StandardButton.Yes
+        )
+        image = render_map(self.doc.encounter, (1920, 1080), player=player)
+        if image.save(name):
+            self.show_message(f"Exported {Path(name).name}.")
+        else:
+            self.reporter.failed("Export failed", f"Could not write {name}.")
+
     def save(self) -> bool:
         if self.doc is None:
             return False
@@ -150,8 +227,8 @@ class FileMenu:
             return False
         if self.doc.path:
             start = str(self.doc.path)
-        else:  # a first save goes to the documents folder, not wherever afdesk started
-            start = str(screens.documents_folder() / (self.doc.encounter.meta.name + ".afenc"))
+        else:  # a first save goes to the GM's encounters folder, not wherever afdesk started
+            start = str(gm_folder() / (self.doc.encounter.meta.name + ".afenc"))
         name, _ = QFileDialog.getSaveFileName(self, "Save encounter", start, FILE_FILTER)
         if not name:
             return False
@@ -211,6 +288,7 @@ class FileMenu:
             return
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
+        self.workspaces.save()  # the workspace shown, as the GM left it
         if self.doc is not None:
             self.doc.close(clean=True)
         if self.completed:  # closed before the rest of the window was built
@@ -268,6 +346,8 @@ class FileMenu:
     def _add_recent(self, path: Path) -> None:
         items = [str(path.resolve())] + [p for p in self.recent_files() if p != str(path.resolve())]
         self.settings.setValue("recent", items[:MAX_RECENT])
+        if self._campaign is None or self._campaign.doc is None:  # a campaign: it reopens
+            start_page.remember(self.settings, "encounter", path)
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()

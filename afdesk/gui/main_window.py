@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import random
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -29,6 +27,7 @@ from afdesk.gui.context import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.errors import MESSAGE_MS, Reporter
 from afdesk.gui.file_menu import FileMenu
+from afdesk.gui.workspaces import Workspaces, names_dock
 
 if TYPE_CHECKING:
     from afdesk.gui.commands import Command
@@ -82,6 +81,7 @@ class MainWindow(FileMenu, QMainWindow):
         self._build_menu_titles()
         self._build_status()
         self._fit_to_screen()
+        self._build_workspaces()
         if defer:
             self._restore_layout()  # the first frame's layout (complete() keeps it)
         else:
@@ -102,7 +102,7 @@ class MainWindow(FileMenu, QMainWindow):
 
         self.zone_editor = install_editor(self)  # the map's edit mode (its docks: when opened)
         saved = self._saved_layout if drawn is not None else self.settings.value("window/state")
-        if saved is not None and _names_a_dock(bytes(saved), "paletteDock"):
+        if saved is not None and names_dock(bytes(saved), "paletteDock"):
             # The saved layout places the editor's docks: made now, while it can place
             # them (taking back the sizes drawn forgets where a dock not made yet belongs).
             self.zone_editor.palette_dock  # noqa: B018
@@ -118,6 +118,7 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.docks.unplaced import install as install_unplaced
 
         self.unplaced = install_unplaced(self)  # who waits off the map, to drag onto it
+        self._install_workspaces()
         if drawn is not None:
             # The panels and the chase board's stack lay themselves out, then the docks
             # take back the sizes the first frame drew, so that the map does not move.
@@ -132,6 +133,8 @@ class MainWindow(FileMenu, QMainWindow):
             self._show_in_panels(self.doc)
             self._rebuild_edit_menu()
             self._update_actions()
+        else:  # the start page: nothing to act on until an encounter opens
+            self._enable_encounter_actions(False)
         from afdesk.gui.docks import history
 
         if history.on_screen(self.reserves_dock):  # a saved layout shows it in front
@@ -291,6 +294,9 @@ class MainWindow(FileMenu, QMainWindow):
         self.act_recap = self._action("Export &recap…", self.export_recap)
         self.act_new_campaign = self._action("New ca&mpaign…", self.new_campaign)
         self.act_open_campaign = self._action("Open campai&gn…", self.open_campaign)
+        self.act_close = self._action(
+            "&Close", self.close_encounter, S.Close, "Close the encounter to the start page"
+        )
         self.act_quit = self._action("&Quit", self.close, S.Quit)
         self.act_player = self._action(
             "&Player view", self.toggle_player_view, "F11", "A second window for the projector"
@@ -352,6 +358,7 @@ class MainWindow(FileMenu, QMainWindow):
         m.addAction(self.act_export)
         m.addAction(self.act_recap)
         m.addSeparator()
+        m.addAction(self.act_close)
         m.addAction(self.act_quit)
         self.edit_menu.addAction(self.act_undo)
         self.edit_menu.addAction(self.act_redo)
@@ -473,14 +480,22 @@ class MainWindow(FileMenu, QMainWindow):
         screens.fit_window(self, [self.combatant_dock, self.reflex_dock], self.log_dock)
 
     def _restore_layout(self) -> None:
-        geometry = self.settings.value("window/geometry")
-        state = self.settings.value("window/state")
-        self._saved_layout = bytes(state) if state is not None else b""
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        screens.clamp_window(self)  # a layout saved on a larger screen
+        self._saved_layout = self.workspaces.restore_window()
+
+    # -------------------------------------------------------------------- workspaces
+
+    def _build_workspaces(self) -> None:
+        """The layout per task (:mod:`afdesk.gui.workspaces`); a first start lays the docks
+        out as the workspace declares (else the saved layout applies)."""
+        self.workspaces = Workspaces(self, self.settings)
+        if self.settings.value("window/state") is None:
+            self.workspaces.apply()
+        self.documentChanged.connect(self.workspaces.follow_document)
+
+    def _install_workspaces(self) -> None:
+        """View > Workspace, and the zone editor switching to Prepare and back."""
+        self.workspaces.install_menu(self.view_menu)
+        self.zone_editor.action.toggled.connect(self.workspaces.follow_task)
 
     # -------------------------------------------------------------------- the table
 
@@ -496,26 +511,6 @@ class MainWindow(FileMenu, QMainWindow):
         if self._refusal and self.statusBar().currentMessage() == self._refusal:
             self.statusBar().clearMessage()
         self._refusal = ""
-
-    def export_image(self) -> None:
-        from afdesk.gui.export import render_map
-
-        name, _ = QFileDialog.getSaveFileName(
-            self, "Export map image", self.doc.encounter.meta.name + ".png", "PNG images (*.png)"
-        )
-        if not name:
-            return
-        player = (
-            QMessageBox.question(
-                self, "Export map image", "Export the player view (without GM-only things)?"
-            )
-            == QMessageBox.StandardButton.Yes
-        )
-        image = render_map(self.doc.encounter, (1920, 1080), player=player)
-        if image.save(name):
-            self.show_message(f"Exported {Path(name).name}.")
-        else:
-            self.reporter.failed("Export failed", f"Could not write {name}.")
 
     def toggle_player_view(self) -> None:
         """F11: show the player view, or hide it if it is showing."""
@@ -607,9 +602,3 @@ class MainWindow(FileMenu, QMainWindow):
         from afdesk.gui.help_text import about
 
         QMessageBox.about(self, "About afdesk", about())
-
-
-def _names_a_dock(state: bytes, name: str) -> bool:
-    """Whether a layout saved by ``QMainWindow.saveState`` holds the dock ``name`` (its
-    object name is written in UTF-16)."""
-    return name.encode("utf-16-be") in state

@@ -59,6 +59,10 @@ class Recovered(msgspec.Struct, frozen=True):
     state: EncounterState
     dropped: str
     """What was left out, in words ('' if nothing)."""
+    steps: tuple[Step, ...] = ()
+    """The replayed steps that ``state`` can undo, oldest first (as the replay's History
+    holds them): the recovered document's undo history starts with them, so that the GM
+    can undo back to where the journal began (the file as saved, or its base)."""
 
 
 class _Empty(Exception):
@@ -404,8 +408,9 @@ def _replay_journal(data: bytes, source: str) -> Recovered:
                 base = files.load(Path(j.header.file)).state
             else:
                 raise LoadError(source, "the journal names neither a file nor its encounter")
-        state, dropped = _replay(base, lines, j.total)
-        return Recovered(state, dropped or j.dropped)
+        history, dropped = _replay(base, lines, j.total)
+        steps = history.steps[: history.index]
+        return Recovered(history.encounter.state(), dropped or j.dropped, steps)
     except LoadError:
         raise
     except _Empty:
@@ -414,8 +419,8 @@ def _replay_journal(data: bytes, source: str) -> Recovered:
         raise LoadError(source, f"it could not be replayed ({type(exc).__name__}: {exc})") from None
 
 
-def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[EncounterState, str]:
-    """The encounter after ``lines``, replayed into a History as the GUI made them, up to
+def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[History, str]:
+    """The History of the encounter after ``lines``, replayed as the GUI made them, up to
     the first that does not replay; and what was left out ('' if nothing)."""
     history = History(Encounter.from_state(base))
     for line in lines:
@@ -435,19 +440,13 @@ def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[Encoun
                 else:
                     history.redo()
             else:
-                return history.encounter.state(), _dropped_text(
-                    line.n, total, "says neither do, undo nor redo"
-                )
+                return history, _dropped_text(line.n, total, "says neither do, undo nor redo")
         except IndexError:
             what = "undo" if line.undo else "redo"
-            return history.encounter.state(), _dropped_text(
-                line.n, total, f"is an {what} with nothing to {what}"
-            )
+            return history, _dropped_text(line.n, total, f"is an {what} with nothing to {what}")
         except Exception as exc:
-            return history.encounter.state(), _dropped_text(
-                line.n, total, f"could not be replayed ({exc})"
-            )
-    return history.encounter.state(), ""
+            return history, _dropped_text(line.n, total, f"could not be replayed ({exc})")
+    return history, ""
 
 
 def discard(p: PendingRecovery) -> None:

@@ -188,7 +188,8 @@ def test_the_collector_comes_back_once_the_window_is_drawn(qtbot):
 
 def test_the_zone_editors_docks_come_back_where_the_gm_put_them(qtbot, tmp_path, doc):
     """The editor's docks are made by complete(), after the saved layout was read: they
-    still take their saved place, in a window built at once or after its first frame."""
+    still take their saved place (the Prepare workspace's, :mod:`afdesk.gui.workspaces`),
+    in a window built at once or after its first frame."""
     from PySide6.QtCore import Qt
 
     ini = QSettings(str(tmp_path / "editor.ini"), QSettings.Format.IniFormat)
@@ -211,8 +212,10 @@ def test_the_zone_editors_docks_come_back_where_the_gm_put_them(qtbot, tmp_path,
         qtbot.waitExposed(again)
         again.complete()
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
-        assert again.dockWidgetArea(again.zone_editor.palette_dock) == bottom, defer
         assert not again.zone_editor.palette_dock.isVisible()  # only while editing
+        again.zone_editor.action.setChecked(True)  # the Prepare workspace, as the GM left it
+        assert again.dockWidgetArea(again.zone_editor.palette_dock) == bottom, defer
+        again.zone_editor.action.setChecked(False)
 
 
 def test_a_failed_build_is_not_taken_for_a_whole_window(qtbot, tmp_path, doc, monkeypatch):

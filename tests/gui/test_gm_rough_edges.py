@@ -3,6 +3,8 @@ through the window or its dialogs as a GM would."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QPushButton
@@ -445,12 +447,14 @@ def test_after_a_move_the_facing_is_offered(window, playing_doc, qtbot):
     assert view.facing_offer() == ""
 
 
-def test_the_first_save_as_opens_in_the_documents_folder(window, doc, monkeypatch):
-    """not the folder afdesk happened to start in."""
+def test_the_first_save_as_opens_in_the_gms_encounters_folder(window, doc, monkeypatch):
+    """not the folder afdesk happened to start in (Documents/afdesk; the data folder's
+    encounters/ when ``$AFDESK_DATA_DIR`` is set, as here)."""
     from pathlib import Path
 
-    from PySide6.QtCore import QStandardPaths
     from PySide6.QtWidgets import QFileDialog
+
+    from afdesk.paths import encounters_dir
 
     window.set_document(doc)
     asked = []
@@ -461,8 +465,8 @@ def test_the_first_save_as_opens_in_the_documents_folder(window, doc, monkeypatc
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
     assert not window.save_as()
-    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    assert Path(asked[0]).parent == Path(documents or Path.home())
+    assert Path(asked[0]).parent == encounters_dir() and encounters_dir().is_dir()
+    assert encounters_dir().parent == Path(os.environ["AFDESK_DATA_DIR"])
     assert Path(asked[0]).name == doc.encounter.meta.name + ".afenc"
 
 

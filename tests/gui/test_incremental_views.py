@@ -439,7 +439,8 @@ def test_the_undo_history_shows_the_stack_whenever_its_dock_is_raised(table, qtb
     window = table
     doc = window.doc
     assert doc.push(NextTurn()) == ""
-    assert not on_screen(window.history_dock)  # behind the Character tab
+    assert not on_screen(window.history_dock)  # behind another tab (the Log's at 800x800)
+    (in_front,) = window.tabifiedDockWidgets(window.history_dock)
     assert window.history.stack() is None
     window.history_dock.raise_()
     qtbot.waitUntil(lambda: on_screen(window.history_dock))
@@ -451,7 +452,7 @@ def test_the_undo_history_shows_the_stack_whenever_its_dock_is_raised(table, qtb
     assert model.rowCount() == doc.undo_stack.count() + 1
     doc.undo()
     assert window.history.currentIndex().row() == doc.undo_stack.index()
-    window.combatant_dock.raise_()
+    in_front.raise_()
     qtbot.waitUntil(lambda: window.history.stack() is None)
     # Another document: the list follows its stack when raised again.
     other = EncounterDocument(samples.build(), journal_factory=lambda d: None)

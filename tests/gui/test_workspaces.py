@@ -1,0 +1,178 @@
+"""Workspaces: a layout per task (Prepare, Play, Chase, Campaign), switched with the task
+and by hand (View > Workspace), each restored as the GM left it, across a restart too."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtCore import QRect, QSettings
+from PySide6.QtWidgets import QApplication, QDockWidget
+
+from afdesk.gui import layouts, screens
+from afdesk.gui.main_window import MainWindow
+from tests.gui.test_table import no_prompt
+
+LAPTOP, DESKTOP = QRect(0, 0, 1280, 720), QRect(0, 0, 1920, 1080)
+
+
+def on_screen(monkeypatch, qtbot, screen: QRect) -> MainWindow:
+    """The window as it opens on ``screen``, the river-ford sample shown."""
+    monkeypatch.setattr(screens, "available", lambda widget=None: QRect(screen))
+    w = no_prompt(MainWindow(QSettings()))
+    qtbot.addWidget(w)
+    w.open_sample()
+    w.resize(screen.width() - screens.FRAME, screen.height() - screens.TITLE_BAR)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def settle() -> None:
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def shown(w: MainWindow) -> set[str]:
+    """The docks the GM sees (in front of their tabs)."""
+    return {
+        d.objectName()
+        for d in w.findChildren(QDockWidget)
+        if d.isVisible() and not d.visibleRegion().isEmpty()
+    }
+
+
+def map_share(w: MainWindow) -> float:
+    return w.centralWidget().width() / w.width()
+
+
+def enter(w: MainWindow, name: str, tmp_path) -> None:
+    """Start the task that asks for workspace ``name``, then lay it out as declared."""
+    if name == layouts.PREPARE:
+        w.zone_editor.action.setChecked(True)  # opening the zone editor
+    elif name == layouts.CHASE:
+        w.chase_view.open_chase_sample()
+    elif name == layouts.CAMPAIGN:
+        assert w.campaign.create(tmp_path / "camp", "River")
+        w.workspaces.follow_task(campaign=True)  # as File > New / Open campaign do
+    assert w.workspaces.current == name, "the task switched the workspace"
+    w.workspaces.reset()  # the declared layout at this window's size
+    settle()
+
+
+EXPECTED = {
+    # (workspace, screen): (docks shown, the map's least share of the width)
+    (layouts.PLAY, "laptop"): ({"combatantDock", "logDock"}, 0.5),
+    (layouts.PLAY, "desktop"): ({"reflexDock", "combatantDock", "logDock"}, 0.5),
+    (layouts.PREPARE, "laptop"): ({"zoneEditorDock", "paletteDock"}, 0.5),
+    (layouts.PREPARE, "desktop"): ({"zoneEditorDock", "paletteDock"}, 0.5),
+    (layouts.CHASE, "laptop"): ({"combatantDock", "logDock"}, 0.5),
+    (layouts.CHASE, "desktop"): ({"reflexDock", "combatantDock", "logDock"}, 0.5),
+    (layouts.CAMPAIGN, "laptop"): ({"campaignDock", "combatantDock", "logDock"}, 0.45),
+    (layouts.CAMPAIGN, "desktop"): ({"campaignDock", "combatantDock", "logDock"}, 0.45),
+}
+
+
+@pytest.mark.parametrize(("name", "screen"), list(EXPECTED))
+def test_each_workspace_shows_its_docks_and_gives_the_map_its_share(
+    qtbot, monkeypatch, tmp_path, name, screen
+):
+    w = on_screen(monkeypatch, qtbot, LAPTOP if screen == "laptop" else DESKTOP)
+    if name != layouts.PLAY:
+        enter(w, name, tmp_path)
+    else:
+        w.workspaces.reset()
+        settle()
+    docks, share = EXPECTED[(name, screen)]
+    assert shown(w) == docks
+    assert map_share(w) >= share, f"the map gets {map_share(w):.2f} of the width"
+    assert w.width() <= (LAPTOP if screen == "laptop" else DESKTOP).width()
+    assert w.workspaces.entries[name].isChecked()
+
+
+@pytest.mark.parametrize("screen", [LAPTOP, DESKTOP])
+def test_in_play_the_character_dock_shows_its_attack_buttons_without_scrolling(
+    qtbot, monkeypatch, screen
+):
+    w = on_screen(monkeypatch, qtbot, screen)
+    w.workspaces.reset()
+    w.doc.select("huang")
+    settle()
+    panel = w.combatant_panel
+    for button in (panel.attack_button, panel.check_button, panel.edit_button):
+        seen = button.visibleRegion().boundingRect()
+        assert seen == button.rect(), f"{button.text()!r} shows {seen} of {button.rect()}"
+    tabs = [d.windowTitle() for d in w.tabifiedDockWidgets(w.combatant_dock)]
+    assert len(tabs) <= 2, f"at most three short tabs a column: {tabs}"
+
+
+def test_the_task_switches_the_workspace(qtbot, monkeypatch, tmp_path):
+    w = on_screen(monkeypatch, qtbot, LAPTOP)
+    assert w.workspaces.current == layouts.PLAY
+    w.zone_editor.action.setChecked(True)
+    assert w.workspaces.current == layouts.PREPARE
+    w.zone_editor.action.setChecked(False)
+    assert w.workspaces.current == layouts.PLAY
+    w.chase_view.open_chase_sample()
+    assert w.workspaces.current == layouts.CHASE
+    w.open_sample()
+    assert w.workspaces.current == layouts.PLAY
+    entries = [a.text() for a in w.workspaces.menu.actions()]
+    assert entries == ["P&repare", "&Play", "&Chase", "Ca&mpaign", "", "&Reset workspace"]
+    w.workspaces.entries[layouts.CAMPAIGN].trigger()  # by hand
+    assert w.workspaces.current == layouts.CAMPAIGN and not w.zone_editor.is_open()
+    w.workspaces.entries[layouts.PREPARE].trigger()  # by hand: the editor opens
+    assert w.workspaces.current == layouts.PREPARE and w.zone_editor.is_open()
+
+
+def test_the_gms_arrangement_is_kept_per_workspace_and_across_a_restart(qtbot, monkeypatch):
+    w = on_screen(monkeypatch, qtbot, DESKTOP)
+    w.workspaces.reset()
+    settle()
+    declared = w.log_dock.height()
+    w.resizeDocks([w.log_dock], [declared + 120], screens.Qt.Orientation.Vertical)
+    w.history_dock.hide()
+    w.reserves_dock.hide()
+    settle()
+    mine = w.log_dock.height()
+    assert abs(mine - (declared + 120)) <= 8
+    w.workspaces.choose(layouts.CHASE)
+    settle()
+    assert w.workspaces.current == layouts.CHASE
+    w.workspaces.choose(layouts.PLAY)
+    settle()
+    assert abs(w.log_dock.height() - mine) <= 8, "Play as the GM left it"
+    w.close()
+
+    again = on_screen(monkeypatch, qtbot, DESKTOP)  # the next start, the same settings
+    settle()
+    assert again.workspaces.current == layouts.PLAY
+    assert abs(again.log_dock.height() - mine) <= 8, "restored after a restart"
+    again.workspaces.reset()
+    settle()
+    assert abs(again.log_dock.height() - declared) <= 8, "Reset workspace: as declared"
+    assert again.history_dock.isVisible()
+
+
+def test_the_declarations_are_qt_free_and_name_known_places():
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys, afdesk.gui.layouts; print('PySide6' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "False"
+    for ws in layouts.WORKSPACES.values():
+        for small in (False, True):
+            places = ws.places_for(small)
+            names = [p.dock for p in places]
+            assert len(set(names)) == len(names), ws.name
+            for p in places:
+                assert p.area in ("left", "right", "bottom")
+                assert (p.behind in names) if p.behind else 0 < p.share < 0.5
+            assert set(ws.front) <= set(names) | {"logDock", "combatantDock"}
+    assert layouts.for_task(editing=True, chase=True, campaign=True) == layouts.PREPARE
+    assert layouts.for_task(editing=False, chase=True, campaign=False) == layouts.CHASE
+    assert layouts.for_task(editing=False, chase=False, campaign=True) == layouts.CAMPAIGN
+    assert layouts.for_task(editing=False, chase=False, campaign=False) == layouts.PLAY

@@ -1,0 +1,45 @@
+"""Recovery hands back the replayed steps, not only the state: adopted into a History,
+they undo back to the file the journal started from and redo to the crash."""
+
+from __future__ import annotations
+
+import pytest
+
+from afdesk.encounter.history import History
+from afdesk.encounter.model import Encounter
+from afdesk.storage import load
+from afdesk.storage.journal import recover_report
+from tests.storage.test_journal import _crash, _only_pending, _saved_live, random_play
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_the_recovered_steps_undo_to_the_file_and_redo_to_the_crash(tmp_path, data_dir, seed):
+    path, live = _saved_live(tmp_path)
+    random_play(live, seed, 30)  # dos, undos and redos, seeded
+    _crash(live.journal)
+    report = recover_report(_only_pending())
+    assert report.state == live.enc.state()
+    assert len(report.steps) == len(live.session.undo_stack)
+    history = History(Encounter.from_state(report.state), limit=1000)
+    history.adopt(report.steps)
+    assert history.index == len(report.steps) and not history.is_clean()
+    while history.can_undo():
+        history.undo()
+    assert history.encounter.state() == load(path).state
+    while history.can_redo():
+        history.redo()
+    assert history.encounter.state() == report.state
+
+
+def test_a_limit_keeps_the_newest_recovered_steps(tmp_path, data_dir):
+    _path, live = _saved_live(tmp_path)
+    random_play(live, 5, 30)
+    _crash(live.journal)
+    report = recover_report(_only_pending())
+    assert len(report.steps) > 3
+    history = History(Encounter.from_state(report.state), limit=3)
+    history.adopt(report.steps)
+    assert history.steps == report.steps[-3:]
+    for _ in range(3):
+        history.undo()
+    assert not history.can_undo()
