@@ -11,6 +11,9 @@ The versions:
 1. The first format.
 2. The zone keeps a copy of the tile kinds it draws new tiles from (``zone.kinds``), so
    that extending it never depends on which tile sets are installed.
+3. The chase's part (``chase``, H1-H5).
+4. The dispute's and the infiltration's parts (``dispute``, P1-P9; ``infiltration``,
+   N1-N8).
 
 Changing a *default* value of a model field is a schema change too: files omit fields that
 hold their default, so a migration must write the old default into documents that lack it.
@@ -31,7 +34,7 @@ from afdesk.errors import AfdeskError
 FORMAT = "afdesk-encounter"
 """The ``format`` field every encounter file starts with."""
 
-CURRENT_VERSION = 3
+CURRENT_VERSION = 4
 """The schema version this afdesk writes."""
 
 Document = dict[str, Any]
@@ -66,7 +69,16 @@ def migrate_2_to_3(doc: Document) -> Document:
     return doc
 
 
-MIGRATIONS: dict[int, Migration] = {1: migrate_1_to_2, 2: migrate_2_to_3}
+def migrate_3_to_4(doc: Document) -> Document:
+    """Nothing to rewrite: a version-3 encounter has no dispute or infiltration part, and
+    a missing one is the empty part (its default: no platforms, no roles), so the file
+    opens unchanged and plays as before (P1, N1). A version-3 file holding a ``dispute`` or
+    ``infiltration`` key is not one this afdesk wrote; the validation after the upgrade
+    judges it."""
+    return doc
+
+
+MIGRATIONS: dict[int, Migration] = {1: migrate_1_to_2, 2: migrate_2_to_3, 3: migrate_3_to_4}
 """``MIGRATIONS[n]`` turns a version-n document into a version-(n + 1) one."""
 
 

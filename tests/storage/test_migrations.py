@@ -204,8 +204,14 @@ def test_a_version_2_file_opens_unchanged_with_an_empty_chase():
     del doc["format"], doc["schema_version"]
     assert mig.migrate_2_to_3(doc) == doc
     again = json.loads(encode(loaded.state))
-    assert again.pop("schema_version") == 3
+    assert again.pop("schema_version") == mig.CURRENT_VERSION
     import msgspec
+
+    from afdesk.encounter.dispute.state import DisputeState
+    from afdesk.encounter.infiltration.state import InfiltrationState
+
+    assert msgspec.convert(again.pop("dispute"), DisputeState) == DisputeState()
+    assert msgspec.convert(again.pop("infiltration"), InfiltrationState) == InfiltrationState()
 
     assert msgspec.convert(again.pop("chase"), ChaseState) == ChaseState()
     from afdesk.encounter.fog import Fog
@@ -225,3 +231,39 @@ def test_v3_fixture_is_a_played_chase():
     }
     kinds = {type(e.op).__name__ for e in s.log}
     assert {"RollPursuit", "ChaseCheck", "ResolveChase", "AddVehicle"} <= kinds
+
+
+def test_a_version_3_file_opens_unchanged_with_no_dispute_or_infiltration():
+    """Version 4 adds the dispute's and the infiltration's parts (P1-P9, N1-N8): a
+    version-3 file has neither, opens as it was with both empty, and plays as before."""
+    from afdesk.encounter.dispute.state import DisputeState
+    from afdesk.encounter.infiltration.state import InfiltrationState
+
+    raw = (FIXTURES / "v3.afenc").read_bytes()
+    loaded = load(FIXTURES / "v3.afenc")
+    assert loaded.schema_version == 3
+    assert loaded.state.dispute == DisputeState()
+    assert loaded.state.infiltration == InfiltrationState()
+    doc = json.loads(raw)
+    del doc["format"], doc["schema_version"]
+    assert mig.migrate_3_to_4(doc) == doc
+    again = json.loads(encode(loaded.state))
+    assert again.pop("schema_version") == 4
+    again.pop("dispute"), again.pop("infiltration")
+    if "fog" not in json.loads(raw):
+        again.pop("fog")  # the optional part, written out as empty
+    assert again == {k: v for k, v in json.loads(raw).items() if k != "schema_version"}
+
+
+def test_v4_fixture_is_a_played_dispute():
+    """Saved by afdesk at schema version 4: the village council played for one round (a
+    Convince of the audience with its dice, tension, a group split, P3-P7)."""
+    loaded = load(FIXTURES / "v4.afenc")
+    s = loaded.state
+    assert loaded.schema_version == 4 and s.mode is Mode.DISPUTE
+    d = s.dispute
+    assert [p.id for p in d.platforms] == ["mill", "bridge", "magistrate"]
+    assert d.tension == 1 and d.present() == 15
+    assert d.support() == {"mill": 1, "bridge": 3, "magistrate": 3}
+    convince = next(e.op for e in s.log if type(e.op).__name__ == "DisputeConvince")
+    assert convince.attack is not None and convince.attack.dice
