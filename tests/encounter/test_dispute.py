@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from afdesk.encounter.dispute.convince import DisputeConvince
 from afdesk.encounter.dispute.ops import (
     AddPlatform,
     AddTension,
     CloseDispute,
-    DisputeConvince,
     EditPlatform,
     JoinDispute,
     MoveDisputant,
@@ -380,3 +382,40 @@ def test_a_file_with_a_group_of_nobody_is_refused_with_its_place():
     doc["dispute"]["entries"][3]["count"] = 0
     with pytest.raises(LoadError, match=r"dispute\.entries\[3\]\.count"):
         decode(json.dumps(doc).encode())
+
+
+# ------------------------------------------------------------------ properties
+
+SIDES = ("", "mill", "bridge", "magistrate")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(SIDES), st.integers(1, 7)), max_size=8))
+def test_p3_p6_moves_keep_everyone_present_and_undo_exactly(moves):
+    """Whatever the GM moves, nobody appears or vanishes (N stays 15), support plus the
+    audience is everyone, a win is exactly the P6 rule, and undoing every move gives back
+    the dispute as it was."""
+    enc = council()
+    start = enc.state().dispute
+    inverses = []
+    for side, count in moves:
+        d = enc.dispute
+        movable = [e for e in d.entries if e.side != side and e.count >= count]
+        if d.over or not movable:
+            continue
+        inverses.append(enc.apply(MoveDisputant(movable[0].id, side, count)))
+        d = enc.dispute
+        assert d.present() == 15
+        assert sum(d.support().values()) + d.neutral() == 15
+        if d.over:
+            assert d.outcome.winner == d.leader() == rules_winner(d)
+    for inverse in reversed(inverses):
+        enc.apply(inverse)
+    assert enc.dispute == start
+
+
+def rules_winner(d):
+    support = d.support()
+    best = max(support.values())
+    leaders = [p for p, n in support.items() if n == best]
+    return leaders[0] if len(leaders) == 1 and best >= d.target() else None

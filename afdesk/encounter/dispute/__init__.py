@@ -2,5 +2,6 @@
 
 :mod:`.state` holds the dispute's data (platforms, entries on their sides, tension, the
 outcome); :mod:`.mode` the :class:`~afdesk.encounter.modes.EncounterMode` that owns it
-(registered on import); :mod:`.ops` its Ops; :mod:`.sample` the village council.
+(registered on import); :mod:`.ops` and :mod:`.convince` its Ops; :mod:`.sample` the
+village council.
 """
