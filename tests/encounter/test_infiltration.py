@@ -31,10 +31,11 @@ from afdesk.encounter.infiltration.watch import (
 )
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.economy import TakeAction, UseSnap
+from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import SetFacing
-from afdesk.encounter.state import Mode
+from afdesk.encounter.state import Mode, Phase
 from afdesk.storage.samples import build_warehouse
 from tests.encounter.conftest import band, foe, make, start_round, turn_of
 
@@ -124,10 +125,24 @@ def test_n6_after_the_alarm_each_guardian_acts_from_its_next_turn():
     enc.apply(RaiseAlarm())
     with pytest.raises(IllegalOp, match="unaware guardian"):  # not yet this turn
         enc.apply(TakeAction("guard-1", ActionKind.DEFEND))
+    # the guardians whose turn is still to come this round take it as a normal turn
+    assert set(enc.infiltration.alerted) == {"guard-2", "foreman"}
     turn_of(enc, "guard-2")
-    assert enc.infiltration.alerted == ("guard-2",)  # alerted as its turn starts
     enc.apply(TakeAction("guard-2", ActionKind.DEFEND))  # a normal turn (E3)
-    assert not enc.infiltration.unaware("guard-2") and enc.infiltration.unaware("guard-1")
+    assert enc.infiltration.unaware("guard-1")
+    while enc.turn.phase is Phase.TURNS:  # the round ends: guard-1's next turn is normal
+        enc.apply(NextTurn())
+    assert enc.infiltration.alerted == ("guard-1", "guard-2", "foreman")
+    assert watch_steps(enc) == ()
+
+
+def test_n6_an_alarm_between_rounds_alerts_every_guardian_at_once():
+    enc = warehouse()
+    enc.apply(RaiseAlarm())
+    assert enc.infiltration.alarm and enc.infiltration.alerted == enc.infiltration.guardians
+    start_round(enc)
+    turn_of(enc, "guard-1")  # even when its card opens the round (no Next turn before it)
+    enc.apply(TakeAction("guard-1", ActionKind.DEFEND))
     with pytest.raises(IllegalOp, match="already raised"):
         enc.apply(RaiseAlarm())
 

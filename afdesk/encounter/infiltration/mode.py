@@ -3,7 +3,7 @@
 Turns run as in battle (E1-E3), except that until the alarm (N6) a guardian is unaware: on
 its turn its guard resets but it takes no snap and no action and does not move except by
 the watch step the GM confirms (N3). Once the alarm is raised, each guardian is alerted
-when its next turn starts. A Hide while an opponent has a clear line on the hider is
+from its next turn (N6). A Hide while an opponent has a clear line on the hider is
 refused (N4a).
 """
 
@@ -56,13 +56,16 @@ class InfiltrationMode(Battle):
         """The part stays as it is: a later infiltration picks it up again (E16)."""
 
     def next_turn(self, enc: Encounter) -> None:
+        """Battle's Next turn; once the alarm is raised, the round's end alerts the
+        guardians who had already had their turn in it (N6: from their next turn)."""
         super().next_turn(enc)
         inf: InfiltrationState = enc.infiltration
-        actor = enc.turn.actor if enc.turn.phase is Phase.TURNS else ""
-        if inf.alarm and actor and inf.unaware(actor):
-            enc.set_part(
-                "infiltration", msgspec.structs.replace(inf, alerted=(*inf.alerted, actor))
-            )
+        if (
+            inf.alarm
+            and enc.turn.phase is not Phase.TURNS
+            and set(inf.guardians) - set(inf.alerted)
+        ):
+            enc.set_part("infiltration", msgspec.structs.replace(inf, alerted=inf.guardians))
 
     def next_turn_text(self, enc: Encounter) -> str:
         text = super().next_turn_text(enc)

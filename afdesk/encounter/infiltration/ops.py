@@ -12,7 +12,7 @@ from afdesk.encounter.geometry import adjacent, normalise_facing
 from afdesk.encounter.infiltration.state import Departure, InfiltrationState, Objective
 from afdesk.encounter.infiltration.watch import WatchStep
 from afdesk.encounter.ops.base import Op, area_text, name, require_area_in_zone
-from afdesk.encounter.state import Mode
+from afdesk.encounter.state import Mode, Phase
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
@@ -165,16 +165,27 @@ class RaiseAlarm(Op, frozen=True):
         inf = _inf(enc, "raise the alarm")
         if inf.alarm:
             raise IllegalOp("the alarm is already raised (N6)")
-        enc.set_part("infiltration", msgspec.structs.replace(inf, alarm=True))
+        enc.set_part("infiltration", alarm_raised(enc, inf))
 
     def describe(self, enc: "Encounter") -> str:
         return "The alarm is raised: guardians take normal turns from their next turn (N6)"
 
 
+def alarm_raised(enc: "Encounter", inf: InfiltrationState) -> InfiltrationState:
+    """``inf`` with the alarm raised (N6): "from their next turn" every guardian takes
+    normal turns, so a guardian whose turn is still to come this round is alerted now, and
+    one whose turn this round has begun or passed is alerted when the round ends (the
+    mode's Next turn). Between rounds every guardian is alerted at once."""
+    t = enc.turn
+    done = set(t.order[: t.index + 1]) if t.phase is Phase.TURNS else set()
+    alerted = tuple(g for g in inf.guardians if g in inf.alerted or g not in done)
+    return msgspec.structs.replace(inf, alarm=True, alerted=alerted)
+
+
 def _revealed(enc: "Encounter", inf: InfiltrationState, cid: str) -> InfiltrationState:
     """The alarm rises the first time an intruder is revealed (N6)."""
     if cid in inf.intruders and not inf.alarm:
-        return msgspec.structs.replace(inf, alarm=True)
+        return alarm_raised(enc, inf)
     return inf
 
 

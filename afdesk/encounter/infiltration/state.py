@@ -40,7 +40,7 @@ class InfiltrationState(msgspec.Struct, frozen=True, omit_defaults=True):
     alarm: bool = False
     """Raised (N6): from its next turn every guardian takes normal turns."""
     alerted: tuple[str, ...] = ()
-    """Guardians whose turn came since the alarm: they are no longer unaware (N3, N6)."""
+    """Guardians no longer unaware (N3, N6): each from its first turn after the alarm."""
     objectives: tuple[Objective, ...] = ()
     left: tuple[Departure, ...] = ()
     obscured: tuple[Area, ...] = ()

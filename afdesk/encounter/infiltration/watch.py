@@ -66,7 +66,7 @@ def watch_steps(enc: Encounter) -> tuple[WatchStep, ...]:
     inf: InfiltrationState = enc.infiltration
     out = []
     for gid in inf.guardians:
-        if inf.unaware(gid) and not inf.alarm:
+        if inf.unaware(gid):
             step = watch_step(enc, gid)
             if step is not None:
                 out.append(step)
