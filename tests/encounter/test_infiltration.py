@@ -34,7 +34,7 @@ from afdesk.encounter.ops.economy import TakeAction, UseSnap
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.move import MoveCombatant
-from afdesk.encounter.ops.roster import SetFacing
+from afdesk.encounter.ops.roster import PlaceCombatant, SetFacing
 from afdesk.encounter.state import Mode, Phase
 from afdesk.storage.samples import build_warehouse
 from tests.encounter.conftest import band, foe, make, start_round, turn_of
@@ -234,3 +234,15 @@ def test_e16_changing_mode_keeps_the_infiltration_and_every_state():
 def test_n3_hidden_state_is_the_existing_e17_state():
     c = warehouse().combatant("huang")
     assert State(StateKind.HIDDEN) in c.states and len(c.decoys) == 2
+
+
+def test_n4b_a_guardian_stepping_into_a_decoys_area_eliminates_it():
+    enc = warehouse()
+    # put guard-1 next to Huang's decoy (3, 2) and step onto it
+    enc.apply(PlaceCombatant("guard-1", (4, 3)))
+    inverse = enc.apply(ConfirmWatch((WatchStep("guard-1", (3, 2), 315.0, (3, 2)),)))
+    huang = enc.combatant("huang")
+    assert huang.hidden and huang.decoys == ((1, 2),)
+    assert "eliminated: Huang's decoy at (3, 2) (N4b)" in enc.log[-1].text
+    enc.apply(inverse)
+    assert enc.combatant("huang").decoys == ((1, 2), (3, 2))

@@ -150,10 +150,35 @@ class ConfirmWatch(Op, frozen=True):
                     f"{c.name}'s watch step to {area_text(target)} is not one area (N3)"
                 )
             enc.put(c.replace(area=target, facing=normalise_facing(s.facing)))
+            self._enter_decoys(enc, s.id, target)
+
+    @staticmethod
+    def _enter_decoys(enc: "Encounter", guardian: str, area: tuple[int, int]) -> None:
+        """N4b: a guardian entering a decoy's area eliminates it (the last one reveals its
+        owner there, N5, and raises the alarm, N6)."""
+        inf: InfiltrationState = enc.infiltration
+        for owner in inf.opponents(guardian):
+            o = enc.combatants.get(owner)
+            if o is None or not o.hidden or area not in o.decoys:
+                continue
+            o = o.without_decoy(area)
+            if not o.decoys:
+                o = o.without_state(StateKind.HIDDEN).replace(area=area)
+                inf = _revealed(enc, inf, owner)
+                enc.set_part("infiltration", inf)
+            enc.put(o)
 
     def describe(self, enc: "Encounter") -> str:
         steps = "; ".join(f"{name(enc, s.id)} to {area_text(s.area)}" for s in self.steps)
-        return f"Watch: {steps} (N3)"
+        inf: InfiltrationState = enc.infiltration
+        lost = [
+            f"{name(enc, o)}'s decoy at {area_text(s.area)}"
+            for s in self.steps
+            for o in inf.opponents(s.id)
+            if o in enc.combatants and tuple(s.area) in enc.combatants[o].decoys
+        ]
+        gone = f"; eliminated: {', '.join(lost)} (N4b)" if lost else ""
+        return f"Watch: {steps} (N3){gone}"
 
 
 class RaiseAlarm(Op, frozen=True):
