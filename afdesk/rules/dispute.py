@@ -1,4 +1,4 @@
-"""Dispute rules (RULES.md P1-P9): the reckoning target, the winner, tension, Convince.
+"""Dispute rules (docs/rules.md P1-P9): the reckoning target, the winner, tension, Convince.
 
 Pure functions of numbers, no Qt and no encounter: the dispute's model
 (:mod:`afdesk.encounter.dispute`) and its Ops call them, and so can acceptance tests.

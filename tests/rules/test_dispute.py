@@ -1,4 +1,4 @@
-"""Dispute rules as pure functions (RULES.md P4, P6, P7, P8)."""
+"""Dispute rules as pure functions (docs/rules.md P4, P6, P7, P8)."""
 
 import math
 
