@@ -212,3 +212,28 @@ def beyond_band(bounds: Bounds, edge: str, area: Area, depth: int = 5) -> Area:
     if edge == "west":
         return max(area[0], c0 - depth), r
     return min(area[0], c1 + depth), r
+
+
+def clear_line(
+    observer: Area,
+    facing: float,
+    target: Area,
+    cover: Iterable[Area] = (),
+    obscured: Iterable[Area] = (),
+) -> bool:
+    """Whether a character in ``observer`` facing ``facing`` has a clear line to ``target``
+    (N4a): the line from centre to centre crosses no Cover area (E13) and no area the GM
+    marked as obscured (a visibility penalty), and ``target`` is not behind the observer's
+    flank (E11: on the flank line counts as in front, the same area is always in front).
+    The observer's and the target's own areas never block (E13).
+
+    >>> clear_line((0, 0), 90, (4, 0)), clear_line((0, 0), 270, (4, 0))
+    (True, False)
+    >>> clear_line((0, 0), 90, (4, 0), cover=[(2, 0)]), clear_line((0, 0), 0, (4, 0))
+    (False, True)
+    """
+    if not in_front(observer, facing, target):
+        return False
+    return not line_crosses(observer, target, cover) and not line_crosses(
+        observer, target, obscured
+    )

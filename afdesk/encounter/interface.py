@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from afdesk.encounter.chase.state import ChaseState
     from afdesk.encounter.combatant import Combatant
+    from afdesk.encounter.dispute.state import DisputeState
     from afdesk.encounter.fog import Fog
     from afdesk.encounter.geometry import Area
+    from afdesk.encounter.infiltration.state import InfiltrationState
     from afdesk.encounter.reflex import Reflex
     from afdesk.encounter.state import Meta, Mode, Settings, TurnState
     from afdesk.encounter.zone import AreaTerrain, Edge, Zone
@@ -37,6 +39,10 @@ class Encounter(Protocol):
     """The chase mode's part (afdesk.encounter.chase)."""
     fog: Fog
     """What the players' screen hides (afdesk.encounter.fog)."""
+    dispute: DisputeState
+    """The dispute mode's part (afdesk.encounter.dispute)."""
+    infiltration: InfiltrationState
+    """The infiltration mode's part (afdesk.encounter.infiltration)."""
     combatants: dict[str, Combatant]
     order: tuple[str, ...]
 

@@ -24,6 +24,9 @@ import msgspec
 import msgspec.inspect as mi
 
 from afdesk.encounter.combatant import Combatant, Economy, Facet, MomentumMarker, Speeds, State
+from afdesk.encounter.dispute.state import DisputeOutcome, DisputeState, Entry, PlatformProperty
+from afdesk.encounter.infiltration.state import Departure, InfiltrationState, Objective
+from afdesk.encounter.infiltration.watch import WatchStep
 from afdesk.encounter.reflex import Card
 from afdesk.encounter.state import Meta, Settings, TurnState
 from afdesk.encounter.zone import TILE, Segment, Tile
@@ -79,6 +82,12 @@ ANY_NUMBER = Limit(
 )
 COUNTER = Limit(
     -MAX_COUNT, MAX_COUNT, "count", f"counters lie between -{MAX_COUNT:,} and {MAX_COUNT:,}"
+)
+NON_NEGATIVE = Limit(
+    0, MAX_COUNT, "count", f"this number lies between 0 and {MAX_COUNT:,}", "is out of range"
+)
+HEADCOUNT = Limit(
+    1, MAX_COUNT, "count", f"an individual or group counts 1 to {MAX_COUNT:,} people (P3)"
 )
 FACING = Limit(-360_000, 360_000, "facing", "a facing is an angle in degrees")
 
@@ -137,6 +146,26 @@ BOUNDS: dict[type, tuple[Bound, ...]] = {
     ),
     Meta: _counters(("referee_shifts", "referee's Shifts (R10)")),
     Settings: _counters(("days_since_rest", "days since rest (E15)")),
+    PlatformProperty: _counters(("dice", "platform property dice (P2, R1)")),
+    Entry: (
+        Bound("count", HEADCOUNT, words="head count (P3)"),
+        Bound("grit", NON_NEGATIVE, words="grit (P3)"),
+        Bound("wits", NON_NEGATIVE, words="wits (P3, P6)"),
+        Bound("sway", NON_NEGATIVE, words="sway (P3, P4b)"),
+    ),
+    DisputeState: (
+        Bound("tension", NON_NEGATIVE, words="tension (P7)"),
+        Bound("threshold", NON_NEGATIVE, words="tension threshold (P7)"),
+    ),
+    DisputeOutcome: _counters(("exchange", "exchange (E1)")),
+    Objective: (Bound("area", ZONE_AREA, "[]", "objective area (N1)"),),
+    Departure: _counters(("exchange", "exchange (E1)")),
+    InfiltrationState: (Bound("obscured", ZONE_AREA, "[][]", "obscured area (N4a)"),),
+    WatchStep: (
+        Bound("area", ZONE_AREA, "[]", "watch step area (N3)"),
+        Bound("decoy", ZONE_AREA, "[]", "decoy area (N3)"),
+        Bound("facing", FACING, words="facing (E11)"),
+    ),
 }
 """Every bounded number, by the record type that holds it."""
 
@@ -463,6 +492,8 @@ _OWNERS = {
     "turn": "the",
     "meta": "the",
     "settings": "the",
+    "dispute": "the dispute's",
+    "infiltration": "the infiltration's",
 }
 """Whose number it is, in words, by the part that holds it."""
 

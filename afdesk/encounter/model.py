@@ -19,9 +19,13 @@ from afdesk.encounter import (
 from afdesk.encounter.chase import mode as chase_mode  # noqa: F401 - registers chase
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant, opposed
+from afdesk.encounter.dispute import mode as dispute_mode  # noqa: F401 - registers dispute
+from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.fog import Fog
 from afdesk.encounter.geometry import Area
+from afdesk.encounter.infiltration import mode as infiltration_mode  # noqa: F401
+from afdesk.encounter.infiltration.state import InfiltrationState
 from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.parts import MISSING, Event, EventKind, all_parts, by_name
 from afdesk.encounter.reflex import Reflex
@@ -65,6 +69,8 @@ class Encounter:
     settings: Settings
     chase: ChaseState
     fog: Fog
+    dispute: DisputeState
+    infiltration: InfiltrationState
 
     def __init__(
         self,

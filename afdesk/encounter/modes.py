@@ -12,10 +12,11 @@ hold) names an :class:`EncounterMode` object here; the object owns
   dispute is a low-activity encounter for persevere, E15),
 - what happens when the encounter enters or leaves it (:meth:`enter`, :meth:`leave`).
 
-Battle and chase (:mod:`afdesk.encounter.chase.mode`, its state part, the pole and the
-stages) have rules of their own. Dispute and infiltration are registered and behave as
-battle until their own issues give them their rules: each then replaces its object with
-:func:`register_mode`, with no ``if mode is DISPUTE`` anywhere else.
+Battle is here; chase (:mod:`afdesk.encounter.chase.mode`), dispute
+(:mod:`afdesk.encounter.dispute.mode`, P1-P9) and infiltration
+(:mod:`afdesk.encounter.infiltration.mode`, N1-N8) each register their object from their
+own folder with :func:`register_mode` (the model imports them), with no
+``if mode is DISPUTE`` anywhere else.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from afdesk.encounter.reflex import ROUNDS
 from afdesk.encounter.state import Mode, Phase, TurnState
 
 if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.interface import Encounter
 
 T = TypeVar("T")
@@ -68,6 +70,12 @@ class EncounterMode:
         """Characters this mode deals no reflex card and gives no turn of their own (E2):
         none in battle; a vehicle's helm and crew in a chase (H5)."""
         return frozenset()
+
+    def turn_refusal(self, enc: Encounter, c: Combatant, kind: str) -> str:
+        """Why ``c`` may not act on its turn in this mode ("" if it may): ``kind`` names
+        the action, snap or check ("hide", ...; "" for a move or a facing). None in battle;
+        an unaware guardian only watches in an infiltration (N3)."""
+        return ""
 
     def attack_modifiers(self, enc: Encounter) -> tuple[tuple[str, str, int, str, str], ...]:
         """Modifiers this mode adds to every attack, as (key, label, dice, why, rule id):
@@ -170,20 +178,6 @@ def next_index(enc: Encounter, t: TurnState) -> int:
     return index
 
 
-class Dispute(Battle):
-    """Dispute (E16): a low-activity encounter (+2 to persevere, E15). Otherwise it plays as
-    battle until its own issue gives it its rules."""
-
-    mode = Mode.DISPUTE
-    low_activity = True
-
-
-class Infiltration(Battle):
-    """Infiltration (E16). Plays as battle until its own issue gives it its rules."""
-
-    mode = Mode.INFILTRATION
-
-
 _MODES: dict[Mode, EncounterMode] = {}
 
 
@@ -193,8 +187,7 @@ def register_mode(obj: EncounterMode) -> None:
     set_mode_part(str(obj.mode), obj.part)
 
 
-for _mode in (Battle(), Dispute(), Infiltration()):
-    register_mode(_mode)
+register_mode(Battle())
 
 
 def mode_object(mode: Mode) -> EncounterMode:

@@ -11,7 +11,9 @@ import msgspec
 
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant
+from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.fog import Fog
+from afdesk.encounter.infiltration.state import InfiltrationState
 from afdesk.encounter.ops.base import AnyOp
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
@@ -51,4 +53,8 @@ class EncounterState(msgspec.Struct, frozen=True):
     """The chase's part (H1-H5; schema version 3)."""
     fog: Fog = Fog()
     """What the players' screen hides (optional, nothing by default)."""
+    dispute: DisputeState = DisputeState()
+    """The dispute's part (P1-P9; schema version 4)."""
+    infiltration: InfiltrationState = InfiltrationState()
+    """The infiltration's part (N1-N8; schema version 4)."""
     log: tuple[LogEntry, ...] = ()

@@ -14,6 +14,8 @@ The versions:
 3. The chase's part (``chase``).
 4. A countdown chase records whether its die was rolled this round
    (``chase.countdown.rolled``, H4: one roll a round).
+5. The dispute's and the infiltration's parts (``dispute``, P1-P9; ``infiltration``,
+   N1-N8).
 
 Changing a *default* value of a model field is a schema change too: files omit fields that
 hold their default, so a migration must write the old default into documents that lack it.
@@ -34,7 +36,7 @@ from afdesk.errors import AfdeskError
 FORMAT = "afdesk-encounter"
 """The ``format`` field every encounter file starts with."""
 
-CURRENT_VERSION = 4
+CURRENT_VERSION = 5
 """The schema version this afdesk writes."""
 
 Document = dict[str, Any]
@@ -76,7 +78,21 @@ def migrate_3_to_4(doc: Document) -> Document:
     return doc
 
 
-MIGRATIONS: dict[int, Migration] = {1: migrate_1_to_2, 2: migrate_2_to_3, 3: migrate_3_to_4}
+def migrate_4_to_5(doc: Document) -> Document:
+    """Nothing to rewrite: a version-4 encounter has no dispute or infiltration part, and
+    a missing one is the empty part (its default: no platforms, no roles), so the file
+    opens unchanged and plays as before (P1, N1). A version-4 file holding a ``dispute`` or
+    ``infiltration`` key is not one this afdesk wrote; the validation after the upgrade
+    judges it."""
+    return doc
+
+
+MIGRATIONS: dict[int, Migration] = {
+    1: migrate_1_to_2,
+    2: migrate_2_to_3,
+    3: migrate_3_to_4,
+    4: migrate_4_to_5,
+}
 """``MIGRATIONS[n]`` turns a version-n document into a version-(n + 1) one."""
 
 

@@ -2,8 +2,10 @@
 
 ``python -m afdesk.storage.samples`` rewrites ``resources/encounters/river-ford.afenc``
 from :func:`build`, ``rooftop-chase.afenc`` from :func:`build_chase` and
-``jade-river-mill.afenc`` (prepared with the zone editor) from :func:`build_mill`; a test
-fails while a shipped file is stale.
+``jade-river-mill.afenc`` (prepared with the zone editor) from :func:`build_mill`,
+``village-council.afenc`` (a dispute, P1-P9) from :func:`build_council` and
+``smugglers-warehouse.afenc`` (an infiltration, N1-N8) from :func:`build_warehouse`; a
+test fails while a shipped file is stale.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from pathlib import Path
 
 from afdesk.encounter import editor_sample, sample
 from afdesk.encounter.chase import sample as chase_sample
+from afdesk.encounter.dispute import sample as dispute_sample
+from afdesk.encounter.infiltration import sample as infiltration_sample
 from afdesk.encounter.model import Encounter
 from afdesk.paths import chase_sample_encounter, resource_dir, sample_encounter
 from afdesk.storage.files import save
@@ -66,11 +70,50 @@ def write_mill(path: Path | None = None) -> Path:
     return path
 
 
+def council_encounter() -> Path:
+    """The bundled dispute sample."""
+    return resource_dir() / "encounters" / "village-council.afenc"
+
+
+def build_council() -> Encounter:
+    """The village council dispute, freshly built through Ops on the bundled town tiles."""
+    return dispute_sample.build(tileset("town"))
+
+
+def warehouse_encounter() -> Path:
+    """The bundled infiltration sample."""
+    return resource_dir() / "encounters" / "smugglers-warehouse.afenc"
+
+
+def build_warehouse() -> Encounter:
+    """The smugglers' warehouse infiltration, built through Ops on the bundled town tiles."""
+    return infiltration_sample.build(tileset("town"))
+
+
+def _write(path: Path, enc: Encounter) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    save(path, enc.state())
+    return path
+
+
+def write_council(path: Path | None = None) -> Path:
+    """Save the village council sample (to the bundled file by default)."""
+    return _write(council_encounter() if path is None else path, build_council())
+
+
+def write_warehouse(path: Path | None = None) -> Path:
+    """Save the smugglers' warehouse sample (to the bundled file by default)."""
+    return _write(warehouse_encounter() if path is None else path, build_warehouse())
+
+
 def main() -> int:
     """``python -m afdesk.storage.samples``: rewrite the bundled samples."""
     print(f"wrote {write_river_ford()}")
     print(f"wrote {write_rooftop_chase()}")
     print(f"wrote {write_mill()}")
+    print(f"wrote {write_council()}")
+    print(f"wrote {write_warehouse()}")
     return 0
 
 

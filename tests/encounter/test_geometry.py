@@ -6,6 +6,7 @@ import pytest
 
 from afdesk.encounter.geometry import (
     beyond_band,
+    clear_line,
     direction_name,
     distance,
     edge_areas,
@@ -161,3 +162,41 @@ def test_facing_towards_points_of_a_frame():
     assert facing_towards((10.5, 10.5), (10.5, 0.0)) == 0
     assert facing_towards((0.0, 0.0), (3.0, 0.0)) == 90
     assert facing_towards((0.0, 0.0), (0.0, 0.0)) == 0
+
+
+# --------------------------------------------------------------- clear_line (N4a)
+
+
+def test_n4a_clear_line_in_front_and_open() -> None:
+    assert clear_line((2, 2), 90.0, (6, 2))
+    assert clear_line((2, 2), 0.0, (2, 0))
+
+
+def test_n4a_clear_line_behind_the_flank_is_not_clear() -> None:
+    assert not clear_line((2, 2), 270.0, (6, 2))
+    assert not clear_line((2, 2), 0.0, (2, 5))
+
+
+def test_n4a_e11_on_the_flank_line_counts_as_in_front() -> None:
+    # facing north: (6, 2) lies on the flank line through (2, 2)
+    assert clear_line((2, 2), 0.0, (6, 2))
+    assert clear_line((2, 2), 180.0, (0, 2))
+
+
+def test_n4a_e13_cover_crossed_blocks_but_own_areas_never_do() -> None:
+    assert not clear_line((2, 2), 90.0, (6, 2), cover=[(4, 2)])
+    # cover in the observer's and the target's own areas does not block (E13)
+    assert clear_line((2, 2), 90.0, (6, 2), cover=[(2, 2), (6, 2)])
+    # a corner touched is not crossed
+    assert clear_line((0, 0), 135.0, (2, 2), cover=[(1, 0), (0, 1)])
+    assert not clear_line((0, 0), 135.0, (2, 2), cover=[(1, 1)])
+
+
+def test_n4a_obscured_areas_block_like_cover() -> None:
+    assert not clear_line((2, 2), 90.0, (6, 2), obscured=[(3, 2)])
+    assert clear_line((2, 2), 90.0, (6, 2), obscured=[(6, 2), (3, 5)])
+
+
+def test_n4a_same_area_is_always_clear() -> None:
+    assert clear_line((3, 3), 0.0, (3, 3), cover=[(3, 3)], obscured=[(3, 3)])
+    assert clear_line((3, 3), 180.0, (3, 3))

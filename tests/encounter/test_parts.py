@@ -42,6 +42,8 @@ def test_the_file_layout_is_the_declared_parts_and_collections_in_their_order():
         "settings",
         "chase",
         "fog",
+        "dispute",
+        "infiltration",
         "log",
     )
     assert set(EncounterState.__struct_fields__) == {p.name for p in all_parts()} | set(COLLECTIONS)

@@ -177,12 +177,12 @@ def test_duplicate_keys_are_refused_in_old_files_too(next_version):
 def test_a_newer_file_is_never_overwritten_without_a_backup(tmp_path):
     """Saving over a file from a newer afdesk (an explicit save-as) keeps it aside."""
     doc = json.loads((FIXTURES / "v1.afenc").read_bytes())
-    doc["schema_version"] = 5
+    doc["schema_version"] = NOW + 1
     path = tmp_path / "future.afenc"
     path.write_bytes(json.dumps(doc).encode())
     newer = path.read_bytes()
     save(path, load(FIXTURES / "v1.afenc").state)
-    assert (tmp_path / "future.afenc.v5.bak").read_bytes() == newer
+    assert (tmp_path / f"future.afenc.v{NOW + 1}.bak").read_bytes() == newer
 
 
 def test_save_returns_the_version_it_wrote(tmp_path, next_version):
@@ -206,6 +206,12 @@ def test_a_version_2_file_opens_unchanged_with_an_empty_chase():
     again = json.loads(encode(loaded.state))
     assert again.pop("schema_version") == mig.CURRENT_VERSION
     import msgspec
+
+    from afdesk.encounter.dispute.state import DisputeState
+    from afdesk.encounter.infiltration.state import InfiltrationState
+
+    assert msgspec.convert(again.pop("dispute"), DisputeState) == DisputeState()
+    assert msgspec.convert(again.pop("infiltration"), InfiltrationState) == InfiltrationState()
 
     assert msgspec.convert(again.pop("chase"), ChaseState) == ChaseState()
     from afdesk.encounter.fog import Fog
@@ -243,3 +249,39 @@ def test_v4_fixture_holds_a_countdown_rolled_this_round():
     doc = json.loads((FIXTURES / "v3.afenc").read_bytes())
     del doc["format"], doc["schema_version"]
     assert mig.migrate_3_to_4(doc) == doc
+
+
+def test_a_version_4_file_opens_unchanged_with_no_dispute_or_infiltration():
+    """Version 5 adds the dispute's and the infiltration's parts (P1-P9, N1-N8): a
+    version-4 file has neither, opens as it was with both empty, and plays as before."""
+    from afdesk.encounter.dispute.state import DisputeState
+    from afdesk.encounter.infiltration.state import InfiltrationState
+
+    raw = (FIXTURES / "v4.afenc").read_bytes()
+    loaded = load(FIXTURES / "v4.afenc")
+    assert loaded.schema_version == 4
+    assert loaded.state.dispute == DisputeState()
+    assert loaded.state.infiltration == InfiltrationState()
+    doc = json.loads(raw)
+    del doc["format"], doc["schema_version"]
+    assert mig.migrate_4_to_5(doc) == doc
+    again = json.loads(encode(loaded.state))
+    assert again.pop("schema_version") == 5
+    again.pop("dispute"), again.pop("infiltration")
+    if "fog" not in json.loads(raw):
+        again.pop("fog")  # the optional part, written out as empty
+    assert again == {k: v for k, v in json.loads(raw).items() if k != "schema_version"}
+
+
+def test_v5_fixture_is_a_played_dispute():
+    """Saved by afdesk at schema version 5: the village council played for one round (a
+    Convince of the audience with its dice, tension, a group split, P3-P7)."""
+    loaded = load(FIXTURES / "v5.afenc")
+    s = loaded.state
+    assert loaded.schema_version == 5 and s.mode is Mode.DISPUTE
+    d = s.dispute
+    assert [p.id for p in d.platforms] == ["mill", "bridge", "magistrate"]
+    assert d.tension == 1 and d.present() == 15
+    assert d.support() == {"mill": 1, "bridge": 3, "magistrate": 3}
+    convince = next(e.op for e in s.log if type(e.op).__name__ == "DisputeConvince")
+    assert convince.attack is not None and convince.attack.dice

@@ -74,3 +74,49 @@ def test_rooftop_chase_is_what_the_sample_builds(tmp_path):
     assert fresh.mode.value == "chase"
     assert {v.id for v in fresh.chase.vehicles} == {"cart"}
     assert len(fresh.chase.stages_ahead) == 3
+
+
+def test_village_council_is_what_the_sample_builds(tmp_path):
+    """The dispute sample (P2, P3): three platforms, a dozen villagers in two groups."""
+    fresh = sample.build_council().state()
+    assert load(sample.council_encounter()).state == fresh, (
+        "resources/encounters/village-council.afenc is stale: run python -m afdesk.storage.samples"
+    )
+    path = sample.write_council(tmp_path / "village-council.afenc")
+    assert path.read_bytes() == sample.council_encounter().read_bytes()
+    d = fresh.dispute
+    assert fresh.mode.value == "dispute" and len(d.platforms) == 3
+    groups = [e for e in d.entries if e.group and e.side == ""]
+    assert len(groups) == 2 and sum(e.count for e in groups) == 12
+    assert {e.id for e in d.entries if e.side and not e.player} == {"bao", "lan"}
+
+
+def test_smugglers_warehouse_is_what_the_sample_builds(tmp_path):
+    """The infiltration sample (N1, N2): two hidden intruders, three guardians, two
+    objectives; no decoy in a tile holding a guardian."""
+    fresh = sample.build_warehouse().state()
+    assert load(sample.warehouse_encounter()).state == fresh, (
+        "resources/encounters/smugglers-warehouse.afenc is stale: run "
+        "python -m afdesk.storage.samples"
+    )
+    path = sample.write_warehouse(tmp_path / "smugglers-warehouse.afenc")
+    assert path.read_bytes() == sample.warehouse_encounter().read_bytes()
+    inf = fresh.infiltration
+    assert fresh.mode.value == "infiltration"
+    assert len(inf.intruders) == 2 and len(inf.guardians) == 3 and len(inf.objectives) == 2
+    people = {c.id: c for c in fresh.combatants}
+    guard_tiles = {(people[g].area[0] // 5, people[g].area[1] // 5) for g in inf.guardians}
+    for i in inf.intruders:
+        assert people[i].hidden and len(people[i].decoys) == 2
+        assert all((d[0] // 5, d[1] // 5) not in guard_tiles for d in people[i].decoys)
+
+
+def test_afdesk_check_accepts_the_new_samples():
+    import io
+
+    from afdesk.storage.check import check_files
+
+    out = io.StringIO()
+    paths = [str(sample.council_encounter()), str(sample.warehouse_encounter())]
+    assert check_files(paths, out) == 0, out.getvalue()
+    assert out.getvalue().count(": ok") == 2

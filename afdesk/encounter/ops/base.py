@@ -94,8 +94,12 @@ def require_phase(enc: Encounter, *phases: Phase, doing: str) -> None:
         )
 
 
-def require_actor(enc: Encounter, cid: str, doing: str) -> Combatant:
-    """The character, if it is its turn (or its hesitated action, E6)."""
+def require_actor(enc: Encounter, cid: str, doing: str, kind: str = "") -> Combatant:
+    """The character, if it is its turn (or its hesitated action, E6) and its mode lets
+    it do ``kind`` (an action, snap or check; "" for a move or a facing): an unaware
+    guardian only watches (N3)."""
+    from afdesk.encounter.modes import current_mode
+
     c = enc.combatant(cid)
     if c.exited:
         raise IllegalOp(f"{c.name} cannot {doing}: {c.name} has left the encounter")
@@ -103,6 +107,9 @@ def require_actor(enc: Encounter, cid: str, doing: str) -> Combatant:
     if actor != cid:
         who = enc.combatants[actor].name if actor in enc.combatants else "nobody"
         raise IllegalOp(f"{c.name} cannot {doing}: it is {who}'s turn, not {c.name}'s")
+    why = current_mode(enc).turn_refusal(enc, c, kind)
+    if why:
+        raise IllegalOp(why)
     return c
 
 

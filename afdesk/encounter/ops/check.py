@@ -91,7 +91,7 @@ class ResolveContest(Op, frozen=True):
         t = enc.turn
         if r.uses in ("action", "snap") and not self.override:
             require_phase(enc, Phase.TURNS, doing=f"{r.action.label.lower()} on a turn")
-            require_actor(enc, attacker.id, r.action.label.lower())
+            require_actor(enc, attacker.id, r.action.label.lower(), str(r.action))
         if r.uses == "action":
             attacker = economy.use_action(attacker, str(r.action), t.exchange, t.round)
         elif r.uses == "snap":

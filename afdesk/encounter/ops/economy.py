@@ -62,7 +62,7 @@ class UseSnap(Op, frozen=True):
 
     def execute(self, enc: "Encounter") -> None:
         row = features.snap_row(self.snap)
-        c = require_actor(enc, self.id, f"use a snap ({row.kind})")
+        c = require_actor(enc, self.id, f"use a snap ({row.kind})", str(row.kind))
         if row.check in ("distract", "look"):
             raise IllegalOp(f"{row.label} is a contested check: resolve it as a contest")
         c = economy.use_snap(c)
@@ -119,7 +119,7 @@ class TakeAction(Op, frozen=True):
         row = features.action_row(self.action)
         if row.check or row.own_op:
             features.take_action(enc, enc.combatant(self.id), self.action)  # says why not
-        c = require_actor(enc, self.id, f"take an action ({row.label.lower()})")
+        c = require_actor(enc, self.id, f"take an action ({row.label.lower()})", str(row.kind))
         enc.put(features.take_action(enc, c, self.action))
 
     def describe(self, enc: "Encounter") -> str:

@@ -7,7 +7,9 @@ those old values, so undo is exact by construction.
 from typing import TYPE_CHECKING, Any
 
 from afdesk.encounter.chase.state import ChaseState
+from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.fog import Fog
+from afdesk.encounter.infiltration.state import InfiltrationState
 from afdesk.encounter.ops.base import Op
 from afdesk.encounter.parts import MISSING, all_parts
 from afdesk.encounter.reflex import Reflex
@@ -36,6 +38,8 @@ class Restore(Op, frozen=True):
     meta: Meta | None = None
     chase: ChaseState | None = None
     fog: Fog | None = None
+    dispute: DisputeState | None = None
+    infiltration: InfiltrationState | None = None
     log_length: int | None = None
     log_entries: tuple[LogEntry, ...] = ()
     logged = False

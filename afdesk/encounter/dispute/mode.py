@@ -1,0 +1,84 @@
+"""The dispute as a mode of play (E16, P1-P9): registered in place of the placeholder.
+
+A dispute plays in exchanges of five rounds with reflex as usual (P1, E1, E2); its own part
+(:mod:`.state`) holds the platforms, who stands where, tension and the outcome. Next turn
+is battle's, and refused once the dispute is over (P9: the GM changes mode or ends the
+encounter); at an exchange end the GM may close it (P8). Its menus leave out what hides,
+sneaks or moves quickly; dodge and parry never contest a social check (P1, E8).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter.combatant import Side
+from afdesk.encounter.dispute.ops import outcome_text
+from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.modes import Battle, register_mode
+from afdesk.encounter.parts import EventKind, Part
+from afdesk.encounter.state import Mode
+
+if TYPE_CHECKING:
+    from afdesk.encounter.interface import Encounter
+
+DISPUTE_PART = Part("dispute", DisputeState, DisputeState, EventKind.DISPUTE)
+
+NOT_OFFERED = frozenset({"hide", "creep", "crouch", "hustle", "fend", "leave-overlap"})
+"""What a dispute's menus leave out (P1): hiding, sneaking, moving quickly, parrying."""
+
+
+class DisputeMode(Battle):
+    """Dispute (E16, P1-P9): battle's turn flow, the dispute's part, +2 to persevere."""
+
+    mode = Mode.DISPUTE
+    part = DISPUTE_PART
+    low_activity = True
+
+    def offers(self, kind: object) -> bool:
+        """Social actions and snaps, not hiding or sneaking (P1, P5)."""
+        return str(kind) not in NOT_OFFERED
+
+    def enter(self, enc: Encounter) -> None:
+        """Whatever the dispute held is kept (E16: a change of mode keeps every state);
+        every character on the map not yet in it joins the neutral audience with its
+        grit (P3), a player character marked as such."""
+        d: DisputeState = enc.dispute
+        known = {e.character for e in d.entries if e.character} | {e.id for e in d.entries}
+        new = [
+            Entry(
+                c.id,
+                c.name,
+                side=AUDIENCE,
+                grit=max(c.grit, 0),
+                character=c.id,
+                player=c.side is Side.BAND,
+            )
+            for c in enc.roster()
+            if c.on_map and c.id not in known
+        ]
+        if new:
+            enc.set_part("dispute", msgspec.structs.replace(d, entries=(*d.entries, *new)))
+
+    def leave(self, enc: Encounter) -> None:
+        """The dispute's part stays as it is: a later dispute picks it up again (E16)."""
+
+    def next_turn(self, enc: Encounter) -> None:
+        d: DisputeState = enc.dispute
+        if d.over:
+            raise IllegalOp(
+                f"the dispute is over ({outcome_text(d)}): change the mode or end the "
+                "encounter (P7, P9)"
+            )
+        super().next_turn(enc)
+
+    def next_turn_text(self, enc: Encounter) -> str:
+        text = super().next_turn_text(enc)
+        if text.endswith(f"exchange {enc.turn.exchange} is over") and enc.dispute.platforms:
+            text += "; the GM may close the dispute (P8)"
+        return text
+
+
+register_mode(DisputeMode())

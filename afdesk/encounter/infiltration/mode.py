@@ -1,0 +1,78 @@
+"""The infiltration as a mode of play (E16, N1-N8): registered in place of the placeholder.
+
+Turns run as in battle (E1-E3), except that until the alarm (N6) a guardian is unaware: on
+its turn its guard resets but it takes no snap and no action and does not move except by
+the watch step the GM confirms (N3). Once the alarm is raised, each guardian is alerted
+from its next turn (N6). A Hide while an opponent has a clear line on the hider is
+refused (N4a).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter.infiltration.state import InfiltrationState
+from afdesk.encounter.infiltration.watch import seen_by
+from afdesk.encounter.modes import Battle, register_mode
+from afdesk.encounter.parts import EventKind, Part
+from afdesk.encounter.state import Mode, Phase
+
+if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Combatant
+    from afdesk.encounter.interface import Encounter
+
+INFILTRATION_PART = Part(
+    "infiltration", InfiltrationState, InfiltrationState, EventKind.INFILTRATION
+)
+
+
+class InfiltrationMode(Battle):
+    """Infiltration (E16, N1-N8): battle's turn flow with unaware guardians (N3) until the
+    alarm (N6)."""
+
+    mode = Mode.INFILTRATION
+    part = INFILTRATION_PART
+
+    def turn_refusal(self, enc: Encounter, c: Combatant, kind: str) -> str:
+        inf: InfiltrationState = enc.infiltration
+        if inf.unaware(c.id):
+            return (
+                f"{c.name} is an unaware guardian: it resets its guard and rolls its watch, "
+                "with no snap, no action and no move but the watch step (N3)"
+            )
+        if kind == "hide" and c.area is not None:
+            eyes = seen_by(enc, c.id, (c.area[0], c.area[1]))
+            if eyes:
+                who = ", ".join(enc.combatants[e].name for e in eyes if e in enc.combatants)
+                return f"{c.name} cannot hide: {who} has a clear line on {c.name} (N4a)"
+        return ""
+
+    def enter(self, enc: Encounter) -> None:
+        """Whatever the infiltration held is kept (E16: a change of mode keeps every state)."""
+
+    def leave(self, enc: Encounter) -> None:
+        """The part stays as it is: a later infiltration picks it up again (E16)."""
+
+    def next_turn(self, enc: Encounter) -> None:
+        """Battle's Next turn; once the alarm is raised, the round's end alerts the
+        guardians who had already had their turn in it (N6: from their next turn)."""
+        super().next_turn(enc)
+        inf: InfiltrationState = enc.infiltration
+        if (
+            inf.alarm
+            and enc.turn.phase is not Phase.TURNS
+            and set(inf.guardians) - set(inf.alerted)
+        ):
+            enc.set_part("infiltration", msgspec.structs.replace(inf, alerted=inf.guardians))
+
+    def next_turn_text(self, enc: Encounter) -> str:
+        text = super().next_turn_text(enc)
+        inf: InfiltrationState = enc.infiltration
+        if inf.guardians and not inf.alarm:
+            text += " (unaware guardians only watch, N3)"
+        return text
+
+
+register_mode(InfiltrationMode())

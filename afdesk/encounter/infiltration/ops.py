@@ -1,0 +1,315 @@
+"""The infiltration's Ops (N1, N3-N6, N8): roles, objectives, watch steps, the alarm,
+decoys eliminated, reveals, who left. Each checks first and raises :class:`IllegalOp`
+with the reason and the rule id."""
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.geometry import adjacent, normalise_facing
+from afdesk.encounter.infiltration.state import Departure, InfiltrationState, Objective
+from afdesk.encounter.infiltration.watch import WatchStep
+from afdesk.encounter.ops.base import Op, area_text, name, require_area_in_zone
+from afdesk.encounter.state import Mode, Phase
+
+if TYPE_CHECKING:
+    from afdesk.encounter.interface import Encounter
+
+EDGES = ("north", "east", "south", "west")
+
+
+def _inf(enc: "Encounter", doing: str) -> InfiltrationState:
+    if enc.mode is not Mode.INFILTRATION:
+        raise IllegalOp(f"cannot {doing}: the encounter is a {enc.mode.value}, not an infiltration")
+    inf: InfiltrationState = enc.infiltration
+    return inf
+
+
+class SetRoles(Op, frozen=True):
+    """Who intrudes and who guards (N1); player characters may be either."""
+
+    intruders: tuple[str, ...]
+    guardians: tuple[str, ...]
+    label = "Roles"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "set the roles")
+        both = set(self.intruders) & set(self.guardians)
+        if both:
+            raise IllegalOp(
+                f"{', '.join(name(enc, c) for c in sorted(both))} cannot be both intruder "
+                "and guardian (N1)"
+            )
+        for cid in (*self.intruders, *self.guardians):
+            enc.combatant(cid)  # refuses an unknown id
+        if len(set(self.intruders)) != len(self.intruders) or len(set(self.guardians)) != len(
+            self.guardians
+        ):
+            raise IllegalOp("each character is named once among the roles (N1)")
+        new = msgspec.structs.replace(
+            inf,
+            intruders=self.intruders,
+            guardians=self.guardians,
+            alerted=tuple(g for g in inf.alerted if g in self.guardians),
+        )
+        if new == inf:
+            raise IllegalOp("the roles are already so")
+        enc.set_part("infiltration", new)
+
+    def describe(self, enc: "Encounter") -> str:
+        who = ", ".join(name(enc, c) for c in self.intruders) or "nobody"
+        guards = ", ".join(name(enc, c) for c in self.guardians) or "nobody"
+        return f"Intruders: {who}; guardians: {guards} (N1)"
+
+
+class SetObjective(Op, frozen=True):
+    """Add or change an objective (N1): an area or segment with a text and a done mark."""
+
+    objective: Objective
+    label = "Objective"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "set an objective")
+        o = self.objective
+        if not o.id or not o.text.strip():
+            raise IllegalOp("an objective needs an id and a text (N1)")
+        if o.area is not None:
+            require_area_in_zone(enc, o.area, f"objective {o.text!r}")
+        old = inf.objective(o.id)
+        if old == o:
+            raise IllegalOp(f"objective {o.text!r} is already so")
+        objectives = (
+            (*inf.objectives, o)
+            if old is None
+            else tuple(o if q.id == o.id else q for q in inf.objectives)
+        )
+        enc.set_part("infiltration", msgspec.structs.replace(inf, objectives=objectives))
+
+    def describe(self, enc: "Encounter") -> str:
+        o = self.objective
+        where = f" at {area_text(o.area)}" if o.area is not None else ""
+        where += f" ({o.segment})" if o.segment else ""
+        return f"Objective{where}: {o.text}{' (done)' if o.done else ''} (N1)"
+
+
+class MarkObjective(Op, frozen=True):
+    """Mark an objective done or not done (N1, N8)."""
+
+    id: str
+    done: bool = True
+    label = "Objective done"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "mark an objective")
+        o = inf.objective(self.id)
+        if o is None:
+            raise IllegalOp(f"the infiltration has no objective {self.id!r} (N1)")
+        if o.done == self.done:
+            raise IllegalOp(f"{o.text!r} is {'already' if o.done else 'not'} done")
+        new = msgspec.structs.replace(o, done=self.done)
+        enc.set_part(
+            "infiltration",
+            msgspec.structs.replace(
+                inf, objectives=tuple(new if q.id == o.id else q for q in inf.objectives)
+            ),
+        )
+
+    def describe(self, enc: "Encounter") -> str:
+        o = enc.infiltration.objective(self.id)
+        text = o.text if o is not None else self.id
+        return f"Objective {'done' if self.done else 'not done'}: {text} (N1)"
+
+
+class ConfirmWatch(Op, frozen=True):
+    """The GM confirms watch steps (N3), one or several at once: each unaware guardian
+    moves one area (a watch step costs 1 whatever the terrain) and takes the facing."""
+
+    steps: tuple[WatchStep, ...]
+    label = "Watch"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "confirm a watch step")
+        if not self.steps:
+            raise IllegalOp("no watch step to confirm (N3)")
+        seen: set[str] = set()
+        for s in self.steps:
+            c = enc.combatant(s.id)
+            if s.id in seen:
+                raise IllegalOp(f"{c.name} takes one watch step, not two (N3)")
+            seen.add(s.id)
+            if not inf.unaware(s.id):
+                raise IllegalOp(f"{c.name} is not an unaware guardian: no watch step (N3)")
+            if c.area is None or c.exited:
+                raise IllegalOp(f"{c.name} is not on the map (N3)")
+            target = (s.area[0], s.area[1])
+            require_area_in_zone(enc, target, f"{c.name}'s watch step")
+            if not adjacent((c.area[0], c.area[1]), target):
+                raise IllegalOp(
+                    f"{c.name}'s watch step to {area_text(target)} is not one area (N3)"
+                )
+            enc.put(c.replace(area=target, facing=normalise_facing(s.facing)))
+            self._enter_decoys(enc, s.id, target)
+
+    @staticmethod
+    def _enter_decoys(enc: "Encounter", guardian: str, area: tuple[int, int]) -> None:
+        """N4b: a guardian entering a decoy's area eliminates it (the last one reveals its
+        owner there, N5, and raises the alarm, N6)."""
+        inf: InfiltrationState = enc.infiltration
+        for owner in inf.opponents(guardian):
+            o = enc.combatants.get(owner)
+            if o is None or not o.hidden or area not in o.decoys:
+                continue
+            o = o.without_decoy(area)
+            if not o.decoys:
+                o = o.without_state(StateKind.HIDDEN).replace(area=area)
+                inf = _revealed(enc, inf, owner)
+                enc.set_part("infiltration", inf)
+            enc.put(o)
+
+    def describe(self, enc: "Encounter") -> str:
+        steps = "; ".join(f"{name(enc, s.id)} to {area_text(s.area)}" for s in self.steps)
+        inf: InfiltrationState = enc.infiltration
+        lost = [
+            f"{name(enc, o)}'s decoy at {area_text(s.area)}"
+            for s in self.steps
+            for o in inf.opponents(s.id)
+            if o in enc.combatants and tuple(s.area) in enc.combatants[o].decoys
+        ]
+        gone = f"; eliminated: {', '.join(lost)} (N4b)" if lost else ""
+        return f"Watch: {steps} (N3){gone}"
+
+
+class RaiseAlarm(Op, frozen=True):
+    """The alarm (N6): from their next turn every guardian takes normal turns (E3)."""
+
+    label = "Alarm"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "raise the alarm")
+        if inf.alarm:
+            raise IllegalOp("the alarm is already raised (N6)")
+        enc.set_part("infiltration", alarm_raised(enc, inf))
+
+    def describe(self, enc: "Encounter") -> str:
+        return "The alarm is raised: guardians take normal turns from their next turn (N6)"
+
+
+def alarm_raised(enc: "Encounter", inf: InfiltrationState) -> InfiltrationState:
+    """``inf`` with the alarm raised (N6): "from their next turn" every guardian takes
+    normal turns, so a guardian whose turn is still to come this round is alerted now, and
+    one whose turn this round has begun or passed is alerted when the round ends (the
+    mode's Next turn). Between rounds every guardian is alerted at once."""
+    t = enc.turn
+    done = set(t.order[: t.index + 1]) if t.phase is Phase.TURNS else set()
+    alerted = tuple(g for g in inf.guardians if g in inf.alerted or g not in done)
+    return msgspec.structs.replace(inf, alarm=True, alerted=alerted)
+
+
+def _revealed(enc: "Encounter", inf: InfiltrationState, cid: str) -> InfiltrationState:
+    """The alarm rises the first time an intruder is revealed (N6)."""
+    if cid in inf.intruders and not inf.alarm:
+        return alarm_raised(enc, inf)
+    return inf
+
+
+class EliminateDecoy(Op, frozen=True):
+    """A decoy is eliminated (N4: seen, entered, Looked at or lost to a Fumble); when the
+    last one goes its owner is revealed there (N5)."""
+
+    id: str
+    area: tuple[int, int]
+    label = "Decoy eliminated"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "eliminate a decoy")
+        c = enc.combatant(self.id)
+        if not c.hidden:
+            raise IllegalOp(f"{c.name} is not hidden (N4)")
+        area = (self.area[0], self.area[1])
+        c = c.without_decoy(area)
+        if not c.decoys:
+            c = c.without_state(StateKind.HIDDEN).replace(area=area)
+            enc.set_part("infiltration", _revealed(enc, inf, c.id))
+        enc.put(c)
+
+    def describe(self, enc: "Encounter") -> str:
+        c = enc.combatants.get(self.id)
+        text = f"{name(enc, self.id)}'s decoy at {area_text(self.area)} is eliminated (N4)"
+        if c is not None and tuple(c.decoys) == ((self.area[0], self.area[1]),):
+            text += f"; {c.name} is revealed there (N5)"
+        return text
+
+
+class Reveal(Op, frozen=True):
+    """A hidden character is revealed at one of its decoys (N5, N7) and takes a facing
+    (E11); the first intruder revealed raises the alarm (N6)."""
+
+    id: str
+    area: tuple[int, int]
+    facing: float | None = None
+    label = "Reveal"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "reveal a character")
+        c = enc.combatant(self.id)
+        if not c.hidden:
+            raise IllegalOp(f"{c.name} is not hidden (N5)")
+        area = (self.area[0], self.area[1])
+        if area not in c.decoys:
+            raise IllegalOp(f"{c.name} has no decoy at {area_text(area)}: reveal it at one (N5)")
+        facing = c.facing if self.facing is None else normalise_facing(self.facing)
+        enc.put(c.without_state(StateKind.HIDDEN).replace(area=area, decoys=(), facing=facing))
+        new = _revealed(enc, inf, c.id)
+        if new != inf:
+            enc.set_part("infiltration", new)
+
+    def describe(self, enc: "Encounter") -> str:
+        inf = enc.infiltration
+        text = f"{name(enc, self.id)} is revealed at {area_text(self.area)} (N5)"
+        if self.id in inf.intruders and not inf.alarm:
+            text += "; the alarm is raised (N6)"
+        return text
+
+
+class MarkLeft(Op, frozen=True):
+    """An intruder left the encounter by an edge (N8, E9): the app records who got out."""
+
+    id: str
+    edge: str
+    label = "Left"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "record who left")
+        c = enc.combatant(self.id)
+        if self.id not in inf.intruders:
+            raise IllegalOp(f"{c.name} is not an intruder (N8)")
+        if self.edge not in EDGES:
+            raise IllegalOp(f"{self.edge!r} is not an edge: north, east, south or west (E9)")
+        if any(d.id == self.id for d in inf.left):
+            raise IllegalOp(f"{c.name} has already left (N8)")
+        gone = Departure(self.id, self.edge, enc.turn.exchange)
+        enc.set_part("infiltration", msgspec.structs.replace(inf, left=(*inf.left, gone)))
+
+    def describe(self, enc: "Encounter") -> str:
+        return f"{name(enc, self.id)} got out by the {self.edge} edge (N8)"
+
+
+class SetObscured(Op, frozen=True):
+    """The GM marks areas with a visibility penalty: they block clear lines (N4a)."""
+
+    areas: tuple[tuple[int, int], ...]
+    label = "Obscured areas"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "mark obscured areas")
+        areas = tuple((a[0], a[1]) for a in self.areas)
+        for a in areas:
+            require_area_in_zone(enc, a, "an obscured area")
+        if areas == inf.obscured:
+            raise IllegalOp("those areas are already the obscured ones")
+        enc.set_part("infiltration", msgspec.structs.replace(inf, obscured=areas))
+
+    def describe(self, enc: "Encounter") -> str:
+        return f"Obscured areas: {', '.join(area_text(a) for a in self.areas) or 'none'} (N4a)"

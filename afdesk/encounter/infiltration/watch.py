@@ -1,0 +1,127 @@
+"""Pure functions over an infiltration (N3, N4a): the watch step proposed for each unaware
+guardian, and which decoys are seen and by whom. The model and the GUI ask them; neither
+changes anything."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from afdesk.encounter.geometry import Area, distance, facing_towards, neighbours
+from afdesk.encounter.geometry import clear_line as _clear
+from afdesk.encounter.infiltration.state import InfiltrationState
+
+if TYPE_CHECKING:
+    from afdesk.encounter.interface import Encounter
+
+
+class WatchStep(msgspec.Struct, frozen=True):
+    """A watch step (N3): the guardian, where it goes, the facing it takes, the decoy."""
+
+    id: str
+    area: Area
+    facing: float
+    decoy: Area
+
+
+def decoys_of(enc: Encounter, inf: InfiltrationState, ids: tuple[str, ...]) -> list[Area]:
+    """The decoys of those of ``ids`` who are hidden and still in the encounter."""
+    out: list[Area] = []
+    for cid in ids:
+        c = enc.combatants.get(cid)
+        if c is not None and not c.exited and c.hidden:
+            out.extend((a[0], a[1]) for a in c.decoys)
+    return out
+
+
+def watch_step(enc: Encounter, guardian: str, fumbled: bool = False) -> WatchStep | None:
+    """The step the app proposes for an unaware guardian's watch (N3): one area toward the
+    nearest decoy of an intruder (E12 distance; on a Fumble, away from it), facing that
+    decoy. None when the guardian is not on the map or there is no decoy. Ties: the step
+    whose centre is nearest (farthest) in a straight line, then the compass order."""
+    inf: InfiltrationState = enc.infiltration
+    g = enc.combatants.get(guardian)
+    if g is None or g.area is None or g.exited:
+        return None
+    here = (g.area[0], g.area[1])
+    decoys = decoys_of(enc, inf, inf.opponents(guardian) or inf.intruders)
+    if not decoys:
+        return None
+    decoy = min(decoys, key=lambda d: (distance(here, d), _sq(here, d)))
+    steps = [n for n in neighbours(here) if enc.zone.contains(n)]
+    if not steps:
+        return None
+    sign = -1 if fumbled else 1
+    best = min(steps, key=lambda n: (sign * distance(n, decoy), sign * _sq(n, decoy)))
+    return WatchStep(guardian, best, facing_towards(best, decoy), decoy)
+
+
+def _sq(a: Area, b: Area) -> int:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+
+
+def watch_steps(enc: Encounter) -> tuple[WatchStep, ...]:
+    """The proposed watch step of every unaware guardian on the map (N3)."""
+    inf: InfiltrationState = enc.infiltration
+    out = []
+    for gid in inf.guardians:
+        if inf.unaware(gid):
+            step = watch_step(enc, gid)
+            if step is not None:
+                out.append(step)
+    return tuple(out)
+
+
+def _eyes(enc: Encounter, inf: InfiltrationState, owner: str) -> list[tuple[str, Area, float]]:
+    """Who looks at ``owner``'s decoys: each opponent on the map (where it stands, or
+    each of its decoys while it is hidden), with its facing (N4a)."""
+    eyes: list[tuple[str, Area, float]] = []
+    for oid in inf.opponents(owner):
+        o = enc.combatants.get(oid)
+        if o is None or o.exited or (o.area is None and not o.decoys):
+            continue
+        if o.hidden and o.decoys:
+            eyes.extend((oid, (d[0], d[1]), o.facing) for d in o.decoys)
+        elif o.area is not None:
+            eyes.append((oid, (o.area[0], o.area[1]), o.facing))
+    return eyes
+
+
+def clear_line_on(enc: Encounter, observer: Area, facing: float, target: Area) -> bool:
+    """:func:`afdesk.encounter.geometry.clear_line` with the encounter's Cover areas (E13)
+    and the areas the GM marked obscured (N4a)."""
+    inf: InfiltrationState = enc.infiltration
+    cover = [a for a, t in enc.terrain.items() if t.cover]
+    return _clear(observer, facing, target, cover, inf.obscured)
+
+
+def seen_decoys(enc: Encounter) -> dict[tuple[str, Area], tuple[str, ...]]:
+    """Every decoy of a hidden character that an opponent, or an opponent's decoy, has a
+    clear line to (N4a), with who sees it: ``{(owner, decoy area): (observer ids)}``."""
+    inf: InfiltrationState = enc.infiltration
+    out: dict[tuple[str, Area], tuple[str, ...]] = {}
+    for owner in (*inf.intruders, *inf.guardians):
+        c = enc.combatants.get(owner)
+        if c is None or c.exited or not c.hidden:
+            continue
+        eyes = _eyes(enc, inf, owner)
+        for d in c.decoys:
+            area = (d[0], d[1])
+            who = tuple(
+                dict.fromkeys(oid for oid, at, f in eyes if clear_line_on(enc, at, f, area))
+            )
+            if who:
+                out[(owner, area)] = who
+    return out
+
+
+def seen_by(enc: Encounter, hider: str, area: Area) -> tuple[str, ...]:
+    """The opponents with a clear line on ``area`` for ``hider`` (N4a): a Hide there is
+    refused while any has."""
+    inf: InfiltrationState = enc.infiltration
+    return tuple(
+        dict.fromkeys(
+            oid for oid, at, f in _eyes(enc, inf, hider) if clear_line_on(enc, at, f, area)
+        )
+    )
