@@ -102,3 +102,28 @@ def test_an_encounter_made_elsewhere_joins_as_prepared_under_a_free_name(window,
     assert "broken.afenc" in window.failures[-1]
     assert len(doc.campaign.encounters) == 2, "a bad file changes nothing"
     assert sorted(p.name for p in (tmp_path / "jade").glob("*.afenc")) == sorted([a.file, b.file])
+
+
+def test_undo_goes_on_after_a_restart(window, tmp_path, monkeypatch):
+    """A clean close keeps the undo steps beside the campaign file; the next opening gives
+    them back (and none when the file changed in between)."""
+    folder = tmp_path / "jade"
+    assert window.campaign.create(folder, "The Jade Road")
+    assert window.campaign.rename("The Jade Road, part 2") == ""
+    window.campaign.close()
+    messages: list[str] = []
+    monkeypatch.setattr(window, "show_message", messages.append)
+    assert window.open_campaign(folder)
+    doc = window.campaign.doc
+    assert doc.campaign.name == "The Jade Road, part 2"
+    assert doc.history.undo_text() == "Rename the campaign to 'The Jade Road, part 2'"
+    window.campaign.undo()
+    assert store.load_campaign(folder).campaign.name == "The Jade Road", "undone and saved"
+    window.campaign.redo()
+    window.campaign.close()
+    loaded = store.load_campaign(folder)
+    store.save_campaign(folder, loaded.campaign.replace(session=2))  # changed elsewhere
+    assert window.open_campaign(folder)
+    assert not window.campaign.doc.history.can_undo()
+    assert "changed since afdesk last closed it" in messages[-1]
+    assert window.failures == []

@@ -155,7 +155,10 @@ class CampaignControl:
                 camp, digest = got.campaign, ""
         campaign_journal.discard(loaded.folder)  # nothing the file lacks, or declined
         self.close()
+        kept, lost = campaign_journal.kept_undo(loaded.folder, loaded.campaign, loaded.digest)
         self.doc = CampaignDocument(camp, loaded.folder, digest, on_disk=loaded.digest)
+        if digest:  # not recovered: undo goes on from the steps kept at the last close
+            self.doc.history.restore(kept)
         self.doc.problem.connect(lambda text: self._fail("The campaign was not saved", text))
         self.doc.protection.connect(self._protection)
         if not digest:
@@ -167,7 +170,9 @@ class CampaignControl:
         self.dock.setWindowTitle("Campaign")  # a new campaign: nothing "saved again" yet
         self._protection(self.doc.unprotected)
         self.panel.refresh()
-        self.window.show_message(f"Opened the campaign {camp.name}.")
+        self.window.show_message(
+            f"Opened the campaign {camp.name}." + (f" {lost}." if lost else "")
+        )
         self.window.add_recent_campaign(loaded.folder)
         self.window._update_title()
         missing = store.missing_encounters(camp, loaded.folder)
