@@ -34,6 +34,8 @@ def gm_folder() -> Path:
 
 
 MAX_RECENT = 8
+RECENT_CAMPAIGNS = "recent_campaigns"
+"""The QSettings key of File > Open recent campaign (campaign folders, newest first)."""
 
 
 def kept_text(doc: EncounterDocument) -> str:
@@ -358,3 +360,73 @@ class FileMenu:
             act = self.recent_menu.addAction(f"&{i} {Path(f).name}")
             act.setStatusTip(f)
             act.triggered.connect(lambda _c=False, p=f: self.open_path(p))
+
+    # the campaign entries: recent campaigns, an encounter made elsewhere added to the campaign
+
+    def _build_campaign_entries(self, m) -> None:
+        """File > New campaign, Open campaign, Open recent campaign, Add encounter to campaign."""
+        m.addAction(self.act_new_campaign)
+        m.addAction(self.act_open_campaign)
+        self.recent_campaigns_menu = m.addMenu("Open recent campaig&n")
+        self.recent_campaigns_menu.aboutToShow.connect(self._fill_recent_campaigns)
+        self.act_add_to_campaign = self._action(
+            "A&dd encounter to campaign…",
+            self.add_encounter_to_campaign,
+            tip="Copy an encounter file made outside Prepare into the campaign, as prepared",
+        )
+        m.addAction(self.act_add_to_campaign)
+
+    def recent_campaigns(self) -> list[str]:
+        value = self.settings.value(RECENT_CAMPAIGNS, [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def add_recent_campaign(self, folder: Path) -> None:
+        """``folder`` first in File > Open recent campaign (called when a campaign opens)."""
+        path = str(Path(folder).resolve())
+        items = [path] + [p for p in self.recent_campaigns() if p != path]
+        self.settings.setValue(RECENT_CAMPAIGNS, items[:MAX_RECENT])
+
+    def _fill_recent_campaigns(self) -> None:
+        """Each recent campaign folder; one that is gone (or holds no campaign file any
+        more) is greyed out with the reason."""
+        from afdesk.gui.campaign.control import missing_reason
+
+        menu = self.recent_campaigns_menu
+        menu.clear()
+        menu.setToolTipsVisible(True)
+        folders = self.recent_campaigns()
+        if not folders:
+            menu.addAction("(none)").setEnabled(False)
+        for i, f in enumerate(folders, 1):
+            why = missing_reason(Path(f))
+            act = menu.addAction(f"&{i} {Path(f).name}" + (f" ({why})" if why else ""))
+            act.setStatusTip(f)
+            act.setToolTip(f"{f}: {why}" if why else f)
+            act.setEnabled(not why)
+            act.triggered.connect(lambda _c=False, p=f: self.open_campaign(p))
+
+    def campaign_title(self) -> str:
+        """The open campaign's title for the window title ('' if none is open)."""
+        camp = self._campaign.doc if self._campaign is not None else None
+        return f"campaign {camp.campaign.name}" if camp is not None else ""
+
+    def add_encounter_to_campaign(self, path: str | Path | None = None) -> bool:
+        """File > Add encounter to campaign: an ``.afenc`` made outside Prepare is copied
+        into the campaign folder under a free name and listed as prepared."""
+        if self._campaign is None or self.campaign.doc is None:
+            self.reporter.failed(
+                "No campaign is open",
+                "Open or create a campaign first (File > Open campaign or New campaign), "
+                "then add the encounter to it.",
+            )
+            return False
+        if path is None:
+            start = str(self.doc.path.parent) if self.doc and self.doc.path else ""
+            path, _ = QFileDialog.getOpenFileName(
+                self, "Add encounter to campaign", start, FILE_FILTER
+            )
+            if not path:
+                return False
+        return bool(self.campaign.add_encounter_file(Path(path)))

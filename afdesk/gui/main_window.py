@@ -350,8 +350,7 @@ class MainWindow(FileMenu, QMainWindow):
         self.recent_menu = m.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         m.addSeparator()
-        m.addAction(self.act_new_campaign)
-        m.addAction(self.act_open_campaign)
+        self._build_campaign_entries(m)
         m.addSeparator()
         m.addAction(self.act_save)
         m.addAction(self.act_save_as)
@@ -470,10 +469,14 @@ class MainWindow(FileMenu, QMainWindow):
 
     def _update_title(self, *_args) -> None:
         doc = self.doc
+        camp = self.campaign_title()
         if doc is None:
+            if camp:
+                self.setWindowTitle(f"{camp} — afdesk")
             return
         where = doc.path.name if doc.path else "not saved yet"
-        self.setWindowTitle(f"{doc.encounter.meta.name} ({where})[*] — afdesk")
+        title = f"{doc.encounter.meta.name} ({where})[*]" + (f" · {camp}" if camp else "")
+        self.setWindowTitle(f"{title} — afdesk")
         self.setWindowModified(doc.is_modified())
 
     def _fit_to_screen(self) -> None:

@@ -43,8 +43,9 @@ from pathlib import Path
 import msgspec
 
 from afdesk.encounter.campaign.edits import AnyEdit
-from afdesk.encounter.campaign.history import CampaignEvent, CampaignHistory
+from afdesk.encounter.campaign.history import CampaignEvent, CampaignHistory, CampaignStep
 from afdesk.encounter.campaign.state import Campaign
+from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import Change
 from afdesk.storage import atomic, codec
 from afdesk.storage.campaign import CURRENT_VERSION, FILE_NAME, decode_campaign
@@ -443,12 +444,100 @@ def discard(folder: Path) -> None:
             os.unlink(p)
 
 
+# ------------------------------------------------------------- undo across a restart
+
+UNDO_NAME = ".campaign.afcamp-undo"
+"""The undo steps a clean close keeps beside the campaign file, for the next opening."""
+UNDO_FORMAT = "afdesk-campaign-undo"
+MAX_KEPT_STEPS = 50
+"""Steps kept (each holds the campaign from before it): the newest ones."""
+
+
+class KeptStep(msgspec.Struct, omit_defaults=True):
+    edits: tuple[AnyEdit, ...]
+    text: str
+    before: Campaign
+
+
+class UndoFile(msgspec.Struct, kw_only=True):
+    format: str
+    version: int
+    schema_version: int
+    file_sha256: str
+    """The campaign file the steps lead to: a file changed since makes them void."""
+    steps: tuple[KeptStep, ...] = ()
+
+
+def undo_path(folder: Path) -> Path:
+    return Path(folder) / UNDO_NAME
+
+
+def keep_undo(folder: Path, history: CampaignHistory, digest: str) -> None:
+    """At a clean close (the file holds ``history.campaign``, of SHA-256 ``digest``): keep
+    the undo steps (not those undone) so that undo goes on after the next opening.
+    :class:`SaveError` if it cannot be written (the campaign itself is saved)."""
+    steps = history.steps[: history.index][-MAX_KEPT_STEPS:]
+    path = undo_path(folder)
+    if not steps:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return
+    kept = UndoFile(
+        format=UNDO_FORMAT,
+        version=1,
+        schema_version=CURRENT_VERSION,
+        file_sha256=digest,
+        steps=tuple(KeptStep(s.edits, s.text, s.before) for s in steps),  # type: ignore[arg-type]
+    )
+    atomic.replace(path, msgspec.json.encode(kept) + b"\n")
+
+
+def kept_undo(folder: Path, campaign: Campaign, digest: str) -> tuple[list[CampaignStep], str]:
+    """The undo steps a clean close kept, if they lead to ``campaign``, the file as it is
+    now (SHA-256 ``digest``: each step is applied again and checked), and ''; else no
+    steps and why, in words. The file is removed
+    once read: the steps live in the open campaign's history from then on."""
+    path = undo_path(folder)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return [], ""
+    except OSError as exc:
+        return [], f"{UNDO_NAME} cannot be read ({exc.strerror or exc}): undo starts empty"
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    try:
+        kept = msgspec.json.decode(data, type=UndoFile)
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        return [], f"{UNDO_NAME} is damaged ({exc}): undo starts empty"
+    if kept.format != UNDO_FORMAT or kept.version != 1 or kept.schema_version != CURRENT_VERSION:
+        return [], f"{UNDO_NAME} was written by another afdesk version: undo starts empty"
+    if kept.file_sha256 != digest:
+        return [], (
+            f"{FILE_NAME} changed since afdesk last closed it: the undo steps kept then no "
+            "longer lead to it, so undo starts empty"
+        )
+    steps = []
+    try:
+        for i, k in enumerate(kept.steps):
+            after, first = CampaignHistory._run(k.before, k.edits)
+            steps.append(CampaignStep(tuple(k.edits), k.text or first, k.before))
+            nxt = kept.steps[i + 1].before if i + 1 < len(kept.steps) else campaign
+            if after != nxt:
+                raise IllegalOp(f"step {i + 1} ({k.text}) does not lead to the next")
+    except IllegalOp as exc:
+        return [], f"{UNDO_NAME} does not fit the campaign ({exc}): undo starts empty"
+    return steps, ""
+
+
 __all__ = [
     "CampaignJournal",
     "Recovered",
     "discard",
     "in_use",
     "journal_path",
+    "keep_undo",
+    "kept_undo",
     "recover",
     "set_aside",
 ]

@@ -7,5 +7,6 @@ the file ``campaign.afcamp`` is :mod:`afdesk.storage.campaign`.
 - :mod:`.edits` and :mod:`.history`: every change is an edit, undoable;
 - :mod:`.build`: links, numbered copies, and the running copy of a prepared encounter;
 - :mod:`.carry`: carry-over after an encounter (E15, E17, R10);
-- :mod:`.merge`: importing characters, merged by name.
+- :mod:`.merge`: importing characters, merged by name; a same-name entry that differs is
+  updated, skipped or kept beside the incoming one as the GM chooses, per entry.
 """

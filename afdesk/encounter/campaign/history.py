@@ -55,6 +55,14 @@ class CampaignHistory(StepList[CampaignStep, CampaignEvent]):
         super().__init__()
         self.campaign = campaign
 
+    def restore(self, steps: Sequence[CampaignStep]) -> None:
+        """Undo steps kept from before a restart (the last one leads to :attr:`campaign`),
+        into a history that has none yet; the campaign as it is counts as saved."""
+        if self._steps:
+            raise ValueError("restore only into a fresh history")
+        self._steps = list(steps)
+        self._index = self._clean = len(self._steps)
+
     @staticmethod
     def _run(camp: Campaign, edits: Sequence[CampaignEdit]) -> tuple[Campaign, str]:
         first = ""

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
 
 from afdesk.encounter.campaign.build import running_copy
 from afdesk.encounter.campaign.carry import carry_over, carry_refusal, referee_proposal
-from afdesk.encounter.campaign.edits import PutEncounter, StartRun, StartSession
+from afdesk.encounter.campaign.edits import PutEncounter, RenameCampaign, StartRun, StartSession
 from afdesk.encounter.campaign.roster import fresh_id, slug
 from afdesk.encounter.campaign.state import Campaign, Planned, Play
 from afdesk.gui.campaign.document import CampaignDocument
@@ -26,6 +26,18 @@ from afdesk.storage import campaign as store
 
 def now() -> str:
     return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def missing_reason(folder: Path) -> str:
+    """Why a recent campaign folder cannot be opened now, in words ('' if it can be)."""
+    try:
+        if (folder / store.FILE_NAME).is_file():
+            return ""
+        if not folder.exists():
+            return "the folder is gone"
+    except OSError as exc:
+        return f"cannot be looked at: {exc.strerror or exc}"
+    return f"no {store.FILE_NAME} in the folder any more"
 
 
 class CampaignControl:
@@ -143,7 +155,10 @@ class CampaignControl:
                 camp, digest = got.campaign, ""
         campaign_journal.discard(loaded.folder)  # nothing the file lacks, or declined
         self.close()
+        kept, lost = campaign_journal.kept_undo(loaded.folder, loaded.campaign, loaded.digest)
         self.doc = CampaignDocument(camp, loaded.folder, digest, on_disk=loaded.digest)
+        if digest:  # not recovered: undo goes on from the steps kept at the last close
+            self.doc.history.restore(kept)
         self.doc.problem.connect(lambda text: self._fail("The campaign was not saved", text))
         self.doc.protection.connect(self._protection)
         if not digest:
@@ -155,7 +170,11 @@ class CampaignControl:
         self.dock.setWindowTitle("Campaign")  # a new campaign: nothing "saved again" yet
         self._protection(self.doc.unprotected)
         self.panel.refresh()
-        self.window.show_message(f"Opened the campaign {camp.name}.")
+        self.window.show_message(
+            f"Opened the campaign {camp.name}." + (f" {lost}." if lost else "")
+        )
+        self.window.add_recent_campaign(loaded.folder)
+        self.window._update_title()
         missing = store.missing_encounters(camp, loaded.folder)
         if missing:  # said now, not only when Run fails
             self._fail(
@@ -227,6 +246,7 @@ class CampaignControl:
     def _changed(self) -> None:
         if self.panel is not None:
             self.panel.refresh()
+        self.window._update_title()  # it names the campaign (a rename shows at once)
 
     # ------------------------------------------------------------------- encounters
 
@@ -250,17 +270,23 @@ class CampaignControl:
             if self.window.open_path(path):
                 self.window.zone_editor.action.setChecked(True)
 
+    def _free_name(self, title: str) -> str:
+        """A file name for ``title`` that neither the campaign nor its folder uses."""
+        camp = self.doc.campaign
+        taken = {e.file for e in camp.encounters} | {p.name for p in self.doc.folder.iterdir()}
+        stem, n = slug(title, "encounter"), 2
+        name = f"{stem}.afenc"
+        while name in taken:
+            name, n = f"{stem}-{n}.afenc", n + 1
+        return name
+
     def prepared(self, enc) -> str:
         """Save a prepared encounter in the campaign folder and list it; its id or ''."""
         from afdesk.storage import SaveError, save
 
         camp = self.doc.campaign
         title = enc.meta.name
-        taken = {e.file for e in camp.encounters} | {p.name for p in self.doc.folder.iterdir()}
-        stem, n = slug(title, "encounter"), 2
-        name = f"{stem}.afenc"
-        while name in taken:
-            name, n = f"{stem}-{n}.afenc", n + 1
+        name = self._free_name(title)
         try:
             save(self.doc.path_of(name), enc.state())
         except SaveError as exc:
@@ -272,6 +298,41 @@ class CampaignControl:
             self._fail("The encounter was not added", reason)
             return ""
         self.panel.select(eid)
+        return eid
+
+    def add_encounter_file(self, path: Path) -> str:
+        """File > Add encounter to campaign: ``path`` (an ``.afenc`` made outside Prepare)
+        is read, copied into the campaign folder under a free name and listed as prepared;
+        its id, or '' and a clear message (nothing copied, nothing listed)."""
+        from afdesk.storage import LoadError, load
+        from afdesk.storage.atomic import replace as write_atomically
+        from afdesk.storage.errors import SaveError
+        from afdesk.storage.files import read_bytes
+
+        if self.doc is None:
+            return ""
+        path = Path(path)
+        try:
+            title = load(path).state.meta.name
+            data = read_bytes(path, path.name)
+        except LoadError as exc:
+            self._fail("The encounter was not added to the campaign", exc)
+            return ""
+        name = self._free_name(title)
+        target = self.doc.path_of(name)
+        try:
+            write_atomically(target, data)
+        except (OSError, SaveError) as exc:
+            self._fail("The encounter was not added to the campaign", exc)
+            return ""
+        eid = fresh_id(title, (e.id for e in self.doc.campaign.encounters), "encounter")
+        reason = self.doc.push(PutEncounter(Planned(id=eid, title=title, file=name)))
+        if reason:
+            target.unlink(missing_ok=True)
+            self._fail("The encounter was not added to the campaign", reason)
+            return ""
+        self.panel.select(eid)
+        self.window.show_message(f"Added {title} to {self.doc.campaign.name} as {name}.")
         return eid
 
     def open_encounter(self, eid: str) -> bool:
@@ -401,6 +462,25 @@ class CampaignControl:
         dlg = AddFromRosterDialog(self.doc.campaign, self.window.doc, self.window)
         self.dialog = dlg
         dlg.open()
+
+    def rename(self, name: str) -> str:
+        """Rename the campaign (one undoable, journaled edit); '' or why not."""
+        if self.doc is None:
+            return "no campaign is open"
+        reason = self.doc.push(RenameCampaign(name))
+        if reason:
+            self._fail("The campaign was not renamed", reason)
+        return reason
+
+    def rename_dialog(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        if self.doc is None:
+            return
+        old = self.doc.campaign.name
+        name, ok = QInputDialog.getText(self.window, "Rename campaign", "Title:", text=old)
+        if ok and name.strip() != old:
+            self.rename(name)
 
     def undo(self) -> None:
         if self.doc is not None:

@@ -30,7 +30,8 @@ PLACES = {
     "open": (1, 1, 1),
     "roster": (2, 0, 1),
     "add": (2, 1, 1),
-    "session": (3, 0, 2),
+    "session": (3, 0, 1),
+    "rename": (3, 1, 1),
     "undo": (4, 0, 1),
     "redo": (4, 1, 1),
 }
@@ -98,6 +99,7 @@ class CampaignPanel(QWidget):
                 "Everyone gets 3 Shifts back (R10)",
                 control.new_session,
             ),
+            ("rename", "Re&name…", "Give the campaign a title of its own", control.rename_dialog),
             ("undo", "Undo", "Undo the last campaign change", control.undo),
             ("redo", "Redo", "Redo the campaign change undone last", control.redo),
         ):

@@ -11,6 +11,7 @@ they are again.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from afdesk.encounter.campaign.history import CampaignEvent, CampaignHistory
 from afdesk.encounter.campaign.state import Campaign
 from afdesk.encounter.errors import IllegalOp
 from afdesk.storage import campaign as store
-from afdesk.storage.campaign_journal import CampaignJournal
+from afdesk.storage.campaign_journal import CampaignJournal, keep_undo
 from afdesk.storage.errors import FileChangedError, JournalError, SaveError
 
 
@@ -149,6 +150,11 @@ class CampaignDocument(QObject):
             self.protection.emit(why)
 
     def close(self) -> None:
+        """Stop: a clean close keeps the undo steps for the next opening (undo goes on
+        after a restart) and removes the crash journal."""
+        if self.history.is_clean() and self.saved_digest and not self.unprotected:
+            with contextlib.suppress(SaveError, OSError):  # a convenience: the file is saved
+                keep_undo(self.folder, self.history, self.saved_digest)
         if self.journal is not None:
             self.journal.close(clean=self.history.is_clean())
             self.journal = None

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.campaign.edits import PutCharacter, RemoveCharacter
-from afdesk.encounter.campaign.merge import merge
+from afdesk.encounter.campaign.merge import Choice, conflicts, merge
 from afdesk.encounter.campaign.roster import Character, Role, fresh_id
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.errors import IllegalOp
@@ -43,6 +43,7 @@ class RosterDialog(QDialog):
     def __init__(self, doc: CampaignDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.doc = doc
+        self.conflicts_dialog = None
         self.setWindowTitle(f"Roster of {doc.campaign.name}")
         outer = QVBoxLayout(self)
         body = QHBoxLayout()
@@ -201,18 +202,35 @@ class RosterDialog(QDialog):
         if cid:
             self._push(RemoveCharacter(cid))
 
-    def import_file(self, path: str | Path) -> str:
-        """Merge the characters of a file into the roster; "" or the problem."""
+    def import_file(self, path: str | Path, choices: dict[str, Choice] | None = None) -> str:
+        """Merge the characters of a file into the roster; "" or the problem. Entries the
+        roster has under the same name, differently, are never overwritten unasked: with
+        no ``choices`` the conflicts dialog opens (:attr:`conflicts_dialog`) and its OK
+        merges them as one undoable step."""
         try:
             incoming = store.import_characters(path)
         except LoadError as exc:
             show_refusal(self.error, f"Cannot import: {exc}")
             return str(exc)
-        edits = merge(self.doc.campaign, incoming)
+        found = conflicts(self.doc.campaign, incoming)
+        source = Path(path).name
+        if found and choices is None:
+            from afdesk.gui.campaign.import_dialog import ImportConflictsDialog
+
+            dlg = ImportConflictsDialog(source, found, self)
+            dlg.accepted.connect(lambda: self.import_file(path, dlg.choices()))
+            self.conflicts_dialog = dlg
+            dlg.open()
+            return ""
+        try:
+            edits = merge(self.doc.campaign, incoming, {} if choices is None else choices)
+        except IllegalOp as exc:
+            show_refusal(self.error, f"Cannot import: {exc}")
+            return str(exc)
         if not edits:
             show_refusal(self.error, "")
             return ""
-        ok = self._push(edits, f"Import {len(edits)} characters from {Path(path).name}")
+        ok = self._push(edits, f"Import {len(edits)} characters from {source}")
         return "" if ok else self.error.text()
 
     def export_file(self, path: str | Path, whole_bestiary: bool) -> str:
