@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from afdesk.encounter import features
+from afdesk.encounter.actor import spend_refusal
 from afdesk.encounter.checks import (
     CHECK_SPECS,
     DEFENSE_FACET,
@@ -25,7 +26,6 @@ from afdesk.encounter.damage import parry_reach, reach_and_range
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, crossed_areas, distance, in_front
 from afdesk.encounter.modes import current_mode
-from afdesk.encounter.ops.base import spend_refusal
 from afdesk.encounter.reflex import Card
 from afdesk.rules.contest import Role, verdict
 from afdesk.rules.d20 import D20Check

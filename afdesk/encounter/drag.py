@@ -32,7 +32,7 @@ from afdesk.encounter.geometry import (
     straight_path,
 )
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import ExitCombatant, PlaceCombatant
 from afdesk.encounter.ops.zone import draw_extension

@@ -28,7 +28,7 @@ import msgspec
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter, canonical
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.parts import Event
 from afdesk.encounter.steps import StepList
 

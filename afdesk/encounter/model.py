@@ -33,7 +33,7 @@ from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Edge, Zone
 
 if TYPE_CHECKING:
-    from afdesk.encounter.ops.base import Op
+    from afdesk.encounter.op import Op
     from afdesk.encounter.snapshot import EncounterState, LogEntry
 
 

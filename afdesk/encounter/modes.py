@@ -116,7 +116,7 @@ class Battle(EncounterMode):
     def next_turn(self, enc: Encounter) -> None:
         """End the current turn and start the next in reflex order (E3); after the last
         turn the round ends, and after round 5 the exchange (E1)."""
-        from afdesk.encounter.ops.base import require_phase
+        from afdesk.encounter.requires import require_phase
 
         require_phase(enc, Phase.TURNS, doing="go to the next turn")
         t = enc.turn
@@ -147,7 +147,7 @@ class Battle(EncounterMode):
         )
 
     def next_turn_text(self, enc: Encounter) -> str:
-        from afdesk.encounter.ops.base import name
+        from afdesk.encounter.requires import name
 
         t = enc.turn
         current = name(enc, t.actor) if t.actor else "nobody"
@@ -159,7 +159,7 @@ class Battle(EncounterMode):
         return f"{current}'s turn ends; round {t.round} is over"
 
     def next_turn_title(self, enc: Encounter) -> str:
-        from afdesk.encounter.ops.base import name
+        from afdesk.encounter.requires import name
 
         t = enc.turn
         index = next_index(enc, t)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from afdesk.encounter import features
+from afdesk.encounter.actor import spend_refusal
 from afdesk.encounter.contest import CheckKind, assemble
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.modes import current_mode
-from afdesk.encounter.ops.base import spend_refusal
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter

@@ -13,7 +13,7 @@ import msgspec
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.damage import HARM_CHOICES, hits_reach_grit
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.reserve import BringIn, reserve_groups
 from afdesk.encounter.ops.roster import TickBleeding

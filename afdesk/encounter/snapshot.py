@@ -14,7 +14,7 @@ from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.fog import Fog
 from afdesk.encounter.infiltration.state import InfiltrationState
-from afdesk.encounter.ops.base import AnyOp
+from afdesk.encounter.op import AnyOp
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import Zone

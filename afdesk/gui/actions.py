@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.gui import commands as cmd
 from afdesk.gui.commands.harm import HARM
 

@@ -23,7 +23,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import History, Step, StepEvent
 from afdesk.encounter.model import Encounter, Event, EventKind
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.gui.text import sentence
 from afdesk.storage.errors import SaveError
 

@@ -531,7 +531,7 @@ def encounter_problems(loaded: LoadedCampaign) -> list[str]:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of a campaign file of the current version."""
-    from afdesk.storage.schema import clean_descriptions  # the same text on every Python
+    from afdesk.storage.descriptions import clean_descriptions  # the same on every Python
 
     _, raw = msgspec.json.schema_components([Campaign], ref_template="#/$defs/{name}")
     defs = clean_descriptions(dict(raw))

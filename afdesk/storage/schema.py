@@ -6,7 +6,6 @@ fails while the published file is stale.
 
 from __future__ import annotations
 
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ from afdesk.encounter.limits import bound_place
 from afdesk.encounter.ops.registry import AnyOp, registered_ops
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import meaning, migrations
+from afdesk.storage.descriptions import clean_descriptions
 
 
 def _components() -> dict[str, Any]:
@@ -88,30 +88,6 @@ def _limits(defs: dict[str, Any]) -> None:
                 node["minimum"] = limit.low
                 node["maximum"] = limit.high
                 node.setdefault("description", limit.why[:1].upper() + limit.why[1:] + ".")
-
-
-def clean_descriptions(node: Any) -> Any:
-    """``node`` with every ``description`` (a record's docstring, as msgspec takes it) in
-    one form whatever Python made the docstring: the common indentation of the lines after
-    the first removed, leading and trailing blank lines and every line's trailing spaces
-    dropped (``inspect.cleandoc``). Python 3.13 dedents docstrings as it compiles them and
-    3.11 keeps them as written: without this the published schema would depend on the
-    Python that wrote it."""
-    if isinstance(node, dict):
-        # a text; a property named "description" (a dict: its schema) is walked into
-        return {
-            key: _clean(value)
-            if key == "description" and isinstance(value, str)
-            else clean_descriptions(value)
-            for key, value in node.items()
-        }
-    if isinstance(node, list):
-        return [clean_descriptions(item) for item in node]
-    return node
-
-
-def _clean(text: str) -> str:
-    return "\n".join(line.rstrip() for line in inspect.cleandoc(text).splitlines())
 
 
 def schema() -> dict[str, Any]:

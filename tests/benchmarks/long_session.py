@@ -10,7 +10,7 @@ from collections.abc import Callable
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.fog import tile_region
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.fog import SetFog
 from afdesk.encounter.ops.reflex import deal_hands, play_cards

@@ -57,7 +57,7 @@ def test_every_field_is_looked_into_as_msgspec_inspect_reads_it(monkeypatch):
 
 def test_types_outside_the_records_go_through_msgspec_inspect(monkeypatch):
     monkeypatch.setattr(limits, "_REACH", {})
-    from afdesk.encounter.ops.base import AnyOp
+    from afdesk.encounter.op import AnyOp
     from afdesk.encounter.zone import Tile
 
     assert limits._type_reaches(AnyOp) is True  # any Op: looked into

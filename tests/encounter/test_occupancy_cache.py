@@ -11,7 +11,7 @@ import pytest
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.flow import EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.meta import Rename
 from afdesk.encounter.ops.reflex import deal_hands, play_cards

@@ -10,7 +10,7 @@ import pytest
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.restore import Restore
 from afdesk.encounter.parts import COLLECTIONS, PARTS, EventKind, all_parts
 from afdesk.encounter.snapshot import EncounterState

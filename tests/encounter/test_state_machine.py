@@ -43,7 +43,7 @@ from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, distance, neighbours, normalise_facing
 from afdesk.encounter.model import Encounter, Event, EventKind
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.check import Persevere, ResolveContest
 from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
 from afdesk.encounter.ops.flow import ActHesitated, EndEncounter, NextTurn

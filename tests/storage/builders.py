@@ -20,7 +20,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import NEIGHBOURS
 from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.economy import Screen, TakeAction
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import (

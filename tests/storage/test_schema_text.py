@@ -10,7 +10,7 @@ import textwrap
 
 from afdesk.storage import campaign
 from afdesk.storage import schema as schema_module
-from afdesk.storage.schema import clean_descriptions
+from afdesk.storage.descriptions import clean_descriptions
 
 AS_WRITTEN = (
     "A tile placed in the zone.\n\n    Its kind is a copy:\n      indented on purpose\n    "

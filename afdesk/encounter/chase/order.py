@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from afdesk.encounter.chase.state import ChaseState
-from afdesk.encounter.ops.base import name
+from afdesk.encounter.requires import name
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
@@ -40,3 +40,16 @@ def ranked(enc: Encounter, chase: ChaseState) -> list[str]:
     return [
         p.id for p in sorted(chase.participants, key=lambda p: (-p.total, order.get(p.id, 1 << 20)))
     ]
+
+
+def acting(enc: Encounter) -> str:
+    """The participant whose turn it is: the actor, or the vehicle it crews (H5); ""."""
+    actor = enc.actor
+    if actor is None:
+        return ""
+    if enc.chase.participant(actor) is not None:
+        return actor
+    for v in enc.chase.vehicles:
+        if actor in (v.commander, v.helm, *v.crew):
+            return v.id
+    return ""

@@ -5,6 +5,7 @@ insight): replaying it never re-rolls."""
 from typing import TYPE_CHECKING
 
 from afdesk.encounter import economy
+from afdesk.encounter.actor import require_actor
 from afdesk.encounter.dispute.ops import (
     _dispute,
     _ending,
@@ -16,7 +17,8 @@ from afdesk.encounter.dispute.ops import (
 )
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op, require_actor, require_phase
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import require_phase
 from afdesk.encounter.state import Phase
 from afdesk.rules import RulesError
 from afdesk.rules import dispute as rules

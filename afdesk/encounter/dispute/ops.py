@@ -19,7 +19,8 @@ from afdesk.encounter.dispute.state import (
     Platform,
 )
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op, require_phase
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import require_phase
 from afdesk.encounter.state import Mode, Phase
 from afdesk.rules import RulesError
 from afdesk.rules import dispute as rules

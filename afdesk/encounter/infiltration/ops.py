@@ -11,7 +11,8 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import adjacent, normalise_facing
 from afdesk.encounter.infiltration.state import Departure, InfiltrationState, Objective
 from afdesk.encounter.infiltration.watch import WatchStep
-from afdesk.encounter.ops.base import Op, area_text, name, require_area_in_zone
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import area_text, name, require_area_in_zone
 from afdesk.encounter.state import Mode, Phase
 
 if TYPE_CHECKING:

@@ -9,12 +9,12 @@ encounter as a whole), ``reflex`` (dealing and playing cards), ``flow`` (whose t
 (:mod:`afdesk.encounter.ops.registry`), and every registered Op is an attribute of this
 package: ``from afdesk.encounter.ops import NextTurn`` works without a list kept by hand.
 The attributes are looked up when asked for, because the Op modules import much of the
-model, which in turn imports :mod:`afdesk.encounter.ops.base`.
+model, which in turn imports :mod:`afdesk.encounter.op`.
 """
 
 from __future__ import annotations
 
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 
 
 def __getattr__(name: str) -> type[Op]:

@@ -14,7 +14,8 @@ from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Vehicle, Way
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op, name, require_phase
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import name, require_phase
 from afdesk.encounter.state import Phase
 from afdesk.rules import RulesError, pursuit
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from afdesk.encounter.chase.order import pname
 from afdesk.encounter.chase.state import ChaseState, Participant
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import name, require_phase
+from afdesk.encounter.requires import name, require_phase
 from afdesk.encounter.state import Mode, Phase
 
 if TYPE_CHECKING:

@@ -14,9 +14,10 @@ from afdesk.encounter.chase.order import pname
 from afdesk.encounter.chase.state import ChaseState, Participant
 from afdesk.encounter.combatant import State, StateKind
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op, area_text
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.chase_base import _participant, _set
 from afdesk.encounter.ops.roster import check_decoys
+from afdesk.encounter.requires import area_text
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter

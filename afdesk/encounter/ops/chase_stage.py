@@ -7,7 +7,7 @@ import msgspec
 from afdesk.encounter.chase.order import pname
 from afdesk.encounter.chase.state import Countdown
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.rules import RulesError, pursuit
 from afdesk.rules.pursuit import stages
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from afdesk.encounter import economy, features, movement
+from afdesk.encounter.actor import require_actor
 from afdesk.encounter.combatant import Combatant, MomentumMarker, State, StateKind
 from afdesk.encounter.contest import (
     DISTRACTION,
@@ -29,8 +30,9 @@ from afdesk.encounter.damage import (
     momentum_damage,
 )
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.roster import check_decoys
+from afdesk.encounter.requires import name, require_phase
 from afdesk.encounter.state import Meta, Phase
 from afdesk.encounter.words import plural
 from afdesk.rules.contest import Role

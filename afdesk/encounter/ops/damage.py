@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from afdesk.encounter.combatant import State, StateKind
 from afdesk.encounter.damage import HARM_CHOICES, hits_reach_grit
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op, name
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import name
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter

@@ -5,10 +5,12 @@ from typing import TYPE_CHECKING, Annotated
 import msgspec
 
 from afdesk.encounter import economy, features
+from afdesk.encounter.actor import require_actor
 from afdesk.encounter.combatant import Economy, StateKind
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op, name, require_actor, require_phase
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import name, require_phase
 from afdesk.encounter.state import Phase
 from afdesk.rules.contest import outcome as af_outcome
 from afdesk.rules.d20 import D20Check, Degree

@@ -15,7 +15,7 @@ import msgspec
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import (
     EMPTY,

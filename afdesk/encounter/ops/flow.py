@@ -12,7 +12,8 @@ from afdesk.encounter import economy
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.modes import current_mode
-from afdesk.encounter.ops.base import Op, name, require_phase
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import name, require_phase
 from afdesk.encounter.state import Phase, TurnState, exchanges_lasted
 
 if TYPE_CHECKING:

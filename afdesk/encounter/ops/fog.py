@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.fog import Fog, Region
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter

@@ -6,7 +6,8 @@ import msgspec
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.modes import current_mode
-from afdesk.encounter.ops.base import Op, require_phase
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import require_phase
 from afdesk.encounter.state import Mode, Phase, Settings
 from afdesk.rules import RulesError, ruleset_named
 

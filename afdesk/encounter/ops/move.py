@@ -5,10 +5,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from afdesk.encounter import economy, movement
+from afdesk.encounter.actor import require_actor
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, direction_name, normalise_facing
-from afdesk.encounter.ops.base import Op, area_text, name, require_actor, require_on_map
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import area_text, name, require_on_map
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter

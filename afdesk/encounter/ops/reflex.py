@@ -10,7 +10,7 @@ import msgspec
 from afdesk.encounter import economy
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.modes import current_mode
-from afdesk.encounter.ops.base import Op, require_phase
+from afdesk.encounter.op import Op
 from afdesk.encounter.reflex import (
     ROUNDS,
     Card,
@@ -21,6 +21,7 @@ from afdesk.encounter.reflex import (
     round_order,
     shuffled_deck,
 )
+from afdesk.encounter.requires import require_phase
 from afdesk.encounter.state import Phase, TurnState
 
 if TYPE_CHECKING:

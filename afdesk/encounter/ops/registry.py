@@ -1,13 +1,13 @@
 """Every Op type, registered by defining it: the log, the journal and files decode any of them.
 
-Subclassing :class:`~afdesk.encounter.ops.base.Op` registers the class under its tag (its
+Subclassing :class:`~afdesk.encounter.op.Op` registers the class under its tag (its
 class name), so nothing is listed by hand. An Op defined later (a mode, a plug-in, a test)
 after files were already read is decoded too: the fields that hold "any Op" are typed
 :data:`AnyOp`, which msgspec hands to :func:`decode_hook`, and the hook converts with the
 union of what is registered *now*.
 
 The registration itself (``register``, :data:`AnyOp`) lives beside ``Op`` in
-:mod:`afdesk.encounter.ops.base`, so that defining an Op needs nothing above it; this module
+:mod:`afdesk.encounter.op`, so that defining an Op needs nothing above it; this module
 stands above every Op module: it loads them all before anything is decoded.
 
 Why a hook and not a plain ``Union``: msgspec resolves a Struct's field types once, the first
@@ -21,7 +21,7 @@ from typing import Any, Union
 
 import msgspec
 
-from afdesk.encounter.ops.base import _REGISTRY, AnyOp, Op, OpTagClash, _AnyOpMarker, register
+from afdesk.encounter.op import _REGISTRY, AnyOp, Op, OpTagClash, _AnyOpMarker, register
 
 _union_cache: tuple[int, Any] = (-1, None)
 _package_loaded = False

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op, name
+from afdesk.encounter.op import Op
+from afdesk.encounter.requires import name
 from afdesk.encounter.state import Phase
 
 if TYPE_CHECKING:

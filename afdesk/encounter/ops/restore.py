@@ -10,7 +10,7 @@ from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.fog import Fog
 from afdesk.encounter.infiltration.state import InfiltrationState
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.parts import MISSING, all_parts
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.snapshot import LogEntry, Slot

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.actor import require_actor
 from afdesk.encounter.combatant import (
     MARKED_STATES,
     Combatant,
@@ -24,15 +25,9 @@ from afdesk.encounter.geometry import (
     neighbours,
     normalise_facing,
 )
-from afdesk.encounter.ops.base import (
-    Op,
-    area_text,
-    name,
-    require_actor,
-    require_area_in_zone,
-    require_on_map,
-)
+from afdesk.encounter.op import Op
 from afdesk.encounter.reflex import hand_key
+from afdesk.encounter.requires import area_text, name, require_area_in_zone, require_on_map
 from afdesk.encounter.state import Phase
 from afdesk.encounter.weapons import attack_refusal
 from afdesk.encounter.words import plural

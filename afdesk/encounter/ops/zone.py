@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.zone import Edge, EdgeRule, SegmentProps, Tile, drawable
 
 if TYPE_CHECKING:

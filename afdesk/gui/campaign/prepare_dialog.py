@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.campaign.build import MAX_COPIES, add_copies, add_link
 from afdesk.encounter.campaign.state import Campaign
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.gui import screens
 from afdesk.gui.editor.new_encounter import PrepareEncounterDialog
 from afdesk.gui.errors import show_refusal

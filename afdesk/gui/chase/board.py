@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.chase.order import pname, ranked
+from afdesk.encounter.chase.order import acting, pname, ranked
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.ops.chase import chase_sides
 from afdesk.encounter.ops.chase_check import stage_speed
@@ -299,19 +299,6 @@ class ChaseBoard(QWidget):
     def paint_counts(self) -> dict[str, int]:
         """Repaints per lane so far (the benchmark and tests read them)."""
         return {pid: lane.paints for pid, lane in self.column.lanes.items()}
-
-
-def acting(enc) -> str:
-    """The participant whose turn it is: the actor, or the vehicle it crews (H5); ""."""
-    actor = enc.actor
-    if actor is None:
-        return ""
-    if enc.chase.participant(actor) is not None:
-        return actor
-    for v in enc.chase.vehicles:
-        if actor in (v.commander, v.helm, *v.crew):
-            return v.id
-    return ""
 
 
 def result_text(enc, result: str) -> str:

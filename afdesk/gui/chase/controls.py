@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.chase.order import pname, ranked
+from afdesk.encounter.chase.order import acting, pname, ranked
 from afdesk.encounter.ops.chase import (
     ChaseCheck,
     ResolveChase,
@@ -251,8 +251,6 @@ class ChaseControls(QWidget):
     # ------------------------------------------------------------------ state
 
     def _participant_of_actor(self) -> str:
-        from afdesk.gui.chase.board import acting
-
         return acting(self.doc.encounter)
 
     def _current(self):

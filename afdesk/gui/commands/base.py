@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtWidgets import QDialog, QWidget
 
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.gui.context import CommandContext
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest import CheckKind
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.modes import current_mode
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.economy import Screen, SetEconomy, TakeAction, TakeBack, UseSnap
 from afdesk.encounter.ops.flow import ActHesitated
 from afdesk.encounter.ops.roster import RemoveCombatant, RemoveState, TickBleeding

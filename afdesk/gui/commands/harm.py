@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from afdesk.encounter.damage import HARM_CHOICES, hits_reach_grit
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.gui.commands.base import REGISTRY, OpCommand
 

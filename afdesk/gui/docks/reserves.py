@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.combatant import Side
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.reserve import (
     HOLD_PHASES,
     BringIn,

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QGraphicsEllipseItem, QMenu
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.geometry import DIRECTIONS
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.encounter.ops.roster import AddState, AdjustCounter, SetFacing
 from afdesk.encounter.state import Phase
 from afdesk.gui.text import sentence

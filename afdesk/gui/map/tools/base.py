@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt, SignalInstance
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-from afdesk.encounter.ops.base import Op
+from afdesk.encounter.op import Op
 from afdesk.gui.map.selection import Selection
 
 
