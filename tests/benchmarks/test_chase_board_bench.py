@@ -7,7 +7,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from afdesk.encounter.ops.chase import SetParticipant
+from afdesk.encounter.chase.ops import SetParticipant
 from afdesk.gui.chase.board import ChaseBoard
 from afdesk.gui.document import EncounterDocument
 from afdesk.storage import samples

@@ -8,12 +8,7 @@ import random
 import pytest
 
 from afdesk.encounter.chase.mode import ChaseMode
-from afdesk.encounter.chase.state import ChaseState, Vehicle, Way
-from afdesk.encounter.combatant import Speeds, StateKind
-from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.model import Encounter
-from afdesk.encounter.modes import current_mode, mode_object
-from afdesk.encounter.ops.chase import (
+from afdesk.encounter.chase.ops import (
     AddVehicle,
     ChaseCheck,
     KnockOut,
@@ -24,6 +19,11 @@ from afdesk.encounter.ops.chase import (
     Special,
     SpecialAction,
 )
+from afdesk.encounter.chase.state import ChaseState, Vehicle, Way
+from afdesk.encounter.combatant import Speeds, StateKind
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.model import Encounter
+from afdesk.encounter.modes import current_mode, mode_object
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.reflex import Play, PlayCards, deal_hands
@@ -277,8 +277,8 @@ def test_h4_countdown_rows_fall_on_the_pursuit_die_once_a_round():
     """H4: "each round a pursuit die removes one row of areas on the good colour and two
     rows on the bad colour": one countdown die a round; a second roll before the round
     ends is refused with a sentence that says so, and changes nothing."""
+    from afdesk.encounter.chase.ops import RollCountdown, SetCountdown
     from afdesk.encounter.chase.state import Countdown
-    from afdesk.encounter.ops.chase import RollCountdown, SetCountdown
 
     enc = chase_of()
     with pytest.raises(IllegalOp, match="no countdown"):

@@ -8,12 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from afdesk.encounter.chase.order import pname
-from afdesk.encounter.chase.state import Vehicle
-from afdesk.encounter.combatant import Speeds, StateKind
-from afdesk.encounter.contest import ShiftSpend
-from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.chase import (
+from afdesk.encounter.chase.ops import (
     AddVehicle,
     CatchDecoy,
     ChaseCheck,
@@ -28,6 +23,11 @@ from afdesk.encounter.ops.chase import (
     Special,
     SpecialAction,
 )
+from afdesk.encounter.chase.order import pname
+from afdesk.encounter.chase.state import Vehicle
+from afdesk.encounter.combatant import Speeds, StateKind
+from afdesk.encounter.contest import ShiftSpend
+from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.state import Mode

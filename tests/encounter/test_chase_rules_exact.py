@@ -11,14 +11,7 @@ import random
 
 import pytest
 
-from afdesk.encounter.chase.order import reflex_order
-from afdesk.encounter.chase.state import Vehicle
-from afdesk.encounter.checks import CheckKind
-from afdesk.encounter.combatant import Speeds, StateKind
-from afdesk.encounter.contest import assemble
-from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.chase import (
+from afdesk.encounter.chase.ops import (
     AddVehicle,
     ChaseCheck,
     CrewCheck,
@@ -30,6 +23,13 @@ from afdesk.encounter.ops.chase import (
     Special,
     SpecialAction,
 )
+from afdesk.encounter.chase.order import reflex_order
+from afdesk.encounter.chase.state import Vehicle
+from afdesk.encounter.checks import CheckKind
+from afdesk.encounter.combatant import Speeds, StateKind
+from afdesk.encounter.contest import assemble
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.reflex import Play, PlayCards, active_hands, deal_hands

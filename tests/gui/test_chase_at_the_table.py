@@ -12,8 +12,7 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, QSettings
 from PySide6.QtWidgets import QApplication
 
-from afdesk.encounter.chase.state import Countdown
-from afdesk.encounter.ops.chase import (
+from afdesk.encounter.chase.ops import (
     ChaseCheck,
     KnockOut,
     RollPursuit,
@@ -21,6 +20,7 @@ from afdesk.encounter.ops.chase import (
     SetParticipant,
     SetStage,
 )
+from afdesk.encounter.chase.state import Countdown
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
@@ -196,7 +196,7 @@ def test_an_occupied_stage_pursuer_keeps_its_turn_and_its_result(ford):
 def test_a_countdowns_fallen_rows_are_drawn_on_the_map(ford):
     """H4: the rows the countdown die removed are hatched on the GM's map, from the zone's
     top edge, and go when undone or when the encounter is no chase."""
-    from afdesk.encounter.ops.chase import RollCountdown
+    from afdesk.encounter.chase.ops import RollCountdown
 
     doc, rows = ford.doc, ford.chase_view.rows
     assert rows.shown is None

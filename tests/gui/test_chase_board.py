@@ -11,8 +11,8 @@ import msgspec
 import pytest
 from PySide6.QtCore import QSettings
 
+from afdesk.encounter.chase.ops import SetParticipant
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.chase import SetParticipant
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.state import Mode, Phase

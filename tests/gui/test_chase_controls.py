@@ -10,8 +10,8 @@ import random
 import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 
+from afdesk.encounter.chase.ops import RollPursuit, SetStage
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.ops.chase import RollPursuit, SetStage
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.state import Phase

@@ -9,8 +9,8 @@ import random
 import msgspec
 from PySide6.QtCore import QSettings
 
+from afdesk.encounter.chase.ops import SetStage
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.chase import SetStage
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow

@@ -13,9 +13,9 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 
 from afdesk import paths
+from afdesk.encounter.chase.ops import SetStage, Special, SpecialAction
 from afdesk.encounter.combatant import Combatant, Facet, Side, StateKind
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.chase import SetStage, Special, SpecialAction
 from afdesk.encounter.ops.reflex import deal_hands
 from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.encounter.state import Phase

@@ -14,9 +14,9 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QGraphicsItem
 
+from afdesk.encounter.chase.ops import SetParticipant
 from afdesk.encounter.combatant import Combatant, Side, StateKind
 from afdesk.encounter.fog import tile_region
-from afdesk.encounter.ops.chase import SetParticipant
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.fog import SetFog
 from afdesk.encounter.ops.meta import ChangeMode

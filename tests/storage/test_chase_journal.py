@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import random
 
-from afdesk.encounter.chase.state import Countdown, Vehicle
-from afdesk.encounter.contest import ShiftSpend
-from afdesk.encounter.ops.chase import (
+from afdesk.encounter.chase.ops import (
     AddVehicle,
     CatchDecoy,
     ChaseCheck,
@@ -28,6 +26,8 @@ from afdesk.encounter.ops.chase import (
     Special,
     SpecialAction,
 )
+from afdesk.encounter.chase.state import Countdown, Vehicle
+from afdesk.encounter.contest import ShiftSpend
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.registry import registered_ops

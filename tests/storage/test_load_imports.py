@@ -37,10 +37,6 @@ RECORD_MODULES = (
     *(
         f"afdesk.encounter.ops.{name}"
         for name in (
-            "chase",
-            "chase_check",
-            "chase_special",
-            "chase_stage",
             "check",
             "economy",
             "editor",
@@ -52,6 +48,10 @@ RECORD_MODULES = (
             "zone",
         )
     ),
+    "afdesk.encounter.chase.check",
+    "afdesk.encounter.chase.ops",
+    "afdesk.encounter.chase.special",
+    "afdesk.encounter.chase.stage",
     "afdesk.encounter.chase.state",
     "afdesk.encounter.fog",
     "afdesk.encounter.reflex",

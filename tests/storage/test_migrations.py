@@ -236,8 +236,8 @@ def test_v3_fixture_is_a_played_chase():
 def test_v4_fixture_holds_a_countdown_rolled_this_round():
     """Saved by afdesk at schema version 4: the v3 chase with a countdown whose die was
     rolled this round (H4: once a round); a version-3 file opens with it not rolled."""
+    from afdesk.encounter.chase.ops import RollCountdown
     from afdesk.encounter.model import Encounter
-    from afdesk.encounter.ops.chase import RollCountdown
 
     loaded = load(FIXTURES / "v4.afenc")
     assert loaded.schema_version == 4

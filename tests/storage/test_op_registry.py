@@ -212,3 +212,24 @@ def test_the_registry_loads_every_module_of_the_ops_package():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", f"modules registered_ops() does not import: {out.stdout}"
+
+
+def test_the_registry_loads_every_op_of_the_modes_folders():
+    """The chase's, the dispute's and the infiltration's Ops live in their modes' folders
+    (beside their state): importing every module there registers no Op that
+    ``registered_ops`` had not already loaded. In a fresh interpreter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib, pkgutil\n"
+        "from afdesk.encounter.ops.registry import registered_ops\n"
+        "before = {c.__name__ for c in registered_ops()}\n"
+        "for pkg in ('chase', 'dispute', 'infiltration'):\n"
+        "    p = importlib.import_module('afdesk.encounter.' + pkg)\n"
+        "    for m in pkgutil.iter_modules(p.__path__, p.__name__ + '.'):\n"
+        "        importlib.import_module(m.name)\n"
+        "print(sorted({c.__name__ for c in registered_ops()} - before))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", f"Ops registered_ops() does not load: {out.stdout}"

@@ -3,5 +3,5 @@
 :mod:`.state` holds the chase's data (participants' totals, ways of moving, speeds, this
 round's pursuit dice, the pole, the stage's properties, vehicles, countdown); :mod:`.mode`
 the :class:`~afdesk.encounter.modes.EncounterMode` that owns it (registered on import).
-The Ops are in :mod:`afdesk.encounter.ops.chase`.
+The Ops are in :mod:`afdesk.encounter.chase.ops`.
 """

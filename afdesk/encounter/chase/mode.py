@@ -2,7 +2,7 @@
 
 A chase plays in exchanges of five rounds with reflex as usual (E1, E2, H3); on each turn
 the participant rolls its pursuit die and checks (the Ops in
-:mod:`afdesk.encounter.ops.chase`). When a round ends, the pole is the participant whose
+:mod:`afdesk.encounter.chase.ops`). When a round ends, the pole is the participant whose
 total gained most this round (H3, the higher reflex card breaks ties); it picks the next
 round's stage properties, and a stage the GM prepared ahead is taken now.
 """
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.chase.check import steady_crew
 from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Way
 from afdesk.encounter.modes import Battle, register_mode
-from afdesk.encounter.ops.chase_check import steady_crew
 from afdesk.encounter.parts import EventKind, Part
 from afdesk.encounter.state import Mode, Phase
 from afdesk.rules import pursuit

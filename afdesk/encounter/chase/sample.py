@@ -8,10 +8,10 @@ chase on foot and their boss follows in a rickshaw-cart (a vehicle, H5) down the
 
 from __future__ import annotations
 
+from afdesk.encounter.chase.ops import AddVehicle, SetParticipant, SetStage
 from afdesk.encounter.chase.state import Vehicle
 from afdesk.encounter.combatant import Combatant, Facet, Side, Speeds
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.chase import AddVehicle, SetParticipant, SetStage
 from afdesk.encounter.ops.meta import ChangeMode, Rename, SetNotes
 from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.encounter.state import Mode

@@ -37,15 +37,15 @@ def _import_package_ops() -> None:
     if _package_loaded:
         return
     _package_loaded = True
+    from afdesk.encounter.chase import check as _chase_check  # noqa: F401 - registers
+    from afdesk.encounter.chase import ops as _chase_ops  # noqa: F401 - registers
+    from afdesk.encounter.chase import ops_base as _chase_base  # noqa: F401 - registers
+    from afdesk.encounter.chase import special as _chase_special  # noqa: F401 - registers
+    from afdesk.encounter.chase import stage as _chase_stage  # noqa: F401 - registers
     from afdesk.encounter.dispute import convince as _convince  # noqa: F401 - registers
     from afdesk.encounter.dispute import ops as _dispute_ops  # noqa: F401 - registers
     from afdesk.encounter.infiltration import ops as _infiltration_ops  # noqa: F401
     from afdesk.encounter.ops import (  # noqa: F401 - imported to register their Ops
-        chase,
-        chase_base,
-        chase_check,
-        chase_special,
-        chase_stage,
         check,
         damage,
         economy,

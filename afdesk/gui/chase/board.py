@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.encounter.chase.check import stage_speed
+from afdesk.encounter.chase.ops import chase_sides
 from afdesk.encounter.chase.order import acting, pname, ranked
 from afdesk.encounter.chase.state import ChaseState
-from afdesk.encounter.ops.chase import chase_sides
-from afdesk.encounter.ops.chase_check import stage_speed
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.chase.lanes import Lane, LaneData
 from afdesk.rules.pursuit.stages import StageProperty

@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.encounter.chase.ops import ChaseCheck, CrewCheck, stage_speed
 from afdesk.encounter.chase.order import pname
 from afdesk.encounter.contest import ShiftSpend
-from afdesk.encounter.ops.chase import ChaseCheck, CrewCheck, stage_speed
 from afdesk.gui import screens
 from afdesk.gui.dialogs.contest.common import gm_modifier_row
 from afdesk.gui.dialogs.contest.shifts import SPEND_BUTTON_TEXT

@@ -33,14 +33,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.chase.order import acting, pname, ranked
-from afdesk.encounter.ops.chase import (
+from afdesk.encounter.chase.ops import (
     ChaseCheck,
     ResolveChase,
     RollPursuit,
     can_capture,
     stage_speed,
 )
+from afdesk.encounter.chase.order import acting, pname, ranked
 from afdesk.encounter.state import Phase
 from afdesk.gui.chase.faces import parse_faces, roll_faces
 from afdesk.gui.chase.setup import CountdownPanel, ParticipantPanel, StagePanel, VehiclePanel

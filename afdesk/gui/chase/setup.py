@@ -32,9 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.chase.order import pname
-from afdesk.encounter.chase.state import Countdown, Vehicle, Way
-from afdesk.encounter.ops.chase import (
+from afdesk.encounter.chase.ops import (
     AddVehicle,
     KnockOut,
     LeaveVehicle,
@@ -43,6 +41,8 @@ from afdesk.encounter.ops.chase import (
     SetParticipant,
     SetStage,
 )
+from afdesk.encounter.chase.order import pname
+from afdesk.encounter.chase.state import Countdown, Vehicle, Way
 from afdesk.rules import RulesError
 from afdesk.rules.pursuit import stages
 from afdesk.rules.pursuit.stages import StageProperty

@@ -16,9 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.chase.order import pname
-from afdesk.encounter.checks import CheckKind
-from afdesk.encounter.ops.chase import (
+from afdesk.encounter.chase.ops import (
     CatchDecoy,
     EndSpecial,
     EndStageEffect,
@@ -26,7 +24,9 @@ from afdesk.encounter.ops.chase import (
     Special,
     SpecialAction,
 )
-from afdesk.encounter.ops.chase_special import actor_of
+from afdesk.encounter.chase.order import pname
+from afdesk.encounter.chase.special import actor_of
+from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.ops.roster import decoy_spots, hide_decoy_count
 from afdesk.gui.chase.setup import SetupPanel, fill_combo, labelled
 

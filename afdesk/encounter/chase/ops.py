@@ -21,16 +21,16 @@ from afdesk.rules import RulesError, pursuit
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
-from afdesk.encounter.ops.chase_base import _chase, _participant, _require_turn, _set
-from afdesk.encounter.ops.chase_check import (
+from afdesk.encounter.chase.check import (
     ChaseCheck,
     CrewCheck,
     EndStageEffect,
     HazardAttack,
     stage_speed,
 )
-from afdesk.encounter.ops.chase_special import CatchDecoy, EndSpecial, Special, SpecialAction
-from afdesk.encounter.ops.chase_stage import KnockOut, RollCountdown, SetCountdown, SetStage
+from afdesk.encounter.chase.ops_base import _chase, _participant, _require_turn, _set
+from afdesk.encounter.chase.special import CatchDecoy, EndSpecial, Special, SpecialAction
+from afdesk.encounter.chase.stage import KnockOut, RollCountdown, SetCountdown, SetStage
 
 __all__ = [
     "AddVehicle",

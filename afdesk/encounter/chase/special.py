@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from afdesk.encounter import economy
+from afdesk.encounter.chase.ops_base import _participant, _set
 from afdesk.encounter.chase.order import pname
 from afdesk.encounter.chase.state import ChaseState, Participant
 from afdesk.encounter.combatant import State, StateKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.op import Op
-from afdesk.encounter.ops.chase_base import _participant, _set
 from afdesk.encounter.ops.roster import check_decoys
 from afdesk.encounter.requires import area_text
 

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.chase.ops_base import _participant, _require_turn, _set
 from afdesk.encounter.chase.order import pname
 from afdesk.encounter.chase.state import ChaseState, Participant
 from afdesk.encounter.combatant import Combatant, State, StateKind
 from afdesk.encounter.contest import ShiftSpend
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.op import Op
-from afdesk.encounter.ops.chase_base import _participant, _require_turn, _set
 from afdesk.encounter.requires import name
 from afdesk.encounter.state import Meta
 from afdesk.rules import RulesError, pursuit

@@ -13,8 +13,8 @@ from afdesk.rules.pursuit import stages
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
-from afdesk.encounter.ops.chase_base import _chase, _participant, _set
-from afdesk.encounter.ops.chase_check import steady_crew
+from afdesk.encounter.chase.check import steady_crew
+from afdesk.encounter.chase.ops_base import _chase, _participant, _set
 
 
 class SetStage(Op, frozen=True):
