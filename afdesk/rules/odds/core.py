@@ -422,6 +422,54 @@ def _advantage_groups(n: int, top: int) -> tuple[_Group, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=64)
+def _disadvantage_six(n: int, m: int) -> tuple[float, ...]:
+    """The 6s of ``n`` exploding Disadvantage dice given that ``m`` of their last faces are
+    not a 4 or a 5: each of those is a 6 with odds 1/4 (R4: a Fail retried once, frozen),
+    so binomial (m, 1/4), plus the negative-binomial 6s of the ``n`` runs."""
+    last = tuple(math.comb(m, k) * 0.25**k * 0.75 ** (m - k) for k in range(m + 1))
+    return _shared(_convolve(last, _sixes(n)))
+
+
+@lru_cache(maxsize=64)
+def _disadvantage_groups(n: int, top: int) -> tuple[_Group, ...]:
+    """The groups of ``n`` fresh Interference dice with Disadvantage (R4), 4s and 5s counted
+    up to ``top``.
+
+    A last face (its Fail retried once) is a 4, a 5 or neither with odds 3/10, 3/10 and 4/10
+    (multinomial); the 6s depend only on how many are neither (:func:`_disadvantage_six`),
+    so groups with as many 4s and 5s in all share one 6-distribution object, and the outcome
+    sums over as few distinct distributions as it can. Groups counted at ``top`` mix theirs.
+    """
+    out = []
+    merged: dict[tuple[int, int], list[float]] = {}
+    for i4 in range(n + 1):
+        for i5 in range(n + 1 - i4):
+            m = n - i4 - i5
+            w = (
+                math.factorial(n)
+                / (math.factorial(i4) * math.factorial(i5) * math.factorial(m))
+                * 0.3 ** (i4 + i5)
+                * 0.4**m
+            )
+            vec = _disadvantage_six(n, m)
+            if i4 < top and i5 < top:
+                out.append(_Group((i4, i5), w, vec))
+                continue
+            key = (min(i4, top), min(i5, top))
+            into = merged.get(key)
+            if into is None:
+                merged[key] = [w * x for x in vec]
+                continue
+            if len(into) < len(vec):
+                into.extend([0.0] * (len(vec) - len(into)))
+            into[: len(vec)] = [a + w * x for a, x in zip(into, vec, strict=False)]
+    for key, mix in merged.items():
+        total = math.fsum(mix)
+        out.append(_Group(key, total, _shared(tuple(x / total for x in mix))))
+    return tuple(out)
+
+
 def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, ...]:
     track = any(r for r, _ in mix)
     top = 1 << 30 if cap is None else cap
@@ -432,6 +480,13 @@ def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, .
         and not (state.plain or track or any(state.fixed))
     ):
         return _advantage_groups(state.exploding, top)
+    if (
+        state.retry == "disadvantage"
+        and state.explode
+        and state.exploding
+        and not (state.plain or track or any(state.fixed))
+    ):
+        return _disadvantage_groups(state.exploding, top)
     dist, chain, table = _pool_dist(state, track, cap)
     if track:
         return _normalised(_retried(dist, mix, top), chain)
@@ -534,6 +589,8 @@ def clear_cache() -> None:
     _sixes.cache_clear()
     _advantage_table.cache_clear()
     _advantage_groups.cache_clear()
+    _disadvantage_six.cache_clear()
+    _disadvantage_groups.cache_clear()
     _plain_faces.cache_clear()
     _plain_rows.cache_clear()
     groups.cache_clear()
