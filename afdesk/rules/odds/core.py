@@ -256,16 +256,6 @@ def _capped_table(table: _Table, cap: int) -> _Table:
     return tuple((a4, a5, tuple(vec)) for (a4, a5), vec in merged.items())
 
 
-@lru_cache(maxsize=64)
-def _plain_faces(k: int) -> tuple[tuple[int, int, int, float], ...]:
-    """``k`` plain dice (no explosion) as (4s, 5s, 6s, probability) rows."""
-    start = {(0, 0, 0, 0): 1.0}
-    if k:
-        start = {(x4, x5, x6, 0): p for x4, x5, x6, p in _plain_faces(k - 1)}
-    dist = _add_faces(start, _PLAIN, 1 if k else 0, False)
-    return tuple((x4, x5, x6, p) for (x4, x5, x6, _), p in dist.items())
-
-
 RetryMix = tuple[tuple[int, float], ...]
 """How many Fails the roller may retry, as a distribution: ((count, probability), ...)."""
 
@@ -302,14 +292,23 @@ def _pool_dist(
 
 @lru_cache(maxsize=64)
 def _plain_rows(k: int) -> _Table:
-    """``k`` plain dice (no explosion) as (4s, 5s, distribution of 6s) rows."""
-    rows: dict[tuple[int, int], list[float]] = {}
-    for y4, y5, y6, p in _plain_faces(k):
-        vec = rows.setdefault((y4, y5), [])
-        if len(vec) <= y6:
-            vec.extend([0.0] * (y6 + 1 - len(vec)))
-        vec[y6] += p
-    return tuple((y4, y5, tuple(vec)) for (y4, y5), vec in rows.items())
+    """``k`` plain dice (no explosion: a Shift's added dice, retried dice, R3, R10) as
+    (4s, 5s, distribution of 6s) rows: multinomial, each face 1/6 and a Fail 1/2."""
+    inv = [1 / math.factorial(i) for i in range(k + 1)]
+    sixth = [6.0**-i for i in range(k + 1)]
+    half = [0.5**i for i in range(k + 1)]
+    whole = math.factorial(k)
+    rows = []
+    for y4 in range(k + 1):
+        for y5 in range(k + 1 - y4):
+            base = whole * inv[y4] * inv[y5]
+            rest = k - y4 - y5
+            vec = tuple(
+                base * inv[y6] * inv[rest - y6] * sixth[y4 + y5 + y6] * half[rest - y6]
+                for y6 in range(rest + 1)
+            )
+            rows.append((y4, y5, vec))
+    return tuple(rows)
 
 
 def _retried(
@@ -591,7 +590,6 @@ def clear_cache() -> None:
     _advantage_groups.cache_clear()
     _disadvantage_six.cache_clear()
     _disadvantage_groups.cache_clear()
-    _plain_faces.cache_clear()
     _plain_rows.cache_clear()
     groups.cache_clear()
     mixed_groups.cache_clear()
