@@ -7,8 +7,8 @@ so a pool of n fresh dice shows a multinomial number of 4s and 5s (the last face
 independently, a negative-binomial number of 6s. :func:`groups` gives a pool as its 4s and
 5s, enumerated exactly, each with the distribution of its 6s; the ruleset modules
 (``af254``, ``classic``) turn two such pools into outcomes. The only approximation is that
-the negative-binomial tails are cut where their mass is below 1e-19 per pool; the
-truncation error of any probability is therefore below 1e-15.
+the negative-binomial tails are cut where their mass is below 1e-19 per pool (and af254's
+six branch drops terms below 1e-22); the error of any probability is below 1e-15.
 
 Every figure is a float. ``PoolSpec`` describes a pool before rolling; ``PoolState`` a pool
 during a roll (known faces plus dice still to roll: a Shift's added dice or retries), so the
