@@ -5,14 +5,17 @@ enumerated dice."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
+from hypothesis import given, settings, strategies
 
 from afdesk.rules import af254, classic, odds
 from afdesk.rules.dice import RandomSource
 from tests.rules.reference import af254 as ref_af254
 from tests.rules.reference import classic as ref_classic
+from tests.rules.reference import core as ref_core
 
 TOL = 1e-12
 
@@ -206,3 +209,84 @@ def test_advantage_interference_groups_match_the_reference(n):
             a = [*g.six, *[0.0] * (tail - len(g.six))]
             b = [*w.six, *[0.0] * (tail - len(w.six))]
             assert close(a, b), low
+
+
+def _capped_reference(state: odds.PoolState, cap: int) -> dict[tuple[int, int], tuple]:
+    """The reference's groups of ``state`` with 4s and 5s counted up to ``cap``: (mass,
+    unnormalised 6-distribution) per capped key."""
+    out: dict[tuple[int, int], tuple[float, list[float]]] = {}
+    for g in ref_core.groups(state):
+        key = (min(g.low[0], cap), min(g.low[1], cap))
+        mass, vec = out.get(key, (0.0, []))
+        vec = vec + [0.0] * (len(g.six) - len(vec))
+        for k, x in enumerate(g.six):
+            vec[k] += g.p * x
+        out[key] = (mass + g.p, vec)
+    return out
+
+
+@pytest.mark.parametrize(("n", "cap"), [(1, None), (3, None), (6, None), (8, None), (8, 3)])
+def test_R4_disadvantage_interference_groups_match_the_reference(n, cap):
+    """R4 Disadvantage: the Interference pool built from its multinomial 4s, 5s and others
+    (a Fail retried once, frozen: a 6 among the others with odds 1/4), against the
+    reference's face-by-face enumeration, group by group, also counted up to a cap; and
+    the groups with as many 4s and 5s in all share one 6-distribution object (the six
+    branch sums once per distinct object)."""
+    from afdesk.rules.odds import core
+
+    state = odds.PoolState(exploding=n, retry="disadvantage")
+    top = cap if cap is not None else n + 1
+    want = _capped_reference(state, top)
+    got = {g.low: g for g in core.groups(state, cap)}
+    assert got.keys() == want.keys()
+    for low, g in got.items():
+        mass, vec = want[low]
+        assert abs(g.p - mass) <= TOL, low
+        tail = max(len(g.six), len(vec))
+        a = [g.p * x for x in g.six] + [0.0] * (tail - len(g.six))
+        assert close(a, vec + [0.0] * (tail - len(vec))), low
+    shared: dict[int, set[int]] = {}
+    for g in got.values():
+        if max(g.low) < top:
+            shared.setdefault(sum(g.low), set()).add(id(g.six))
+    assert all(len(ids) == 1 for ids in shared.values()), shared
+
+
+@pytest.mark.parametrize("k", [0, 1, 4, 9])
+def test_R3_plain_dice_rows_match_the_reference(k):
+    """R3, R10: ``k`` plain dice (retried or added, no explosion) from the multinomial
+    formula, against the reference's one die at a time."""
+    from afdesk.rules.odds import core
+
+    state = odds.PoolState(plain=k)
+    want = {g.low: (g.p, g.six) for g in ref_core.groups(state)}
+    got: dict[tuple[int, int], tuple[float, tuple[float, ...]]] = {}
+    for y4, y5, vec in core._plain_rows(k):
+        total = math.fsum(vec)
+        got[(y4, y5)] = (total, tuple(x / total for x in vec))
+    assert got.keys() == want.keys()
+    for low, (p, vec) in got.items():
+        assert abs(p - want[low][0]) <= TOL, low
+        assert close(vec, want[low][1]), low
+
+
+_SMALL = strategies.builds(
+    odds.PoolSpec,
+    strategies.integers(0, 5),
+    strategies.integers(0, 4),
+    advantage=strategies.booleans(),
+    disadvantage=strategies.booleans(),
+    retry_fails=strategies.integers(0, 2),
+)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(attacker=_SMALL, lead=_SMALL, guard=strategies.none() | _SMALL)
+def test_R4_R11_random_small_pools_match_the_reference(attacker, lead, guard):
+    """R4, R9, R11: random small checks, with Advantage, Disadvantage, retries and a guard
+    helping the defense, against the reference (derandomized: the same examples each run)."""
+    defender = lead if guard is None else odds.Cooperation(lead, (guard,))
+    odds.clear_cache()
+    got = odds.contest_odds(attacker, defender)
+    assert close(got, ref_af254.contest_odds(attacker, defender)), (attacker, defender)
+    assert close(odds.check_odds(defender), ref_af254.check_odds(defender)), defender

@@ -197,6 +197,18 @@ def _low_sixes(six_i: tuple[float, ...], b: int, v: int) -> tuple[float, float]:
     return p_low, mom
 
 
+CUT = 1e-22
+"""Mass below which a product term of the six branch is dropped: each correlation stops
+where the mass of the rest of a 6-distribution, times its weight, is below it (at most
+about 1e5 such terms per outcome: below 1e-16 in all)."""
+
+
+def _stop(rising: list[float], weight: float) -> int:
+    """The first index whose tail mass times ``weight`` is below :data:`CUT`, given the
+    tail masses negated (``rising``, nondecreasing); the length if there is none."""
+    return min(bisect.bisect_right(rising, -CUT / weight), len(rising) - 1)
+
+
 def _six_by_check(
     six_mass: dict[tuple[int, ...], float],
     vectors: list[tuple[float, ...]],
@@ -207,6 +219,7 @@ def _six_by_check(
     low: dict[tuple[int, int], tuple[float, float]] = {}
     stands: dict[int, float] = defaultdict(float)  # P(i6 <= b) mass, per check vector
     over: dict[int, list[float]] = {}  # over[ci][d - 1]: mass of i6 = b + d
+    rising_i: dict[int, list[float]] = {}
     momentum = 0.0
     for (b, ci, ii), m in six_mass.items():
         six_i = vectors[ii]
@@ -215,16 +228,20 @@ def _six_by_check(
             lo = low[(b, ii)] = _low_sixes(six_i, b, v)
         stands[ci] += m * lo[0]
         momentum += m * lo[1]
-        n = len(six_i) - b - 1
+        rising = rising_i.get(ii)
+        if rising is None:
+            rising = rising_i[ii] = [-x for x in suffix(six_i)]
+        n = _stop(rising, m) - b - 1
         if n <= 0:
             continue
         acc = over.get(ci)
+        head = six_i[b + 1 : b + 1 + n]
         if acc is None:
-            over[ci] = [m * x for x in six_i[b + 1 :]]
+            over[ci] = [m * x for x in head]
             continue
         if len(acc) < n:
             acc.extend([0.0] * (n - len(acc)))
-        acc[:n] = [y + m * x for y, x in zip(acc[:n], six_i[b + 1 :], strict=True)]
+        acc[:n] = [y + m * x for y, x in zip(acc[:n], head, strict=True)]
     sixes: list[float] = []
     p_fumble = 0.0
     half_v = v // 2
@@ -236,12 +253,13 @@ def _six_by_check(
         if s:
             sixes[1:n_c] = [y + c * s for y, c in zip(sixes[1:n_c], six_c[1:], strict=True)]
         tail_c = suffix(six_c)
+        rising = [-x for x in tail_c]
         for d, q in enumerate(over.get(ci, ()), 1):
             if q < 1e-30:
                 continue
-            end = n_c - d
+            end = _stop(rising, q) - d
             if end > 1:
-                shifted = six_c[1 + d :]
+                shifted = six_c[1 + d : end + d]
                 sixes[1:end] = [y + q * c for y, c in zip(sixes[1:end], shifted, strict=True)]
                 if half_v:
                     momentum += q * tail_c[d + 1] * half_v

@@ -7,8 +7,8 @@ so a pool of n fresh dice shows a multinomial number of 4s and 5s (the last face
 independently, a negative-binomial number of 6s. :func:`groups` gives a pool as its 4s and
 5s, enumerated exactly, each with the distribution of its 6s; the ruleset modules
 (``af254``, ``classic``) turn two such pools into outcomes. The only approximation is that
-the negative-binomial tails are cut where their mass is below 1e-19 per pool; the
-truncation error of any probability is therefore below 1e-15.
+the negative-binomial tails are cut where their mass is below 1e-19 per pool (and af254's
+six branch drops terms below 1e-22); the error of any probability is below 1e-15.
 
 Every figure is a float. ``PoolSpec`` describes a pool before rolling; ``PoolState`` a pool
 during a roll (known faces plus dice still to roll: a Shift's added dice or retries), so the
@@ -256,16 +256,6 @@ def _capped_table(table: _Table, cap: int) -> _Table:
     return tuple((a4, a5, tuple(vec)) for (a4, a5), vec in merged.items())
 
 
-@lru_cache(maxsize=64)
-def _plain_faces(k: int) -> tuple[tuple[int, int, int, float], ...]:
-    """``k`` plain dice (no explosion) as (4s, 5s, 6s, probability) rows."""
-    start = {(0, 0, 0, 0): 1.0}
-    if k:
-        start = {(x4, x5, x6, 0): p for x4, x5, x6, p in _plain_faces(k - 1)}
-    dist = _add_faces(start, _PLAIN, 1 if k else 0, False)
-    return tuple((x4, x5, x6, p) for (x4, x5, x6, _), p in dist.items())
-
-
 RetryMix = tuple[tuple[int, float], ...]
 """How many Fails the roller may retry, as a distribution: ((count, probability), ...)."""
 
@@ -302,14 +292,23 @@ def _pool_dist(
 
 @lru_cache(maxsize=64)
 def _plain_rows(k: int) -> _Table:
-    """``k`` plain dice (no explosion) as (4s, 5s, distribution of 6s) rows."""
-    rows: dict[tuple[int, int], list[float]] = {}
-    for y4, y5, y6, p in _plain_faces(k):
-        vec = rows.setdefault((y4, y5), [])
-        if len(vec) <= y6:
-            vec.extend([0.0] * (y6 + 1 - len(vec)))
-        vec[y6] += p
-    return tuple((y4, y5, tuple(vec)) for (y4, y5), vec in rows.items())
+    """``k`` plain dice (no explosion: a Shift's added dice, retried dice, R3, R10) as
+    (4s, 5s, distribution of 6s) rows: multinomial, each face 1/6 and a Fail 1/2."""
+    inv = [1 / math.factorial(i) for i in range(k + 1)]
+    sixth = [6.0**-i for i in range(k + 1)]
+    half = [0.5**i for i in range(k + 1)]
+    whole = math.factorial(k)
+    rows = []
+    for y4 in range(k + 1):
+        for y5 in range(k + 1 - y4):
+            base = whole * inv[y4] * inv[y5]
+            rest = k - y4 - y5
+            vec = tuple(
+                base * inv[y6] * inv[rest - y6] * sixth[y4 + y5 + y6] * half[rest - y6]
+                for y6 in range(rest + 1)
+            )
+            rows.append((y4, y5, vec))
+    return tuple(rows)
 
 
 def _retried(
@@ -422,6 +421,54 @@ def _advantage_groups(n: int, top: int) -> tuple[_Group, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=64)
+def _disadvantage_six(n: int, m: int) -> tuple[float, ...]:
+    """The 6s of ``n`` exploding Disadvantage dice given that ``m`` of their last faces are
+    not a 4 or a 5: each of those is a 6 with odds 1/4 (R4: a Fail retried once, frozen),
+    so binomial (m, 1/4), plus the negative-binomial 6s of the ``n`` runs."""
+    last = tuple(math.comb(m, k) * 0.25**k * 0.75 ** (m - k) for k in range(m + 1))
+    return _shared(_convolve(last, _sixes(n)))
+
+
+@lru_cache(maxsize=64)
+def _disadvantage_groups(n: int, top: int) -> tuple[_Group, ...]:
+    """The groups of ``n`` fresh Interference dice with Disadvantage (R4), 4s and 5s counted
+    up to ``top``.
+
+    A last face (its Fail retried once) is a 4, a 5 or neither with odds 3/10, 3/10 and 4/10
+    (multinomial); the 6s depend only on how many are neither (:func:`_disadvantage_six`),
+    so groups with as many 4s and 5s in all share one 6-distribution object, and the outcome
+    sums over as few distinct distributions as it can. Groups counted at ``top`` mix theirs.
+    """
+    out = []
+    merged: dict[tuple[int, int], list[float]] = {}
+    for i4 in range(n + 1):
+        for i5 in range(n + 1 - i4):
+            m = n - i4 - i5
+            w = (
+                math.factorial(n)
+                / (math.factorial(i4) * math.factorial(i5) * math.factorial(m))
+                * 0.3 ** (i4 + i5)
+                * 0.4**m
+            )
+            vec = _disadvantage_six(n, m)
+            if i4 < top and i5 < top:
+                out.append(_Group((i4, i5), w, vec))
+                continue
+            key = (min(i4, top), min(i5, top))
+            into = merged.get(key)
+            if into is None:
+                merged[key] = [w * x for x in vec]
+                continue
+            if len(into) < len(vec):
+                into.extend([0.0] * (len(vec) - len(into)))
+            into[: len(vec)] = [a + w * x for a, x in zip(into, vec, strict=False)]
+    for key, mix in merged.items():
+        total = math.fsum(mix)
+        out.append(_Group(key, total, _shared(tuple(x / total for x in mix))))
+    return tuple(out)
+
+
 def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, ...]:
     track = any(r for r, _ in mix)
     top = 1 << 30 if cap is None else cap
@@ -432,6 +479,13 @@ def _groups(state: PoolState, mix: RetryMix, cap: int | None) -> tuple[_Group, .
         and not (state.plain or track or any(state.fixed))
     ):
         return _advantage_groups(state.exploding, top)
+    if (
+        state.retry == "disadvantage"
+        and state.explode
+        and state.exploding
+        and not (state.plain or track or any(state.fixed))
+    ):
+        return _disadvantage_groups(state.exploding, top)
     dist, chain, table = _pool_dist(state, track, cap)
     if track:
         return _normalised(_retried(dist, mix, top), chain)
@@ -534,7 +588,8 @@ def clear_cache() -> None:
     _sixes.cache_clear()
     _advantage_table.cache_clear()
     _advantage_groups.cache_clear()
-    _plain_faces.cache_clear()
+    _disadvantage_six.cache_clear()
+    _disadvantage_groups.cache_clear()
     _plain_rows.cache_clear()
     groups.cache_clear()
     mixed_groups.cache_clear()
