@@ -466,6 +466,8 @@ def plain_problem(value: Any, place: str = "") -> Problem | None:
 def number_problem(value: Any, place: str = "") -> Problem | None:
     """The first number in ``value`` (builtins: dicts, lists, numbers, as
     :func:`msgspec.to_builtins` gives them) that is not finite or beyond 64 bits."""
+    if not has_bad_number(value):  # the same numbers, without building every place
+        return None
     for where, item in walk(value, place):
         if isinstance(item, bool) or not isinstance(item, (int, float)):
             continue
@@ -489,9 +491,12 @@ def has_bad_number(value: Any) -> bool:
         return False
     for v in value:
         kind = type(v)
-        if kind is str or v is None or kind is bool:
+        if kind is int or kind is float:  # checked here: a call per number cost most
+            if not -MAX_MAGNITUDE <= v <= MAX_MAGNITUDE:  # NaN fails this too
+                return True
+        elif kind is str or v is None or kind is bool:
             continue  # most leaves: names, ids, flags
-        if has_bad_number(v):
+        elif has_bad_number(v):
             return True
     return False
 

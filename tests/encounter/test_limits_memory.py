@@ -182,3 +182,42 @@ def test_the_remembering_check_agrees_with_a_fresh_walk(markers, changes):
         assert found == limits.plain_problem(c, "combatants[0]")
         plain = limits.plain_problem(c)
         assert limits.change_refusal([c], []) == (plain.refusal("Random's") if plain else "")
+
+
+_leaves = st.one_of(
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=3),
+)
+_documents = st.recursive(
+    _leaves,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=5),
+        st.dictionaries(st.text(max_size=2), inner, max_size=4),
+    ),
+    max_leaves=30,
+)
+
+
+def _first_bad_by_walk(doc):
+    """The plain full check: every leaf with its place, the first bad number."""
+    for where, item in limits.walk(doc, "part"):
+        if isinstance(item, bool) or not isinstance(item, (int, float)):
+            continue
+        if not -limits.MAX_MAGNITUDE <= item <= limits.MAX_MAGNITUDE:  # NaN included
+            return where
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(_documents)
+def test_the_fast_number_check_finds_what_the_walk_finds(doc):
+    """An encounter's parts are checked number by number (finite, 64-bit): the quick
+    look that skips building places finds a bad number exactly when the walk does, and
+    the problem then names the same place."""
+    where = _first_bad_by_walk(doc)
+    assert limits.has_bad_number(doc) == (where is not None)
+    found = limits.number_problem(doc, "part")
+    assert (found.place if found else None) == where
