@@ -221,3 +221,26 @@ def test_the_fast_number_check_finds_what_the_walk_finds(doc):
     assert limits.has_bad_number(doc) == (where is not None)
     found = limits.number_problem(doc, "part")
     assert (found.place if found else None) == where
+
+
+def test_an_undo_puts_back_the_very_records_it_took_and_a_foreign_restore_is_converted():
+    """The model knows its own inverses again by identity: undoing a change puts back the
+    records it replaced (so the limits check remembers them), while a Restore it did not
+    make (equal in value, its side a plain string as a widget gives it) is converted and
+    checked like any Op (R10: a number beyond its limit is refused)."""
+    from afdesk.encounter.ops.restore import Restore
+    from afdesk.encounter.snapshot import Slot
+
+    enc = build()
+    bao = enc.combatant("bao")
+    inverse = enc.apply(SetFacing("bao", 45.0, override=True))
+    enc.apply(inverse)
+    assert enc.combatant("bao") is bao
+    enc.apply(SetFacing("bao", 45.0, override=True))
+    plain = msgspec.structs.replace(bao, side=bao.side.value)  # not the model's own
+    enc.apply(Restore(combatants=(Slot("bao", plain),)))
+    assert enc.combatant("bao") == bao and enc.combatant("bao").side is bao.side
+    far = Restore(combatants=(Slot("bao", bao.replace(shifts=MAX_COUNT + 1)),))
+    assert "Shifts (R10)" in enc.refusal(far)
+    huge = Restore(combatants=(Slot("bao", bao.replace(harm_call=2**70)),))
+    assert "Restore holds a number no file can hold" in enc.refusal(huge)
