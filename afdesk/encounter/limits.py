@@ -240,11 +240,56 @@ def outside(value: float, limit: Limit) -> str:
 
 _Plan = tuple[
     tuple[tuple[str, float, float, int, Bound, str], ...],  # field, low, high, depth, where
-    tuple[tuple[str, str], ...],  # fields to look into, and their steps
+    tuple[tuple[str, str, bool], ...],  # fields to look into, their steps, never changing
+    bool,  # whether the record can never change (its answer can be remembered)
 ]
 _PLANS: dict[type, _Plan] = {}
-_EMPTY: _Plan = ((), ())
+_EMPTY: _Plan = ((), (), False)
 _REACH: dict[Any, bool] = {}
+_FROZEN: dict[type, bool] = {}
+
+_CLEAN: dict[int, Any] = {}
+"""Values found within every limit, by identity, each kept beside its id (so the id is not
+reused while it is here): records that can never change (frozen, holding only numbers,
+words, enums, tuples and such records) and the tuples of them a record holds. An Op that
+changes one number of a character makes a new character around the same facets, states
+and markers: only what is new is looked at again, so a change costs what it changed, not
+the size of what it touched (840 Momentum markers, R12, are looked at once)."""
+
+CLEAN_MAX = 20_000
+"""The most values :data:`_CLEAN` holds; past it, it starts again empty (each is looked at
+again once when next met), so it keeps few old records alive."""
+
+
+def _remember(value: Any) -> None:
+    if len(_CLEAN) >= CLEAN_MAX:
+        _CLEAN.clear()
+    _CLEAN[id(value)] = value
+
+
+def _frozen(t: Any) -> bool:
+    """Whether a value of type ``t`` can never change, read from the annotation: numbers,
+    words, enums, literals, and tuples, frozen sets and unions of them, and frozen records
+    of final types (no subclass may add a list) holding only such values. Anything else
+    (lists, dicts, Any, a base type of Ops) is not, and its answers are not remembered."""
+    if isinstance(t, type):
+        if issubclass(t, msgspec.Struct):
+            if t in _FROZEN:
+                return _FROZEN[t]
+            _FROZEN[t] = False  # a cycle: not remembered (the safe side)
+            found = (
+                not getattr(t, "__parameters__", ())
+                and t.__struct_config__.frozen
+                and not t.__subclasses__()
+                and all(_frozen(f.type) for f in msgspec.structs.fields(t))
+            )
+            _FROZEN[t] = bool(found)
+            return bool(found)
+        return t in _SCALARS or issubclass(t, enum.Enum)
+    origin = get_origin(t)
+    if origin in (tuple, frozenset) or origin in _UNIONS:
+        return all(a is Ellipsis or _frozen(a) for a in get_args(t))
+    return origin is Literal
 
 
 def _reaches(t: Any) -> bool:
@@ -335,11 +380,15 @@ def _plan(cls: type) -> _Plan:
             for b in BOUNDS.get(cls, ())
         )
         fields = tuple(
-            (f.name, f"[{names.index(f.name)}]" if array_like else f".{f.name}")
+            (
+                f.name,
+                f"[{names.index(f.name)}]" if array_like else f".{f.name}",
+                _frozen(f.type),
+            )
             for f in msgspec.structs.fields(cls)
             if _type_reaches(f.type)
         )
-        plan = (checks, fields) if checks or fields else _EMPTY
+        plan = (checks, fields, _frozen(cls)) if checks or fields else _EMPTY
         _PLANS[cls] = plan
     return plan
 
@@ -359,14 +408,14 @@ def _check(value: Any, depth: int, limit: Limit, bound: Bound, place: _Place) ->
 def _visit(value: Any, place: _Place) -> None:
     if isinstance(value, msgspec.Struct):
         cls = type(value)
-        checks, fields = _PLANS.get(cls) or _plan(cls)
+        checks, fields, _ = _PLANS.get(cls) or _plan(cls)
         for name, low, high, depth, bound, where in checks:
             number = getattr(value, name)
             if depth:
                 _check(number, depth, bound.limit, bound, (place, where))
             elif number is not None and not low <= number <= high:  # NaN fails this too
                 _check(number, 0, bound.limit, bound, (place, where))
-        for name, step in fields:
+        for name, step, fixed in fields:
             item = getattr(value, name)
             if item is None:
                 continue
@@ -374,6 +423,12 @@ def _visit(value: Any, place: _Place) -> None:
                 isinstance(item, msgspec.Struct)
                 and (_PLANS.get(type(item)) or _plan(type(item))) is _EMPTY
             ):
+                continue
+            if fixed and (type(item) is tuple or isinstance(item, msgspec.Struct)):
+                if _CLEAN.get(id(item)) is item:
+                    continue  # looked at before, and it cannot have changed since
+                _visit(item, (place, step))
+                _remember(item)
                 continue
             _visit(item, (place, step))
         if cls is Segment and not value.areas:  # type: ignore[attr-defined]
@@ -395,7 +450,7 @@ def _visit(value: Any, place: _Place) -> None:
                 plan = plans.get(type(item)) or _plan(type(item))
                 if plan is _EMPTY:
                     continue
-                checks, fields = plan
+                checks, fields, _ = plan
                 if not checks and len(fields) == 1:  # a wrapper: a log entry around its Op
                     inner = getattr(item, fields[0][0])
                     if (
@@ -415,16 +470,33 @@ def problem(value: Any, place: str = "") -> Problem | None:
     """The first bounded number in ``value`` (a record, or a list of them, at any depth:
     Ops and their payloads included) that breaks its limit, or None. ``place`` is where
     ``value`` sits (``combatants[2]``), for the problem's place."""
+    if _CLEAN.get(id(value)) is value:
+        return None  # looked at before, and it cannot have changed since
     try:
         _visit(value, place)
     except _Found as found:
         return found.problem
+    if isinstance(value, msgspec.Struct) and (_PLANS.get(type(value)) or _plan(type(value)))[2]:
+        _remember(value)
     return None
+
+
+def plain_problem(value: Any, place: str = "") -> Problem | None:
+    """:func:`problem` by a fresh walk, the memory of values found within limits set
+    aside: what that memory must always agree with (its tests compare the two)."""
+    global _CLEAN
+    kept, _CLEAN = _CLEAN, {}
+    try:
+        return problem(value, place)
+    finally:
+        _CLEAN = kept
 
 
 def number_problem(value: Any, place: str = "") -> Problem | None:
     """The first number in ``value`` (builtins: dicts, lists, numbers, as
     :func:`msgspec.to_builtins` gives them) that is not finite or beyond 64 bits."""
+    if not has_bad_number(value):  # the same numbers, without building every place
+        return None
     for where, item in walk(value, place):
         if isinstance(item, bool) or not isinstance(item, (int, float)):
             continue
@@ -448,9 +520,12 @@ def has_bad_number(value: Any) -> bool:
         return False
     for v in value:
         kind = type(v)
-        if kind is str or v is None or kind is bool:
+        if kind is int or kind is float:  # checked here: a call per number cost most
+            if not -MAX_MAGNITUDE <= v <= MAX_MAGNITUDE:  # NaN fails this too
+                return True
+        elif kind is str or v is None or kind is bool:
             continue  # most leaves: names, ids, flags
-        if has_bad_number(v):
+        elif has_bad_number(v):
             return True
     return False
 

@@ -46,11 +46,22 @@ def canonical(op: Op) -> Op:
         op = msgspec.convert(raw, type(op), dec_hook=decode_hook)
     except (msgspec.ValidationError, TypeError, ValueError) as exc:
         raise IllegalOp(f"{type(op).__name__} is malformed: {exc}") from None
-    if limits.has_bad_number(raw):  # a file could not hold it (never finite, or > 64 bits)
+    _numbers_fit(op, raw)
+    return op
+
+
+def _numbers_fit(op: Op, raw: Any) -> None:
+    """:class:`IllegalOp` if ``raw`` (``op`` as builtins) holds a number a file could not
+    hold (never finite, or beyond 64 bits)."""
+    if limits.has_bad_number(raw):
         found = limits.number_problem(raw)
         where = f" ({found.place}: {found.text})" if found else ""
         raise IllegalOp(f"{type(op).__name__} holds a number no file can hold{where}")
-    return op
+
+
+INVERSES_KEPT = 4_096
+"""How many of the inverses it made an encounter knows again by identity (an undo puts
+back one of the last few hundred steps; an older one goes the long way, converted)."""
 
 
 _NOT_PARTS = frozenset({"combatants", "order", "log", "log_cut"})
@@ -95,6 +106,11 @@ class Encounter:
         self._events: list[Event] = []
         self._terrain: dict[Area, AreaTerrain] | None = None
         self._occupancy: dict[Area, list[str]] | None = None
+        self._inverses: dict[int, Op] = {}
+        """The inverses this encounter made (by id, each kept so its id is not reused):
+        their values are its own, already of their declared types, so applying one again
+        (an undo) keeps the very records it holds (the limits check remembers them,
+        afdesk.encounter.limits) instead of converting them into copies."""
 
     # ----------------------------------------------------------------------- snapshots
 
@@ -216,7 +232,10 @@ class Encounter:
         if self._rec is not None:
             raise RuntimeError("an Op is already running: Ops do not nest")
         if not trusted:
-            op = canonical(op)
+            if self._inverses.get(id(op)) is op:  # its own values: typed, numbers checked
+                _numbers_fit(op, msgspec.to_builtins(op))
+            else:
+                op = canonical(op)
         self._rec = {"combatants": {}}
         self._events = []
         try:
@@ -240,6 +259,9 @@ class Encounter:
         events = self._events
         self._events = []
         inverse = Restore.from_record(rec)
+        if len(self._inverses) >= INVERSES_KEPT:
+            self._inverses.clear()
+        self._inverses[id(inverse)] = inverse
         for listener in list(self._listeners):
             listener(events)
         return inverse
@@ -273,6 +295,7 @@ class Encounter:
             return str(exc) or "not allowed"
         finally:
             self._listeners = listeners
+        self._inverses.pop(id(inverse), None)  # put back at once, below: not kept
         self._listeners = []
         try:
             self._apply(inverse, trusted=True)
