@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QUndoView,
     QWidget,
 )
@@ -27,6 +26,7 @@ from afdesk.gui.context import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.errors import MESSAGE_MS, Reporter
 from afdesk.gui.file_menu import FileMenu
+from afdesk.gui.help_menu import HelpMenu
 from afdesk.gui.workspaces import Workspaces, names_dock
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ DOCK_WIDTH, LOG_HEIGHT = 340, 250
 """The side docks' width and the log's height on a first start (no saved layout)."""
 
 
-class MainWindow(FileMenu, QMainWindow):
+class MainWindow(FileMenu, HelpMenu, QMainWindow):
     """One encounter at a time; File > Open replaces it (asking first if it has changes).
 
     GM commands run through one :class:`CommandContext` (the current document, the dice,
@@ -583,25 +583,3 @@ class MainWindow(FileMenu, QMainWindow):
         command = cmd.REGISTRY[command_id]
         if self.doc is not None and cid in self.doc.encounter.combatants:
             self._run(command, cid)
-
-    def open_palette(self) -> None:
-        from afdesk.gui import palette  # Ctrl+K: every command, searchable
-
-        self.palette = palette.open_over(self, self.doc, self._run, self._bound)
-
-    def _keyboard_help(self) -> None:
-        from afdesk.gui.help import keyboard_card
-
-        self.help_dialog = keyboard_card(self)
-        self.help_dialog.show()
-
-    def _manual(self) -> None:
-        from afdesk.gui.help import manual
-
-        self.help_dialog = manual(self)
-        self.help_dialog.show()
-
-    def _about(self) -> None:
-        from afdesk.gui.help_text import about
-
-        QMessageBox.about(self, "About afdesk", about())
