@@ -143,9 +143,9 @@ def write_schema(path: Path | None = None) -> Path:
 def main() -> int:
     """``python -m afdesk.storage.schema``: rewrite the published schema."""
     print(f"wrote {write_schema()}")
-    from afdesk.storage import campaign
+    from afdesk.storage import campaign_schema
 
-    print(f"wrote {campaign.write_schema()}")
+    print(f"wrote {campaign_schema.write_schema()}")
     return 0
 
 

@@ -19,6 +19,7 @@ from afdesk.encounter.campaign.state import Campaign, Planned
 from afdesk.encounter.combatant import Facet, Side, Speeds, State, StateKind
 from afdesk.storage import campaign as store
 from afdesk.storage import campaign_journal as cj
+from afdesk.storage import campaign_schema
 from afdesk.storage.check import check_files
 from afdesk.storage.errors import LoadError, SaveError
 
@@ -87,10 +88,10 @@ def test_characters_export_and_import_round_trip(tmp_path):
 
 
 def test_published_schema_is_current():
-    assert store.schema_path().read_text(encoding="utf-8") == store.schema_text(), (
-        "resources/schema is stale: run python -m afdesk.storage.schema"
-    )
-    s = store.schema()
+    assert (
+        campaign_schema.schema_path().read_text(encoding="utf-8") == campaign_schema.schema_text()
+    ), "resources/schema is stale: run python -m afdesk.storage.schema"
+    s = campaign_schema.schema()
     assert s["properties"]["format"] == {"const": "afdesk-campaign"}
     assert {"characters", "encounters", "session", "referee_shifts"} <= set(s["properties"])
     assert "Character" in s["$defs"] and "Planned" in s["$defs"]

@@ -12,6 +12,7 @@ from afdesk.encounter.campaign.roster import Character, Role
 from afdesk.encounter.combatant import State, StateKind
 from afdesk.encounter.weapons import Attack
 from afdesk.storage import campaign as store
+from afdesk.storage import campaign_schema
 from afdesk.storage.migrations import migrate_campaign_1_to_2
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -65,8 +66,10 @@ def test_character_files_keep_their_weapons_and_version_1_files_still_import(tmp
 
 
 def test_the_bundled_campaign_schemas_are_current():
-    assert store.schema_path().name == "afdesk-campaign.v2.schema.json"
-    assert store.schema_path().read_text(encoding="utf-8") == store.schema_text()
-    assert (store.schema_path().parent / "afdesk-campaign.v1.schema.json").exists()
-    props = store.schema()["$defs"]["Character"]["properties"]
+    assert campaign_schema.schema_path().name == "afdesk-campaign.v2.schema.json"
+    assert (
+        campaign_schema.schema_path().read_text(encoding="utf-8") == campaign_schema.schema_text()
+    )
+    assert (campaign_schema.schema_path().parent / "afdesk-campaign.v1.schema.json").exists()
+    props = campaign_schema.schema()["$defs"]["Character"]["properties"]
     assert "attacks" in props and "days_since_rest" in props

@@ -8,7 +8,7 @@ import inspect
 import json
 import textwrap
 
-from afdesk.storage import campaign
+from afdesk.storage import campaign_schema
 from afdesk.storage import schema as schema_module
 from afdesk.storage.descriptions import clean_descriptions
 
@@ -56,7 +56,7 @@ def _descriptions(node, place=""):
 
 
 def test_no_published_description_keeps_a_docstring_indentation():
-    for text in (schema_module.schema_text(), campaign.schema_text()):
+    for text in (schema_module.schema_text(), campaign_schema.schema_text()):
         found = list(_descriptions(json.loads(text)))
         assert len(found) >= 10  # every record type with a docstring
         for place, value in found:
