@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from afdesk.encounter import features
 from afdesk.encounter.actor import spend_refusal
-from afdesk.encounter.contest import CheckKind, assemble
+from afdesk.encounter.contest.assembly import CheckKind, assemble
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.modes import current_mode
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import Combatant, StateKind
-from afdesk.encounter.contest import Modifier, pools
+from afdesk.encounter.contest.assembly import Modifier, pools
 from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.check import Persevere, PersevereResult, persevere_party
 from afdesk.encounter.state import Phase, exchanges_lasted

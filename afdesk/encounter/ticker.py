@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import higher_card
+from afdesk.encounter.contest.assembly import higher_card
 from afdesk.encounter.damage import landed_hits
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import ResolveContest
@@ -33,7 +33,7 @@ from afdesk.encounter.visibility import player_visible
 from afdesk.rules.errors import RulesError
 
 if TYPE_CHECKING:
-    from afdesk.encounter.contest import ContestRecord
+    from afdesk.encounter.contest.assembly import ContestRecord
     from afdesk.encounter.interface import Encounter
     from afdesk.encounter.snapshot import LogEntry
     from afdesk.rules.verdict import Verdict

@@ -18,7 +18,7 @@ from afdesk.rules.dice import DiceSource
 from afdesk.rules.errors import RulesError
 
 if TYPE_CHECKING:
-    from afdesk.encounter.contest_flow import ContestFlow
+    from afdesk.encounter.contest.flow import ContestFlow
 
 
 def parse_faces(text: str) -> tuple[int, ...]:

@@ -25,7 +25,7 @@ from pathlib import Path
 import msgspec
 
 from afdesk.encounter.combatant import Combatant, StateKind
-from afdesk.encounter.contest import ContestRecord, Modifier
+from afdesk.encounter.contest.assembly import ContestRecord, Modifier
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import History, Step
 from afdesk.encounter.model import Encounter

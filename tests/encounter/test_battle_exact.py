@@ -10,8 +10,8 @@ import math
 import pytest
 
 from afdesk.encounter.combatant import DEFAULT_FACETS, Facet, MomentumMarker
-from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble, pools
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, Via, assemble, pools
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.roster import AddMomentum

@@ -26,7 +26,7 @@ from afdesk.encounter.chase.ops import (
 from afdesk.encounter.chase.order import pname
 from afdesk.encounter.chase.state import Vehicle
 from afdesk.encounter.combatant import Speeds, StateKind
-from afdesk.encounter.contest import ShiftSpend
+from afdesk.encounter.contest.assembly import ShiftSpend
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import ChangeMode

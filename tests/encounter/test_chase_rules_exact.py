@@ -27,7 +27,7 @@ from afdesk.encounter.chase.order import reflex_order
 from afdesk.encounter.chase.state import Vehicle
 from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.combatant import Speeds, StateKind
-from afdesk.encounter.contest import assemble
+from afdesk.encounter.contest.assembly import assemble
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.flow import NextTurn

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble, combinable
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, Via, assemble, combinable
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.economy import TakeAction, UseSnap
@@ -374,7 +374,7 @@ def test_penalty_states_give_their_penalty_on_every_check():
 def test_momentum_refusals_are_one_rule():
     """R12: a marker is +2/-2 under af-2.5.4; C3: +1/-1 under af-classic (the ruleset's
     size); damage is +1/-1 under both."""
-    from afdesk.encounter.contest import momentum_refusal
+    from afdesk.encounter.contest.assembly import momentum_refusal
 
     af = "af-2.5.4"
     assert momentum_refusal("marker", 2, af) == "" and momentum_refusal("damage", -1, af) == ""

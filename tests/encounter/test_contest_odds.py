@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, Via, assemble
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.rules import af254, classic, odds
 from afdesk.rules.contest import Role
@@ -144,7 +144,7 @@ def test_R10_E14_other_opponents_in_the_overlap_spend_shifts_on_their_own_rolls(
     """E14, R10: y contests a's move check beside x; after y's roll the Shifts start again
     (a new result), and the defender side may spend on y's roll (from the referee's pool),
     with the odds of each choice: two added dice turn y's 4 into a 6 that stops a's 5."""
-    from afdesk.encounter.contest_flow import leave_overlap_flow
+    from afdesk.encounter.contest.flow import leave_overlap_flow
     from afdesk.encounter.economy import ActionKind
     from afdesk.encounter.errors import IllegalOp
     from afdesk.encounter.ops.economy import TakeAction

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import CheckKind, assemble
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, assemble
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.damage import default_attack, hits_reach_grit, landed_hits
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import History

@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.offers import (

@@ -172,7 +172,7 @@ def test_n4a_a_hide_in_an_opponents_clear_line_is_refused():
     start_round(enc)
     turn_of(enc, "ann")
     assert seen_by(enc, "ann", (2, 2)) == ("orc",)
-    from afdesk.encounter.contest import CheckKind, ContestRecord
+    from afdesk.encounter.contest.assembly import CheckKind, ContestRecord
     from afdesk.encounter.ops.check import ResolveContest
 
     hide = ResolveContest(ContestRecord("ann", CheckKind.HIDE, "sneak", decoys=((1, 1), (3, 1))))

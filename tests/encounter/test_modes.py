@@ -36,7 +36,7 @@ def test_every_mode_has_its_object():
 
 
 def test_battle_offers_every_action_snap_and_check_and_has_no_part():
-    from afdesk.encounter.contest import CheckKind
+    from afdesk.encounter.contest.assembly import CheckKind
 
     battle = mode_object(Mode.BATTLE)
     assert battle.part is None and battle.phases == tuple(Phase)

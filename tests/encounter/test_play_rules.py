@@ -7,8 +7,8 @@ import msgspec
 import pytest
 
 from afdesk.encounter.combatant import Speeds, StateKind
-from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
-from afdesk.encounter.contest_flow import ContestFlow, leave_overlap_flow
+from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, Via, assemble
+from afdesk.encounter.contest.flow import ContestFlow, leave_overlap_flow
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter

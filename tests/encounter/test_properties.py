@@ -23,7 +23,7 @@ from afdesk.encounter.combatant import (
     bleeding_hits,
     opposed,
 )
-from afdesk.encounter.contest_flow import leave_overlap_flow
+from afdesk.encounter.contest.flow import leave_overlap_flow
 from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import (

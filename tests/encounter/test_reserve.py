@@ -8,7 +8,7 @@ import random
 import pytest
 
 from afdesk.encounter.combatant import Combatant, Side
-from afdesk.encounter.contest import candidates
+from afdesk.encounter.contest.assembly import candidates
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.movement import reachable

@@ -8,8 +8,8 @@ import pytest
 
 from afdesk.encounter import persevere
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, Via, assemble
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.economy import SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.check import Persevere, PersevereResult, persevere_passed

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from afdesk.encounter.contest import CheckKind, DefenseKind, Via, assemble
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, Via, assemble
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
 from tests.encounter import seeds

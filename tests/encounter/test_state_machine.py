@@ -37,8 +37,8 @@ from afdesk.encounter.combatant import (
     bleeding_hits,
     opposed,
 )
-from afdesk.encounter.contest import CheckKind, Via, assemble, combinable
-from afdesk.encounter.contest_flow import ContestFlow, leave_overlap_flow
+from afdesk.encounter.contest.assembly import CheckKind, Via, assemble, combinable
+from afdesk.encounter.contest.flow import ContestFlow, leave_overlap_flow
 from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, distance, neighbours, normalise_facing

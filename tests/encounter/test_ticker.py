@@ -6,8 +6,8 @@ notes, checks the GM keeps to themselves); a full tie says the higher reflex car
 from __future__ import annotations
 
 from afdesk.encounter.combatant import State, StateKind
-from afdesk.encounter.contest import CheckKind, DefenseKind, assemble
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, assemble
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.flow import EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.fog import SetFog

@@ -123,7 +123,7 @@ def test_screen_twice_is_refused():
 
 
 def test_hesitate_keeps_the_action_for_after_another_turn_at_minus_two():
-    from afdesk.encounter.contest import CheckKind, assemble
+    from afdesk.encounter.contest.assembly import CheckKind, assemble
 
     enc = three()
     enc.apply(TakeAction("huang", ActionKind.HESITATE))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from afdesk.encounter.contest import CheckKind, assemble
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, assemble
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.typed import TypedDice, parse_faces, roll_typed

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QRadioButton, QWidget
 
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.gui.dialogs.contest import ContestDialog
 from tests.gui.test_contest_dialog import duel  # noqa: F401 - the fixture
 

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.economy import SnapKind
 from afdesk.encounter.ops.economy import UseSnap
 from afdesk.encounter.ops.flow import NextTurn

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.roster import PlaceCombatant

@@ -8,7 +8,7 @@ import msgspec
 import pytest
 from PySide6.QtCore import Qt
 
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.roster import EditCombatant, PlaceCombatant
 from afdesk.encounter.weapons import Attack

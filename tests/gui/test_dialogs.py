@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.gui.dialogs.character import AddStateDialog, MomentumDialog

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QWidget
 
 from afdesk.encounter import features
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import CheckKind, DefenseKind, assemble
+from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, assemble
 from afdesk.encounter.economy import SnapKind
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.economy import UseSnap

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QPushButton
 
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.gui.dialogs.contest import ContestDialog

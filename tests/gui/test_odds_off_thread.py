@@ -8,7 +8,7 @@ import threading
 import pytest
 from PySide6.QtCore import QTimer
 
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.roster import PlaceCombatant

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.ops.economy import TakeAction
 from afdesk.gui.dialogs.contest import ContestDialog

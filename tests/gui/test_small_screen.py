@@ -77,7 +77,7 @@ def test_the_window_opens_inside_a_1280x720_screen(qtbot, laptop, playing_doc):
 
 def _dialogs(doc, parent):
     """Every dialog of the window, opened as the GM would, on a check mid-roll."""
-    from afdesk.encounter.contest import CheckKind
+    from afdesk.encounter.contest.assembly import CheckKind
     from afdesk.encounter.ops.flow import NextTurn
     from afdesk.encounter.ops.roster import PlaceCombatant
     from afdesk.gui.dialogs.cards import PlayCardsDialog

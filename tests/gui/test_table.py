@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.state import Phase

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.combatant import Side, StateKind
-from afdesk.encounter.contest import assemble
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import assemble
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.roster import AddState, SetDecoys
 from afdesk.gui.dice_view import DiceView

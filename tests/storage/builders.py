@@ -13,8 +13,8 @@ import random
 import msgspec
 
 from afdesk.encounter.combatant import Combatant, Facet, Side, Speeds, StateKind
-from afdesk.encounter.contest import CheckKind, assemble
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, assemble
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import NEIGHBOURS

@@ -27,7 +27,7 @@ from afdesk.encounter.chase.ops import (
     SpecialAction,
 )
 from afdesk.encounter.chase.state import Countdown, Vehicle
-from afdesk.encounter.contest import ShiftSpend
+from afdesk.encounter.contest.assembly import ShiftSpend
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.registry import registered_ops

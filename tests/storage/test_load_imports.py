@@ -33,7 +33,7 @@ print(json.dumps(sorted(sys.modules)))
 RECORD_MODULES = (
     "afdesk.encounter.checks",
     "afdesk.encounter.combatant",
-    "afdesk.encounter.contest",
+    "afdesk.encounter.contest.assembly",
     *(
         f"afdesk.encounter.ops.{name}"
         for name in (

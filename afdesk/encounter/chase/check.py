@@ -12,7 +12,7 @@ from afdesk.encounter.chase.ops_base import _participant, _require_turn, _set
 from afdesk.encounter.chase.order import pname
 from afdesk.encounter.chase.state import ChaseState, Participant
 from afdesk.encounter.combatant import Combatant, State, StateKind
-from afdesk.encounter.contest import ShiftSpend
+from afdesk.encounter.contest.assembly import ShiftSpend
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import name

@@ -10,7 +10,7 @@ import msgspec
 from afdesk.encounter import economy, features, movement
 from afdesk.encounter.actor import require_actor
 from afdesk.encounter.combatant import Combatant, MomentumMarker, State, StateKind
-from afdesk.encounter.contest import (
+from afdesk.encounter.contest.assembly import (
     DISTRACTION,
     MOMENTUM_KINDS,
     CheckKind,

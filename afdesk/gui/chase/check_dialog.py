@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.chase.ops import ChaseCheck, CrewCheck, stage_speed
 from afdesk.encounter.chase.order import pname
-from afdesk.encounter.contest import ShiftSpend
+from afdesk.encounter.contest.assembly import ShiftSpend
 from afdesk.gui import screens
 from afdesk.gui.dialogs.contest.common import gm_modifier_row
 from afdesk.gui.dialogs.contest.shifts import SPEND_BUTTON_TEXT

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialog
 
 from afdesk.encounter import features, offers
 from afdesk.encounter.combatant import StateKind
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.modes import current_mode
 from afdesk.encounter.op import Op

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.contest import Modifier
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import Modifier
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 
 

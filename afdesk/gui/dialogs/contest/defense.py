@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.contest import DefenseOption, Plan, Via
+from afdesk.encounter.contest.assembly import DefenseOption, Plan, Via
 from afdesk.encounter.model import Encounter
 from afdesk.gui.dialogs.contest.common import Panel, clear, modifier_box
 from afdesk.gui.text import sentence

@@ -1,6 +1,6 @@
 """The contested check: assembled from the model, exact odds live, dice, Shifts, one Op.
 
-Everything rules-related comes from ``afdesk.encounter.contest`` (what modifiers apply and
+Everything rules-related comes from ``afdesk.encounter.contest.assembly`` (what modifiers apply and
 why, which defenses are open, who can be targeted) and ``ContestFlow`` (rolling, Shifts,
 Momentum, what may be spent now, who pays); the dialog composes one panel per part around
 the flow and only shows it and lets the GM choose.
@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.contest import CheckKind, Plan, assemble, candidates
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind, Plan, assemble, candidates
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import distance
 from afdesk.gui import screens

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from afdesk.encounter.contest import CheckKind, Plan
+from afdesk.encounter.contest.assembly import CheckKind, Plan
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.roster import decoy_spots, hide_decoy_count
 from afdesk.gui.dialogs.contest.common import Panel

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.contest import Modifier
+from afdesk.encounter.contest.assembly import Modifier
 from afdesk.encounter.errors import IllegalOp
 from afdesk.gui.dialogs.contest.common import Panel, clear, gm_modifier_row, modifier_box
 from afdesk.rules.rulesets import Ruleset

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QLabel, QPushButton, QWidget
 
-from afdesk.encounter.contest import CheckKind, DefenseOption
+from afdesk.encounter.contest.assembly import CheckKind, DefenseOption
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.typed import roll_typed
 from afdesk.gui.dialogs.contest.common import Panel, clear

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.contest import CheckKind
+from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.damage import landed_hits, momentum_damage
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.typed import roll_typed

@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QWidget
 
 from afdesk.encounter.combatant import Combatant
-from afdesk.encounter.contest import CheckKind
-from afdesk.encounter.contest_flow import ContestFlow
+from afdesk.encounter.contest.assembly import CheckKind
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.damage import default_attack, landed_hits
 from afdesk.encounter.model import Encounter
 

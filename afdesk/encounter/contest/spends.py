@@ -1,4 +1,4 @@
-"""Spending after the roll, a part of :class:`~afdesk.encounter.contest_flow.ContestFlow`:
+"""Spending after the roll, a part of :class:`~afdesk.encounter.contest.flow.ContestFlow`:
 Shifts in turn (R10: 2 more dice, or a retry of any dice not yet retried, Wins included) or
 Will (C4), with the exact odds of each choice, and the roller's free retry of its 6s for
 Momentum (R3)."""
@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import Side as Team
-from afdesk.encounter.contest import ShiftSpend
-from afdesk.encounter.defense_side import DefenseSide
+from afdesk.encounter.contest.assembly import ShiftSpend
+from afdesk.encounter.contest.defense_side import DefenseSide
 from afdesk.encounter.errors import IllegalOp
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import DiceSource, Roll

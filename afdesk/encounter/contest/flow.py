@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from afdesk.encounter.contest import (
+from afdesk.encounter.contest.assembly import (
     CheckKind,
     ContestRecord,
     DefenseOption,
@@ -29,7 +29,7 @@ from afdesk.encounter.contest import (
     momentum_refusal,
     pools,
 )
-from afdesk.encounter.contest_spends import SpendSide
+from afdesk.encounter.contest.spends import SpendSide
 from afdesk.encounter.damage import plan_damage
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
@@ -418,6 +418,6 @@ def _one_shot(m: Modifier) -> bool:
 
 def leave_overlap_flow(enc: Encounter, mover: str, opponent: str) -> ContestFlow:
     """The move check to leave an overlap, contested by one opponent there (E14)."""
-    from afdesk.encounter.contest import assemble
+    from afdesk.encounter.contest.assembly import assemble
 
     return ContestFlow(enc, assemble(enc, mover, CheckKind.LEAVE_OVERLAP, opponent))

@@ -1,7 +1,7 @@
 """The defense side of a contested check in progress: its modifiers, Ventures, Advantage
 and the GM's own modifiers (every modifier the attack can take, the defense can take: R1,
 R4, R8, C3, C5), the reflex tie-break (R9, E2), and other opponents in an overlap contesting
-the same move check (E14). A part of :class:`~afdesk.encounter.contest_flow.ContestFlow`."""
+the same move check (E14). A part of :class:`~afdesk.encounter.contest.flow.ContestFlow`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from afdesk.encounter.contest import (
+from afdesk.encounter.contest.assembly import (
     CheckKind,
     DefenseOption,
     DefenseUse,
