@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from afdesk import fuzz_campaigns
-from afdesk.fuzz_mutate import deep
+from afdesk.fuzz import campaigns as fuzz_campaigns
+from afdesk.fuzz.mutate import deep
 from afdesk.storage import campaign as store
 
 

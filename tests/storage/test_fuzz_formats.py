@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from afdesk import fuzz_formats
+from afdesk.fuzz import formats as fuzz_formats
 from afdesk.storage import LoadError
 from afdesk.storage.tilesets import decode_tileset
 

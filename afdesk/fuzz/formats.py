@@ -373,7 +373,7 @@ def check_tileset(data: bytes, folder: Path, counts: FormatCounts, *, draw: bool
 
 def run_tilesets(deadline: float, seed: int, *, draw: bool = True) -> FormatCounts:
     """Fuzz tile set files until ``time.monotonic()`` passes ``deadline``."""
-    from afdesk.fuzz_mutate import mutate
+    from afdesk.fuzz.mutate import mutate
 
     rng = random.Random(seed)
     corpus = bundled_tilesets()

@@ -2,7 +2,7 @@
 
 A campaign (band, recurring characters and a bestiary with states, facets and speeds;
 encounters prepared, running and finished, with their files beside it) and its character
-files are broken on purpose: the JSON structure and the bytes (:mod:`afdesk.fuzz_mutate`,
+files are broken on purpose: the JSON structure and the bytes (:mod:`afdesk.fuzz.mutate`,
 with nesting up to 100,000 deep), and the campaign's folder (an encounter file deleted
 or broken). The promises, for every result:
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from afdesk.fuzz_mutate import deep, mutate
+from afdesk.fuzz.mutate import deep, mutate
 
 
 class CampaignPromiseBroken(AssertionError):
@@ -296,7 +296,7 @@ def check_characters(data: bytes, folder: Path, counts: CampaignCounts) -> bool:
 
 
 def broken_file(data: bytes, rng: random.Random) -> bytes:
-    """One fuzzed file: mostly :func:`~afdesk.fuzz_mutate.mutate`, sometimes nested deep."""
+    """One fuzzed file: mostly :func:`~afdesk.fuzz.mutate.mutate`, sometimes nested deep."""
     if rng.random() < 0.05:
         try:
             return deep(data, rng)

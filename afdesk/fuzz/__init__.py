@@ -14,10 +14,10 @@ or nested deeply; huge strings, control and bidi characters) and on the bytes
 
 ``python -m afdesk.fuzz --minutes N [--seed S]`` runs for N minutes and reports the
 counts; on a sample of the accepted files it also tries every GM command and menu action
-and runs ``afdesk export-png`` in a subprocess (afdesk.fuzz_app). ``--target journals``
+and runs ``afdesk export-png`` in a subprocess (afdesk.fuzz.app). ``--target journals``
 and ``--target tilesets`` fuzz crash journals and tile set files instead
-(afdesk.fuzz_formats), ``--target campaigns`` and ``--target characters`` campaign and
-character files (afdesk.fuzz_campaigns). The test suite runs a bounded number of cases
+(afdesk.fuzz.formats), ``--target campaigns`` and ``--target characters`` campaign and
+character files (afdesk.fuzz.campaigns). The test suite runs a bounded number of cases
 (tests/storage/test_fuzz.py, tests/storage/test_fuzz_formats.py).
 """
 
@@ -26,14 +26,13 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from afdesk.fuzz_mutate import bytewise, mutate, structural
+from afdesk.fuzz.mutate import bytewise, mutate, structural
 
 SOURCE = "fuzz.afenc"
 
@@ -124,8 +123,8 @@ class Counts:
 
 def exercise_app(data: bytes, folder: Path, counts: Counts, *, export: bool) -> None:
     """Promise 1 in the app for an accepted file: every GM command and menu action
-    (afdesk.fuzz_app), and ``export-png`` in a subprocess if ``export``."""
-    from afdesk import fuzz_app
+    (afdesk.fuzz.app), and ``export-png`` in a subprocess if ``export``."""
+    from afdesk.fuzz import app as fuzz_app
     from afdesk.storage import decode
 
     state = decode(data, source=SOURCE)
@@ -227,11 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.target in ("campaigns", "characters"):
-        from afdesk import fuzz_campaigns
+        from afdesk.fuzz import campaigns as fuzz_campaigns
 
         return fuzz_campaigns.main(args.target, args.minutes, args.seed)
     if args.target != "files":
-        from afdesk import fuzz_formats
+        from afdesk.fuzz import formats as fuzz_formats
 
         return fuzz_formats.main(args.target, args.minutes, args.seed)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -254,7 +253,3 @@ def main(argv: list[str] | None = None) -> int:
     for problem in counts.broken[:20]:
         print(f"  {problem}")
     return 1 if counts.broken else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """The mutations of afdesk's fuzzers: structural (a decoded file's values changed, moved,
 duplicated or dropped) and bytewise (bytes flipped, cut or spliced). Shared by the encounter
-file fuzzer (``afdesk.fuzz``) and the format fuzzers (``afdesk.fuzz_formats``)."""
+file fuzzer (``afdesk.fuzz``) and the format fuzzers (``afdesk.fuzz.formats``)."""
 
 from __future__ import annotations
 
