@@ -9,6 +9,8 @@ import errno
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -462,25 +464,30 @@ def test_sigkill_loses_at_most_the_change_in_flight(tmp_path, data_dir):
     total = len(expected.states) - 1
     rng = random.Random(5)
     recovered_counts = []
+    # The child is a fresh interpreter, not a fork: forking a process that runs threads
+    # (the journal's fsync thread, Qt's) may copy a held lock into the child and hang it.
+    child = (
+        "import sys, time\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})\n"
+        "from afdesk.storage.journal import Journal\n"
+        "from afdesk.storage.samples import build\n"
+        "from tests.storage.test_journal import Live, random_play\n"
+        "enc = build()\n"
+        f"journal = Journal.start('Kill', file={str(path)!r}, base=enc.state())\n"
+        f"random_play(Live(enc, journal), 21, {steps})\n"
+        "time.sleep(60)\n"
+    )
     for _ in range(15):
         target = rng.randrange(1, total)
-        pid = os.fork()
-        if pid == 0:
-            try:
-                enc = build()
-                journal = Journal.start("Kill", file=path, base=enc.state())
-                random_play(Live(enc, journal), 21, steps)
-                time.sleep(60)
-            finally:
-                os._exit(0)
-        deadline = time.monotonic() + 30
+        proc = subprocess.Popen([sys.executable, "-c", child])
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             journals = list((data_dir / "journal").glob("*.afjournal"))
             if journals and journals[0].read_bytes().count(b"\n") - 1 >= target:
                 break
             time.sleep(rng.uniform(0, 0.002))
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
         (p,) = pending_journals()
         assert p.ops >= target
         assert recover(p) == expected.states[p.ops]
