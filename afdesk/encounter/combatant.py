@@ -134,6 +134,14 @@ sneak (hide, creep), study (look), perform (distract), strength (persevere), bal
 (slippery), agility, wilderness and machinery (chases)."""
 
 
+def facets_with(base: tuple[Facet, ...] = DEFAULT_FACETS, **scores: int) -> tuple[Facet, ...]:
+    """``base`` with the ``scores`` given: a named facet keeps its place, a new one comes
+    last (``facets_with(fight=4)``: the default facets with fight 4)."""
+    named = {f.name: f.score for f in base}
+    named.update(scores)
+    return tuple(Facet(k, v) for k, v in named.items())
+
+
 class D20Profile(msgspec.Struct, frozen=True, omit_defaults=True):
     """A character's d20-degrees numbers (D1)."""
 

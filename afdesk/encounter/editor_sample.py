@@ -10,7 +10,7 @@ storage layer passes in the wilderness tile set and writes
 
 from __future__ import annotations
 
-from afdesk.encounter.combatant import Combatant, Side
+from afdesk.encounter.combatant import Combatant, Side, facets_with
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.editor import (
     PaintSegment,
@@ -22,7 +22,6 @@ from afdesk.encounter.ops.meta import Rename, SetNotes
 from afdesk.encounter.ops.reserve import HoldInReserve
 from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.encounter.ops.zone import SetEdgeRule
-from afdesk.encounter.sample import _facets
 from afdesk.encounter.zone import Edge, EdgeRule, Property, SegmentProps, TileSet, empty_zone
 
 LAYOUT = (
@@ -38,10 +37,10 @@ RESERVE = "the smugglers' boat"
 
 def _people() -> list[Combatant]:
     band = [
-        ("mei", "Swift Mei", (6, 12), 0.0, _facets(move=4, agility=3)),
-        ("tao", "Old Tao", (7, 13), 0.0, _facets(study=4, influence=3)),
-        ("jun", "Iron Jun", (8, 12), 0.0, _facets(fight=4, strength=3)),
-        ("lin", "Quiet Lin", (9, 13), 20.0, _facets(sneak=4, wilderness=3)),
+        ("mei", "Swift Mei", (6, 12), 0.0, facets_with(move=4, agility=3)),
+        ("tao", "Old Tao", (7, 13), 0.0, facets_with(study=4, influence=3)),
+        ("jun", "Iron Jun", (8, 12), 0.0, facets_with(fight=4, strength=3)),
+        ("lin", "Quiet Lin", (9, 13), 20.0, facets_with(sneak=4, wilderness=3)),
     ]
     out = [Combatant(cid, n, Side.BAND, area=a, facing=f, facets=fs) for cid, n, a, f, fs in band]
     foes = [

@@ -8,7 +8,7 @@ writes the result to ``resources/encounters/river-ford.afenc``
 
 from __future__ import annotations
 
-from afdesk.encounter.combatant import Combatant, Facet, Side, Speeds
+from afdesk.encounter.combatant import Combatant, Side, Speeds, facets_with
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import Rename, SetNotes
 from afdesk.encounter.ops.roster import AddCombatant
@@ -23,24 +23,6 @@ LAYOUT = (
 )
 
 
-def _facets(**scores: int) -> tuple[Facet, ...]:
-    base = {
-        "fight": 2,
-        "move": 2,
-        "agility": 2,
-        "strength": 2,
-        "balance": 2,
-        "sneak": 2,
-        "study": 2,
-        "perform": 2,
-        "influence": 2,
-        "wilderness": 1,
-        "machinery": 1,
-    }
-    base.update(scores)
-    return tuple(Facet(k, v) for k, v in base.items())
-
-
 BAND = (
     Combatant(
         "huang",
@@ -48,7 +30,7 @@ BAND = (
         Side.BAND,
         area=(7, 11),
         facing=0.0,
-        facets=_facets(fight=3, move=4, agility=3, balance=3),
+        facets=facets_with(fight=3, move=4, agility=3, balance=3),
         speeds=Speeds(run=3),
         grit=4,
         grit_max=4,
@@ -61,7 +43,7 @@ BAND = (
         Side.BAND,
         area=(8, 11),
         facing=0.0,
-        facets=_facets(fight=3, move=2, strength=4),
+        facets=facets_with(fight=3, move=2, strength=4),
         grit=5,
         grit_max=5,
         attacks=(Attack("fists", damage=1),),
@@ -72,7 +54,7 @@ BAND = (
         Side.BAND,
         area=(5, 12),
         facing=20.0,
-        facets=_facets(agility=4, sneak=3, study=3),
+        facets=facets_with(agility=4, sneak=3, study=3),
         weapon_range=6,
         notes="Her bow: range 6 areas.",
         attacks=(Attack("bow", damage=2, range=6), Attack("knife", damage=1)),
@@ -83,7 +65,7 @@ BAND = (
         Side.BAND,
         area=(9, 12),
         facing=340.0,
-        facets=_facets(influence=4, perform=3, fight=2),
+        facets=facets_with(influence=4, perform=3, fight=2),
         reach=2,
         notes="Staff: reach 2.",
         attacks=(Attack("staff", damage=1, reach=2),),
@@ -98,7 +80,7 @@ BANDITS = (
         group="Bandits",
         area=(8, 3),
         facing=180.0,
-        facets=_facets(fight=4, move=3, strength=3),
+        facets=facets_with(fight=4, move=3, strength=3),
         grit=5,
         grit_max=5,
         notes="Wants the toll box. If he goes down, the bandits flee north.",
@@ -111,7 +93,7 @@ BANDITS = (
         group="Bandits",
         area=(7, 4),
         facing=180.0,
-        facets=_facets(fight=2),
+        facets=facets_with(fight=2),
         grit=2,
         grit_max=2,
         attacks=(Attack("club", damage=1),),
@@ -123,7 +105,7 @@ BANDITS = (
         group="Bandits",
         area=(9, 4),
         facing=200.0,
-        facets=_facets(fight=2),
+        facets=facets_with(fight=2),
         grit=2,
         grit_max=2,
         attacks=(Attack("club", damage=1),),
@@ -135,7 +117,7 @@ BANDITS = (
         group="Archers",
         area=(12, 0),
         facing=210.0,
-        facets=_facets(agility=3, sneak=3),
+        facets=facets_with(agility=3, sneak=3),
         weapon_range=5,
         grit=2,
         grit_max=2,

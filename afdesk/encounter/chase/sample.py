@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from afdesk.encounter.chase.ops import AddVehicle, SetParticipant, SetStage
 from afdesk.encounter.chase.state import Vehicle
-from afdesk.encounter.combatant import Combatant, Facet, Side, Speeds
+from afdesk.encounter.combatant import Combatant, Side, Speeds, facets_with
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.meta import ChangeMode, Rename, SetNotes
 from afdesk.encounter.ops.roster import AddCombatant
@@ -24,13 +24,6 @@ LAYOUT = (
 )
 
 
-def _facets(**scores: int) -> tuple[Facet, ...]:
-    base = {"fight": 2, "move": 2, "agility": 2, "strength": 2, "balance": 2, "sneak": 2}
-    base |= {"study": 2, "perform": 2, "influence": 2, "wilderness": 1, "machinery": 1}
-    base.update(scores)
-    return tuple(Facet(k, v) for k, v in base.items())
-
-
 PEOPLE = (
     Combatant(
         "huang",
@@ -38,7 +31,7 @@ PEOPLE = (
         Side.BAND,
         area=(2, 2),
         facing=0.0,
-        facets=_facets(agility=3, move=3),
+        facets=facets_with(agility=3, move=3),
         speeds=Speeds(run=3, climb=2),
     ),
     Combatant(
@@ -47,7 +40,7 @@ PEOPLE = (
         Side.BAND,
         area=(3, 2),
         facing=0.0,
-        facets=_facets(agility=2, sneak=3),
+        facets=facets_with(agility=2, sneak=3),
         notes="Carries the ledger.",
     ),
     Combatant(
@@ -57,7 +50,7 @@ PEOPLE = (
         group="Runners",
         area=(7, 2),
         facing=180.0,
-        facets=_facets(agility=3),
+        facets=facets_with(agility=3),
         grit=2,
         grit_max=2,
     ),
@@ -68,7 +61,7 @@ PEOPLE = (
         group="Runners",
         area=(8, 3),
         facing=180.0,
-        facets=_facets(agility=2),
+        facets=facets_with(agility=2),
         grit=2,
         grit_max=2,
     ),
@@ -79,7 +72,7 @@ PEOPLE = (
         group="Cart",
         area=(7, 7),
         facing=180.0,
-        facets=_facets(machinery=2, influence=3),
+        facets=facets_with(machinery=2, influence=3),
         grit=4,
         grit_max=4,
         notes="Will not leave the cart. Pays the runners by the catch.",
@@ -91,7 +84,7 @@ PEOPLE = (
         group="Cart",
         area=(8, 7),
         facing=180.0,
-        facets=_facets(machinery=3),
+        facets=facets_with(machinery=3),
         grit=2,
         grit_max=2,
     ),

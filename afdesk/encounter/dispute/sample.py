@@ -10,7 +10,7 @@ in the neutral audience (P3). Twelve villagers, three speakers: T = max(8, 3) = 
 
 from __future__ import annotations
 
-from afdesk.encounter.combatant import Combatant, Facet, Side
+from afdesk.encounter.combatant import Combatant, Facet, Side, facets_with
 from afdesk.encounter.dispute.ops import AddPlatform, JoinDispute, MoveDisputant, SetDisputeStats
 from afdesk.encounter.dispute.state import Entry, Platform, PlatformProperty
 from afdesk.encounter.model import Encounter
@@ -26,10 +26,22 @@ LAYOUT = (
 )
 
 
+_BASE = tuple(
+    Facet(k, v)
+    for k, v in {
+        "fight": 1,
+        "move": 2,
+        "influence": 2,
+        "study": 2,
+        "perform": 2,
+        "sneak": 1,
+    }.items()
+)
+"""The facets this sample's characters start from."""
+
+
 def _facets(**scores: int) -> tuple[Facet, ...]:
-    base = {"fight": 1, "move": 2, "influence": 2, "study": 2, "perform": 2, "sneak": 1}
-    base.update(scores)
-    return tuple(Facet(k, v) for k, v in base.items())
+    return facets_with(_BASE, **scores)
 
 
 PEOPLE = (

@@ -9,7 +9,7 @@ and the opium crates in the yard (N1).
 
 from __future__ import annotations
 
-from afdesk.encounter.combatant import Combatant, Facet, Side, State, StateKind
+from afdesk.encounter.combatant import Combatant, Facet, Side, State, StateKind, facets_with
 from afdesk.encounter.infiltration.ops import SetObjective, SetRoles
 from afdesk.encounter.infiltration.state import Objective
 from afdesk.encounter.model import Encounter
@@ -25,10 +25,22 @@ LAYOUT = (
 )
 
 
+_BASE = tuple(
+    Facet(k, v)
+    for k, v in {
+        "fight": 2,
+        "move": 2,
+        "agility": 2,
+        "sneak": 2,
+        "study": 2,
+        "influence": 1,
+    }.items()
+)
+"""The facets this sample's characters start from."""
+
+
 def _facets(**scores: int) -> tuple[Facet, ...]:
-    base = {"fight": 2, "move": 2, "agility": 2, "sneak": 2, "study": 2, "influence": 1}
-    base.update(scores)
-    return tuple(Facet(k, v) for k, v in base.items())
+    return facets_with(_BASE, **scores)
 
 
 HIDDEN = (State(StateKind.HIDDEN),)
