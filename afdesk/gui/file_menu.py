@@ -67,6 +67,17 @@ class FileMenu:
         doc = EncounterDocument(Encounter.from_state(loaded.state))
         self.set_document(doc)
 
+    def open_bundled(self, path: Path) -> bool:
+        """A bundled sample (a mode's, from File > Open sample), as a new unsaved encounter,
+        after asking about unsaved changes; False if the GM kept the encounter shown."""
+        from afdesk.storage import load
+
+        if not self.maybe_save():
+            return False
+        loaded = load(path)
+        self.set_document(EncounterDocument(Encounter.from_state(loaded.state)))
+        return True
+
     def open_path(self, path: str | Path, *, asked: bool = False) -> bool:
         """Open an encounter file; a clear message and nothing lost if it cannot be.
         ``asked``: the caller has already asked about unsaved changes (Run)."""

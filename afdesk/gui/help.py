@@ -3,7 +3,7 @@ guide shipped with the app (``resources/manual``), both in a text browser within
 (no network: the browser loads only files beside the guide).
 
 The card is built from the window's own actions (each menu action's shortcut as the window
-has it) and the chase board's tabs (their own mnemonics), so it cannot go stale; the keys
+has it) and the modes' boards' tabs (their own mnemonics), so it cannot go stale; the keys
 that widgets read themselves are :mod:`afdesk.gui.help_text`'s.
 """
 
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.gui import help_text, screens
+from afdesk.gui import help_text, modes, screens
 from afdesk.paths import manual_dir
 
 Row = tuple[str, str, str]
@@ -59,7 +59,7 @@ def _menu_rows(menu: QMenu, section: str, seen: set[int], rows: list[Row]) -> No
 def keyboard_rows(window: QWidget) -> list[Row]:
     """Every key of ``window``: its menus' actions in menu order, the window's other
     actions with a shortcut, the map's, the fog tool's and the zone editor's keys, the
-    chase board's tabs and the players' window's keys."""
+    modes' boards' tabs and the players' window's keys."""
     rows: list[Row] = []
     seen: set[int] = set()
     bar = window.menuBar() if hasattr(window, "menuBar") else None
@@ -75,14 +75,18 @@ def keyboard_rows(window: QWidget) -> list[Row]:
     rows += [("On the map", k, w) for k, w in help_text.MAP_KEYS]
     rows += [("Fog tool", k, w) for k, w in help_text.FOG_KEYS]
     rows += [("Zone editor", k, w) for k, w in help_text.EDITOR_KEYS]
-    board = getattr(getattr(window, "chase_view", None), "board", None)
-    tabs = board.findChild(QTabWidget) if board is not None else None
-    if tabs is not None:
-        for i in range(tabs.count()):
-            key = mnemonic(tabs.tabText(i))
-            if key:
-                rows.append(("Chase board", key, f"the {_plain(tabs.tabText(i))} tab"))
-        rows.append(("Chase board", "Alt+letter", help_text.CHASE_HINT))
+    views = getattr(window, "mode_views", None)
+    for shows in modes.registered() if views is not None else ():
+        if shows.make_board is None:
+            continue
+        title = shows.board[:1].upper() + shows.board[1:]
+        tabs = views.board(shows.mode).findChild(QTabWidget)
+        if tabs is not None:
+            for i in range(tabs.count()):
+                key = mnemonic(tabs.tabText(i))
+                if key:
+                    rows.append((title, key, f"the {_plain(tabs.tabText(i))} tab"))
+            rows.append((title, "Alt+letter", help_text.BOARD_HINT))
     rows += [("Players' window", k, w) for k, w in help_text.PLAYER_KEYS]
     return rows
 

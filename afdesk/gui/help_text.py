@@ -48,7 +48,7 @@ PLAYER_KEYS = (
 )
 """Keys of the players' window itself."""
 
-CHASE_HINT = "Every control on the tabs has its underlined letter: Alt+letter."
+BOARD_HINT = "Every control on the tabs has its underlined letter: Alt+letter."
 
 
 def about() -> str:

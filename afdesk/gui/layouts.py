@@ -153,13 +153,14 @@ ORDER = (PREPARE, PLAY, CHASE, CAMPAIGN)
 """The View > Workspace menu's order."""
 
 
-def for_task(*, editing: bool, chase: bool, campaign: bool) -> str:
-    """The workspace a task asks for: the zone editor open -> Prepare; a chase -> Chase;
-    the campaign dock just opened -> Campaign; else Play."""
+def for_task(*, editing: bool, mode: str, campaign: bool) -> str:
+    """The workspace a task asks for: the zone editor open -> Prepare; a mode with a
+    workspace of its own (``mode``: a chase's is Chase) -> that one; the campaign dock just
+    opened -> Campaign; else Play."""
     if editing:
         return PREPARE
-    if chase:
-        return CHASE
+    if mode:
+        return mode
     if campaign:
         return CAMPAIGN
     return PLAY

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.state import Mode, Phase
 from afdesk.encounter.summary import whose_turn
-from afdesk.gui import screens
+from afdesk.gui import modes, screens
 from afdesk.gui.context import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.errors import MESSAGE_MS, Reporter
@@ -56,7 +56,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
     ):
         """``defer``: build only what the first frame shows (the map, the docks' frames,
         the menu bar's titles, the status bar) and leave the docks' panels, the menus'
-        entries, the chase board, the zone editor and the Table menu to :meth:`complete`,
+        entries, the modes' boards, the zone editor and the Table menu to :meth:`complete`,
         which the app calls once the window is drawn. Without it the window is
         whole when made."""
         super().__init__(parent)
@@ -89,7 +89,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
 
     def complete(self) -> None:
         """Build what the first frame does not show: the docks' panels, the menus'
-        entries, the campaign, the zone editor, the chase board and the Table menu, then
+        entries, the campaign, the zone editor, the modes' boards and the Table menu, then
         bind them to the document shown. Once; a second call does nothing."""
         if self.completed or self._completing:
             return
@@ -106,9 +106,9 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
             # The saved layout places the editor's docks: made now, while it can place
             # them (taking back the sizes drawn forgets where a dock not made yet belongs).
             self.zone_editor.palette_dock  # noqa: B018
-        from afdesk.gui.chase.install import ChaseView
+        from afdesk.gui.central import ModeViews
 
-        self.chase_view = ChaseView(self)  # the chase board, central while a chase is on
+        self.mode_views = ModeViews(self)  # a mode's own main view (a board), its extras
         from afdesk.gui.table.install import TableControl
 
         self.table = TableControl(self)  # fog, the players' screen
@@ -120,7 +120,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         self.unplaced = install_unplaced(self)  # who waits off the map, to drag onto it
         self._install_workspaces()
         if drawn is not None:
-            # The panels and the chase board's stack lay themselves out, then the docks
+            # The panels and the central stack lay themselves out, then the docks
             # take back the sizes the first frame drew, so that the map does not move.
             # Every posted event is delivered (no input: that is not posted): layout
             # requests alone leave the docks' tab bars unsettled and the sizes wrong.
@@ -414,8 +414,8 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         self.doc = doc
         doc.setParent(self)
         self.map.set_document(doc)
-        if not self.completed and doc.encounter.mode is Mode.CHASE:
-            self.complete()  # the first frame shows the chase board; its panels show doc
+        if not self.completed and modes.screens_for(doc.encounter.mode).board:
+            self.complete()  # the first frame shows the mode's board; its panels show doc
         elif self.completed:
             self._show_in_panels(doc)
             self._rebuild_edit_menu()

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.gui import screens
+from afdesk.encounter.state import Mode
+from afdesk.gui import modes, screens
 from afdesk.gui.document import Links
 from afdesk.gui.map.marks import harm_boxes
 from afdesk.gui.map.view import MapView
@@ -95,16 +96,12 @@ class PlayerWindow(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.bar)
-        # While the encounter is a chase the table sees the chase board, in its
-        # player variant: no controls, no GM notes, hidden participants' totals as "?".
-        from afdesk.gui.chase.board import ChaseBoard
-
+        # While the encounter is in a mode with a board of its own (a chase, a dispute)
+        # the table sees the board's player variant (afdesk.gui.modes): no controls, no
+        # GM notes, nothing hidden; made when first needed.
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.view)
-        self.chase_board = ChaseBoard(player=True)
-        self.chase_board.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-        self.chase_board.setStyleSheet("#chaseBoard { background: #fafafa; }")
-        self.stack.addWidget(self.chase_board)
+        self._boards: dict[Mode, QWidget] = {}
         self.hold_card = HoldCard(self)
         self.stack.addWidget(self.hold_card)
         self.held = ""
@@ -219,7 +216,8 @@ class PlayerWindow(QWidget):
         if old is not doc:
             self._doc_links.clear()
             self._strip_cache = StripCache()
-            self.chase_board.set_document(doc)
+            for board in self._boards.values():
+                board.set_document(doc)  # type: ignore[attr-defined]
             self._doc_links.connect(doc.modeChanged, self._mode_changed)
             # What the strip shows follows these; it is brought up to date once per
             # change, however many characters the change touched.
@@ -242,15 +240,33 @@ class PlayerWindow(QWidget):
             self._followed = doc
         self._mode_changed()
 
-    def _mode_changed(self) -> None:
-        from afdesk.encounter.state import Mode
+    def board(self, mode: Mode) -> QWidget:
+        """``mode``'s board as the table sees it, made when first needed."""
+        board = self._boards.get(mode)
+        if board is None:
+            make = modes.screens_for(mode).make_board
+            if make is None:
+                raise ValueError(f"the {mode.label} mode has no board: the map is its view")
+            board = make(None)
+            self._boards[mode] = board
+            self.stack.addWidget(board)
+            if self.view.doc is not None:
+                board.set_document(self.view.doc)  # type: ignore[attr-defined]
+        return board
 
-        chase = self.view.doc is not None and self.view.doc.encounter.mode is Mode.CHASE
+    def _screens(self) -> modes.ModeScreens | None:
+        doc = self.view.doc
+        return None if doc is None else modes.screens_for(doc.encounter.mode)
+
+    def _mode_changed(self) -> None:
+        screens = self._screens()
         if self.held:
             self.hold_card.set_card(self.held, self.view.doc.encounter.meta.name)
             self.stack.setCurrentWidget(self.hold_card)
+        elif screens is not None and screens.make_board is not None:
+            self.stack.setCurrentWidget(self.board(screens.mode))
         else:
-            self.stack.setCurrentWidget(self.chase_board if chase else self.view)
+            self.stack.setCurrentWidget(self.view)
         self.refresh_strip()
 
     # ------------------------------------------------------------ screen control
@@ -309,12 +325,11 @@ class PlayerWindow(QWidget):
 
     def refresh_strip(self, *_args) -> None:
         """Show this round's cards as the table may see them."""
-        from afdesk.encounter.state import Mode
-
         self._strip_dirty = False
         doc = self.view.doc
-        battle = doc is not None and doc.encounter.mode is not Mode.CHASE and not self.held
-        self.strip.setVisible(battle and self.table.strip_shown)
+        screens = self._screens()
+        strip = screens is not None and screens.strip and not self.held
+        self.strip.setVisible(strip and self.table.strip_shown)
         if doc is not None and self.strip.isVisibleTo(self):
             state = strip_state(doc.encounter, self.table.hidden_turn, self._strip_cache)
             self.strip.set_state(state)

@@ -11,6 +11,9 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from afdesk import paths
+from afdesk.encounter.state import Mode
+from afdesk.gui import modes
+from afdesk.gui.central import open_mode_sample
 
 LAST_KIND, LAST_PATH = "last/kind", "last/path"
 """What was open when afdesk last ran ("encounter" or "campaign") and its file or folder."""
@@ -133,8 +136,9 @@ class StartPage(QWidget):
         for p in recent(settings, RECENT_CAMPAIGNS):
             rows.append((f"Campaign: {Path(p).name}  ({p})", ("campaign", p)))
         rows.append(("Sample: River ford (a battle)", ("sample", "")))
-        if paths.chase_sample_encounter().is_file():
-            rows.append(("Sample: Rooftop chase", ("chase", "")))
+        for screens in modes.registered():
+            if screens.sample and (paths.resource_dir() / "encounters" / screens.sample).is_file():
+                rows.append((f"Sample: {screens.sample_label}", ("mode", screens.mode.value)))
         first = -1
         for text, data in rows:
             kind, where = data
@@ -155,10 +159,9 @@ class StartPage(QWidget):
         if kind == "sample":
             w.open_sample()
             return True
-        if kind == "chase":
-            w.complete()  # the chase board
-            w.chase_view.open_chase_sample()
-            return w.doc is not None
+        if kind == "mode":
+            w.complete()  # the mode's board
+            return open_mode_sample(w, Mode(where))
         if kind == "campaign":
             w.complete()
             return w.open_campaign(where)

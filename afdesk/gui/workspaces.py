@@ -157,11 +157,11 @@ class Workspaces:
         w = self.window
         editor = getattr(w, "zone_editor", None)
         doc = getattr(w, "doc", None)
-        from afdesk.encounter.state import Mode
+        from afdesk.gui import modes
 
         return layouts.for_task(
             editing=editor is not None and editor.is_open(),
-            chase=doc is not None and doc.encounter.mode is Mode.CHASE,
+            mode=modes.screens_for(doc.encounter.mode).workspace if doc is not None else "",
             campaign=campaign,
         )
 
@@ -171,7 +171,7 @@ class Workspaces:
             self.switch(self.for_task(campaign=campaign))
 
     def follow_document(self, doc) -> None:
-        """A document shown: its mode changes switch Play and Chase."""
+        """A document shown: its mode changes switch to the mode's workspace."""
         if self._doc is not None:
             with contextlib.suppress(RuntimeError, TypeError):  # gone with its document
                 self._doc.modeChanged.disconnect(self.follow_task)

@@ -62,7 +62,7 @@ def _fits(w, *, whole_height: bool = True) -> None:
     avail = screens.available(w)
     assert w.minimumSizeHint().width() <= avail.width()
     assert w.width() <= avail.width(), w.width()
-    board = w.chase_view.board
+    board = w.mode_views.board(Mode.CHASE)
     assert board.minimumSizeHint().height() <= avail.height() // 2
     if whole_height:
         assert w.minimumSizeHint().height() <= avail.height() - screens.TITLE_BAR
@@ -81,7 +81,7 @@ def _lanes_in_view(board) -> int:
 
 
 def test_the_ford_as_a_chase_fits_1280x720_with_six_lanes_in_view(ford):
-    board = ford.chase_view.board
+    board = ford.mode_views.board(Mode.CHASE)
     assert len(board.column.lanes) == 8
     _fits(ford)
     assert _lanes_in_view(board) >= 6
@@ -112,7 +112,7 @@ def test_the_exchange_end_choices_wrap_and_fit_and_a_capture_names_its_captor(fo
     while doc.encounter.turn.phase is not Phase.EXCHANGE_END:
         assert not doc.push(play_cards(doc.encounter, rng=random.Random(6)))
         _play_round(doc)
-    c = ford.chase_view.board.controls
+    c = ford.mode_views.board(Mode.CHASE).controls
     assert len(c.choices) == 8
     # The Reflex dock's exchange-end text (the GM notes) sets the window's height here, not
     # the board: the board keeps within half the screen's height.
@@ -124,12 +124,12 @@ def test_the_exchange_end_choices_wrap_and_fit_and_a_capture_names_its_captor(fo
     box.setCurrentIndex(box.findData("gao"))
     assert c.do_resolve(), c.message.text()
     assert doc.encounter.chase.participant("gao").result == "captured by huang"
-    tip = ford.chase_view.board.lane("gao").toolTip()
+    tip = ford.mode_views.board(Mode.CHASE).lane("gao").toolTip()
     assert "CAPTURED BY GREEN-JADE HUANG" in tip and "CAPTURED BY HUANG" not in tip
 
 
 def test_lanes_show_sides_and_whose_turn(ford):
-    doc, board = ford.doc, ford.chase_view.board
+    doc, board = ford.doc, ford.mode_views.board(Mode.CHASE)
     assert board.lane("huang").data.side == "band"
     assert board.lane("gao").data.side == "opponent"
     assert "band" in board.lane("huang").toolTip()
@@ -144,7 +144,7 @@ def test_lanes_show_sides_and_whose_turn(ford):
 
 
 def test_typed_result_boxes_start_empty_for_each_participant(ford):
-    c = ford.chase_view.board.controls
+    c = ford.mode_views.board(Mode.CHASE).controls
     c.who.setCurrentIndex(c.who.findData("huang"))
     c.success.setChecked(True)
     c.margin.setValue(4)
@@ -155,7 +155,7 @@ def test_typed_result_boxes_start_empty_for_each_participant(ford):
 
 
 def test_a_knocked_out_participant_has_no_live_buttons(ford):
-    doc, c = ford.doc, ford.chase_view.board.controls
+    doc, c = ford.doc, ford.mode_views.board(Mode.CHASE).controls
     assert not doc.push(KnockOut("chen"))
     c.who.setCurrentIndex(c.who.findData("chen"))
     for b in (c.roll, c.check, c.apply, c.faces, c.success, c.margin, *c.keep):
@@ -168,7 +168,7 @@ def test_a_knocked_out_participant_has_no_live_buttons(ford):
 def test_an_occupied_stage_pursuer_keeps_its_turn_and_its_result(ford):
     """Occupied on the bad colour adds a pursuer (H4); it has no card, so the GM picks it in
     "Turn of" and its die and its check go to it, not back to the actor."""
-    doc, c = ford.doc, ford.chase_view.board.controls
+    doc, c = ford.doc, ford.mode_views.board(Mode.CHASE).controls
     assert not doc.push(SetStage(("occupied",)))
     assert not doc.push(deal_hands(doc.encounter, random.Random(5)))
     assert not doc.push(play_cards(doc.encounter, rng=random.Random(6)))
@@ -189,7 +189,7 @@ def test_an_occupied_stage_pursuer_keeps_its_turn_and_its_result(ford):
     assert c.do_check(), c.message.text()
     assert doc.encounter.chase.participant("pursuer-1").score is not None
     assert doc.encounter.chase.participant(actor).margin != 2 or actor == "pursuer-1"
-    lane = ford.chase_view.board.lane("pursuer-1")
+    lane = ford.mode_views.board(Mode.CHASE).lane("pursuer-1")
     assert lane.data.side == "" and "pursuer" in lane.toolTip()
 
 
@@ -198,7 +198,7 @@ def test_a_countdowns_fallen_rows_are_drawn_on_the_map(ford):
     top edge, and go when undone or when the encounter is no chase."""
     from afdesk.encounter.chase.ops import RollCountdown
 
-    doc, rows = ford.doc, ford.chase_view.rows
+    doc, rows = ford.doc, ford.mode_views.extras[Mode.CHASE]
     assert rows.shown is None
     assert not doc.push(SetCountdown(Countdown(rows=True)))
     assert rows.shown is None

@@ -30,7 +30,7 @@ def window(qtbot):
     w.maybe_save = lambda: True
     w.rng = random.Random(14)
     w.resize(1280, 720)
-    w.chase_view.open_chase_sample()
+    w.mode_views.samples[Mode.CHASE].trigger()
     return w
 
 
@@ -42,7 +42,7 @@ def _deal_and_play(doc, seed):
 
 
 def _play_turns(window, k, shot=None):
-    doc, controls = window.doc, window.chase_view.board.controls
+    doc, controls = window.doc, window.mode_views.board(Mode.CHASE).controls
     while doc.encounter.turn.phase is Phase.TURNS:
         pid = controls.who.currentData()
         p = doc.encounter.chase.participant(pid)
@@ -66,10 +66,10 @@ def _play_turns(window, k, shot=None):
 
 
 def test_the_board_replaces_the_map_in_a_chase_and_plays_three_exchanges(window, tmp_path, qtbot):
-    view = window.chase_view
+    view = window.mode_views
     doc = window.doc
     assert doc.encounter.mode is Mode.CHASE
-    assert view.stack.currentWidget() is view.board
+    assert view.stack.currentWidget() is view.board(Mode.CHASE)
     view.flip()
     assert view.stack.currentWidget() is window.map  # the map, one click away
     view.flip()
@@ -80,13 +80,13 @@ def test_the_board_replaces_the_map_in_a_chase_and_plays_three_exchanges(window,
             _deal_and_play(doc, 10 * exchange + rnd)
             if exchange == 0 and rnd == 1:
                 # mid-round: a couple of turns played
-                controls = view.board.controls
+                controls = view.board(Mode.CHASE).controls
                 assert controls.odds.text().startswith(("agility", "machinery"))
                 qtbot.waitUntil(lambda c=controls: "success" in c.odds.text())
             mid = str(tmp_path / "mid.png") if (exchange, rnd) == (0, 2) else None
             k = _play_turns(window, k, mid)
         assert doc.encounter.turn.phase is Phase.EXCHANGE_END
-        controls = view.board.controls
+        controls = view.board(Mode.CHASE).controls
         assert controls.choices and not controls.resolve.isHidden()
         # the leader captures the lowest if it can, everyone else escapes
         first = next(iter(controls.choices.values()))
@@ -96,7 +96,7 @@ def test_the_board_replaces_the_map_in_a_chase_and_plays_three_exchanges(window,
         results = {p.id: p.result for p in doc.encounter.chase.participants}
         assert all(results.values())
         if first.count() > 1:
-            assert view.board.column.captures
+            assert view.board(Mode.CHASE).column.captures
     assert doc.encounter.log[-1].text.startswith("Exchange end:")
     window.grab().save(str(tmp_path / "end.png"))
     window.resize(1920, 1080)
@@ -113,7 +113,7 @@ def test_typed_faces_are_parsed_or_refused_with_a_message(window):
         parse_faces("7")
     doc = window.doc
     _deal_and_play(doc, 1)
-    controls = window.chase_view.board.controls
+    controls = window.mode_views.board(Mode.CHASE).controls
     controls.faces.setText("six")
     assert not controls.do_roll()
     assert "Typed faces" in controls.message.text()
@@ -164,7 +164,7 @@ def test_the_player_board_hides_hidden_totals(qtbot):
 def test_switching_back_to_battle_shows_the_map(window):
     doc = window.doc
     assert not doc.push(ChangeMode(Mode.BATTLE, override=True))
-    assert window.chase_view.stack.currentWidget() is window.map
+    assert window.mode_views.stack.currentWidget() is window.map
 
 
 def test_the_player_view_shows_the_player_board_in_a_chase(window, qtbot, tmp_path):
@@ -172,9 +172,9 @@ def test_the_player_view_shows_the_player_board_in_a_chase(window, qtbot, tmp_pa
 
     pw = PlayerWindow(window.doc)
     qtbot.addWidget(pw)
-    assert pw.stack.currentWidget() is pw.chase_board
-    assert pw.chase_board.controls is None and pw.chase_board.player
-    assert set(pw.chase_board.column.lanes) == {
+    assert pw.stack.currentWidget() is pw.board(Mode.CHASE)
+    assert pw.board(Mode.CHASE).controls is None and pw.board(Mode.CHASE).player
+    assert set(pw.board(Mode.CHASE).column.lanes) == {
         p.id for p in window.doc.encounter.chase.participants
     }
     pw.grab().save(str(tmp_path / "player.png"))

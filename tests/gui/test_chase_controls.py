@@ -14,7 +14,7 @@ from afdesk.encounter.chase.ops import RollPursuit, SetStage
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.ops.meta import SetRuleset
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
-from afdesk.encounter.state import Phase
+from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.chase.check_dialog import ChaseCheckDialog
 from afdesk.gui.main_window import MainWindow
 from afdesk.rules.contest import Role
@@ -29,13 +29,13 @@ def window(qtbot):
     w.maybe_save = lambda: True
     w.rng = random.Random(14)
     w.resize(1280, 720)
-    w.chase_view.open_chase_sample()
+    w.mode_views.samples[Mode.CHASE].trigger()
     w.show()
     return w
 
 
 def controls(window):
-    return window.chase_view.board.controls
+    return window.mode_views.board(Mode.CHASE).controls
 
 
 def start_round(doc, seed=1):
@@ -64,7 +64,7 @@ def test_head_start_way_speed_and_knock_out_by_mouse_and_keyboard(window, qtbot)
     mei = doc.encounter.chase.participant("mei")
     assert (mei.total, mei.way.value, mei.speed) == (5, "riding", 4)
     assert doc.encounter.log[-1].text == "Mei: total 5, riding (wilderness), speed 4"
-    assert window.chase_view.board.lane("mei").data.rank == 1  # now ahead of Huang's 3
+    assert window.mode_views.board(Mode.CHASE).lane("mei").data.rank == 1  # now ahead of Huang's 3
     panel.knock.setFocus()
     qtbot.keyClick(panel.knock, Qt.Key.Key_Space)
     assert doc.encounter.chase.participant("mei").out
@@ -91,7 +91,7 @@ def test_stages_set_prepared_and_drawn(window, qtbot):
     qtbot.mouseClick(panel.set_now, Qt.MouseButton.LeftButton)
     assert [p.value for p in doc.encounter.chase.stage] == ["chasm", "fluid"]
     assert doc.encounter.log[-1].text == "Stage: Chasm, Fluid"
-    board = window.chase_view.board
+    board = window.mode_views.board(Mode.CHASE)
     assert [card.prop.value for card in board._cards] == ["chasm", "fluid"]
     ahead = len(doc.encounter.chase.stages_ahead)
     qtbot.mouseClick(panel.ahead, Qt.MouseButton.LeftButton)
@@ -182,7 +182,9 @@ def test_countdown_set_and_its_die_rolled_or_typed(window, qtbot):
     qtbot.mouseClick(panel.set, Qt.MouseButton.LeftButton)
     cd = doc.encounter.chase.countdown
     assert (cd.exchanges, cd.target, cd.rows) == (2, "the temple", True)
-    assert "reach the temple within 2 exchanges" in window.chase_view.board.heading.text()
+    assert (
+        "reach the temple within 2 exchanges" in window.mode_views.board(Mode.CHASE).heading.text()
+    )
     panel.faces.setText("9")
     qtbot.mouseClick(panel.roll, Qt.MouseButton.LeftButton)
     assert "Countdown die" in c.message.text() and "1 to 6" in c.message.text()
@@ -190,7 +192,7 @@ def test_countdown_set_and_its_die_rolled_or_typed(window, qtbot):
     panel.faces.setText("6 4")  # red, then blue: the bad colour removes two rows (H4)
     qtbot.mouseClick(panel.roll, Qt.MouseButton.LeftButton)
     assert doc.encounter.chase.countdown.rows_removed == 2
-    assert "2 rows gone" in window.chase_view.board.heading.text()
+    assert "2 rows gone" in window.mode_views.board(Mode.CHASE).heading.text()
     # one countdown die a round (H4): the button rests, and the model refuses a second roll
     assert not panel.roll.isEnabled() and "one countdown die a round" in panel.roll.toolTip()
     panel.rng = random.Random(0)
@@ -335,7 +337,7 @@ def test_the_typed_fallback_in_the_dialog(window, qtbot):
 def test_stage_set_by_op_shows_as_cards(window):
     doc = window.doc
     assert not doc.push(SetStage(("obscured",)))
-    assert [card.prop.value for card in window.chase_view.board._cards] == ["obscured"]
+    assert [card.prop.value for card in window.mode_views.board(Mode.CHASE)._cards] == ["obscured"]
     assert RollPursuit  # imported for the Op the board's Turn tab pushes
 
 

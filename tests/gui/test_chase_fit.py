@@ -12,6 +12,7 @@ from PySide6.QtCore import QSettings
 from afdesk.encounter.chase.ops import SetStage
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
+from afdesk.encounter.state import Mode
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.storage import samples
@@ -41,12 +42,12 @@ def test_long_names_and_facts_at_1280x720(qtbot):
     assert not doc.push(SetStage(all_ten))
     assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
     assert not doc.push(play_cards(doc.encounter, rng=random.Random(2)))
-    c = w.chase_view.board.controls
+    c = w.mode_views.board(Mode.CHASE).controls
     for pid in ("runner-1", "mei", "huang"):
         c.who.setCurrentIndex(c.who.findData(pid))
     assert w.minimumSizeHint().width() <= 1280
     assert w.width() <= 1280
-    lane = w.chase_view.board.lane("runner-1")
+    lane = w.mode_views.board(Mode.CHASE).lane("runner-1")
     qtbot.waitUntil(lambda: lane.paints > 0)
     assert lane.name_shown.endswith("…") and LONG not in lane.name_shown
     assert LONG in lane.toolTip()

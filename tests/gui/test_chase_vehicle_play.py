@@ -18,7 +18,7 @@ from afdesk.encounter.combatant import Combatant, Facet, Side, StateKind
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.reflex import deal_hands
 from afdesk.encounter.ops.roster import AddCombatant
-from afdesk.encounter.state import Phase
+from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.chase.check_dialog import ChaseCheckDialog
 from afdesk.gui.chase.lanes import facts
 from afdesk.gui.dialogs.cards import PlayCardsDialog
@@ -116,7 +116,7 @@ def vehicle_turn(qtbot, c, face, *, lan_fails=True):
 
 def test_h5_h4_a_vehicle_chase_through_the_board_and_the_card_dialog(window, qtbot):
     doc = window.doc
-    c = window.chase_view.board.controls
+    c = window.mode_views.board(Mode.CHASE).controls
     assert not doc.push(AddCombatant(LAN))
     panel = c.vehicle
     c.tabs.setCurrentWidget(panel)
@@ -165,7 +165,7 @@ def test_h5_h4_a_vehicle_chase_through_the_board_and_the_card_dialog(window, qtb
 
 def test_h5_the_gm_takes_a_crew_member_off_the_vehicle_from_the_board(window, qtbot):
     doc = window.doc
-    c = window.chase_view.board.controls
+    c = window.mode_views.board(Mode.CHASE).controls
     panel = c.vehicle
     c.tabs.setCurrentWidget(panel)
     assert panel.aboard.findData("driver") >= 0  # the sample's cart: Wu and his driver
@@ -190,7 +190,7 @@ def test_h4_the_lane_and_the_check_dialog_show_the_stages_speed(window, qtbot, s
     """Huang runs 3, climbs 2, swims 1 (the sample): the board and the dialog show the speed
     the check will then use, and the dialog's odds are those of that speed (H4)."""
     doc = window.doc
-    board = window.chase_view.board
+    board = window.mode_views.board(Mode.CHASE)
     c = board.controls
     assert not doc.push(SetStage(stage, override=True))
     board.refresh()
@@ -223,7 +223,7 @@ def test_h1_the_boards_odds_count_a_granted_extra_die(window, qtbot):
     better of two dice (bad colour 16%, not 40%) and the expected gain is chase_turn_odds'
     with the extra die (H1)."""
     doc = window.doc
-    c = window.chase_view.board.controls
+    c = window.mode_views.board(Mode.CHASE).controls
     enc = doc.encounter
     assert not doc.push(deal_hands(enc, random.Random(3)))
     play_round(window, 1)

@@ -71,7 +71,7 @@ def test_the_first_frame_shows_the_docks_frames_and_menus_titles_then_completes(
     # what complete() builds follows the document set before it
     assert late.zone_editor.palette.doc is playing_doc
     assert late.zone_editor.panel.doc is playing_doc
-    assert late.chase_view.doc is playing_doc
+    assert late.mode_views.doc is playing_doc
 
     whole = _window(qtbot, tmp_path, "whole", defer=False)
     whole.set_document(EncounterDocument(playing_doc.encounter, journal_factory=lambda d: None))
@@ -103,7 +103,7 @@ def test_a_chase_opened_at_start_completes_the_window_for_its_board(qtbot, tmp_p
     assert doc.encounter.mode is Mode.CHASE
     window.set_document(doc)
     assert window.completed  # the first frame shows the chase board, not the map
-    assert window.chase_view.stack.currentIndex() == 1
+    assert window.mode_views.stack.currentIndex() == 1
 
 
 def test_the_app_completes_its_window_once_drawn(tmp_path):
@@ -156,7 +156,7 @@ def test_the_map_keeps_its_place_when_the_panels_arrive(qtbot, tmp_path, doc):
     late.complete()
     app.processEvents()
     assert (late.map.mapTo(late, late.map.rect().topLeft()), late.map.size()) == first
-    assert late.centralWidget() is late.chase_view.stack
+    assert late.centralWidget() is late.mode_views.stack
 
     whole = _window(qtbot, tmp_path, "place-whole", defer=False)
     whole.resize(1500, 900)
@@ -286,11 +286,11 @@ def test_the_chase_board_is_made_when_the_encounter_becomes_a_chase(qtbot, tmp_p
     window = _window(qtbot, tmp_path, "battle", defer=True)
     window.set_document(doc)
     window.complete()
-    assert window.chase_view._board is None
-    assert window.chase_view.stack.currentIndex() == 0
+    assert window.mode_views.made(Mode.CHASE) is None
+    assert window.mode_views.stack.currentIndex() == 0
     assert doc.push(ChangeMode(Mode.CHASE, override=True)) == ""
-    board = window.chase_view._board
-    assert board is not None and window.chase_view.stack.currentWidget() is board
+    board = window.mode_views.made(Mode.CHASE)
+    assert board is not None and window.mode_views.stack.currentWidget() is board
     eager = ChaseBoard()
     qtbot.addWidget(eager)
     eager.set_document(doc)
@@ -299,8 +299,8 @@ def test_the_chase_board_is_made_when_the_encounter_becomes_a_chase(qtbot, tmp_p
     assert {p: lane.data for p, lane in board.column.lanes.items()} == {
         p: lane.data for p, lane in eager.column.lanes.items()
     }
-    window.chase_view.flip()  # the map, one click away
-    assert window.chase_view.stack.currentIndex() == 0
+    window.mode_views.flip()  # the map, one click away
+    assert window.mode_views.stack.currentIndex() == 0
 
 
 def test_the_zone_editors_parts_are_made_when_it_first_opens(qtbot, tmp_path, playing_doc):

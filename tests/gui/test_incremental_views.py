@@ -214,7 +214,7 @@ def check_views(window: MainWindow, qtbot) -> None:
     qtbot.addWidget(board)
     board.set_document(doc)
     for pid in board.column.lanes:
-        assert pw.chase_board.lane(pid).data == board.lane(pid).data
+        assert pw.board(Mode.CHASE).lane(pid).data == board.lane(pid).data
 
 
 @pytest.fixture(params=[0, 150], ids=["8 characters", "158 characters"])

@@ -107,7 +107,7 @@ def test_the_end_of_an_exchange_and_a_mode_change_are_said(playing_doc, qtbot):
     assert playing_doc.push(EndExchangeEarly()) == ""
     assert playing_doc.push(ChangeMode(Mode.CHASE)) == ""
     assert w.ticker.texts() == ["Exchange 1 ends early", "The encounter becomes a chase"]
-    assert w.stack.currentWidget() is w.chase_board and w.ticker.isVisible()
+    assert w.stack.currentWidget() is w.board(Mode.CHASE) and w.ticker.isVisible()
 
 
 def test_a_long_line_wraps_inside_the_map(playing_doc, qtbot):

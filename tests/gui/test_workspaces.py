@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QRect, QSettings
 from PySide6.QtWidgets import QApplication, QDockWidget
 
+from afdesk.encounter.state import Mode
 from afdesk.gui import layouts, screens
 from afdesk.gui.main_window import MainWindow
 from tests.gui.test_table import no_prompt
@@ -52,7 +53,7 @@ def enter(w: MainWindow, name: str, tmp_path) -> None:
     if name == layouts.PREPARE:
         w.zone_editor.action.setChecked(True)  # opening the zone editor
     elif name == layouts.CHASE:
-        w.chase_view.open_chase_sample()
+        w.mode_views.samples[Mode.CHASE].trigger()
     elif name == layouts.CAMPAIGN:
         assert w.campaign.create(tmp_path / "camp", "River")
         w.workspaces.follow_task(campaign=True)  # as File > New / Open campaign do
@@ -114,7 +115,7 @@ def test_the_task_switches_the_workspace(qtbot, monkeypatch, tmp_path):
     assert w.workspaces.current == layouts.PREPARE
     w.zone_editor.action.setChecked(False)
     assert w.workspaces.current == layouts.PLAY
-    w.chase_view.open_chase_sample()
+    w.mode_views.samples[Mode.CHASE].trigger()
     assert w.workspaces.current == layouts.CHASE
     w.open_sample()
     assert w.workspaces.current == layouts.PLAY
@@ -172,7 +173,7 @@ def test_the_declarations_are_qt_free_and_name_known_places():
                 assert p.area in ("left", "right", "bottom")
                 assert (p.behind in names) if p.behind else 0 < p.share < 0.5
             assert set(ws.front) <= set(names) | {"logDock", "combatantDock"}
-    assert layouts.for_task(editing=True, chase=True, campaign=True) == layouts.PREPARE
-    assert layouts.for_task(editing=False, chase=True, campaign=False) == layouts.CHASE
-    assert layouts.for_task(editing=False, chase=False, campaign=True) == layouts.CAMPAIGN
-    assert layouts.for_task(editing=False, chase=False, campaign=False) == layouts.PLAY
+    assert layouts.for_task(editing=True, mode=layouts.CHASE, campaign=True) == layouts.PREPARE
+    assert layouts.for_task(editing=False, mode=layouts.CHASE, campaign=False) == layouts.CHASE
+    assert layouts.for_task(editing=False, mode="", campaign=True) == layouts.CAMPAIGN
+    assert layouts.for_task(editing=False, mode="", campaign=False) == layouts.PLAY

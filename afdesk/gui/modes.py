@@ -1,0 +1,90 @@
+"""What each encounter mode shows: its main view, its part of the players' screen, its
+workspace, its sample and its extras in the GM's window (E16).
+
+The model's side of a mode lives in :mod:`afdesk.encounter.modes`; this is the GUI's.
+Each mode with something of its own to show has a folder under ``afdesk/gui`` whose
+``__init__`` calls :func:`register` with a :class:`ModeScreens`; :data:`PACKAGES` lists those
+folders, the one registration a new mode adds. The main window (:mod:`afdesk.gui.central`)
+and the players' window ask :func:`screens_for` the current mode what to show, and never
+name a mode. A mode with no registration (battle) shows the map and the reflex strip.
+
+The entries' factories import their widgets when called, so that registering costs the
+start of the app nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from afdesk.encounter.state import Mode
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+PACKAGES: tuple[str, ...] = ("afdesk.gui.chase",)
+"""The GUI folders of the modes, each registering its :class:`ModeScreens` on import."""
+
+
+@dataclass(frozen=True)
+class ModeScreens:
+    """What one mode shows (see the module)."""
+
+    mode: Mode
+    board: str = ""
+    """The name of the mode's main view ("chase board"), shown instead of the map while
+    the encounter is in this mode (the map one click away); "" if the map is the main
+    view."""
+    make_board: Callable[[Any], QWidget] | None = None
+    """Makes the main view: given the GM's window for the GM's board, None for the
+    players' variant (no controls, nothing the players may not see). The widget has
+    ``set_document(doc)``."""
+    attach: Callable[[QWidget, Any], None] | None = None
+    """Called with the GM's board and the window after each ``set_document`` (the dice)."""
+    strip: bool = True
+    """Whether the players' screen shows the reflex strip in this mode."""
+    workspace: str = ""
+    """The workspace (:mod:`afdesk.gui.layouts`) the mode asks for; "" for Play."""
+    sample: str = ""
+    """The bundled sample's file name in ``resources/encounters`` ("" for none)."""
+    sample_label: str = ""
+    """How File > Open sample and the start page name the sample ("Rooftop chase")."""
+    install: Callable[[Any], object] | None = None
+    """Adds the mode's extras to the GM's window once it is whole (map layers, docks,
+    menu entries); what it returns is kept on the window's mode views."""
+
+
+_SCREENS: dict[Mode, ModeScreens] = {}
+_loaded = False
+
+
+def register(screens: ModeScreens) -> ModeScreens:
+    """Register what ``screens.mode`` shows; a mode registers once."""
+    if screens.mode in _SCREENS and _SCREENS[screens.mode] != screens:
+        raise ValueError(f"the {screens.mode.label} mode's screens are registered twice")
+    if bool(screens.board) != (screens.make_board is not None):
+        raise ValueError(f"the {screens.mode.label} mode names a main view without a maker")
+    _SCREENS[screens.mode] = screens
+    return screens
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for name in PACKAGES:
+            importlib.import_module(name)
+
+
+def screens_for(mode: Mode) -> ModeScreens:
+    """What ``mode`` shows (the map and the strip for a mode with no registration)."""
+    _load()
+    return _SCREENS.get(mode) or ModeScreens(mode)
+
+
+def registered() -> list[ModeScreens]:
+    """Every registered mode's screens, in the order of :class:`Mode`."""
+    _load()
+    return [_SCREENS[m] for m in Mode if m in _SCREENS]
