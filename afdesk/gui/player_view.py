@@ -96,8 +96,8 @@ class PlayerWindow(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.bar)
-        # While the encounter is in a mode with a board of its own (a chase, a dispute)
-        # the table sees the board's player variant (afdesk.gui.modes): no controls, no
+        # While the encounter is in a mode with a board of its own (afdesk.gui.modes)
+        # the table sees the board's player variant: no controls, no
         # GM notes, nothing hidden; made when first needed.
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.view)
