@@ -1,5 +1,5 @@
-"""The middle of the GM's window: the map, or the current mode's main view (the chase
-board, the dispute board) while the encounter is in that mode, the map one click away
+"""The middle of the GM's window: the map, or the current mode's main view (a board of
+its own) while the encounter is in that mode, the map one click away
 (View > Map / board, Ctrl+B); File > Open sample entries for every mode's sample; each
 mode's extras (:mod:`afdesk.gui.modes`). Nothing here names a mode."""
 
@@ -35,7 +35,7 @@ class ModeViews:
         self.window = window
         self._boards: dict[Mode, QWidget] = {}
         self.extras: dict[Mode, object] = {}
-        """What each mode's ``install`` returned (the chase's fallen rows, ...)."""
+        """What each mode's ``install`` returned (map layers, docks)."""
         self.stack = QStackedWidget()
         self.stack.setObjectName("centralStack")
         # Like the map it holds: the window's spare room goes to it, not to the docks
@@ -49,8 +49,8 @@ class ModeViews:
         self.toggle = QAction("Map / &board", window)
         self.toggle.setShortcut(QKeySequence("Ctrl+B"))
         self.toggle.setStatusTip(
-            "While the encounter has a board of its own (a chase, a dispute): switch "
-            "between the board and the map"
+            "While the encounter's mode has a board of its own: switch between the board "
+            "and the map"
         )
         self.toggle.triggered.connect(self.flip)
         self.samples: dict[Mode, QAction] = {}
