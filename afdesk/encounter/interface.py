@@ -15,12 +15,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from afdesk.encounter.chase.state import ChaseState
     from afdesk.encounter.combatant import Combatant
-    from afdesk.encounter.dispute.state import DisputeState
     from afdesk.encounter.fog import Fog
     from afdesk.encounter.geometry import Area
-    from afdesk.encounter.infiltration.state import InfiltrationState
     from afdesk.encounter.reflex import Reflex
     from afdesk.encounter.state import Meta, Mode, Settings, TurnState
     from afdesk.encounter.zone import AreaTerrain, Edge, Zone
@@ -35,18 +32,17 @@ class Encounter(Protocol):
     turn: TurnState
     mode: Mode
     settings: Settings
-    chase: ChaseState
-    """The chase mode's part (afdesk.encounter.chase)."""
     fog: Fog
     """What the players' screen hides (afdesk.encounter.fog)."""
-    dispute: DisputeState
-    """The dispute mode's part (afdesk.encounter.dispute)."""
-    infiltration: InfiltrationState
-    """The infiltration mode's part (afdesk.encounter.infiltration)."""
     combatants: dict[str, Combatant]
     order: tuple[str, ...]
 
     # Reading.
+    def part(self, name: str) -> Any:
+        """The part ``name`` (afdesk.encounter.parts): a mode's own part is read through
+        its folder's accessor (``chase_of``, ``dispute_of``, ...), so that this interface,
+        below every mode, names none of them."""
+
     def combatant(self, cid: str) -> Combatant: ...
     def roster(self) -> list[Combatant]: ...
     @property

@@ -381,6 +381,10 @@ class Encounter:
         """The zone changed: the terrain by area is worked out again when next asked."""
         self._terrain = None
 
+    def part(self, name: str) -> Any:
+        """The part ``name`` (afdesk.encounter.parts); ``KeyError`` if there is none."""
+        return getattr(self, by_name(name).name)
+
     def set_part(self, name: str, value: Any) -> None:
         """Replace the whole part ``name`` (afdesk.encounter.parts) with ``value``."""
         part = by_name(name)

@@ -10,7 +10,7 @@ import msgspec
 
 from afdesk.encounter.chase.ops_base import _participant, _require_turn, _set
 from afdesk.encounter.chase.order import pname
-from afdesk.encounter.chase.state import ChaseState, Participant
+from afdesk.encounter.chase.state import ChaseState, Participant, chase_of
 from afdesk.encounter.combatant import Combatant, State, StateKind
 from afdesk.encounter.contest.assembly import ShiftSpend
 from afdesk.encounter.errors import IllegalOp
@@ -31,7 +31,7 @@ def stage_speed(enc: "Encounter", p: Participant) -> int:
     """The speed a turn uses: the participant's, or on a Steep or Fluid stage the
     character's climb or swim speed, on a stage both Steep and Fluid the lower of the two
     (H4; a vehicle keeps its own)."""
-    kinds = stages.speed_kinds(enc.chase.stage, "run")
+    kinds = stages.speed_kinds(chase_of(enc).stage, "run")
     c = enc.combatants.get(p.id)
     if kinds == ("run",) or c is None:
         return p.speed
@@ -43,7 +43,7 @@ def _checkers(enc: "Encounter", p: Participant) -> tuple[str, ...]:
     vehicle its helm, whose check moves it (H5; the other crew check with CrewCheck)."""
     if p.id in enc.combatants:
         return (p.id,)
-    for v in enc.chase.vehicles:
+    for v in chase_of(enc).vehicles:
         if v.id == p.id and v.helm in enc.combatants:
             return (v.helm,)
     return ()
@@ -114,7 +114,7 @@ def _effects(
     enc: "Encounter", op: "ChaseCheck | CrewCheck", p: Participant, total: int
 ) -> stages.StageEffects:
     return stages.stage_effects(
-        enc.chase.stage,
+        chase_of(enc).stage,
         bad=bool(p.colours) and p.colours[-1] == enc.settings.bad_pursuit_colour,
         success=op.success,
         margin=op.margin,
@@ -131,7 +131,7 @@ CREW_TEETER = "teetering aboard (Chasm, H4): a second teeter falls"
 def steady_crew(enc: "Encounter", stage: tuple[stages.StageProperty, ...]) -> None:
     """A teeter lasts until the stage changes (H4): on a new stage the crew members' own
     teeters (their TEETER state from a crew check) end too."""
-    chase: ChaseState = enc.chase
+    chase: ChaseState = chase_of(enc)
     if stage == chase.stage:
         return
     for v in chase.vehicles:
@@ -230,11 +230,11 @@ class ChaseCheck(Op, frozen=True):
         for cid in _checkers(enc, p):
             _hurt(enc, cid, t.grit_lost, fx)
         if fx.extra_pursuer:
-            chase, _label = extra_pursuer(enc.chase)
+            chase, _label = extra_pursuer(chase_of(enc))
             enc.set_part("chase", chase)
 
     def describe(self, enc: "Encounter") -> str:
-        p = enc.chase.participant(self.id)
+        p = chase_of(enc).participant(self.id)
         if p is None or not p.colours:
             return f"{pname(enc, self.id)}: chase check"
         t = self._turn(enc, p)
@@ -301,7 +301,7 @@ class CrewCheck(Op, frozen=True):
     def execute(self, enc: "Encounter") -> None:
         p = _participant(enc, self.vehicle, "check as crew")
         _require_turn(enc, p, "check as crew")
-        v = next((v for v in enc.chase.vehicles if v.id == p.id), None)
+        v = next((v for v in chase_of(enc).vehicles if v.id == p.id), None)
         if v is None or self.crew == v.helm or self.crew not in (v.commander, *v.crew):
             raise IllegalOp(
                 f"{name(enc, self.crew)} is not crew of {pname(enc, p.id)} besides its helm "
@@ -330,7 +330,7 @@ class CrewCheck(Op, frozen=True):
         """The stage on the crew member's own body (H4, H5): the vehicle's pursuit die, its
         own check, its own teeter; the total is the helm's, so nothing comes off it."""
         fx = stages.stage_effects(
-            enc.chase.stage,
+            chase_of(enc).stage,
             bad=bool(p.colours) and p.colours[-1] == enc.settings.bad_pursuit_colour,
             success=self.success,
             margin=self.margin,
@@ -347,7 +347,7 @@ class CrewCheck(Op, frozen=True):
         except IllegalOp:
             rolled = ""
         tail = f" (rolled {rolled})" if rolled else ""
-        p = enc.chase.participant(self.vehicle)
+        p = chase_of(enc).participant(self.vehicle)
         stage = ""
         if p is not None and self.crew in enc.combatants:
             stage = self._effects(enc, p).describe()

@@ -4,6 +4,8 @@ board's "N rows gone" and the map show them."""
 
 from typing import TYPE_CHECKING
 
+from afdesk.encounter.chase.state import chase_of
+
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
@@ -11,7 +13,7 @@ if TYPE_CHECKING:
 def fallen_rows(enc: "Encounter") -> tuple[int, int] | None:
     """The first and last area rows fallen away (inclusive), or None when none has: the
     countdown's ``rows_removed`` rows from the zone's top edge, at most the whole zone."""
-    c = enc.chase.countdown
+    c = chase_of(enc).countdown
     if not c.rows or c.rows_removed <= 0 or not enc.zone.tiles:
         return None
     _c0, r0, _c1, r1 = enc.zone.area_bounds()

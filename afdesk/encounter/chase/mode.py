@@ -15,7 +15,7 @@ import msgspec
 
 from afdesk.encounter.chase.check import steady_crew
 from afdesk.encounter.chase.order import pname, reflex_order
-from afdesk.encounter.chase.state import ChaseState, Participant, Way
+from afdesk.encounter.chase.state import ChaseState, Participant, Way, chase_of
 from afdesk.encounter.modes import Battle, register_mode
 from afdesk.encounter.parts import EventKind, Part
 from afdesk.encounter.state import Mode, Phase
@@ -74,13 +74,13 @@ class ChaseMode(Battle):
     def holds_no_reflex(self, enc: Encounter) -> frozenset[str]:
         """H5: only a vehicle's commander holds reflex; its helm and crew are dealt no cards
         and take no turns of their own (they act on the commander's card)."""
-        chase: ChaseState = enc.chase
+        chase: ChaseState = chase_of(enc)
         aboard = {cid for v in chase.vehicles for cid in (v.helm, *v.crew)}
         return frozenset(aboard - {v.commander for v in chase.vehicles})
 
     def attack_modifiers(self, enc: Encounter) -> tuple[tuple[str, str, int, str, str], ...]:
         """H4: on an Obscured stage every attack takes an extra -2 (two Interference, R1)."""
-        chase: ChaseState = enc.chase
+        chase: ChaseState = chase_of(enc)
         if pursuit.StageProperty.OBSCURED not in chase.stage:
             return ()
         why = "the chase's stage is Obscured: every attack takes an extra -2"
@@ -91,7 +91,7 @@ class ChaseMode(Battle):
         speed (the GM then sets head starts, ways of moving and speeds); vehicles,
         countdown and prepared stages the encounter already holds are kept, and whoever
         is aboard a vehicle stays its crew, not a runner of its own (H5)."""
-        old: ChaseState = enc.chase
+        old: ChaseState = chase_of(enc)
         known = {p.id: p for p in old.participants}
         participants = []
         for c in enc.roster():
@@ -115,11 +115,11 @@ class ChaseMode(Battle):
 
     def next_turn(self, enc: Encounter) -> None:
         before = enc.turn
-        order = tuple(reflex_order(enc, enc.chase))
-        pole, margin = round_pole(enc, enc.chase)  # before the round's order is gone
+        order = tuple(reflex_order(enc, chase_of(enc)))
+        pole, margin = round_pole(enc, chase_of(enc))  # before the round's order is gone
         super().next_turn(enc)
         if enc.turn.phase in (Phase.CARDS, Phase.EXCHANGE_END) and before.phase is Phase.TURNS:
-            chase: ChaseState = enc.chase
+            chase: ChaseState = chase_of(enc)
             chase = new_round(chase)
             stage = chase.stage
             ahead = chase.stages_ahead
@@ -143,7 +143,7 @@ class ChaseMode(Battle):
         from afdesk.encounter.modes import next_index
 
         if next_index(enc, t) >= len(t.order):
-            pole, margin = round_pole(enc, enc.chase)
+            pole, margin = round_pole(enc, chase_of(enc))
             if pole:
                 text += (
                     f"; pole: {pname(enc, pole)} (picks "

@@ -31,6 +31,7 @@ from afdesk.encounter.chase.check import (
 from afdesk.encounter.chase.ops_base import _chase, _participant, _require_turn, _set
 from afdesk.encounter.chase.special import CatchDecoy, EndSpecial, Special, SpecialAction
 from afdesk.encounter.chase.stage import KnockOut, RollCountdown, SetCountdown, SetStage
+from afdesk.encounter.chase.state import chase_of
 
 __all__ = [
     "AddVehicle",
@@ -172,7 +173,7 @@ class LeaveVehicle(Op, frozen=True):
         )
 
     def describe(self, enc: "Encounter") -> str:
-        v = enc.chase.vehicle_of(self.who)
+        v = chase_of(enc).vehicle_of(self.who)
         if v is None:
             return f"{name(enc, self.who)} leaves a vehicle"
         if self.who in (v.commander, v.helm):
@@ -248,7 +249,7 @@ class RollPursuit(Op, frozen=True):
         )
 
     def describe(self, enc: "Encounter") -> str:
-        p = enc.chase.participant(self.id)
+        p = chase_of(enc).participant(self.id)
         try:
             colours = self._colours(enc, p) if p else ()
         except IllegalOp:
@@ -270,10 +271,10 @@ def chase_sides(enc: "Encounter") -> dict[str, str]:
     commander's (H5); a pursuer a stage added (H4) has none, so it is of another side
     than everyone."""
     sides = {}
-    for p in enc.chase.participants:
+    for p in chase_of(enc).participants:
         c = enc.combatants.get(p.id)
         if c is None:
-            v = next((v for v in enc.chase.vehicles if v.id == p.id), None)
+            v = next((v for v in chase_of(enc).vehicles if v.id == p.id), None)
             c = enc.combatants.get(v.commander) if v is not None else None
         if c is not None:
             # Followers run with the band (the sides of E4's opponents); denizens are a
@@ -285,7 +286,7 @@ def chase_sides(enc: "Encounter") -> dict[str, str]:
 def can_capture(enc: "Encounter", captor: str, target: str) -> bool:
     """Whether ``captor`` may capture ``target`` at the exchange end, as far as who they are
     goes (H3): another participant of another side, with a lower total, no decoys left."""
-    chase = enc.chase
+    chase = chase_of(enc)
     p, q = chase.participant(captor), chase.participant(target)
     if p is None or q is None or p.id == q.id or q.total >= p.total or q.decoys:
         return False
@@ -331,7 +332,7 @@ class ResolveChase(Op, frozen=True):
     def execute(self, enc: "Encounter") -> None:
         require_phase(enc, Phase.EXCHANGE_END, doing="resolve escapes and captures")
         results = self._results(enc)
-        chase: ChaseState = enc.chase
+        chase: ChaseState = chase_of(enc)
         parts = tuple(
             msgspec.structs.replace(p, result=results.get(p.id, "")) for p in chase.participants
         )

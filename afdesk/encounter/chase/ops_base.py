@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from afdesk.encounter.chase.order import pname
-from afdesk.encounter.chase.state import ChaseState, Participant
+from afdesk.encounter.chase.state import ChaseState, Participant, chase_of
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.requires import name, require_phase
 from afdesk.encounter.state import Mode, Phase
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def _chase(enc: Encounter, doing: str) -> ChaseState:
     if enc.mode is not Mode.CHASE:
         raise IllegalOp(f"cannot {doing}: the encounter is a {enc.mode.value}, not a chase")
-    chase: ChaseState = enc.chase
+    chase: ChaseState = chase_of(enc)
     return chase
 
 
@@ -48,7 +48,7 @@ def _require_turn(enc: Encounter, p: Participant, doing: str) -> None:
         return
     actor = enc.actor
     crew: tuple[str, ...] = (p.id,)
-    for v in enc.chase.vehicles:
+    for v in chase_of(enc).vehicles:
         if v.id == p.id:
             crew = (v.commander, v.helm, *v.crew)
     if actor not in crew:
@@ -59,4 +59,4 @@ def _require_turn(enc: Encounter, p: Participant, doing: str) -> None:
 
 
 def _set(enc: Encounter, p: Participant) -> None:
-    enc.set_part("chase", enc.chase.replace(p))
+    enc.set_part("chase", chase_of(enc).replace(p))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from afdesk.encounter.chase.state import ChaseState
+from afdesk.encounter.chase.state import ChaseState, chase_of
 from afdesk.encounter.requires import name
 
 if TYPE_CHECKING:
@@ -15,10 +15,10 @@ if TYPE_CHECKING:
 def pname(enc: Encounter, pid: str) -> str:
     """A participant's name: its character's, its vehicle's, or its own label (a pursuer
     an Occupied stage added, H4)."""
-    for v in enc.chase.vehicles:
+    for v in chase_of(enc).vehicles:
         if v.id == pid:
             return v.name
-    p = enc.chase.participant(pid)
+    p = chase_of(enc).participant(pid)
     if p is not None and p.label:
         return p.label
     return name(enc, pid)
@@ -47,9 +47,9 @@ def acting(enc: Encounter) -> str:
     actor = enc.actor
     if actor is None:
         return ""
-    if enc.chase.participant(actor) is not None:
+    if chase_of(enc).participant(actor) is not None:
         return actor
-    for v in enc.chase.vehicles:
+    for v in chase_of(enc).vehicles:
         if actor in (v.commander, v.helm, *v.crew):
             return v.id
     return ""

@@ -12,7 +12,7 @@ import msgspec
 from afdesk.encounter import economy
 from afdesk.encounter.chase.ops_base import _participant, _set
 from afdesk.encounter.chase.order import pname
-from afdesk.encounter.chase.state import ChaseState, Participant
+from afdesk.encounter.chase.state import ChaseState, Participant, chase_of
 from afdesk.encounter.combatant import State, StateKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.op import Op
@@ -46,7 +46,7 @@ def actor_of(enc: "Encounter", p: Participant) -> str:
     crew is acting now, else its commander (H5)."""
     if p.id in enc.combatants:
         return p.id
-    for v in enc.chase.vehicles:
+    for v in chase_of(enc).vehicles:
         if v.id == p.id:
             return enc.actor if enc.actor in (v.commander, v.helm, *v.crew) else v.commander
     return ""
@@ -77,7 +77,7 @@ class SpecialAction(Op, frozen=True):
         p = _participant(enc, self.id, "take a special action")
         if p.special < 1:
             raise IllegalOp(f"{pname(enc, p.id)} has no special action (a red pursuit die, H1)")
-        chase: ChaseState = enc.chase
+        chase: ChaseState = chase_of(enc)
         p = msgspec.structs.replace(p, special=p.special - 1)
         who = actor_of(enc, p)
         if self.kind is Special.SCREEN:
@@ -123,8 +123,8 @@ class SpecialAction(Op, frozen=True):
     def describe(self, enc: "Encounter") -> str:
         who = pname(enc, self.id)
         other = pname(enc, self.target) if self.target else ""
-        p = enc.chase.participant(self.id)
-        t = enc.chase.participant(self.target)
+        p = chase_of(enc).participant(self.id)
+        t = chase_of(enc).participant(self.target)
         where = ", ".join(area_text(d) for d in self.decoys)
         return {
             Special.SCREEN: f"{who} screens: defenses until it can choose an action again (E7)",
@@ -151,7 +151,7 @@ class EndSpecial(Op, frozen=True):
         _set(enc, msgspec.structs.replace(p, started=""))
 
     def describe(self, enc: "Encounter") -> str:
-        p = enc.chase.participant(self.id)
+        p = chase_of(enc).participant(self.id)
         what = p.started.split(":")[0] if p and p.started else "special action"
         return f"{pname(enc, self.id)}'s {what} is resolved"
 
@@ -178,7 +178,7 @@ class CatchDecoy(Op, frozen=True):
             enc.put(c)
 
     def describe(self, enc: "Encounter") -> str:
-        p = enc.chase.participant(self.id)
+        p = chase_of(enc).participant(self.id)
         left = (p.decoys - 1) if p else 0
         tail = f"{left} left" if left else "found: no longer hidden"
         return f"A decoy of {pname(enc, self.id)} is caught ({tail}, H1)"

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 from afdesk.encounter.chase.check import steady_crew
 from afdesk.encounter.chase.ops_base import _chase, _participant, _set
+from afdesk.encounter.chase.state import chase_of
 
 
 class SetStage(Op, frozen=True):
@@ -54,7 +55,7 @@ class SetStage(Op, frozen=True):
         names = ", ".join(p.label for p in self._props()) or "a simple stage"
         if self.ahead:
             return f"Stage prepared: {names}"
-        pole = enc.chase.pole
+        pole = chase_of(enc).pole
         by = f" (picked by the pole, {pname(enc, pole)})" if pole else ""
         return f"Stage: {names}{by}"
 
@@ -139,5 +140,5 @@ class RollCountdown(Op, frozen=True):
         except IllegalOp:
             return "Countdown die"
         colours = ", ".join(pursuit.colour(f) for f in self.faces)
-        done = enc.chase.countdown.rows_removed + rows
+        done = chase_of(enc).countdown.rows_removed + rows
         return f"Countdown die {colours}: {rows} row(s) of areas fall away ({done} in all)"

@@ -1,10 +1,14 @@
 """The chase's part of an encounter (H1-H5): plain immutable data, stored in files."""
 
 import enum
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from afdesk.rules.pursuit.stages import StageProperty
+
+if TYPE_CHECKING:
+    from afdesk.encounter.interface import Encounter
 
 
 class Way(enum.StrEnum):
@@ -144,3 +148,9 @@ class ChaseState(msgspec.Struct, frozen=True, omit_defaults=True):
             if cid == v.helm or cid == v.commander or cid in v.crew:
                 return v
         return None
+
+
+def chase_of(enc: "Encounter") -> ChaseState:
+    """The chase mode's part of ``enc`` (the interface, below every mode, names none)."""
+    part: ChaseState = enc.part("chase")
+    return part

@@ -15,7 +15,7 @@ from afdesk.encounter.dispute.ops import (
     reckon,
     side_name,
 )
-from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry
+from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, dispute_of
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import require_phase
@@ -141,7 +141,7 @@ class DisputeConvince(Op, frozen=True):
         return d
 
     def describe(self, enc: "Encounter") -> str:
-        d: DisputeState = enc.dispute
+        d: DisputeState = dispute_of(enc)
         actor = d.entry(self.actor)
         who = actor.name if actor is not None else self.actor
         platform = side_name(d, actor.side) if actor is not None else "?"

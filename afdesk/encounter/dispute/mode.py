@@ -15,7 +15,7 @@ import msgspec
 
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.dispute.ops import outcome_text
-from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry
+from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, dispute_of
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.modes import Battle, register_mode
 from afdesk.encounter.parts import EventKind, Part
@@ -45,7 +45,7 @@ class DisputeMode(Battle):
         """Whatever the dispute held is kept (E16: a change of mode keeps every state);
         every character on the map not yet in it joins the neutral audience with its
         grit (P3), a player character marked as such."""
-        d: DisputeState = enc.dispute
+        d: DisputeState = dispute_of(enc)
         known = {e.character for e in d.entries if e.character} | {e.id for e in d.entries}
         new = [
             Entry(
@@ -66,7 +66,7 @@ class DisputeMode(Battle):
         """The dispute's part stays as it is: a later dispute picks it up again (E16)."""
 
     def next_turn(self, enc: Encounter) -> None:
-        d: DisputeState = enc.dispute
+        d: DisputeState = dispute_of(enc)
         if d.over:
             raise IllegalOp(
                 f"the dispute is over ({outcome_text(d)}): change the mode or end the "
@@ -76,7 +76,7 @@ class DisputeMode(Battle):
 
     def next_turn_text(self, enc: Encounter) -> str:
         text = super().next_turn_text(enc)
-        if text.endswith(f"exchange {enc.turn.exchange} is over") and enc.dispute.platforms:
+        if text.endswith(f"exchange {enc.turn.exchange} is over") and dispute_of(enc).platforms:
             text += "; the GM may close the dispute (P8)"
         return text
 

@@ -17,6 +17,7 @@ from afdesk.encounter.dispute.state import (
     DisputeState,
     Entry,
     Platform,
+    dispute_of,
 )
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.op import Op
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 def _dispute(enc: "Encounter", doing: str) -> DisputeState:
     if enc.mode is not Mode.DISPUTE:
         raise IllegalOp(f"cannot {doing}: the encounter is a {enc.mode.value}, not a dispute")
-    d: DisputeState = enc.dispute
+    d: DisputeState = dispute_of(enc)
     return d
 
 
@@ -59,7 +60,7 @@ def side_name(d: DisputeState, side: str) -> str:
 
 def _who(enc: "Encounter", ref: str) -> str:
     """A proponent in words: an entry's or a character's name, or the text itself."""
-    d: DisputeState = enc.dispute
+    d: DisputeState = dispute_of(enc)
     e = d.entry(ref)
     if e is not None:
         return e.name
@@ -200,7 +201,7 @@ class JoinDispute(Op, frozen=True):
     def describe(self, enc: "Encounter") -> str:
         e = self.entry
         who = f"{e.name} ({e.count})" if e.group else e.name
-        return f"{who} joins the dispute, in {side_name(enc.dispute, e.side)} (P3)"
+        return f"{who} joins the dispute, in {side_name(dispute_of(enc), e.side)} (P3)"
 
 
 class MoveDisputant(Op, frozen=True):
@@ -226,7 +227,7 @@ class MoveDisputant(Op, frozen=True):
         enc.set_part("dispute", reckon(enc, moved(d, e, self.side, count)))
 
     def describe(self, enc: "Encounter") -> str:
-        d: DisputeState = enc.dispute
+        d: DisputeState = dispute_of(enc)
         e = d.entry(self.id)
         who = e.name if e is not None else self.id
         if e is not None and e.group:
@@ -263,7 +264,7 @@ class SetDisputeStats(Op, frozen=True):
         enc.set_part("dispute", reckon(enc, d.replace_entry(new)))
 
     def describe(self, enc: "Encounter") -> str:
-        e = enc.dispute.entry(self.id)
+        e = dispute_of(enc).entry(self.id)
         who = e.name if e is not None else self.id
         parts = [
             f"{what} {value}"
@@ -294,7 +295,7 @@ class AddTension(Op, frozen=True):
         enc.set_part("dispute", d)
 
     def describe(self, enc: "Encounter") -> str:
-        d: DisputeState = enc.dispute
+        d: DisputeState = dispute_of(enc)
         tension = d.tension + self.amount
         text = f"Tension {'+' if self.amount > 0 else ''}{self.amount}: {tension}/{d.threshold}"
         if tension >= 0 and rules.tension_broken(tension, d.threshold):
@@ -356,7 +357,7 @@ class CloseDispute(Op, frozen=True):
         )
 
     def describe(self, enc: "Encounter") -> str:
-        d: DisputeState = enc.dispute
+        d: DisputeState = dispute_of(enc)
         text = "The GM closes the dispute (P8)"
         try:
             conv = d.conventional()
@@ -394,7 +395,7 @@ class SettleDispute(Op, frozen=True):
     def describe(self, enc: "Encounter") -> str:
         if self.reopen:
             return "The GM reopens the dispute"
-        won = side_name(enc.dispute, self.winner) if self.winner else "nobody"
+        won = side_name(dispute_of(enc), self.winner) if self.winner else "nobody"
         return f"The GM ends the dispute: {won} wins (P9)"
 
 

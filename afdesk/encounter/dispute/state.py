@@ -4,9 +4,14 @@ The numbers the app derives from it (the reckoning target, each platform's suppo
 winner) are worked out by :mod:`afdesk.rules.dispute` from what is here.
 """
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from afdesk.rules import dispute as rules
+
+if TYPE_CHECKING:
+    from afdesk.encounter.interface import Encounter
 
 AUDIENCE = ""
 """The side of an entry in the neutral audience (P3)."""
@@ -125,3 +130,9 @@ class DisputeState(msgspec.Struct, frozen=True, omit_defaults=True):
         return msgspec.structs.replace(
             self, platforms=tuple(p if q.id == p.id else q for q in self.platforms)
         )
+
+
+def dispute_of(enc: "Encounter") -> DisputeState:
+    """The dispute mode's part of ``enc`` (the interface, below every mode, names none)."""
+    part: DisputeState = enc.part("dispute")
+    return part

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from afdesk.encounter.infiltration.state import InfiltrationState
+from afdesk.encounter.infiltration.state import InfiltrationState, infiltration_of
 from afdesk.encounter.infiltration.watch import seen_by
 from afdesk.encounter.modes import Battle, register_mode
 from afdesk.encounter.parts import EventKind, Part
@@ -36,7 +36,7 @@ class InfiltrationMode(Battle):
     part = INFILTRATION_PART
 
     def turn_refusal(self, enc: Encounter, c: Combatant, kind: str) -> str:
-        inf: InfiltrationState = enc.infiltration
+        inf: InfiltrationState = infiltration_of(enc)
         if inf.unaware(c.id):
             return (
                 f"{c.name} is an unaware guardian: it resets its guard and rolls its watch, "
@@ -59,7 +59,7 @@ class InfiltrationMode(Battle):
         """Battle's Next turn; once the alarm is raised, the round's end alerts the
         guardians who had already had their turn in it (N6: from their next turn)."""
         super().next_turn(enc)
-        inf: InfiltrationState = enc.infiltration
+        inf: InfiltrationState = infiltration_of(enc)
         if (
             inf.alarm
             and enc.turn.phase is not Phase.TURNS
@@ -69,7 +69,7 @@ class InfiltrationMode(Battle):
 
     def next_turn_text(self, enc: Encounter) -> str:
         text = super().next_turn_text(enc)
-        inf: InfiltrationState = enc.infiltration
+        inf: InfiltrationState = infiltration_of(enc)
         if inf.guardians and not inf.alarm:
             text += " (unaware guardians only watch, N3)"
         return text

@@ -9,7 +9,12 @@ import msgspec
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import adjacent, normalise_facing
-from afdesk.encounter.infiltration.state import Departure, InfiltrationState, Objective
+from afdesk.encounter.infiltration.state import (
+    Departure,
+    InfiltrationState,
+    Objective,
+    infiltration_of,
+)
 from afdesk.encounter.infiltration.watch import WatchStep
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import area_text, name, require_area_in_zone
@@ -24,7 +29,7 @@ EDGES = ("north", "east", "south", "west")
 def _inf(enc: "Encounter", doing: str) -> InfiltrationState:
     if enc.mode is not Mode.INFILTRATION:
         raise IllegalOp(f"cannot {doing}: the encounter is a {enc.mode.value}, not an infiltration")
-    inf: InfiltrationState = enc.infiltration
+    inf: InfiltrationState = infiltration_of(enc)
     return inf
 
 
@@ -118,7 +123,7 @@ class MarkObjective(Op, frozen=True):
         )
 
     def describe(self, enc: "Encounter") -> str:
-        o = enc.infiltration.objective(self.id)
+        o = infiltration_of(enc).objective(self.id)
         text = o.text if o is not None else self.id
         return f"Objective {'done' if self.done else 'not done'}: {text} (N1)"
 
@@ -157,7 +162,7 @@ class ConfirmWatch(Op, frozen=True):
     def _enter_decoys(enc: "Encounter", guardian: str, area: tuple[int, int]) -> None:
         """N4b: a guardian entering a decoy's area eliminates it (the last one reveals its
         owner there, N5, and raises the alarm, N6)."""
-        inf: InfiltrationState = enc.infiltration
+        inf: InfiltrationState = infiltration_of(enc)
         for owner in inf.opponents(guardian):
             o = enc.combatants.get(owner)
             if o is None or not o.hidden or area not in o.decoys:
@@ -171,7 +176,7 @@ class ConfirmWatch(Op, frozen=True):
 
     def describe(self, enc: "Encounter") -> str:
         steps = "; ".join(f"{name(enc, s.id)} to {area_text(s.area)}" for s in self.steps)
-        inf: InfiltrationState = enc.infiltration
+        inf: InfiltrationState = infiltration_of(enc)
         lost = [
             f"{name(enc, o)}'s decoy at {area_text(s.area)}"
             for s in self.steps
@@ -267,7 +272,7 @@ class Reveal(Op, frozen=True):
             enc.set_part("infiltration", new)
 
     def describe(self, enc: "Encounter") -> str:
-        inf = enc.infiltration
+        inf = infiltration_of(enc)
         text = f"{name(enc, self.id)} is revealed at {area_text(self.area)} (N5)"
         if self.id in inf.intruders and not inf.alarm:
             text += "; the alarm is raised (N6)"

@@ -1,8 +1,12 @@
 """The infiltration's part of an encounter (N1, N3, N6, N8): plain immutable data."""
 
 import enum
+from typing import TYPE_CHECKING
 
 import msgspec
+
+if TYPE_CHECKING:
+    from afdesk.encounter.interface import Encounter
 
 Area = tuple[int, int]
 
@@ -67,3 +71,9 @@ class InfiltrationState(msgspec.Struct, frozen=True, omit_defaults=True):
 
     def objective(self, oid: str) -> Objective | None:
         return next((o for o in self.objectives if o.id == oid), None)
+
+
+def infiltration_of(enc: "Encounter") -> InfiltrationState:
+    """The infiltration mode's part of ``enc`` (the interface, below every mode, names none)."""
+    part: InfiltrationState = enc.part("infiltration")
+    return part

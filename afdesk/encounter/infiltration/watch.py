@@ -10,7 +10,7 @@ import msgspec
 
 from afdesk.encounter.geometry import Area, distance, facing_towards, neighbours
 from afdesk.encounter.geometry import clear_line as _clear
-from afdesk.encounter.infiltration.state import InfiltrationState
+from afdesk.encounter.infiltration.state import InfiltrationState, infiltration_of
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
@@ -40,7 +40,7 @@ def watch_step(enc: Encounter, guardian: str, fumbled: bool = False) -> WatchSte
     nearest decoy of an intruder (E12 distance; on a Fumble, away from it), facing that
     decoy. None when the guardian is not on the map or there is no decoy. Ties: the step
     whose centre is nearest (farthest) in a straight line, then the compass order."""
-    inf: InfiltrationState = enc.infiltration
+    inf: InfiltrationState = infiltration_of(enc)
     g = enc.combatants.get(guardian)
     if g is None or g.area is None or g.exited:
         return None
@@ -63,7 +63,7 @@ def _sq(a: Area, b: Area) -> int:
 
 def watch_steps(enc: Encounter) -> tuple[WatchStep, ...]:
     """The proposed watch step of every unaware guardian on the map (N3)."""
-    inf: InfiltrationState = enc.infiltration
+    inf: InfiltrationState = infiltration_of(enc)
     out = []
     for gid in inf.guardians:
         if inf.unaware(gid):
@@ -91,7 +91,7 @@ def _eyes(enc: Encounter, inf: InfiltrationState, owner: str) -> list[tuple[str,
 def clear_line_on(enc: Encounter, observer: Area, facing: float, target: Area) -> bool:
     """:func:`afdesk.encounter.geometry.clear_line` with the encounter's Cover areas (E13)
     and the areas the GM marked obscured (N4a)."""
-    inf: InfiltrationState = enc.infiltration
+    inf: InfiltrationState = infiltration_of(enc)
     cover = [a for a, t in enc.terrain.items() if t.cover]
     return _clear(observer, facing, target, cover, inf.obscured)
 
@@ -99,7 +99,7 @@ def clear_line_on(enc: Encounter, observer: Area, facing: float, target: Area) -
 def seen_decoys(enc: Encounter) -> dict[tuple[str, Area], tuple[str, ...]]:
     """Every decoy of a hidden character that an opponent, or an opponent's decoy, has a
     clear line to (N4a), with who sees it: ``{(owner, decoy area): (observer ids)}``."""
-    inf: InfiltrationState = enc.infiltration
+    inf: InfiltrationState = infiltration_of(enc)
     out: dict[tuple[str, Area], tuple[str, ...]] = {}
     for owner in (*inf.intruders, *inf.guardians):
         c = enc.combatants.get(owner)
@@ -119,7 +119,7 @@ def seen_decoys(enc: Encounter) -> dict[tuple[str, Area], tuple[str, ...]]:
 def seen_by(enc: Encounter, hider: str, area: Area) -> tuple[str, ...]:
     """The opponents with a clear line on ``area`` for ``hider`` (N4a): a Hide there is
     refused while any has."""
-    inf: InfiltrationState = enc.infiltration
+    inf: InfiltrationState = infiltration_of(enc)
     return tuple(
         dict.fromkeys(
             oid for oid, at, f in _eyes(enc, inf, hider) if clear_line_on(enc, at, f, area)
