@@ -13,11 +13,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from afdesk.encounter import editor_sample, sample
-from afdesk.encounter.chase import sample as chase_sample
-from afdesk.encounter.dispute import sample as dispute_sample
-from afdesk.encounter.infiltration import sample as infiltration_sample
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.samples import jade_river_mill as editor_sample
+from afdesk.encounter.samples import river_ford as sample
+from afdesk.encounter.samples import rooftop_chase as chase_sample
+from afdesk.encounter.samples import smugglers_warehouse as infiltration_sample
+from afdesk.encounter.samples import village_council as dispute_sample
 from afdesk.paths import chase_sample_encounter, resource_dir, sample_encounter
 from afdesk.storage.files import save
 from afdesk.storage.tilesets import tileset

@@ -3,9 +3,9 @@ and showing what the editor does."""
 
 from __future__ import annotations
 
-from afdesk.encounter.editor_sample import RESERVE
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops.reserve import reserve_groups
+from afdesk.encounter.samples.jade_river_mill import RESERVE
 from afdesk.encounter.visibility import player_visible
 from afdesk.encounter.zone import EMPTY, segment_names
 from afdesk.storage import load
