@@ -186,7 +186,7 @@ def _before_qt(*, app: bool) -> None:
     import afdesk.encounter.summary  # the map's headline
     import afdesk.encounter.visibility  # what the players' map shows
     import afdesk.storage
-    from afdesk.encounter.ops.registry import registered_ops
+    from afdesk.encounter.registry import registered_ops
 
     registered_ops()  # every Op module: a file's log names them
     if app:  # the app's map plans drags; it journals the encounter it opens

@@ -4,7 +4,7 @@
 A row says what the thing is called and which rule it comes from, when it is available (and
 the reason when not), the modifier it grants and to which checks, when that is used up or
 expires, its token badge, its line in the Character dock and its log line. The contest
-(``contest.py``), the Ops (``ops/economy.py``, ``ops/check.py``), the map badges, the
+(``contest.py``), the Ops (``ops/economy.py``, ``contest/ops.py``), the map badges, the
 Character dock, the menus and the state-machine test all read these rows, so a new snap with
 a modifier and a badge is one row here (and a ``StateKind`` name for the state it gives, which
 files hold) plus its test; see docs/architecture.md, "Where new things go".

@@ -26,9 +26,9 @@ from afdesk.encounter.fog import Fog
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.infiltration import mode as infiltration_mode  # noqa: F401
 from afdesk.encounter.infiltration.state import InfiltrationState
-from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.parts import MISSING, Event, EventKind, all_parts, by_name
 from afdesk.encounter.reflex import Reflex
+from afdesk.encounter.registry import decode_hook
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Edge, Zone
 
@@ -226,7 +226,7 @@ class Encounter:
         """:meth:`apply`; ``trusted``: the inverse the model just made of an Op it applied
         (its values were the encounter's own a moment ago: well-typed, within limits), put
         back without checking them again."""
-        from afdesk.encounter.ops.restore import Restore
+        from afdesk.encounter.restore import Restore
         from afdesk.encounter.snapshot import LogEntry
 
         if self._rec is not None:

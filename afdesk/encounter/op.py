@@ -1,5 +1,5 @@
 """The Op base class: a change to an encounter as a frozen, serialisable record, and the
-registry every Op class enters by being defined (:mod:`afdesk.encounter.ops.registry`
+registry every Op class enters by being defined (:mod:`afdesk.encounter.registry`
 reads it)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 _REGISTRY: dict[str, type[Op]] = {}
-"""Every Op class by tag (afdesk.encounter.ops.registry reads it)."""
+"""Every Op class by tag (afdesk.encounter.registry reads it)."""
 
 
 class _AnyOpMarker(abc.ABC):  # noqa: B024 - a marker: every registered Op is a virtual subclass
@@ -56,7 +56,7 @@ class Op(msgspec.Struct, frozen=True, tag=True, tag_field="op", omit_defaults=Tr
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # Every Op registers itself: files and journals decode it with nothing listed by
-        # hand (afdesk.encounter.ops.registry).
+        # hand (afdesk.encounter.registry).
         super().__init_subclass__(**kwargs)
         register(cls)
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import Combatant, StateKind
 from afdesk.encounter.contest.assembly import Modifier, pools
+from afdesk.encounter.contest.ops import Persevere, PersevereResult, persevere_party
 from afdesk.encounter.modes import current_mode
-from afdesk.encounter.ops.check import Persevere, PersevereResult, persevere_party
 from afdesk.encounter.state import Phase, exchanges_lasted
 from afdesk.encounter.words import plural
 from afdesk.rules.d20 import D20Check

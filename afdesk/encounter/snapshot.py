@@ -1,8 +1,8 @@
 """The encounter as immutable data: the snapshot a file holds, and the lines of its log.
 
 ``AnyOp`` types the fields that hold any registered Op (see
-:mod:`afdesk.encounter.ops.registry`). The inverse of an Op is
-:class:`afdesk.encounter.ops.restore.Restore`.
+:mod:`afdesk.encounter.registry`). The inverse of an Op is
+:class:`afdesk.encounter.restore.Restore`.
 """
 
 from typing import TYPE_CHECKING

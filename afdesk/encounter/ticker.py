@@ -19,9 +19,9 @@ import msgspec
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest.assembly import higher_card
+from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.damage import landed_hits
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.check import ResolveContest
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.flow import EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode

@@ -37,7 +37,7 @@ from typing import Any
 
 import msgspec
 
-from afdesk.encounter.ops.registry import decode_hook, nested_message, op_union
+from afdesk.encounter.registry import decode_hook, nested_message, op_union
 from afdesk.encounter.snapshot import EncounterState, LogEntry
 from afdesk.rules import RulesError
 from afdesk.rules.rulesets import ruleset_named, ruleset_names

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import msgspec
 
-from afdesk.encounter.ops.registry import AnyOp, decode_hook
+from afdesk.encounter.registry import AnyOp, decode_hook
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.paths import data_dir as data_dir  # re-exported: journals live under it
 from afdesk.storage import codec, files, migrations

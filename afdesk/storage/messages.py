@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
-from afdesk.encounter.ops.registry import AnyOp, op_union
+from afdesk.encounter.registry import AnyOp, op_union
 
 _TYPE_WORDS = {
     "float": "a number",

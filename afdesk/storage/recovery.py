@@ -13,7 +13,7 @@ import msgspec
 
 from afdesk.encounter.history import History, Step
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.registry import decode_hook, op_union
+from afdesk.encounter.registry import decode_hook, op_union
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError, SaveError

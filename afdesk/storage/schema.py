@@ -14,7 +14,7 @@ from typing import Any, Union
 import msgspec
 
 from afdesk.encounter.limits import bound_place
-from afdesk.encounter.ops.registry import AnyOp, registered_ops
+from afdesk.encounter.registry import AnyOp, registered_ops
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import meaning, migrations
 from afdesk.storage.descriptions import clean_descriptions
@@ -22,7 +22,7 @@ from afdesk.storage.descriptions import clean_descriptions
 
 def _components() -> dict[str, Any]:
     """The schemas of the encounter and of every Op afdesk itself defines, by name. A field
-    that holds any Op (see afdesk.encounter.ops.registry) is the tagged union of those; Ops
+    that holds any Op (see afdesk.encounter.registry) is the tagged union of those; Ops
     that plug-ins (or tests) register later are not part of the published format."""
     ref = "#/$defs/{name}"
     ours = tuple(c for c in registered_ops() if c.__module__.startswith("afdesk."))

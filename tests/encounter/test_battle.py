@@ -20,10 +20,10 @@ from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
 from afdesk.encounter.ops.flow import ActHesitated, EndEncounter, NextTurn
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.reflex import DealHands, Play, PlayCards
-from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.ops.roster import AddState, AdjustCounter, PlaceCombatant
 from afdesk.encounter.ops.zone import ExtendZone, TrimZone
 from afdesk.encounter.reflex import FULL_DECK, Card, Suit, hand_specs, shuffled_deck
+from afdesk.encounter.registry import decode_hook
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import Edge

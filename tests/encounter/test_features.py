@@ -13,13 +13,13 @@ from afdesk.encounter import features
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest.flow import ContestFlow
+from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.check import ResolveContest
 from afdesk.encounter.ops.economy import TakeAction, UseSnap
 from afdesk.encounter.ops.flow import NextTurn
-from afdesk.encounter.ops.registry import decode_hook
 from afdesk.encounter.ops.roster import AddState
+from afdesk.encounter.registry import decode_hook
 from afdesk.rules.dice import ScriptedSource
 from tests.encounter.conftest import band, foe, make, start_round
 

@@ -173,7 +173,7 @@ def test_n4a_a_hide_in_an_opponents_clear_line_is_refused():
     turn_of(enc, "ann")
     assert seen_by(enc, "ann", (2, 2)) == ("orc",)
     from afdesk.encounter.contest.assembly import CheckKind, ContestRecord
-    from afdesk.encounter.ops.check import ResolveContest
+    from afdesk.encounter.contest.ops import ResolveContest
 
     hide = ResolveContest(ContestRecord("ann", CheckKind.HIDE, "sneak", decoys=((1, 1), (3, 1))))
     with pytest.raises(IllegalOp, match=r"Orc has a clear line on Ann \(N4a\)"):

@@ -228,7 +228,7 @@ def test_an_undo_puts_back_the_very_records_it_took_and_a_foreign_restore_is_con
     records it replaced (so the limits check remembers them), while a Restore it did not
     make (equal in value, its side a plain string as a widget gives it) is converted and
     checked like any Op (R10: a number beyond its limit is refused)."""
-    from afdesk.encounter.ops.restore import Restore
+    from afdesk.encounter.restore import Restore
     from afdesk.encounter.snapshot import Slot
 
     enc = build()

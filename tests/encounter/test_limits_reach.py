@@ -13,7 +13,7 @@ import msgspec.inspect as mi
 
 import afdesk.encounter.model  # noqa: F401 - the records
 from afdesk.encounter import limits
-from afdesk.encounter.ops.registry import registered_ops
+from afdesk.encounter.registry import registered_ops
 
 
 def _records() -> list[type]:

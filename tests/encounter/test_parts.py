@@ -11,8 +11,8 @@ import pytest
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.op import Op
-from afdesk.encounter.ops.restore import Restore
 from afdesk.encounter.parts import COLLECTIONS, PARTS, EventKind, all_parts
+from afdesk.encounter.restore import Restore
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage.samples import build
 

@@ -10,9 +10,9 @@ from afdesk.encounter import persevere
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.contest.assembly import CheckKind, DefenseKind, Via, assemble
 from afdesk.encounter.contest.flow import ContestFlow
+from afdesk.encounter.contest.ops import Persevere, PersevereResult, persevere_passed
 from afdesk.encounter.economy import SnapKind
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.check import Persevere, PersevereResult, persevere_passed
 from afdesk.encounter.ops.economy import UseSnap
 from afdesk.encounter.ops.flow import EndEncounter, NextTurn
 from afdesk.encounter.ops.meta import SetRuleset

@@ -39,12 +39,12 @@ from afdesk.encounter.combatant import (
 )
 from afdesk.encounter.contest.assembly import CheckKind, Via, assemble, combinable
 from afdesk.encounter.contest.flow import ContestFlow, leave_overlap_flow
+from afdesk.encounter.contest.ops import Persevere, ResolveContest
 from afdesk.encounter.economy import ActionKind, SnapKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, distance, neighbours, normalise_facing
 from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.op import Op
-from afdesk.encounter.ops.check import Persevere, ResolveContest
 from afdesk.encounter.ops.economy import Screen, TakeAction, UseSnap
 from afdesk.encounter.ops.flow import ActHesitated, EndEncounter, NextTurn
 from afdesk.encounter.ops.meta import (
@@ -55,8 +55,6 @@ from afdesk.encounter.ops.meta import (
 )
 from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.reflex import DealHands, PlayCards, active_hands, deal_hands, play_cards
-from afdesk.encounter.ops.registry import AnyOp, decode_hook
-from afdesk.encounter.ops.restore import Restore
 from afdesk.encounter.ops.roster import (
     AddCombatant,
     AddMomentum,
@@ -75,6 +73,8 @@ from afdesk.encounter.ops.roster import (
 )
 from afdesk.encounter.ops.zone import ExtendZone, TrimZone, draw_extension
 from afdesk.encounter.reflex import FULL_DECK, HAND_SIZE, ROUNDS
+from afdesk.encounter.registry import AnyOp, decode_hook
+from afdesk.encounter.restore import Restore
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.encounter.state import Mode, Phase, Settings
 from afdesk.encounter.zone import Edge, grid_zone
@@ -1272,7 +1272,7 @@ class GameMaster(RuleBasedStateMachine):
         if not legal:
             return
         self.refused(persevere.roll(enc, RandomSource(seed + 1)))  # once per encounter
-        from afdesk.encounter.ops.check import persevere_passed
+        from afdesk.encounter.contest.ops import persevere_passed
 
         state = {c.id: c for c in enc.roster()}
         for res in op.results:

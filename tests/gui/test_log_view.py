@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from afdesk.encounter.ops.check import ResolveContest
-from afdesk.encounter.ops.restore import Restore
+from afdesk.encounter.contest.ops import ResolveContest
+from afdesk.encounter.restore import Restore
 from afdesk.gui.docks.log import LogModel, LogPanel, entry_line, entry_people
 from afdesk.gui.document import EncounterDocument
 from tests.benchmarks import long_session

@@ -30,8 +30,8 @@ from afdesk.encounter.chase.state import Countdown, Vehicle
 from afdesk.encounter.contest.assembly import ShiftSpend
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
-from afdesk.encounter.ops.registry import registered_ops
 from afdesk.encounter.ops.roster import decoy_spots
+from afdesk.encounter.registry import registered_ops
 from afdesk.encounter.state import Phase
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import RandomSource

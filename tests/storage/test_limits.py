@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from afdesk.encounter.ops.registry import registered_ops
+from afdesk.encounter.registry import registered_ops
 from afdesk.storage import MAX_BYTES, LoadError, decode, encode, load
 from afdesk.storage import scan as scan_module
 from afdesk.storage.samples import build

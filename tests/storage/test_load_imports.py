@@ -22,7 +22,7 @@ LOAD = """
 import sys, json
 import afdesk.encounter.model
 import afdesk.storage
-from afdesk.encounter.ops.registry import registered_ops
+from afdesk.encounter.registry import registered_ops
 registered_ops()
 import afdesk.paths
 loaded = afdesk.storage.load(afdesk.paths.sample_encounter())
@@ -34,16 +34,16 @@ RECORD_MODULES = (
     "afdesk.encounter.checks",
     "afdesk.encounter.combatant",
     "afdesk.encounter.contest.assembly",
+    "afdesk.encounter.contest.ops",
+    "afdesk.encounter.restore",
     *(
         f"afdesk.encounter.ops.{name}"
         for name in (
-            "check",
             "economy",
             "editor",
             "meta",
             "move",
             "reflex",
-            "restore",
             "roster",
             "zone",
         )

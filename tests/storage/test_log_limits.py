@@ -14,8 +14,8 @@ from afdesk.encounter.combatant import Economy
 from afdesk.encounter.limits import BOUNDS
 from afdesk.encounter.ops.economy import SetEconomy
 from afdesk.encounter.ops.reflex import DealHands
-from afdesk.encounter.ops.restore import Restore
 from afdesk.encounter.reflex import Card, Suit
+from afdesk.encounter.restore import Restore
 from afdesk.encounter.snapshot import LogEntry, Slot
 from afdesk.paths import resource_dir
 from afdesk.storage import LoadError, decode, encode

@@ -17,7 +17,7 @@ from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops import Op
 from afdesk.encounter.ops.meta import Rename
-from afdesk.encounter.ops.registry import AnyOp, OpTagClash, registered_ops
+from afdesk.encounter.registry import AnyOp, OpTagClash, registered_ops
 from afdesk.encounter.snapshot import EncounterState, LogEntry
 from afdesk.encounter.zone import Segment
 from afdesk.storage import decode, encode, load, save
@@ -178,34 +178,39 @@ def test_two_op_classes_cannot_share_a_tag():
 
 def test_a_state_decoded_by_msgspec_alone_needs_the_hook():
     """The hook is what reads Ops; every afdesk decoder passes it."""
-    from afdesk.encounter.ops.registry import decode_hook
+    from afdesk.encounter.registry import decode_hook
 
     state = build().state()
     data = msgspec.json.encode(state)
     assert msgspec.json.decode(data, type=EncounterState, dec_hook=decode_hook) == state
 
 
-def test_the_ops_package_offers_every_registered_op():
+def test_the_ops_package_offers_every_op_of_its_modules():
     import afdesk.encounter.ops as ops
 
-    for cls in registered_ops():
+    own = [c for c in registered_ops() if c.__module__.startswith("afdesk.encounter.ops.")]
+    assert len(own) > 40
+    for cls in own:
         assert getattr(ops, cls.__name__) is cls
         assert cls.__name__ in dir(ops)
     with pytest.raises(AttributeError):
         ops.NoSuchOp  # noqa: B018
+    with pytest.raises(AttributeError):  # a mode's Op is its folder's, not this package's
+        ops.AddPlatform  # noqa: B018
 
 
 def test_the_registry_loads_every_module_of_the_ops_package():
-    """``registered_ops`` imports the ops modules it names (the model reads no files, so it
-    cannot list its own folder): a new module of Ops must be named there. Checked in a fresh
-    interpreter, where nothing else has imported the modules first."""
+    """``registered_ops`` imports the ops modules the package names (``ops.MODULES``: the
+    model reads no files, so it cannot list its own folder): a new module of Ops must be
+    named there. Checked in a fresh interpreter, where nothing else has imported the
+    modules first."""
     import subprocess
     import sys
 
     code = (
         "import pkgutil, sys\n"
         "import afdesk.encounter.ops as ops\n"
-        "from afdesk.encounter.ops.registry import registered_ops\n"
+        "from afdesk.encounter.registry import registered_ops\n"
         "registered_ops()\n"
         "names = [m.name for m in pkgutil.iter_modules(ops.__path__, 'afdesk.encounter.ops.')]\n"
         "print(sorted(n for n in names if n not in sys.modules))\n"
@@ -223,9 +228,9 @@ def test_the_registry_loads_every_op_of_the_modes_folders():
 
     code = (
         "import importlib, pkgutil\n"
-        "from afdesk.encounter.ops.registry import registered_ops\n"
+        "from afdesk.encounter.registry import registered_ops\n"
         "before = {c.__name__ for c in registered_ops()}\n"
-        "for pkg in ('chase', 'dispute', 'infiltration'):\n"
+        "for pkg in ('chase', 'contest', 'dispute', 'infiltration'):\n"
         "    p = importlib.import_module('afdesk.encounter.' + pkg)\n"
         "    for m in pkgutil.iter_modules(p.__path__, p.__name__ + '.'):\n"
         "        importlib.import_module(m.name)\n"

@@ -16,9 +16,9 @@ import pytest
 
 from afdesk.encounter.chase.state import ChaseState, Participant
 from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.check import ResolveContest
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.reserve import HoldInReserve
 from afdesk.encounter.ops.roster import AddState, AdjustCounter, ExitCombatant, PlaceCombatant

@@ -42,8 +42,8 @@ from afdesk.rules.rulesets import Ruleset, ruleset_named
 from afdesk.rules.verdict import Verdict
 
 if TYPE_CHECKING:
+    from afdesk.encounter.contest.ops import ResolveContest
     from afdesk.encounter.interface import Encounter
-    from afdesk.encounter.ops.check import ResolveContest
 
 
 class ContestFlow(SpendSide):
@@ -405,7 +405,7 @@ class ContestFlow(SpendSide):
         )
 
     def op(self, *, override: bool = False) -> ResolveContest:
-        from afdesk.encounter.ops.check import ResolveContest
+        from afdesk.encounter.contest.ops import ResolveContest
 
         if not self.rolled:
             raise IllegalOp("roll the check first")

@@ -110,7 +110,7 @@ class Thumbnails(QObject):
         self._carrier.done.connect(self._done)
         # Import and register everything a worker needs here, on the UI thread: the Op
         # registry fills itself on first use and is not meant to be raced by two threads.
-        from afdesk.encounter.ops.registry import registered_ops
+        from afdesk.encounter.registry import registered_ops
         from afdesk.gui import export  # noqa: F401
         from afdesk.gui.map import scene  # noqa: F401
         from afdesk.storage import codec

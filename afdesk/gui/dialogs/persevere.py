@@ -13,8 +13,8 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter import persevere
+from afdesk.encounter.contest.ops import persevere_passed
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.check import persevere_passed
 from afdesk.encounter.state import exchanges_lasted
 from afdesk.encounter.words import plural
 from afdesk.gui import screens

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.ops.check import ResolveContest
+from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.snapshot import LogEntry
 from afdesk.gui.commands import CommandContext
 from afdesk.gui.document import EncounterDocument, Links

@@ -4,7 +4,7 @@ that check.
 
 The hook is where a check is recorded: the document's log. :class:`RollGate` (one per
 document, :func:`gate_for`) watches the log; for each new
-:class:`~afdesk.encounter.ops.check.ResolveContest` it decides (:func:`table_may_see`) and
+:class:`~afdesk.encounter.contest.ops.ResolveContest` it decides (:func:`table_may_see`) and
 emits :attr:`RollGate.shown` only for a public one, so a GM-only roll never reaches the
 players' window at all. The decision: the GM's choice for this check (Table > Next check)
 if any, else the default of the roller's side (Table settings: opponents' rolls GM-only);
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal
 
+from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ops.check import ResolveContest
 from afdesk.encounter.ticker import PUBLIC, RESULT, SECRET, seen_by_players, ticker_lines
 from afdesk.encounter.visibility import player_visible
 from afdesk.gui.table.settings import TableSettings

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QWidget
 
 from afdesk.encounter import persevere
 from afdesk.encounter.combatant import Side
+from afdesk.encounter.contest.ops import Persevere
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.model import Encounter
-from afdesk.encounter.ops.check import Persevere
 from afdesk.encounter.typed import TypedDice, parse_faces, used_up
 from afdesk.rules.errors import RulesError
 from afdesk.rules.rulesets import ruleset_named
