@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from afdesk.encounter.art import MapArt
     from afdesk.encounter.chase.state import ChaseState
     from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.dispute.state import DisputeState
@@ -43,6 +44,8 @@ class Encounter(Protocol):
     """The dispute mode's part (afdesk.encounter.dispute)."""
     infiltration: InfiltrationState
     """The infiltration mode's part (afdesk.encounter.infiltration)."""
+    art: MapArt
+    """The GM's own pictures under the tiles (afdesk.encounter.art)."""
     combatants: dict[str, Combatant]
     order: tuple[str, ...]
 
