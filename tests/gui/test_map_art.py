@@ -244,3 +244,34 @@ def test_jpeg_and_webp_pictures_import(qtbot, doc, tmp_path, fmt):
     qtbot.addWidget(dialog)
     dialog.apply()
     assert len(doc.encounter.art.tiles) == 9
+
+
+def test_the_players_scene_draws_no_art_under_fog(qtbot, doc):
+    """Nothing under fog exists on the players' screen: the picture of a tile with a
+    fogged area is drawn over its clear areas only, and follows a reveal."""
+    from afdesk.encounter.ops.fog import SetFog
+
+    dialog = MapArtDialog(doc, quadrants(300), "keep.png")
+    qtbot.addWidget(dialog)
+    dialog.apply()
+    doc.push(SetFog(((0, 0),), True, "a corner"))
+    players = MapScene(doc, player=True)
+    item = players.art.items[(0, 0)]
+
+    def drawn() -> QImage:
+        out = QImage(int(TILE_SIZE), int(TILE_SIZE), QImage.Format.Format_ARGB32)
+        out.fill(QColor(0, 0, 0, 0))
+        painter = QPainter(out)
+        item.paint(painter, None)
+        painter.end()
+        return out
+
+    corner, clear = (20, 20), (int(TILE_SIZE) - 20, int(TILE_SIZE) - 20)
+    image = drawn()
+    assert image.pixelColor(*corner).alpha() == 0 and image.pixelColor(*clear).alpha() == 255
+    assert players.tiles.get((0, 0)) is None  # the tile is drawn in pieces, see-through too
+    assert {p.opacity() for p in players.fog.pieced[(0, 0)].values()} == {map_art.TERRAIN_OVER_ART}
+    doc.push(SetFog(((0, 0),), False, "a corner"))
+    assert drawn().pixelColor(*corner).alpha() == 255
+    gm = MapScene(doc)  # the GM's scene draws the whole picture under the fog
+    assert len(gm.art.items) == 9
