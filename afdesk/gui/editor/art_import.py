@@ -121,11 +121,12 @@ def default_alignment(image: QImage, cols: int, rows: int) -> Alignment:
 
 
 def _encode(image: QImage, fmt: str, quality: int = -1) -> bytes:
+    """The picture written as ``fmt`` (b"" if Qt cannot write that format here)."""
     array = QByteArray()
     buffer = QBuffer(array)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not image.save(buffer, fmt, quality):
-        raise LoadError("map art", f"Qt could not write the picture as {fmt}")
+        return b""
     buffer.close()
     return bytes(array.data())
 
@@ -148,11 +149,14 @@ def tile_picture(image: QImage, align: Alignment, dc: int, dr: int) -> TileArt |
         k = side / w
         painter.drawImage(QRectF(-x * k, -y * k, image.width() * k, image.height() * k), image)
         painter.end()
-        if clear:
-            data, mime = _encode(out, "PNG"), "image/png"
-        else:
+        data, mime = b"", "image/png"
+        if not clear:
             flat = out.convertToFormat(QImage.Format.Format_RGB32)
             data, mime = _encode(flat, "JPEG", JPEG_QUALITY), "image/jpeg"
+        if not data:  # transparent, or no JPEG writer in this Qt: PNG
+            data, mime = _encode(out, "PNG"), "image/png"
+        if not data:
+            raise ValueError("Qt could not write the picture as PNG or JPEG")
         if len(data) <= ART_TILE_BYTES or side <= 64:
             return TileArt(dc, dr, mime, side, side, data)
         side = max(64, int(side * 0.75))  # too many bytes for one tile: fewer pixels
