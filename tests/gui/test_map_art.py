@@ -75,6 +75,17 @@ def test_a_png_for_the_whole_zone_is_cut_into_its_tiles_and_undone_in_one_step(
     dialog.cell.setValue(10.0)  # the live preview follows the numbers
     assert dialog.preview_image() != before
     dialog.cell.setValue(20.0)
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    k = dialog.preview_image().width() / 300  # preview pixels per picture pixel
+    QTest.mousePress(dialog.preview, Qt.MouseButton.LeftButton, pos=QPoint(50, 50))
+    QTest.mouseMove(dialog.preview, QPoint(50 + round(10 * k), 50))
+    QTest.mouseRelease(
+        dialog.preview, Qt.MouseButton.LeftButton, pos=QPoint(50 + round(10 * k), 50)
+    )
+    assert dialog.alignment().x == pytest.approx(10, abs=0.5)  # a drag moves the areas
+    dialog.x.setValue(0)
     dialog.apply()
     assert dialog.result() == MapArtDialog.DialogCode.Accepted
     art = doc.encounter.art

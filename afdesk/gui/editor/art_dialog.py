@@ -32,6 +32,38 @@ PREVIEW = 420
 """The preview's longer side, in pixels."""
 
 
+class _Preview(QLabel):
+    """The preview: a drag moves the areas over the picture (the offset), the wheel
+    changes their size (the cell size); ``moved(dx, dy)`` and ``wheeled(steps)`` are in
+    the preview's pixels."""
+
+    def __init__(self, dialog: MapArtDialog) -> None:
+        super().__init__()
+        self.dialog = dialog
+        self._last: tuple[float, float] | None = None
+        self.setCursor(Qt.CursorShape.OpenHandCursor)
+        self.setToolTip("Drag to move the areas over the picture; the wheel sizes them")
+
+    def mousePressEvent(self, event) -> None:
+        p = event.position()
+        self._last = (p.x(), p.y())
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._last is None:
+            return
+        p = event.position()
+        self.dialog.drag(p.x() - self._last[0], p.y() - self._last[1])
+        self._last = (p.x(), p.y())
+
+    def mouseReleaseEvent(self, event) -> None:
+        self._last = None
+
+    def wheelEvent(self, event) -> None:
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.dialog.cell.setValue(self.dialog.cell.value() * (1.02**steps))
+
+
 class MapArtDialog(QDialog):
     """Place a picture under the zone's tiles (see the module). ``tile``: the tile the
     GM selected (offered first when given)."""
@@ -97,8 +129,8 @@ class MapArtDialog(QDialog):
             form.addRow("Walls", self.walls)
             form.addRow("", QLabel(f"{n} wall lines, {len(uvtt_map.portals)} doors in the map"))
         layout.addLayout(form)
-        self.preview = QLabel()
-        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.preview = _Preview(self)
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.preview.setMinimumSize(PREVIEW // 2, PREVIEW // 2)
         layout.addWidget(self.preview, 1)
         self.why = QLabel()
@@ -120,7 +152,6 @@ class MapArtDialog(QDialog):
         spin.setRange(low, high)
         spin.setDecimals(decimals)
         spin.setSuffix(suffix)
-        spin.setKeyboardTracking(False)
         return spin
 
     # ---------------------------------------------------------------------- values
@@ -146,6 +177,12 @@ class MapArtDialog(QDialog):
             return
         cols, rows = (1, 1) if self.tile() is not None else self.doc.encounter.zone.size()
         self.set_alignment(art_import.default_alignment(self.image, cols, rows))
+
+    def drag(self, dx: float, dy: float) -> None:
+        """Move the areas by a drag of ``dx``, ``dy`` preview pixels."""
+        k = self._thumb.width() / max(1, self.image.width())
+        self.x.setValue(self.x.value() + dx / k)
+        self.y.setValue(self.y.value() + dy / k)
 
     # --------------------------------------------------------------------- preview
 
