@@ -236,6 +236,8 @@ def test_clearing_is_an_op_and_a_picture_that_will_not_decode_is_left_out(qtbot,
 
     boxes = [b.title() for b in w.zone_editor.panel.findChildren(QGroupBox)]
     assert "Map art" in boxes
+    assert menu.clear_selected().startswith("Select a tile")  # never every tile's art
+    assert len(doc.encounter.art.tiles) == 9
     assert menu.clear((1, 1)) == ""
     assert len(doc.encounter.art.tiles) == 8
     assert menu.clear() == "" and doc.encounter.art.tiles == ()

@@ -90,7 +90,7 @@ class MapArtMenu:
         imp.clicked.connect(lambda _c=False: self.import_art())
         clear = QPushButton("Clear tile's art")
         clear.setToolTip("Take the picture away from under the selected tile")
-        clear.clicked.connect(lambda _c=False: self.clear(self.selected_tile()))
+        clear.clicked.connect(lambda _c=False: self.clear_selected())
         row.addWidget(imp)
         row.addWidget(clear)
         return box
@@ -131,6 +131,17 @@ class MapArtMenu:
         )
 
     # ------------------------------------------------------------------------ clear
+
+    def clear_selected(self) -> str:
+        """The editor's "Clear tile's art": the selected tile's picture, never all."""
+        tile = self.selected_tile()
+        if tile is None:
+            why = "Select a tile on the map first (zone editor, tiles)."
+            view = getattr(self.window, "map", None)
+            if view is not None:
+                view.refuse(why)
+            return why
+        return self.clear(tile)
 
     def clear(self, tile: tuple[int, int] | None = None) -> str:
         """Take away the art under ``tile`` (every tile's if None): "" or why not."""
