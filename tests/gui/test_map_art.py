@@ -288,3 +288,20 @@ def test_the_players_scene_draws_no_art_under_fog(qtbot, doc):
     assert drawn().pixelColor(*corner).alpha() == 255
     gm = MapScene(doc)  # the GM's scene draws the whole picture under the fog
     assert len(gm.art.items) == 9
+
+
+def test_a_tile_whose_picture_takes_too_many_bytes_is_stored_smaller(monkeypatch):
+    """A tile's stored picture keeps under the per-tile byte limit: it is scaled down
+    further until it fits (seeded noise does not compress)."""
+    import random
+
+    rng = random.Random(5)
+    noise = QImage(1200, 1200, QImage.Format.Format_RGB32)
+    for y in range(0, 1200, 4):
+        for x in range(0, 1200, 4):
+            noise.setPixelColor(x, y, QColor(rng.randrange(256), rng.randrange(256), 90))
+    monkeypatch.setattr(art_import, "ART_TILE_BYTES", 60_000)
+    art = art_import.tile_picture(noise, Alignment(cell=240.0), 0, 0)
+    assert art is not None and art.mime == "image/jpeg"
+    assert len(art.data) <= 60_000 and art.width < ART_SIDE and art.width == art.height
+    assert art_import.tile_picture(noise, Alignment(cell=240.0), 3, 0) is None  # beyond it
