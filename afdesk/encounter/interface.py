@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from afdesk.encounter.art import MapArt
     from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.fog import Fog
     from afdesk.encounter.geometry import Area
@@ -34,6 +35,8 @@ class Encounter(Protocol):
     settings: Settings
     fog: Fog
     """What the players' screen hides (afdesk.encounter.fog)."""
+    art: MapArt
+    """The GM's own pictures under the tiles (afdesk.encounter.art)."""
     combatants: dict[str, Combatant]
     order: tuple[str, ...]
 

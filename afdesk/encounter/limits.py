@@ -23,6 +23,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 import msgspec
 import msgspec.inspect as mi
 
+from afdesk.encounter.art import ART_SIDE, TileArt
 from afdesk.encounter.combatant import Combatant, Economy, Facet, MomentumMarker, Speeds, State
 from afdesk.encounter.dispute.state import DisputeOutcome, DisputeState, Entry, PlatformProperty
 from afdesk.encounter.infiltration.state import Departure, InfiltrationState, Objective
@@ -89,6 +90,7 @@ NON_NEGATIVE = Limit(
 HEADCOUNT = Limit(
     1, MAX_COUNT, "count", f"an individual or group counts 1 to {MAX_COUNT:,} people (P3)"
 )
+ART_PIXELS = Limit(1, ART_SIDE, "size", f"a tile's picture is 1 to {ART_SIDE} pixels wide and high")
 FACING = Limit(-360_000, 360_000, "facing", "a facing is an angle in degrees")
 
 
@@ -110,6 +112,12 @@ def _counters(*names: tuple[str, str]) -> tuple[Bound, ...]:
 BOUNDS: dict[type, tuple[Bound, ...]] = {
     Tile: (Bound("col", TILE_COL, words="column (E9)"), Bound("row", TILE_ROW, words="row (E9)")),
     Segment: (Bound("areas", LOCAL_AREA, "[][]", "segment area (E10)"),),
+    TileArt: (
+        Bound("col", TILE_COL, words="map art column (E9)"),
+        Bound("row", TILE_ROW, words="map art row (E9)"),
+        Bound("width", ART_PIXELS, words="map art width"),
+        Bound("height", ART_PIXELS, words="map art height"),
+    ),
     Combatant: (
         Bound("area", ZONE_AREA, "[]", "area (E9)"),
         Bound("decoys", ZONE_AREA, "[][]", "decoy area (E6)"),
@@ -569,9 +577,10 @@ _OWNERS = {
     "settings": "the",
     "dispute": "the dispute's",
     "infiltration": "the infiltration's",
+    "art": "the map art's",
 }
 """Whose number it is, in words, by the part that holds it."""
 
-_SMALL_PARTS = frozenset({"zone", "reflex", "turn", "meta", "settings", "mode"})
+_SMALL_PARTS = frozenset({"zone", "reflex", "turn", "meta", "settings", "mode", "art"})
 """Parts whose every number is bounded above or set whole by an Op whose own numbers are
 checked; the others (a mode's part: chase totals add up) are checked number by number."""

@@ -16,6 +16,7 @@ from afdesk.encounter import (
     limits,
     modes,  # noqa: F401 - registers the modes and their parts
 )
+from afdesk.encounter.art import MapArt
 from afdesk.encounter.chase import mode as chase_mode  # noqa: F401 - registers chase
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant, opposed
@@ -82,6 +83,7 @@ class Encounter:
     fog: Fog
     dispute: DisputeState
     infiltration: InfiltrationState
+    art: MapArt
 
     def __init__(
         self,

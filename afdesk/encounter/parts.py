@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
+from afdesk.encounter.art import MapArt
 from afdesk.encounter.fog import Fog
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.state import Meta, Mode, Settings, TurnState
@@ -55,6 +56,8 @@ class EventKind(enum.StrEnum):
     """The infiltration's part (infiltration mode, N1-N8)."""
     FOG = "fog"
     """What the players' screen hides."""
+    ART = "art"
+    """The GM's own pictures under the tiles (map art)."""
     LOG = "log"
 
 
@@ -92,6 +95,7 @@ PARTS: tuple[Part, ...] = (
     Part("mode", Mode, lambda: Mode.BATTLE, EventKind.MODE),
     Part("settings", Settings, Settings, EventKind.SETTINGS),
     Part("fog", Fog, Fog, EventKind.FOG),
+    Part("art", MapArt, MapArt, EventKind.ART),
 )
 """Every whole value of an encounter (see the module)."""
 

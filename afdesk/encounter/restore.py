@@ -6,6 +6,7 @@ those old values, so undo is exact by construction.
 
 from typing import TYPE_CHECKING, Any
 
+from afdesk.encounter.art import MapArt
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.fog import Fog
@@ -40,6 +41,7 @@ class Restore(Op, frozen=True):
     fog: Fog | None = None
     dispute: DisputeState | None = None
     infiltration: InfiltrationState | None = None
+    art: MapArt | None = None
     log_length: int | None = None
     log_entries: tuple[LogEntry, ...] = ()
     logged = False

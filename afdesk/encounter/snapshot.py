@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.art import MapArt
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.dispute.state import DisputeState
@@ -57,4 +58,6 @@ class EncounterState(msgspec.Struct, frozen=True):
     """The dispute's part (P1-P9; schema version 4)."""
     infiltration: InfiltrationState = InfiltrationState()
     """The infiltration's part (N1-N8; schema version 4)."""
+    art: MapArt = MapArt()
+    """The GM's own pictures under the tiles (schema version 6)."""
     log: tuple[LogEntry, ...] = ()

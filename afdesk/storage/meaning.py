@@ -32,6 +32,7 @@ from typing import Any
 import msgspec
 
 from afdesk.encounter import limits
+from afdesk.encounter.art import map_art_problem
 
 # The limits themselves are the model's (the model refuses an Op that would break one):
 # declared once in afdesk.encounter.limits, by the record type that holds each number.
@@ -118,6 +119,7 @@ def check(state: EncounterState, data: bytes, source: str, doc: Callable[[], Any
         _turn_index(state)
         _unique(state)
         _references(state)
+        _art(state)
     except _Problem as problem:
         raise LoadError(source, messages.at(problem.place, problem.text)) from None
 
@@ -260,6 +262,21 @@ def _unique(state: EncounterState) -> None:
             f"a second tile at column {tile.col}, row {tile.row} (zone.tiles[{first}] is "
             "there already); a place holds one tile",
         )
+
+
+# --------------------------------------------------------------------------- map art
+
+
+def _art(state: EncounterState) -> None:
+    """Each picture of the map art is of a type afdesk draws, its bytes start as that
+    type does, one per tile place, and the sizes fit (afdesk.encounter.art). The pictures
+    themselves are decoded by the GUI only: one that still cannot be drawn is left out of
+    the map, never a reason to refuse the encounter."""
+    if not state.art.tiles:
+        return
+    found = map_art_problem(state.art)
+    if found is not None:
+        raise _Problem(*found)
 
 
 # ------------------------------------------------------------------------- references

@@ -16,6 +16,8 @@ The versions:
    (``chase.countdown.rolled``, H4: one roll a round).
 5. The dispute's and the infiltration's parts (``dispute``, P1-P9; ``infiltration``,
    N1-N8).
+6. Map art: the GM's own pictures under the tiles (``art``, E9), each picture's bytes
+   (base64) with its type and size.
 
 Changing a *default* value of a model field is a schema change too: files omit fields that
 hold their default, so a migration must write the old default into documents that lack it.
@@ -36,7 +38,7 @@ from afdesk.errors import AfdeskError
 FORMAT = "afdesk-encounter"
 """The ``format`` field every encounter file starts with."""
 
-CURRENT_VERSION = 5
+CURRENT_VERSION = 6
 """The schema version this afdesk writes."""
 
 Document = dict[str, Any]
@@ -87,11 +89,20 @@ def migrate_4_to_5(doc: Document) -> Document:
     return doc
 
 
+def migrate_5_to_6(doc: Document) -> Document:
+    """Nothing to rewrite: a version-5 encounter has no map art, and a missing ``art`` is
+    no art (its default), so the file opens unchanged and draws its tiles as before. A
+    version-5 file holding an ``art`` key is not one this afdesk wrote; the validation
+    after the upgrade judges it."""
+    return doc
+
+
 MIGRATIONS: dict[int, Migration] = {
     1: migrate_1_to_2,
     2: migrate_2_to_3,
     3: migrate_3_to_4,
     4: migrate_4_to_5,
+    5: migrate_5_to_6,
 }
 """``MIGRATIONS[n]`` turns a version-n document into a version-(n + 1) one."""
 

@@ -44,6 +44,7 @@ def test_the_file_layout_is_the_declared_parts_and_collections_in_their_order():
         "fog",
         "dispute",
         "infiltration",
+        "art",
         "log",
     )
     assert set(EncounterState.__struct_fields__) == {p.name for p in all_parts()} | set(COLLECTIONS)
@@ -94,6 +95,12 @@ def test_a_change_to_any_part_is_announced_undone_and_snapshotted(name):
         from afdesk.encounter.ops.fog import SetFog
 
         enc.apply(SetFog(((0, 0), (1, 0)), True, "two areas"))
+    if name == "art":
+        from afdesk.encounter.art import TileArt
+        from afdesk.encounter.ops.art import SetMapArt
+        from tests.pictures import png_bytes
+
+        enc.apply(SetMapArt(put=(TileArt(1, 1, "image/png", 4, 4, png_bytes(4, 4)),)))
     before = enc.state()
     heard = []
     enc.subscribe(heard.extend)

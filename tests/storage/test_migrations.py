@@ -214,7 +214,10 @@ def test_a_version_2_file_opens_unchanged_with_an_empty_chase():
     assert msgspec.convert(again.pop("infiltration"), InfiltrationState) == InfiltrationState()
 
     assert msgspec.convert(again.pop("chase"), ChaseState) == ChaseState()
+    from afdesk.encounter.art import MapArt
     from afdesk.encounter.fog import Fog
+
+    assert msgspec.convert(again.pop("art"), MapArt) == MapArt()
 
     assert msgspec.convert(again.pop("fog"), Fog) == Fog()  # the optional part
     assert again == {k: v for k, v in json.loads(raw).items() if k != "schema_version"}
@@ -266,8 +269,8 @@ def test_a_version_4_file_opens_unchanged_with_no_dispute_or_infiltration():
     del doc["format"], doc["schema_version"]
     assert mig.migrate_4_to_5(doc) == doc
     again = json.loads(encode(loaded.state))
-    assert again.pop("schema_version") == 5
-    again.pop("dispute"), again.pop("infiltration")
+    assert again.pop("schema_version") == mig.CURRENT_VERSION
+    again.pop("dispute"), again.pop("infiltration"), again.pop("art")
     if "fog" not in json.loads(raw):
         again.pop("fog")  # the optional part, written out as empty
     assert again == {k: v for k, v in json.loads(raw).items() if k != "schema_version"}
@@ -285,3 +288,37 @@ def test_v5_fixture_is_a_played_dispute():
     assert d.support() == {"mill": 1, "bridge": 3, "magistrate": 3}
     convince = next(e.op for e in s.log if type(e.op).__name__ == "DisputeConvince")
     assert convince.attack is not None and convince.attack.dice
+
+
+def test_a_version_5_file_opens_unchanged_with_no_map_art():
+    """Version 6 adds map art (the GM's pictures under the tiles, E9): a version-5 file
+    has none, opens as it was with no art, and writes the same fields plus the empty art."""
+    from afdesk.encounter.art import MapArt
+
+    raw = (FIXTURES / "v5.afenc").read_bytes()
+    loaded = load(FIXTURES / "v5.afenc")
+    assert loaded.schema_version == 5
+    assert loaded.state.art == MapArt()
+    doc = json.loads(raw)
+    del doc["format"], doc["schema_version"]
+    assert mig.migrate_5_to_6(doc) == doc
+    again = json.loads(encode(loaded.state))
+    assert again.pop("schema_version") == 6
+    assert again.pop("art") == {"tiles": []}
+    assert again == {k: v for k, v in json.loads(raw).items() if k != "schema_version"}
+
+
+def test_v6_fixture_holds_map_art_under_two_tiles():
+    """Saved by afdesk at schema version 6: the v5 council with a PNG under the tiles at
+    (0, 0) and (1, 0); the bytes come back exactly, and saving writes the same file."""
+    from tests.pictures import png_bytes
+
+    loaded = load(FIXTURES / "v6.afenc")
+    art = loaded.state.art
+    assert loaded.schema_version == 6
+    assert [(a.col, a.row, a.mime, a.width, a.height) for a in art.tiles] == [
+        (0, 0, "image/png", 8, 8),
+        (1, 0, "image/png", 8, 8),
+    ]
+    assert art.at(0, 0).data == png_bytes(8, 8)
+    assert encode(loaded.state) == (FIXTURES / "v6.afenc").read_bytes()

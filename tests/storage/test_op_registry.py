@@ -72,7 +72,13 @@ def example(t: Any, depth: int = 0) -> Any:
     if isinstance(t, mi.Metadata):  # a str whose schema names its values (UseSnap's snap)
         values = (t.extra_json_schema or {}).get("enum")
         return values[-1] if values else example(t.type, depth)
-    simple = {mi.IntType: 2, mi.FloatType: 1.5, mi.StrType: "Chén ☂", mi.BoolType: True}
+    simple = {
+        mi.IntType: 2,
+        mi.FloatType: 1.5,
+        mi.StrType: "Chén ☂",
+        mi.BoolType: True,
+        mi.BytesType: b"\x89PNG\r\n\x1a\n\x00\xff",  # map art's picture bytes
+    }
     for kind, value in simple.items():
         if isinstance(t, kind):
             return value

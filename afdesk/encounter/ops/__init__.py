@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from afdesk.encounter.op import Op
 
-MODULES: tuple[str, ...] = ("damage", "economy", "editor", "flow", "fog", "meta", "move")
+MODULES: tuple[str, ...] = ("art", "damage", "economy", "editor", "flow", "fog", "meta", "move")
 MODULES += ("reflex", "reserve", "roster", "zone")
 """The package's modules of Ops (the model reads no files, so it cannot list its folder;
 a test checks that this names every one)."""

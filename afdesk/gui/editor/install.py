@@ -52,6 +52,10 @@ class ZoneEditor:
         ]
         self._waiting: list[QAction] = []
         """The window's actions on the editor's keys, disabled while it is open."""
+        from afdesk.gui.editor.art_menu import MapArtMenu
+
+        self.art = MapArtMenu(window, self.selected_slot)
+        """Map art: Encounter > Import map art..., Clear map art, View > Show map art."""
         window.documentChanged.connect(self.set_document)  # type: ignore[attr-defined]
         if getattr(window, "doc", None) is not None:  # made after the first frame
             self.set_document(window.doc)  # type: ignore[attr-defined]
@@ -99,6 +103,8 @@ class ZoneEditor:
             # for a palette the GM does not use during play.
             dock.hide()
         panel.edit_box.toggled.connect(self.action.setChecked)
+        body = panel.edit_box.parentWidget().layout()
+        body.insertWidget(body.count() - 1, self.art.box())  # above the closing stretch
         if self.doc is not None:
             self._show_document()
         return self._parts
@@ -179,6 +185,11 @@ class ZoneEditor:
 
     def is_open(self) -> bool:
         return self._parts is not None and self.panel.editing()
+
+    def selected_slot(self) -> tuple[int, int] | None:
+        """The tile place selected in the editor (None if the editor never opened or no
+        slot is selected)."""
+        return self.panel.slot() if self._parts is not None else None
 
     def selected_tile(self):
         """The tile selected on the map (None if no slot is)."""

@@ -20,6 +20,7 @@ from afdesk.encounter.summary import headline
 from afdesk.encounter.visibility import decoys_shown_to_players, shown_to_players
 from afdesk.encounter.zone import Edge
 from afdesk.gui import mapgeom
+from afdesk.gui.map.art import ArtLayer
 from afdesk.gui.map.marks import FacingMark, Harm, player_harm_sides
 from afdesk.gui.map.overlays import LEGEND_WIDTH, LegendItem, PathItem, ReachCell, ReachItem
 from afdesk.gui.map.terrain import EDGE_DEPTH, EdgeItem, GridItem, SegmentItem, TileItem
@@ -94,7 +95,9 @@ class MapScene(QGraphicsScene):
 
         self.fog = FogLayer(self)  # the players' scene draws nothing under fog
         self.fog.sync()
+        self.art = ArtLayer(self)  # the GM's pictures under the tiles (map art)
         self._connections = [
+            (doc.artChanged, self.art.sync),
             (doc.fogChanged, self.on_fog),
             (doc.combatantChanged, self.on_combatant),
             (doc.rosterChanged, self.on_roster),
@@ -190,6 +193,7 @@ class MapScene(QGraphicsScene):
         if self._rear_arcs:
             self._sync_rears()
         self.on_fog()
+        self.art.sync()
 
     def _drop_tile(self, key: tuple[int, int]) -> None:
         item = self.tiles.pop(key, None)
@@ -249,6 +253,7 @@ class MapScene(QGraphicsScene):
                 self.on_combatant(c.id)
         self._sync_overlaps(changed)
         self._sync_legend()
+        self.art.sync()
 
     # --------------------------------------------------------------------- roster
 

@@ -17,6 +17,7 @@ class StillDocument(QObject):
     combatantChanged = Signal(str)
     rosterChanged = Signal()
     zoneChanged = Signal()
+    artChanged = Signal()
     turnChanged = Signal()
     metaChanged = Signal()
     selectionChanged = Signal(str)
