@@ -18,20 +18,26 @@ from __future__ import annotations
 
 from afdesk.encounter.op import Op
 
-MODULES: tuple[str, ...] = ("art", "damage", "economy", "editor", "flow", "fog", "meta", "move")
-MODULES += ("reflex", "reserve", "roster", "zone")
-"""The package's modules of Ops (the model reads no files, so it cannot list its folder;
-a test checks that this names every one)."""
-
 
 def own_ops() -> list[type[Op]]:
-    """The Ops of this package's modules, imported now if they were not yet."""
-    import importlib
-
+    """The Ops of this package's modules, imported now if they were not yet (named here:
+    the model reads no files, so it cannot list its folder; a test checks that this names
+    every module)."""
+    # "import a.b" loads a module without asking this package's __getattr__ first
+    import afdesk.encounter.ops.art
+    import afdesk.encounter.ops.damage
+    import afdesk.encounter.ops.economy
+    import afdesk.encounter.ops.editor
+    import afdesk.encounter.ops.flow
+    import afdesk.encounter.ops.fog
+    import afdesk.encounter.ops.meta
+    import afdesk.encounter.ops.move
+    import afdesk.encounter.ops.reflex
+    import afdesk.encounter.ops.reserve
+    import afdesk.encounter.ops.roster
+    import afdesk.encounter.ops.zone  # noqa: F401
     from afdesk.encounter.op import _REGISTRY
 
-    for module in MODULES:
-        importlib.import_module(f"{__name__}.{module}")
     return [cls for cls in _REGISTRY.values() if cls.__module__.startswith(f"{__name__}.")]
 
 
