@@ -155,3 +155,63 @@ def test_a_battle_turned_dispute_at_an_exchange_end_lists_every_character(window
         if c.on_map:
             assert c.name in audience
     assert f"N {sum(1 for c in doc.encounter.roster() if c.on_map)}" in b.reckoning.text()
+
+
+def test_setup_through_the_boards_controls_is_ops_with_undo(window):
+    doc = window.doc
+    start = doc.encounter.dispute
+    c = board(window).controls
+    # a new platform with a property's dice (P2)
+    c.platform.setCurrentIndex(c.platform.findData("\x00new"))
+    c.p_name.setText("Ask the river spirit")
+    c.p_course.setText("Let the temple decide")
+    c.p_properties.setText("Old faith +1; Fear")
+    assert c.do_platform()
+    p = doc.encounter.dispute.platform("ask-the-river-spirit")
+    assert p is not None and [(q.text, q.dice) for q in p.properties] == [
+        ("Old faith", 1),
+        ("Fear", 0),
+    ]
+    assert "ask-the-river-spirit" in board(window).cards
+    # a second conventional platform is refused with its rule, and nothing changes (P2)
+    c.p_conventional.setChecked(True)
+    before = doc.encounter.state()
+    assert not c.do_platform()
+    assert "(P2)" in c.message.text() and doc.encounter.state() == before
+    # split a group: 3 of the 7 farmers to the mill (P3)
+    c.entry.setCurrentIndex(c.entry.findData("farmers"))
+    c.side.setCurrentIndex(c.side.findData("mill"))
+    c.count.setValue(3)
+    assert c.do_move()
+    d = doc.encounter.dispute
+    assert d.entry("farmers").count == 4 and d.support()["mill"] == 4
+    assert "Farmers ×3" in board(window).cards["mill"].people.text()
+    # grit, wits, sway (P3), then a new group in the audience
+    c.entry.setCurrentIndex(c.entry.findData("bao"))
+    c.sway.setValue(0)
+    assert c.do_stats()
+    assert doc.encounter.dispute.entry("bao").sway == 0
+    c.group_name.setText("Millers")
+    c.group_count.setValue(4)
+    assert c.do_add_group()
+    assert doc.encounter.dispute.entry("millers").count == 4
+    assert "N 19" in board(window).reckoning.text()  # T = 10 now (P6)
+    for _ in range(4):  # four steps: the refused one made none
+        doc.undo_stack.undo()
+    assert doc.encounter.dispute == start
+    assert "ask-the-river-spirit" not in board(window).cards
+
+
+def test_a_fumbled_convince_proposes_one_tension_on_the_board(window):
+    turn_of(window, "huang")
+    b = board(window)
+    b.controls.source = ScriptedSource([1, 2, 1, 5])  # no Win, an Interference Win: Fumble
+    dialog = b.controls.open_check(CheckKind.CONVINCE)
+    dialog.modifiers.add_gm("the crowd jeers", -1)
+    dialog.dice.roll_attack.click()
+    dialog.apply_button.click()
+    assert "proposes +1 tension (P7, R6)" in window.doc.encounter.log[-1].text
+    assert window.doc.encounter.dispute.tension == 0  # proposed, not added
+    b.decision_buttons["+1 tension"].click()
+    assert window.doc.encounter.dispute.tension == 1
+    assert "+1 tension" not in b.decision_buttons
