@@ -93,6 +93,14 @@ class EncounterMode:
         without a zone, P1-P5), or None for the usual assembly on the map."""
         return None
 
+    def check_targets(
+        self, enc: Encounter, attacker: str, action: str
+    ) -> list[tuple[str, str, str]] | None:
+        """Whom ``attacker``'s ``action`` may be aimed at in this mode, as (label, target
+        id or "" for none, why not or ""), for the check dialog; None: the characters on
+        the map, nearest first (battle). A dispute offers the neutral audience (P4a)."""
+        return None
+
     def after_check(self, enc: Encounter, record: ContestRecord, v: Verdict) -> None:
         """What a resolved check also does to the mode's part (a dispute's Convince moves
         people, P4; Taunt's damage goes to grit, P5): nothing in battle."""

@@ -215,3 +215,19 @@ def test_a_fumbled_convince_proposes_one_tension_on_the_board(window):
     b.decision_buttons["+1 tension"].click()
     assert window.doc.encounter.dispute.tension == 1
     assert "+1 tension" not in b.decision_buttons
+
+
+def test_the_character_menus_convince_offers_the_audience_and_says_p4b_first(window):
+    """Convince… from the Character menu opens the same dialog with the dispute's targets
+    (the mode gives them, P4a), a personality's refusal named before rolling (P4b)."""
+    turn_of(window, "huang")
+    window.complete()
+    ctx = window.ctx
+    assert ctx.run("convince", "huang")
+    dialog = ctx.dialog
+    assert dialog.target_box.itemData(0) == "" and dialog.plan.allowed  # the audience (P4a)
+    bao = dialog.target_box.findData("bao")
+    assert "refused: Elder Bao still has grit 2 and sway 2" in dialog.target_box.itemText(bao)
+    dialog.target_box.setCurrentIndex(bao)
+    assert not dialog.apply_button.isEnabled() and "(P4b)" in dialog.reason.text()
+    dialog.reject()

@@ -164,6 +164,42 @@ def dispute_plan(
     return msgspec.structs.replace(plan, modifiers=mods)
 
 
+AUDIENCE_LABEL = "the neutral audience (P4a)"
+
+
+def check_refusal(enc: Encounter, attacker: str, action: CheckKind, target: str) -> str:
+    """Why ``attacker`` cannot make ``action`` at ``target`` now ("" if it can), in the
+    model's words with the rule id."""
+    from afdesk.encounter.contest.assembly import assemble
+
+    try:
+        plan = assemble(enc, attacker, action, target)
+    except IllegalOp as exc:
+        return str(exc)
+    return "" if plan.allowed else plan.reason
+
+
+def check_targets(enc: Encounter, attacker: str, action: CheckKind) -> list[tuple[str, str, str]]:
+    """Whom ``attacker`` may aim ``action`` at in the dispute, as (label, character id or
+    "" for the neutral audience, why not or ""): the audience first for a Convince (P4a),
+    then every character in the dispute, those on other sides first (P4b)."""
+    d: DisputeState = enc.dispute
+    me = entry_of(d, attacker)
+    out: list[tuple[str, str, str]] = []
+    if action is CheckKind.CONVINCE:
+        out.append((AUDIENCE_LABEL, "", check_refusal(enc, attacker, action, "")))
+    others = [
+        e
+        for e in d.entries
+        if e.character and e.character != attacker and e.character in enc.combatants
+    ]
+    others.sort(key=lambda e: (me is not None and e.side == me.side, e.side == AUDIENCE))
+    for e in others:
+        label = f"{e.name} ({side_name(d, e.side)})"
+        out.append((label, e.character, check_refusal(enc, attacker, action, e.character)))
+    return out
+
+
 def convince_margin(enc: Encounter, record: ContestRecord, v: Verdict) -> int:
     """The success margin a Convince brings (R13; d20: the degree's, D2); 0 if it failed
     or was stopped."""

@@ -76,6 +76,11 @@ class DisputeMode(Battle):
         any check without a zone (P1, P2, P4)."""
         return checks.dispute_plan(enc, attacker, CheckKind(action), target, facet, weapon)
 
+    def check_targets(
+        self, enc: Encounter, attacker: str, action: str
+    ) -> list[tuple[str, str, str]] | None:
+        return checks.check_targets(enc, attacker, CheckKind(action))
+
     def after_check(self, enc: Encounter, record: ContestRecord, v: Verdict) -> None:
         checks.after_check(enc, record, v)
 

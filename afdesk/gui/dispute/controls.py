@@ -1,8 +1,9 @@
 """The GM's controls under the dispute board, as tabs (Alt+letter on each control):
 
-- Play: who acts and at whom; Convince, Taunt and Distract open the check dialog (battle's,
-  with the exact odds, :mod:`.check_dialog`), each button saying why it is refused before
-  the GM tries (P4, P4b, E6); tension up and down and its threshold (P7);
+- Play: who acts and at whom; Convince, Taunt and Distract open battle's check dialog
+  (with the exact odds; the dispute's mode gives it its targets, the neutral audience
+  first), each button saying why it is refused before the GM tries (P4, P4b, E6);
+  tension up and down and its threshold (P7);
 - People: move an individual or part of a group to a side (P3), grit, wits and sway, a new
   group of denizens;
 - Platforms: add or edit a platform: name, course, proponent, properties with their dice,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.encounter.checks import CheckKind
+from afdesk.encounter.dispute.checks import check_refusal, check_targets
 from afdesk.encounter.dispute.ops import (
     AddPlatform,
     AddTension,
@@ -43,7 +45,7 @@ from afdesk.encounter.dispute.ops import (
 )
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, Platform, PlatformProperty
 from afdesk.encounter.state import Mode
-from afdesk.gui.dispute.check_dialog import DisputeCheckDialog, dispute_targets, refusal
+from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.style import meaning_style
 
 CHECKS = (CheckKind.CONVINCE, CheckKind.TAUNT, CheckKind.DISTRACT)
@@ -110,7 +112,7 @@ class DisputeControls(QWidget):
         self.doc = None
         self.source = None
         """The check dialogs' dice source (None: fresh random dice)."""
-        self.dialog: DisputeCheckDialog | None = None
+        self.dialog: ContestDialog | None = None
         """The check dialog last opened (tests read it)."""
         self._shown: tuple[Entry | None, Platform | None] = (None, None)
         """The entry and platform whose values the People and Platforms tabs show."""
@@ -302,7 +304,7 @@ class DisputeControls(QWidget):
         if self.doc is None:
             return
         actor = self.actor.currentData() or ""
-        targets = dispute_targets(self.doc.encounter, actor, CheckKind.CONVINCE) if actor else []
+        targets = check_targets(self.doc.encounter, actor, CheckKind.CONVINCE) if actor else []
         _refill(
             self.target,
             [(label + (" — refused" if why else ""), cid) for label, cid, why in targets],
@@ -324,7 +326,7 @@ class DisputeControls(QWidget):
                     f"{kind.label} needs one person: the audience can only be convinced (P4a)"
                 )
             else:
-                out[kind] = refusal(self.doc.encounter, actor, kind, target)
+                out[kind] = check_refusal(self.doc.encounter, actor, kind, target)
         return out
 
     def _refresh_why(self) -> None:
@@ -338,7 +340,7 @@ class DisputeControls(QWidget):
                 lines.append(f"{kind.label}: {why}")
         self.why.setText("\n".join(lines[:2]))
 
-    def open_check(self, kind: CheckKind) -> DisputeCheckDialog | None:
+    def open_check(self, kind: CheckKind) -> ContestDialog | None:
         """The check dialog of ``kind`` for the chosen actor and target (refused: its
         reason, and no dialog)."""
         why = self.reasons().get(kind, "")
@@ -346,7 +348,7 @@ class DisputeControls(QWidget):
             self.message.setText(why)
             return None
         self.message.setText("")
-        dialog = DisputeCheckDialog(
+        dialog = ContestDialog(
             self.doc,
             self.actor.currentData(),
             kind,
