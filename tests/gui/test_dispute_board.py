@@ -231,3 +231,35 @@ def test_the_character_menus_convince_offers_the_audience_and_says_p4b_first(win
     dialog.target_box.setCurrentIndex(bao)
     assert not dialog.apply_button.isEnabled() and "(P4b)" in dialog.reason.text()
     dialog.reject()
+
+
+LONG = "Petition the Jade Lotus Society's river magistrate for a second hearing"
+
+
+def test_long_platforms_and_many_people_keep_the_window_within_1280(window):
+    from afdesk.encounter.dispute.ops import AddPlatform, JoinDispute
+    from afdesk.encounter.dispute.state import Entry, Platform, PlatformProperty
+
+    doc = window.doc
+    window.show()
+    assert not doc.push(
+        AddPlatform(
+            Platform(
+                "long",
+                LONG,
+                LONG + ", and then another one after that",
+                proponent="huang",
+                properties=(PlatformProperty(LONG, 2),),
+            )
+        )
+    )
+    for i in range(12):
+        assert not doc.push(JoinDispute(Entry(f"g{i}", f"{LONG} {i}", count=3)))
+    c = board(window).controls
+    c.entry.setCurrentIndex(c.entry.findData("g11"))
+    c.platform.setCurrentIndex(c.platform.findData("long"))
+    assert window.minimumSizeHint().width() <= 1280
+    assert window.width() <= 1280
+    assert LONG in c.entry.toolTip() and LONG in c.platform.toolTip()
+    assert board(window).cards["long"].support.text() == "support 0 of T 26"  # N 51 (P6)
+    assert f"{LONG} 11 ×3" in board(window).cards[""].people.text()

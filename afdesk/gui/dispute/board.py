@@ -13,7 +13,7 @@ closing at an exchange end).
 
 from __future__ import annotations
 
-from html import escape
+from html import escape as _escape
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -38,6 +38,11 @@ from afdesk.gui.style import meaning_colour
 COLUMNS = 3
 """Platform cards to a row (the audience's card comes last)."""
 GOOD, ERROR, NOTE, HINT = "good", "error", "note", "hint"
+
+
+def escape(text: str) -> str:
+    """``text`` safe inside rich text (quotes stay as they are: no attribute holds it)."""
+    return _escape(text, quote=False)
 
 
 def _colour(kind: str, widget: QWidget) -> str:
@@ -221,13 +226,12 @@ class DisputeBoard(QWidget):
     # ------------------------------------------------------------------ document
 
     def set_document(self, doc) -> None:
-        signals = ("disputeChanged", "rosterChanged", "turnChanged", "modeChanged", "logChanged")
+        # ``changed`` comes once per Op, after its own signals: the board catches up once
+        # (the dispute, the names, the turn, the log's fumbles all come with it).
         if self.doc is not None:
-            for name in signals:
-                getattr(self.doc, name).disconnect(self._changed)
+            self.doc.changed.disconnect(self._changed)
         self.doc = doc
-        for name in signals:
-            getattr(doc, name).connect(self._changed)
+        doc.changed.connect(self._changed)
         if self.controls is not None:
             self.controls.set_document(doc)
         self.refresh()
@@ -365,7 +369,11 @@ class DisputeBoard(QWidget):
     def _show_decisions(self) -> None:
         doc = self.doc
         enc = doc.encounter
-        now = checks.decisions(enc, enc.log) if enc.mode is Mode.DISPUTE else []
+        now = (
+            doc.memo("dispute_decisions", lambda: checks.decisions(enc, enc.log))
+            if enc.mode is Mode.DISPUTE
+            else []
+        )
         if now == self._decisions:
             return
         self._decisions = now

@@ -304,7 +304,14 @@ class DisputeControls(QWidget):
         if self.doc is None:
             return
         actor = self.actor.currentData() or ""
-        targets = check_targets(self.doc.encounter, actor, CheckKind.CONVINCE) if actor else []
+        enc = self.doc.encounter
+        targets = (
+            self.doc.memo(
+                ("dispute_targets", actor), lambda: check_targets(enc, actor, CheckKind.CONVINCE)
+            )
+            if actor
+            else []
+        )
         _refill(
             self.target,
             [(label + (" — refused" if why else ""), cid) for label, cid, why in targets],
