@@ -263,3 +263,23 @@ def test_long_platforms_and_many_people_keep_the_window_within_1280(window):
     assert LONG in c.entry.toolTip() and LONG in c.platform.toolTip()
     assert board(window).cards["long"].support.text() == "support 0 of T 26"  # N 51 (P6)
     assert f"{LONG} 11 ×3" in board(window).cards[""].people.text()
+
+
+def test_the_ending_tab_closes_at_an_exchange_end_settles_and_reopens(window):
+    doc = window.doc
+    b = board(window)
+    c = b.controls
+    assert not c.do_close()  # setting up: not an exchange end (P8)
+    assert "exchange" in c.message.text().lower()
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert c.do_close()  # one each: the conventional mill wins the tie (P8)
+    assert doc.encounter.dispute.outcome.winner == "mill"
+    assert "Rebuild the mill wins (P8)" in b.banner.text()
+    assert c.reopen.isEnabled() and not c.settle.isEnabled()
+    c.reopen.click()
+    assert not doc.encounter.dispute.over and b.banner.isHidden()
+    c.winner.setCurrentIndex(c.winner.findData("bridge"))
+    c.settle.click()
+    assert doc.encounter.dispute.outcome.winner == "bridge"
+    assert doc.encounter.log[-1].text == "The GM ends the dispute: Mend the bridge wins (P9)"

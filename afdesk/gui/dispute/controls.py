@@ -7,7 +7,9 @@
 - People: move an individual or part of a group to a side (P3), grit, wits and sway, a new
   group of denizens;
 - Platforms: add or edit a platform: name, course, proponent, properties with their dice,
-  the conventional mark (P2).
+  the conventional mark (P2);
+- Ending: close the dispute at an exchange end (P8, the GM picks among tied platforms),
+  end it with the GM's winner or reopen it (P9).
 
 Every change is an Op pushed to the document; a refused one changes nothing and its reason
 (with its rule id) shows under the controls.
@@ -36,17 +38,20 @@ from afdesk.encounter.dispute.checks import check_refusal, check_targets
 from afdesk.encounter.dispute.ops import (
     AddPlatform,
     AddTension,
+    CloseDispute,
     EditPlatform,
     JoinDispute,
     MoveDisputant,
     SetDisputeStats,
     SetTensionThreshold,
+    SettleDispute,
     side_name,
 )
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, Platform, PlatformProperty
 from afdesk.encounter.state import Mode
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.style import meaning_style
+from afdesk.rules.dispute import closing_winner
 
 CHECKS = (CheckKind.CONVINCE, CheckKind.TAUNT, CheckKind.DISTRACT)
 NEW = "\x00new"
@@ -124,6 +129,7 @@ class DisputeControls(QWidget):
         self._play_tab()
         self._people_tab()
         self._platform_tab()
+        self._ending_tab()
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setStyleSheet(meaning_style("error", self.message, "font-weight: bold;"))
@@ -136,7 +142,7 @@ class DisputeControls(QWidget):
         grid = QGridLayout(tab)
         grid.setContentsMargins(6, 4, 6, 4)
         grid.setVerticalSpacing(2)
-        self.actor = narrow(QComboBox())
+        self.actor = narrow(QComboBox(), 24)
         self.target = narrow(QComboBox(), 22)
         who, at = QLabel("&Who"), QLabel("&At")
         who.setBuddy(self.actor)
@@ -237,15 +243,54 @@ class DisputeControls(QWidget):
         grid.addWidget(plat, 0, 0)
         grid.addWidget(self.platform, 0, 1)
         grid.addWidget(self.p_name, 0, 2)
-        grid.addWidget(self.p_proponent, 0, 3)
-        grid.addWidget(self.p_conventional, 0, 4)
-        grid.addWidget(self.p_course, 1, 0, 1, 3)
-        grid.addWidget(self.p_properties, 1, 3, 1, 1)
-        grid.addWidget(self.p_save, 1, 4)
+        grid.addWidget(self.p_conventional, 0, 3)
+        grid.addWidget(self.p_course, 1, 0, 1, 4)
+        by = QLabel("&By")
+        by.setBuddy(self.p_proponent)
+        grid.addWidget(by, 2, 0)
+        grid.addWidget(self.p_proponent, 2, 1)
+        grid.addWidget(self.p_properties, 2, 2)
+        grid.addWidget(self.p_save, 2, 3)
         grid.setColumnStretch(2, 1)
         self.tabs.addTab(tab, "Platfo&rms")
         self.platform.currentIndexChanged.connect(lambda _i: self._show_platform())
         self.p_save.clicked.connect(self.do_platform)
+
+    def _ending_tab(self) -> None:
+        tab = QWidget()
+        grid = QGridLayout(tab)
+        grid.setContentsMargins(6, 4, 6, 4)
+        grid.setVerticalSpacing(2)
+        self.close_button = QPushButton("Close the dispute on the most support (P8)")
+        self.close_button.setToolTip(
+            "At an exchange end: the most support wins; a tie goes to the conventional "
+            "platform, else to the one picked here (P8)"
+        )
+        self.winner = narrow(QComboBox(), 20)
+        self.settle = QPushButton("GM: end it with this &winner (P9)")
+        self.reopen = QPushButton("Re&open the dispute")
+        pick = QLabel("Pick")
+        pick.setBuddy(self.winner)
+        grid.addWidget(pick, 0, 0)
+        grid.addWidget(self.winner, 0, 1)
+        grid.addWidget(self.close_button, 0, 2)
+        grid.addWidget(self.settle, 1, 1)
+        grid.addWidget(self.reopen, 1, 2)
+        grid.setColumnStretch(3, 1)
+        self.tabs.addTab(tab, "Endin&g")
+        self.close_button.clicked.connect(self.do_close)
+        self.settle.clicked.connect(
+            lambda: self.push(SettleDispute(winner=self.winner.currentData() or ""))
+        )
+        self.reopen.clicked.connect(lambda: self.push(SettleDispute(reopen=True)))
+
+    def do_close(self) -> bool:
+        """Close the dispute (P8): the picked platform counts only among the tied."""
+        d = self.dispute
+        conv = d.conventional()
+        won, tied = closing_winner(d.support(), conv.id if conv else None)
+        pick = self.winner.currentData() or ""
+        return self.push(CloseDispute(pick=pick if not won and pick in tied else ""))
 
     # ------------------------------------------------------------------ document
 
@@ -294,6 +339,10 @@ class DisputeControls(QWidget):
         _refill(self.platform, [(p.name, p.id) for p in d.platforms] + [("(new platform)", NEW)])
         _refill(self.p_proponent, [("(no proponent)", "")] + [(e.name, e.id) for e in d.entries])
         self._show_platform()
+        _refill(self.winner, [(p.name, p.id) for p in d.platforms] + [("nobody", "")])
+        self.close_button.setEnabled(not d.over)
+        self.settle.setEnabled(not d.over)
+        self.reopen.setEnabled(d.over)
         self.threshold.setValue(d.threshold)
         self.less.setEnabled(d.tension > 0 and not d.over)
         self.more.setEnabled(not d.over)
@@ -425,7 +474,7 @@ class DisputeControls(QWidget):
 
     def _show_platform(self) -> None:
         p = self.dispute.platform(self.platform.currentData() or "") if self.doc else None
-        self.p_save.setText("Sa&ve platform" if p is not None else "Add &platform")
+        self.p_save.setText("Sa&ve platform" if p is not None else "&Add platform")
         if p is self._shown[1] or (p is not None and p == self._shown[1]):
             return  # what the GM is typing stays while the platform is the same
         self._shown = (self._shown[0], p)
