@@ -37,7 +37,8 @@ from afdesk.gui.style import meaning_colour
 
 COLUMNS = 3
 """Platform cards to a row (the audience's card comes last)."""
-GOOD, ERROR, NOTE, HINT = "good", "error", "note", "hint"
+GOOD, ERROR, NOTE = "good", "error", "note"
+"""The meaning colours (afdesk.gui.style) the board uses."""
 
 
 def escape(text: str) -> str:
