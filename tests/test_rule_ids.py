@@ -24,7 +24,7 @@ SCANNED = ("afdesk", "tests")
 
 FAMILIES = {"R": 13, "C": 6, "D": 5, "E": 17, "H": 5, "P": 9, "N": 8}
 SUB_IDS = ("P4a", "P4b", "N4a", "N4b", "N4c", "N4d")
-BUILT = ("R", "C", "D", "E", "H")
+BUILT = ("R", "C", "D", "E", "H", "P")
 """Families afdesk has built: each of their entries names tests that cover it."""
 
 ID_IN_TEXT = re.compile(

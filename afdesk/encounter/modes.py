@@ -34,7 +34,9 @@ from afdesk.encounter.state import Mode, Phase, TurnState
 
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
+    from afdesk.encounter.contest.assembly import ContestRecord, Plan
     from afdesk.encounter.interface import Encounter
+    from afdesk.rules.verdict import Verdict
 
 T = TypeVar("T")
 
@@ -81,6 +83,41 @@ class EncounterMode:
         """Modifiers this mode adds to every attack, as (key, label, dice, why, rule id):
         none in battle; an Obscured chase stage's -2 (H4)."""
         return ()
+
+    # ------------------------------------------------------------------ checks
+
+    def assemble(
+        self, enc: Encounter, attacker: str, action: str, target: str, facet: str, weapon: str
+    ) -> Plan | None:
+        """A check this mode assembles its own way (a dispute's Convince, or any check
+        without a zone, P1-P5), or None for the usual assembly on the map."""
+        return None
+
+    def check_targets(
+        self, enc: Encounter, attacker: str, action: str
+    ) -> list[tuple[str, str, str]] | None:
+        """Whom ``attacker``'s ``action`` may be aimed at in this mode, as (label, target
+        id or "" for none, why not or ""), for the check dialog; None: the characters on
+        the map, nearest first (battle). A dispute offers the neutral audience (P4a)."""
+        return None
+
+    def after_check(self, enc: Encounter, record: ContestRecord, v: Verdict) -> None:
+        """What a resolved check also does to the mode's part (a dispute's Convince moves
+        people, P4; Taunt's damage goes to grit, P5): nothing in battle."""
+
+    def check_text(self, enc: Encounter, record: ContestRecord, v: Verdict) -> str:
+        """What the log adds to a check's line for :meth:`after_check` ("" for nothing)."""
+        return ""
+
+    def damage_as_hits(self, enc: Encounter, record: ContestRecord) -> bool:
+        """Whether a landed attack's damage lands as hits (E6): a dispute's Taunt deals it
+        to grit instead (P5)."""
+        return True
+
+    def change_now(self, enc: Encounter) -> str:
+        """Why the encounter may change mode right now, outside an exchange end (E16):
+        a dispute that is over (P7, P9); "" for never."""
+        return ""
 
     # ------------------------------------------------------------- changes of mode
 

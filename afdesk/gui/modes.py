@@ -24,7 +24,7 @@ from afdesk.encounter.state import Mode
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
-PACKAGES: tuple[str, ...] = ("afdesk.gui.chase",)
+PACKAGES: tuple[str, ...] = ("afdesk.gui.chase", "afdesk.gui.dispute")
 """The GUI folders of the modes, each registering its :class:`ModeScreens` on import."""
 
 

@@ -245,8 +245,17 @@ def assemble(
     weapon: str = "",
 ) -> Plan:
     """Derive the contested check of ``attacker`` doing ``action`` to ``target`` with the
-    attack ``weapon`` from its sheet (its reach and range, E12)."""
+    attack ``weapon`` from its sheet (its reach and range, E12); the mode may assemble it
+    its own way (a dispute, P1-P5)."""
     action = CheckKind(action)
+    own = current_mode(enc).assemble(enc, attacker_id, action, target_id, facet, weapon)
+    return own or assemble_on_map(enc, attacker_id, action, target_id, facet, weapon)
+
+
+def assemble_on_map(
+    enc: "Encounter", attacker_id: str, action: CheckKind, target_id: str, facet: str, weapon: str
+) -> Plan:
+    """:func:`assemble` from the characters' places on the map (E8, E11-E13)."""
     spec = action.spec
     attacker = enc.combatant(attacker_id)
     if weapon and not spec.attack:
@@ -580,6 +589,7 @@ __all__ = [
     "ShiftSpend",
     "Via",
     "assemble",
+    "assemble_on_map",
     "candidates",
     "combinable",
     "momentum_refusal",

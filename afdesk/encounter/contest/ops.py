@@ -30,6 +30,7 @@ from afdesk.encounter.damage import (
     momentum_damage,
 )
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.op import Op
 from afdesk.encounter.ops.roster import check_decoys
 from afdesk.encounter.requires import name, require_phase
@@ -137,6 +138,7 @@ class ResolveContest(Op, frozen=True):
             enc.set_meta(meta)
         for c in people.values():
             enc.put(c)
+        current_mode(enc).after_check(enc, r, v)  # a dispute's Convince, Taunt (P4, P5)
 
     def terrain_prompts(self, enc: "Encounter") -> dict[str, list[str]]:
         """Who fell on a Ledge or a Steep slope: a roll of this check with Interference
@@ -209,7 +211,8 @@ class ResolveContest(Op, frozen=True):
         if r.weapon:
             attack_named(a, r.weapon)  # the attack is on the attacker's sheet
         damage = landed_hits(r.hits, r.momentum_uses)  # E6, R12
-        if v.lands and r.target and r.action.spec.attack and damage > 0:
+        as_hits = current_mode(enc).damage_as_hits(enc, r)  # a dispute's Taunt: grit (P5)
+        if v.lands and r.target and r.action.spec.attack and damage > 0 and as_hits:
             target = people.get(r.target) or enc.combatant(r.target)
             people[target.id] = target.replace(hits=target.hits + damage)
         if r.action is CheckKind.LEAVE_OVERLAP:
@@ -266,7 +269,8 @@ class ResolveContest(Op, frozen=True):
             head = f"{who} {spec.verb}{target} with the {r.weapon} ({r.facet}): {dice}"
         tail = physical_text(r.physical)
         damage = max(r.hits + momentum_damage(r.momentum_uses), 0)
-        if v.lands and r.target and r.action.spec.attack:
+        mode = current_mode(enc)
+        if v.lands and r.target and r.action.spec.attack and mode.damage_as_hits(enc, r):
             tail += f" — {name(enc, r.target)} takes {plural(damage, 'hit')}"
             if momentum_damage(r.momentum_uses):
                 tail += f" ({r.hits} damage, Momentum {momentum_damage(r.momentum_uses):+d}, R12)"
@@ -285,6 +289,7 @@ class ResolveContest(Op, frozen=True):
         attacker = enc.combatants.get(r.attacker)
         if spec.attack and attacker is not None and attacker.hidden:
             tail += f" — {who} attacked from hiding and is revealed (E6)"
+        tail += mode.check_text(enc, r, v)
         if not r.defenses or not v.succeeds:
             return f"{head} — {v.explain()}{tail}"
         d = r.defenses[0]

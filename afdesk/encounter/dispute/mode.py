@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.combatant import Side
+from afdesk.encounter.dispute import checks
 from afdesk.encounter.dispute.ops import outcome_text
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, dispute_of
 from afdesk.encounter.errors import IllegalOp
@@ -22,7 +24,9 @@ from afdesk.encounter.parts import EventKind, Part
 from afdesk.encounter.state import Mode
 
 if TYPE_CHECKING:
+    from afdesk.encounter.contest.assembly import ContestRecord, Plan
     from afdesk.encounter.interface import Encounter
+    from afdesk.rules.verdict import Verdict
 
 DISPUTE_PART = Part("dispute", DisputeState, DisputeState, EventKind.DISPUTE)
 
@@ -64,6 +68,30 @@ class DisputeMode(Battle):
 
     def leave(self, enc: Encounter) -> None:
         """The dispute's part stays as it is: a later dispute picks it up again (E16)."""
+
+    def assemble(
+        self, enc: Encounter, attacker: str, action: str, target: str, facet: str, weapon: str
+    ) -> Plan | None:
+        """A Convince against the audience or a personality, the platform's dice on it, and
+        any check without a zone (P1, P2, P4)."""
+        return checks.dispute_plan(enc, attacker, CheckKind(action), target, facet, weapon)
+
+    def check_targets(
+        self, enc: Encounter, attacker: str, action: str
+    ) -> list[tuple[str, str, str]] | None:
+        return checks.check_targets(enc, attacker, CheckKind(action))
+
+    def after_check(self, enc: Encounter, record: ContestRecord, v: Verdict) -> None:
+        checks.after_check(enc, record, v)
+
+    def check_text(self, enc: Encounter, record: ContestRecord, v: Verdict) -> str:
+        return checks.check_text(enc, record, v)
+
+    def damage_as_hits(self, enc: Encounter, record: ContestRecord) -> bool:
+        return not checks.taunted_in_dispute(enc, record)
+
+    def change_now(self, enc: Encounter) -> str:
+        return checks.change_now(enc)
 
     def next_turn(self, enc: Encounter) -> None:
         d: DisputeState = dispute_of(enc)

@@ -299,7 +299,7 @@ class AddTension(Op, frozen=True):
         tension = d.tension + self.amount
         text = f"Tension {'+' if self.amount > 0 else ''}{self.amount}: {tension}/{d.threshold}"
         if tension >= 0 and rules.tension_broken(tension, d.threshold):
-            text += "; the dispute breaks with no winner (P7)"
+            text += "; the dispute breaks with no winner"
         return text + " (P7)"
 
 

@@ -99,7 +99,7 @@ class ChangeMode(Op, frozen=True):
     label = "Mode"
 
     def execute(self, enc: "Encounter") -> None:
-        if not self.override:
+        if not self.override and not current_mode(enc).change_now(enc):
             require_phase(enc, Phase.SETUP, Phase.EXCHANGE_END, doing="change the mode")
         if self.mode is enc.mode:
             raise IllegalOp(f"the encounter is already in {self.mode.value} mode")
@@ -109,6 +109,9 @@ class ChangeMode(Op, frozen=True):
 
     def describe(self, enc: "Encounter") -> str:
         suffix = " (GM override)" if self.override else ""
+        now = current_mode(enc).change_now(enc)
+        if now and not self.override and enc.turn.phase not in (Phase.SETUP, Phase.EXCHANGE_END):
+            suffix = f" at once: {now}"
         return f"The encounter becomes a {self.mode.value}{suffix}"
 
     def title(self, enc: "Encounter") -> str:

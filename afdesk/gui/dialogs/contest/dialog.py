@@ -27,6 +27,7 @@ from afdesk.encounter.contest.assembly import CheckKind, Plan, assemble, candida
 from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import distance
+from afdesk.encounter.modes import current_mode
 from afdesk.gui import screens
 from afdesk.gui.dialogs.contest.common import Panel, reading_order
 from afdesk.gui.dialogs.contest.defense import DefensePanel
@@ -202,8 +203,12 @@ class ContestDialog(QDialog):
         self.target_box.clear()
         a = self.enc.combatant(self.attacker)
         spec = self.action.spec
+        own = current_mode(self.enc).check_targets(self.enc, self.attacker, self.action)
         if not spec.takes_target:
             self.target_box.addItem("(no target)", "")
+        elif own is not None:  # the mode's own (a dispute's audience, P4a)
+            for label, cid, why in own:
+                self.target_box.addItem(label + (f" — refused: {why}" if why else ""), cid)
         else:
             for c in candidates(self.enc, self.attacker, self.action):
                 assert a.area is not None and c.area is not None
