@@ -22,7 +22,7 @@ own folder with :func:`register_mode` (the model imports them), with no
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import msgspec
 
@@ -34,7 +34,6 @@ from afdesk.encounter.state import Mode, Phase, TurnState
 
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
-    from afdesk.encounter.contest.assembly import ContestRecord, Plan
     from afdesk.encounter.interface import Encounter
     from afdesk.rules.verdict import Verdict
 
@@ -88,9 +87,10 @@ class EncounterMode:
 
     def assemble(
         self, enc: Encounter, attacker: str, action: str, target: str, facet: str, weapon: str
-    ) -> Plan | None:
+    ) -> Any:
         """A check this mode assembles its own way (a dispute's Convince, or any check
-        without a zone, P1-P5), or None for the usual assembly on the map."""
+        without a zone, P1-P5) as a ``Plan`` of :mod:`afdesk.encounter.contest.assembly`, or
+        None for the usual assembly on the map (the contest, above the modes, asks this)."""
         return None
 
     def check_targets(
@@ -101,15 +101,16 @@ class EncounterMode:
         the map, nearest first (battle). A dispute offers the neutral audience (P4a)."""
         return None
 
-    def after_check(self, enc: Encounter, record: ContestRecord, v: Verdict) -> None:
-        """What a resolved check also does to the mode's part (a dispute's Convince moves
-        people, P4; Taunt's damage goes to grit, P5): nothing in battle."""
+    def after_check(self, enc: Encounter, record: Any, v: Verdict) -> None:
+        """What a resolved check (``record``, a ``ContestRecord``) also does to the mode's
+        part (a dispute's Convince moves people, P4; Taunt's damage goes to grit, P5):
+        nothing in battle."""
 
-    def check_text(self, enc: Encounter, record: ContestRecord, v: Verdict) -> str:
+    def check_text(self, enc: Encounter, record: Any, v: Verdict) -> str:
         """What the log adds to a check's line for :meth:`after_check` ("" for nothing)."""
         return ""
 
-    def damage_as_hits(self, enc: Encounter, record: ContestRecord) -> bool:
+    def damage_as_hits(self, enc: Encounter, record: Any) -> bool:
         """Whether a landed attack's damage lands as hits (E6): a dispute's Taunt deals it
         to grit instead (P5)."""
         return True

@@ -10,7 +10,7 @@ assemble` and one ``ResolveContest`` Op as in battle; the dispute's mode object
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -27,7 +27,7 @@ from afdesk.encounter.contest.assembly import (
 from afdesk.encounter.damage import landed_hits
 from afdesk.encounter.dispute.convince import DisputeConvince
 from afdesk.encounter.dispute.ops import side_name
-from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry
+from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, dispute_of
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.state import Phase
 from afdesk.rules import dispute as rules
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from afdesk.encounter.contest.assembly import ContestRecord
     from afdesk.encounter.interface import Encounter
     from afdesk.encounter.pending import Decision
-    from afdesk.encounter.snapshot import LogEntry
     from afdesk.rules.verdict import Verdict
 
 NO_ZONE = "no zone: range, flank and cover do not apply (P1)"
@@ -147,7 +146,7 @@ def dispute_plan(
         plan = _off_map(enc, attacker_id, action, target_id, facet, weapon)
         if on_map:  # the audience: there is a zone, but no line to anyone (P4a)
             plan = msgspec.structs.replace(plan, notes=())
-    d: DisputeState = enc.dispute
+    d: DisputeState = dispute_of(enc)
     actor = entry_of(d, attacker_id)
     entry = entry_of(d, target_id) if target_id else None
     if target is not None and entry is None:
@@ -183,7 +182,7 @@ def check_targets(enc: Encounter, attacker: str, action: CheckKind) -> list[tupl
     """Whom ``attacker`` may aim ``action`` at in the dispute, as (label, character id or
     "" for the neutral audience, why not or ""): the audience first for a Convince (P4a),
     then every character in the dispute, those on other sides first (P4b)."""
-    d: DisputeState = enc.dispute
+    d: DisputeState = dispute_of(enc)
     me = entry_of(d, attacker)
     out: list[tuple[str, str, str]] = []
     if action is CheckKind.CONVINCE:
@@ -213,7 +212,7 @@ def convince_margin(enc: Encounter, record: ContestRecord, v: Verdict) -> int:
 
 
 def _convince(enc: Encounter, record: ContestRecord, v: Verdict) -> DisputeConvince:
-    d: DisputeState = enc.dispute
+    d: DisputeState = dispute_of(enc)
     actor = entry_of(d, record.attacker)
     if actor is None:
         raise IllegalOp(f"{record.attacker!r} takes no part in the dispute (P3)")
@@ -231,7 +230,7 @@ def _convince(enc: Encounter, record: ContestRecord, v: Verdict) -> DisputeConvi
 def after_check(enc: Encounter, record: ContestRecord, v: Verdict) -> None:
     """A resolved Convince moves people (P4a, P4b, then the reckoning P6); a landed Taunt
     takes its damage off the target's grit in the dispute (P5)."""
-    d: DisputeState = enc.dispute
+    d: DisputeState = dispute_of(enc)
     if record.action is CheckKind.CONVINCE:
         why = convince_refusal(
             d,
@@ -255,14 +254,14 @@ def taunted_in_dispute(enc: Encounter, record: ContestRecord) -> bool:
     return (
         record.action is CheckKind.TAUNT
         and bool(record.target)
-        and entry_of(enc.dispute, record.target) is not None
+        and entry_of(dispute_of(enc), record.target) is not None
     )
 
 
 def check_text(enc: Encounter, record: ContestRecord, v: Verdict) -> str:
     """The log's words for what the check did in the dispute (P4, P5), and the fumble's
     proposal of +1 tension (P7, R6)."""
-    d: DisputeState = enc.dispute
+    d: DisputeState = dispute_of(enc)
     text = ""
     if record.action is CheckKind.CONVINCE:
         try:
@@ -289,17 +288,17 @@ def fumbled_social(record: ContestRecord, v: Verdict) -> bool:
 
 def change_now(enc: Encounter) -> str:
     """Why the encounter may change mode now (P7, P9): the dispute is over."""
-    d: DisputeState = enc.dispute
+    d: DisputeState = dispute_of(enc)
     if not d.over or enc.turn.phase is Phase.ENDED:
         return ""
     return "the dispute broke (P7)" if d.outcome.how == "broken" else "the dispute is over (P9)"
 
 
-def _fumble_pending(enc: Encounter, log: Sequence[LogEntry]) -> str:
+def _fumble_pending(enc: Encounter, log: Sequence[Any]) -> str:
     """The name of whoever fumbled the last social check, while the GM has neither
     changed the tension since, nor made another check, nor passed the turn (P7, R6)."""
+    from afdesk.encounter.contest.ops import ResolveContest
     from afdesk.encounter.dispute.ops import AddTension
-    from afdesk.encounter.ops.check import ResolveContest
     from afdesk.encounter.ops.flow import NextTurn
 
     for entry in reversed(log[-200:]):
@@ -318,7 +317,7 @@ def _fumble_pending(enc: Encounter, log: Sequence[LogEntry]) -> str:
     return ""
 
 
-def decisions(enc: Encounter, log: Sequence[LogEntry]) -> list[Decision]:
+def decisions(enc: Encounter, log: Sequence[Any]) -> list[Decision]:
     """What waits for the GM in a dispute, with the Ops that decide it: +1 tension after
     a fumbled social check (P7, R6); a broken dispute's battle, chase or end at once (P7);
     closing the dispute at an exchange end (P8). ``log`` is the encounter's log."""
@@ -328,7 +327,7 @@ def decisions(enc: Encounter, log: Sequence[LogEntry]) -> list[Decision]:
     from afdesk.encounter.pending import Choice, Decision
     from afdesk.encounter.state import Mode
 
-    d: DisputeState = enc.dispute
+    d: DisputeState = dispute_of(enc)
     out: list[Decision] = []
     if enc.turn.phase is Phase.ENDED:
         return out
