@@ -56,50 +56,59 @@ def kept_text(doc: EncounterDocument) -> str:
     )
 
 
+def document_from_file(path: Path, *, copy: bool = False) -> EncounterDocument:
+    """The encounter in ``path`` as a document (``copy``: as a new unsaved one, with no
+    path); :class:`afdesk.storage.LoadError` if it cannot be read."""
+    from afdesk.storage import clean_stale_temps, load
+
+    if not copy:
+        with contextlib.suppress(OSError):
+            clean_stale_temps(path)  # left behind by a save that was killed
+    loaded = load(path)
+    enc = Encounter.from_state(loaded.state)
+    if copy:
+        return EncounterDocument(enc)
+    doc = EncounterDocument(enc, path, on_disk_version=loaded.schema_version)
+    doc.disk_digest = loaded.digest
+    return doc
+
+
 class FileMenu:
     """Opening, saving and closing encounters (see the module)."""
 
     def open_sample(self) -> None:
         """The bundled sample, as a new unsaved encounter (never saved over the original)."""
-        from afdesk.storage import load
-
-        loaded = load(paths.sample_encounter())
-        doc = EncounterDocument(Encounter.from_state(loaded.state))
-        self.set_document(doc)
+        self.open_path(paths.sample_encounter(), asked=True, copy=True)
 
     def open_bundled(self, path: Path) -> bool:
         """A bundled sample (a mode's, from File > Open sample), as a new unsaved encounter,
         after asking about unsaved changes; False if the GM kept the encounter shown."""
-        from afdesk.storage import load
+        return self.open_path(path, copy=True)
 
-        if not self.maybe_save():
-            return False
-        loaded = load(path)
-        self.set_document(EncounterDocument(Encounter.from_state(loaded.state)))
-        return True
-
-    def open_path(self, path: str | Path, *, asked: bool = False) -> bool:
-        """Open an encounter file; a clear message and nothing lost if it cannot be.
-        ``asked``: the caller has already asked about unsaved changes (Run)."""
-        from afdesk.storage import LoadError, clean_stale_temps, load
+    def open_path(
+        self, path: str | Path, *, asked: bool = False, copy: bool = False, verb: str = "Opened"
+    ) -> bool:
+        """Open an encounter file: the one way a file becomes the shown document (the
+        command line, File > Open, recent files, a dropped file, the start page, the
+        campaign's Run, recovery's "open the saved file", a reload, the samples). A clear
+        message and nothing lost if it cannot be. ``asked``: the caller has already asked
+        about unsaved changes (Run, a reload); ``copy``: a bundled sample, shown as a new
+        unsaved encounter that is never saved over the original (not a recent file)."""
+        from afdesk.storage import LoadError
 
         if not asked and not self.maybe_save():
             return False
         path = Path(path)
-        with contextlib.suppress(OSError):
-            clean_stale_temps(path)  # left behind by a save that was killed
         try:
-            loaded = load(path)
+            doc = document_from_file(path, copy=copy)
         except LoadError as exc:
-            self.reporter.failed("Cannot open the encounter", exc)
+            doing = "reload" if verb == "Reloaded" else "open"
+            self.reporter.failed(f"Cannot {doing} the encounter", exc)
             return False
-        doc = EncounterDocument(
-            Encounter.from_state(loaded.state), path, on_disk_version=loaded.schema_version
-        )
-        doc.disk_digest = loaded.digest
         self.set_document(doc)
-        self._add_recent(path)
-        self.show_message(f"Opened {path.name}.")
+        if not copy:
+            self._add_recent(path)
+            self.show_message(f"{verb} {path.name}.")
         return True
 
     def open_dialog(self) -> None:

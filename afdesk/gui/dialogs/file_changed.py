@@ -45,19 +45,4 @@ def resolve(window, path: Path, detail: str) -> bool:
 def reload(window, path: Path) -> bool:
     """Open the file as it is on disk now, dropping the open encounter's changes (the GM
     chose so: the window closes it cleanly)."""
-    from afdesk.encounter.model import Encounter
-    from afdesk.gui.document import EncounterDocument
-    from afdesk.storage import LoadError, load
-
-    try:
-        loaded = load(path)
-    except LoadError as exc:
-        window.reporter.failed("Cannot reload the encounter", exc)
-        return False
-    doc = EncounterDocument(
-        Encounter.from_state(loaded.state), path, on_disk_version=loaded.schema_version
-    )
-    doc.disk_digest = loaded.digest
-    window.set_document(doc)
-    window.show_message(f"Reloaded {path.name}.")
-    return True
+    return bool(window.open_path(path, asked=True, verb="Reloaded"))
