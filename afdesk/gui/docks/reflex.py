@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,6 +29,7 @@ from afdesk.encounter.summary import headline
 from afdesk.gui import commands as cmd
 from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.style import meaning_colour, meaning_fill
 
 
 class ReflexPanel(QWidget):
@@ -258,7 +259,7 @@ class ReflexPanel(QWidget):
                 continue
             item.setText(row.text)
             item.setData(Qt.ItemDataRole.UserRole, row.cid)
-            _style(item, row.look, self._fonts)
+            _style(item, row.look, self._fonts, order.palette())
             item.setData(_ROW, row)
         self._rows = list(rows)
 
@@ -365,7 +366,7 @@ class _Row(NamedTuple):
     """"actor" (bold, highlighted), "done" (greyed), "aside" (not in this round) or ""."""
 
 
-def _style(item: QListWidgetItem, look: str, fonts: dict[str, QFont]) -> None:
+def _style(item: QListWidgetItem, look: str, fonts: dict[str, QFont], palette: QPalette) -> None:
     if "actor" not in fonts:
         bold = QFont(item.font())
         bold.setBold(True)
@@ -373,6 +374,11 @@ def _style(item: QListWidgetItem, look: str, fonts: dict[str, QFont]) -> None:
         fonts["actor"] = bold
         fonts[""] = QFont(item.font())
     item.setFont(fonts["actor" if look == "actor" else ""])
-    item.setBackground(QBrush(QColor("#ffe680")) if look == "actor" else QBrush())
-    grey = {"done": "#888888", "aside": "#666666"}.get(look)
-    item.setForeground(QBrush(QColor(grey)) if grey else QBrush())
+    if look == "actor":
+        back, fore = meaning_fill("actor", palette)
+        item.setBackground(QBrush(back))
+        item.setForeground(QBrush(fore))
+        return
+    item.setBackground(QBrush())
+    grey = {"done": "done", "aside": "hint"}.get(look)
+    item.setForeground(QBrush(meaning_colour(grey, palette)) if grey else QBrush())
