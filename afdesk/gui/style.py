@@ -18,6 +18,9 @@ SELECTED = QColor("#ffffff")
 OVERLAP = QColor("#e0301e")
 REACH = QColor(80, 200, 255, 90)
 PATH = QColor("#ffe066")
+FALLEN = {"down": QColor("#8e0000"), "out": QColor("#151515")}
+"""The plate behind the white DOWN and OUT words across a fallen token (E17): above 7:1,
+read from across the table on the players' screen."""
 
 
 def side_colour(side: Side) -> QColor:
