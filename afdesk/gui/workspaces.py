@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar
 
 from afdesk.gui import layouts, screens
 
@@ -72,6 +72,34 @@ class Workspaces:
         self.settings.setValue(CURRENT, name)
         self.restore()
         self._check_entry()
+        self._tidy()
+
+    def _tidy(self) -> None:
+        self.hide_stray_tab_bars()
+        QTimer.singleShot(0, self.hide_stray_tab_bars)  # once the layout has settled
+
+    def hide_stray_tab_bars(self) -> list[QTabBar]:
+        """Hide the tab bars the window's layout left behind: after a switch moved the
+        docks, Qt may leave a tab bar of an earlier layout shown (one tab, or the tabs of
+        a group that no longer exists), drawn as a fragment over the docks. A tab bar in
+        use shows the titles of one group of tabbed, shown docks (Qt shows a hidden one
+        again when it uses it). Returns those hidden."""
+        w = self.window
+        docks = [d for d in self._docks() if d.isVisible() and not d.isFloating()]
+        groups = set()
+        for d in docks:
+            tabbed = [t for t in w.tabifiedDockWidgets(d) if t.isVisible()]
+            if tabbed:
+                groups.add(frozenset(x.windowTitle() for x in (d, *tabbed)))
+        hidden = []
+        for bar in w.findChildren(QTabBar):
+            if bar.parent() is not w or not bar.isVisible():
+                continue
+            titles = frozenset(bar.tabText(i) for i in range(bar.count()))
+            if bar.count() < 2 or titles not in groups:
+                bar.hide()
+                hidden.append(bar)
+        return hidden
 
     def restore(self) -> None:
         """The current workspace as the GM left it (its declaration if never changed);
@@ -99,6 +127,7 @@ class Workspaces:
         """View > Workspace > Reset workspace: the declared layout again."""
         self.settings.remove(state_key(self.current))
         self.apply()
+        self._tidy()
 
     def apply(self, name: str | None = None) -> None:
         """Lay the docks out as workspace ``name`` (the current one) declares: which show,
@@ -210,6 +239,7 @@ class Workspaces:
             self.switch(name)
         finally:
             self._by_hand = False
+        self._tidy()  # the zone editor's docks came or went too
 
     def _check_entry(self) -> None:
         if self.current in self.entries:
