@@ -26,6 +26,10 @@ def state_key(name: str) -> str:
     return f"workspaces/{name}/state"
 
 
+def front_key(name: str) -> str:
+    return f"workspaces/{name}/front"
+
+
 def names_dock(state: bytes, name: str) -> bool:
     """Whether a layout saved by ``QMainWindow.saveState`` holds the dock ``name`` (its
     object name is written in UTF-16)."""
@@ -108,6 +112,8 @@ class Workspaces:
         if saved is None or not self.window.restoreState(saved):
             self.apply()
             return
+        self._raise_front()
+        QTimer.singleShot(0, self._raise_front)  # the tabs are rebuilt when laid out
         wanted = layouts.WORKSPACES[self.current].docks(self.small())
         for dock in self._docks():
             name = dock.objectName()
@@ -119,13 +125,46 @@ class Workspaces:
                 dock.setVisible(name in wanted)
 
     def save(self) -> None:
-        """Keep the current workspace's arrangement (switching away, closing)."""
+        """Keep the current workspace's arrangement (switching away, closing), with the
+        docks in front of their tabs."""
         self.settings.setValue(state_key(self.current), self.window.saveState())
         self.settings.setValue(CURRENT, self.current)
+        if self.window.isVisible():
+            front = [
+                d.objectName()
+                for d in self._docks()
+                if d.isVisible()
+                and not d.visibleRegion().isEmpty()
+                # a task's dock shown on its way in (the zone editor's) is not the GM's
+                and layouts.TASK_DOCKS.get(d.objectName(), self.current) == self.current
+            ]
+            self.settings.setValue(front_key(self.current), front)
+
+    def _raise_front(self) -> None:
+        """Put in front of each group of tabs the dock that was in front when the GM left
+        the workspace, else the one it declares in front: ``restoreState`` brings a group
+        back with its last shown dock in front (the Reserves over the Character dock, back
+        in Play after Prepare)."""
+        saved = self.settings.value(front_key(self.current)) or []
+        if isinstance(saved, str):  # QSettings gives one value for a list of one
+            saved = [saved]
+        w = self.window
+        docks = {d.objectName(): d for d in self._docks() if d.isVisible()}
+        chosen: set[str] = set()
+        for name in [*saved, *layouts.WORKSPACES[self.current].front]:
+            dock = docks.get(name)
+            if dock is None or name in chosen:
+                continue
+            group = {name, *(t.objectName() for t in w.tabifiedDockWidgets(dock))}
+            if group & chosen:
+                continue  # this group's front is chosen already
+            dock.raise_()
+            chosen |= group
 
     def reset(self) -> None:
         """View > Workspace > Reset workspace: the declared layout again."""
         self.settings.remove(state_key(self.current))
+        self.settings.remove(front_key(self.current))
         self.apply()
         self._tidy()
 

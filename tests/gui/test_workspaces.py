@@ -208,3 +208,21 @@ def test_switching_workspaces_leaves_no_stray_tab_bar(qtbot, monkeypatch):
         w.workspaces.entries[name].trigger()
         settle()
         assert stray_tab_bars(w) == [], name
+
+
+def test_back_in_a_workspace_the_docks_in_front_are_those_the_gm_left(qtbot, monkeypatch):
+    """Leaving Play for Prepare and coming back shows the Character dock in front of its
+    tabs (not the last tab, the Reserves), and a tab the GM raised stays raised."""
+    w = on_screen(monkeypatch, qtbot, LAPTOP)
+    settle()
+    assert shown(w) == {"combatantDock", "logDock"}
+    for name in ("prepare", "play"):
+        w.workspaces.entries[name].trigger()
+        settle()
+    assert shown(w) == {"combatantDock", "logDock"}
+    w.reflex_dock.raise_()
+    settle()
+    for name in ("chase", "play"):
+        w.workspaces.entries[name].trigger()
+        settle()
+    assert shown(w) == {"reflexDock", "logDock"}
