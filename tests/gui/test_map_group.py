@@ -146,3 +146,17 @@ def _context(view, pos):
     from PySide6.QtGui import QContextMenuEvent
 
     return QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, view.mapToGlobal(pos))
+
+
+def test_escape_drops_a_rubber_band_under_way(qtbot):
+    view, doc = open_view(qtbot, sample.build())
+    _click(view, "huang")
+    vp = view.viewport()
+    QTest.mousePress(vp, LEFT, NO, at(view, (6, 2)))
+    QTest.mouseMove(vp, at(view, (8, 3.5)))
+    QTest.mouseMove(vp, at(view, (10, 5)))
+    assert view.tool("move")._rubber.isVisible()
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert not view.tool("move")._rubber.isVisible()
+    QTest.mouseRelease(vp, LEFT, NO, at(view, (10, 5)))
+    assert view.group.members() == () and doc.selected == "huang"  # as before the band
