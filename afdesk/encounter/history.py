@@ -198,18 +198,23 @@ class History(StepList[Step, StepEvent]):
         self._emit(StepEvent(Change.REDO, step))
         return step
 
-    def adopt(self, steps: Sequence[Step]) -> None:
+    def adopt(self, steps: Sequence[Step], clean: int = -1) -> None:
         """Take ``steps``, already applied to the encounter (a crash journal's replay,
         oldest first), as the steps to undo: the history before them is forgotten, and
-        beyond the limit the oldest are too. No saved state is among them (the encounter's
-        file may differ from where they start). Nothing is applied and no one is told:
-        the encounter does not change."""
+        beyond the limit the oldest are too. ``clean`` is how many of them lead from the
+        file as saved to the state the file holds (-1: none does, the journal started
+        from an encounter the file does not hold); undoing back there is clean again,
+        unless the limit forgot that point. Nothing is applied and no one is told: the
+        encounter does not change."""
+        if not -1 <= clean <= len(steps):
+            raise ValueError(f"a clean index is -1 or 0 to {len(steps)}, not {clean}")
         kept = list(steps)
         if self.limit is not None:
             kept = kept[-self.limit :]
+        forgotten = len(steps) - len(kept)
         self._steps = kept
         self._index = len(kept)
-        self._clean = -1
+        self._clean = clean - forgotten if clean >= forgotten else -1
 
     # -------------------------------------------------------------------- internals
 

@@ -69,8 +69,9 @@ def start(window, file: str | None = None) -> None:
             except LoadError as exc:
                 window.reporter.failed("Recovery failed", exc, kept="The journal is kept.")
                 continue
-            doc = EncounterDocument(Encounter.from_state(state), p.file, modified=True)
-            doc.adopt_steps(report.steps)  # the recovered changes can be undone
+            doc = EncounterDocument(Encounter.from_state(state), p.file)
+            # the recovered changes can be undone; back at the saved file it is clean again
+            doc.adopt_steps(report.steps, report.clean)
             window.set_document(doc)
             doc.start_journal()  # the recovered state is journaled before the old one goes
             discard(p)

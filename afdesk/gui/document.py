@@ -212,16 +212,25 @@ class EncounterDocument(QObject):
         self.undo_stack.push(StepCommand(self, step, merged))
         return ""
 
-    def adopt_steps(self, steps: Sequence[Step]) -> None:
+    def adopt_steps(self, steps: Sequence[Step], clean: int = -1) -> None:
         """Take the steps a crash journal's replay made (already applied to this encounter,
         oldest first) as its undo history, so that the GM can undo what was recovered
-        (:func:`afdesk.storage.recovery.recover_report`). Before the journal starts: its
-        base is the encounter as recovered, and undoing an adopted step journals its
+        (:func:`afdesk.storage.recovery.recover_report`). ``clean``: after how many of
+        them the encounter is the file as saved (-1: at none), where undo makes the
+        document unmodified again (QUndoStack's clean index). Before the journal starts:
+        its base is the encounter as recovered, and undoing an adopted step journals its
         inverse."""
-        self.history.adopt(steps)
+        self.history.adopt(steps, clean)
         self.undo_stack.clear()
-        for step in self.history.steps:
+        self.undo_stack.resetClean()  # no step is the saved state unless ``clean`` says
+        at = self.history.clean_index
+        for i, step in enumerate(self.history.steps):
+            if i == at:
+                self.undo_stack.setClean()
             self.undo_stack.push(StepCommand(self, step, merged=False))
+        if at == len(self.history.steps):
+            self.undo_stack.setClean()
+        self._update_modified()
 
     def undo(self) -> None:
         """Undo the last step (through the undo stack, which the history follows)."""

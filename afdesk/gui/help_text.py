@@ -12,6 +12,8 @@ from __future__ import annotations
 
 MAP_KEYS = (
     ("Tab / Shift+Tab", "the next / previous character"),
+    ("Drag on empty ground", "select the tokens in the rubber band (Ctrl: add to them)"),
+    ("Alt+drag, middle button", "pan the map"),
     ("Arrows", "step one area (Home, End, Page Up, Page Down: diagonally)"),
     ("Q / E, [ / ]", "turn 15°"),
     ("1-9", "face a direction, as on a keypad (8 north, 6 east, ...)"),

@@ -24,3 +24,19 @@ def pct(p: float) -> str:
     if p > 0.999:
         return ">99.9%"
     return f"{100 * p:.1f}%"
+
+
+ZWSP = "\u200b"
+"""A zero-width space: where a wrapped label may break a word that has no other place."""
+
+
+def breakable(text: str, every: int = 16) -> str:
+    """``text`` with a zero-width space in every run of more than ``every`` characters
+    without a space (a link, a name run together), so that a word-wrapped label breaks
+    it instead of growing as wide as the word (and the window with it)."""
+    out = []
+    for word in text.split(" "):
+        if len(word) > every:
+            word = ZWSP.join(word[i : i + every] for i in range(0, len(word), every))
+        out.append(word)
+    return " ".join(out)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar
 
 from afdesk.gui import layouts, screens
 
@@ -24,6 +24,10 @@ CURRENT = "workspaces/current"
 
 def state_key(name: str) -> str:
     return f"workspaces/{name}/state"
+
+
+def front_key(name: str) -> str:
+    return f"workspaces/{name}/front"
 
 
 def names_dock(state: bytes, name: str) -> bool:
@@ -72,6 +76,34 @@ class Workspaces:
         self.settings.setValue(CURRENT, name)
         self.restore()
         self._check_entry()
+        self._tidy()
+
+    def _tidy(self) -> None:
+        self.hide_stray_tab_bars()
+        QTimer.singleShot(0, self.hide_stray_tab_bars)  # once the layout has settled
+
+    def hide_stray_tab_bars(self) -> list[QTabBar]:
+        """Hide the tab bars the window's layout left behind: after a switch moved the
+        docks, Qt may leave a tab bar of an earlier layout shown (one tab, or the tabs of
+        a group that no longer exists), drawn as a fragment over the docks. A tab bar in
+        use shows the titles of one group of tabbed, shown docks (Qt shows a hidden one
+        again when it uses it). Returns those hidden."""
+        w = self.window
+        docks = [d for d in self._docks() if d.isVisible() and not d.isFloating()]
+        groups = set()
+        for d in docks:
+            tabbed = [t for t in w.tabifiedDockWidgets(d) if t.isVisible()]
+            if tabbed:
+                groups.add(frozenset(x.windowTitle() for x in (d, *tabbed)))
+        hidden = []
+        for bar in w.findChildren(QTabBar):
+            if bar.parent() is not w or not bar.isVisible():
+                continue
+            titles = frozenset(bar.tabText(i) for i in range(bar.count()))
+            if bar.count() < 2 or titles not in groups:
+                bar.hide()
+                hidden.append(bar)
+        return hidden
 
     def restore(self) -> None:
         """The current workspace as the GM left it (its declaration if never changed);
@@ -80,6 +112,8 @@ class Workspaces:
         if saved is None or not self.window.restoreState(saved):
             self.apply()
             return
+        self._raise_front()
+        QTimer.singleShot(0, self._raise_front)  # the tabs are rebuilt when laid out
         wanted = layouts.WORKSPACES[self.current].docks(self.small())
         for dock in self._docks():
             name = dock.objectName()
@@ -91,14 +125,48 @@ class Workspaces:
                 dock.setVisible(name in wanted)
 
     def save(self) -> None:
-        """Keep the current workspace's arrangement (switching away, closing)."""
+        """Keep the current workspace's arrangement (switching away, closing), with the
+        docks in front of their tabs."""
         self.settings.setValue(state_key(self.current), self.window.saveState())
         self.settings.setValue(CURRENT, self.current)
+        if self.window.isVisible():
+            front = [
+                d.objectName()
+                for d in self._docks()
+                if d.isVisible()
+                and not d.visibleRegion().isEmpty()
+                # a task's dock shown on its way in (the zone editor's) is not the GM's
+                and layouts.TASK_DOCKS.get(d.objectName(), self.current) == self.current
+            ]
+            self.settings.setValue(front_key(self.current), front)
+
+    def _raise_front(self) -> None:
+        """Put in front of each group of tabs the dock that was in front when the GM left
+        the workspace, else the one it declares in front: ``restoreState`` brings a group
+        back with its last shown dock in front (the Reserves over the Character dock, back
+        in Play after Prepare)."""
+        saved = self.settings.value(front_key(self.current)) or []
+        if isinstance(saved, str):  # QSettings gives one value for a list of one
+            saved = [saved]
+        w = self.window
+        docks = {d.objectName(): d for d in self._docks() if d.isVisible()}
+        chosen: set[str] = set()
+        for name in [*saved, *layouts.WORKSPACES[self.current].front]:
+            dock = docks.get(name)
+            if dock is None or name in chosen:
+                continue
+            group = {name, *(t.objectName() for t in w.tabifiedDockWidgets(dock))}
+            if group & chosen:
+                continue  # this group's front is chosen already
+            dock.raise_()
+            chosen |= group
 
     def reset(self) -> None:
         """View > Workspace > Reset workspace: the declared layout again."""
         self.settings.remove(state_key(self.current))
+        self.settings.remove(front_key(self.current))
         self.apply()
+        self._tidy()
 
     def apply(self, name: str | None = None) -> None:
         """Lay the docks out as workspace ``name`` (the current one) declares: which show,
@@ -210,6 +278,7 @@ class Workspaces:
             self.switch(name)
         finally:
             self._by_hand = False
+        self._tidy()  # the zone editor's docks came or went too
 
     def _check_entry(self) -> None:
         if self.current in self.entries:

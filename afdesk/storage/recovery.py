@@ -63,6 +63,11 @@ class Recovered(msgspec.Struct, frozen=True):
     """The replayed steps that ``state`` can undo, oldest first (as the replay's History
     holds them): the recovered document's undo history starts with them, so that the GM
     can undo back to where the journal began (the file as saved, or its base)."""
+    clean: int = -1
+    """How many of ``steps`` lead from the file as saved to what the file holds now: 0 when
+    the journal began at the file (undoing every recovered step is back at the saved file,
+    so the document is clean there), -1 when it began at an encounter the file does not
+    hold (never saved, or changed on disk)."""
 
 
 class _Empty(Exception):
@@ -394,6 +399,7 @@ def _replay_journal(data: bytes, source: str) -> Recovered:
         j = _parse(data, source)
         saved = _saved_base(j)
         lines = j.lines
+        from_file = True
         if saved is not None:
             file, k = saved
             base = files.load(file).state
@@ -404,13 +410,17 @@ def _replay_journal(data: bytes, source: str) -> Recovered:
                 raise LoadError(source, problem)
             if bytes(j.header.base) != b"null":
                 base = codec.decode(bytes(j.header.base), source=source)
+                from_file = False  # embedded: the file does not hold it
             elif j.header.file is not None:  # _problem said so
                 base = files.load(Path(j.header.file)).state
             else:
                 raise LoadError(source, "the journal names neither a file nor its encounter")
         history, dropped = _replay(base, lines, j.total)
         steps = history.steps[: history.index]
-        return Recovered(history.encounter.state(), dropped or j.dropped, steps)
+        # The replay's History starts clean at its base and follows undo and redo; a
+        # saved state among the steps left to redo is not among those handed back.
+        clean = history.clean_index if from_file and history.clean_index <= history.index else -1
+        return Recovered(history.encounter.state(), dropped or j.dropped, steps, clean)
     except LoadError:
         raise
     except _Empty:

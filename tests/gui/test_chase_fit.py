@@ -57,3 +57,42 @@ def test_long_names_and_facts_at_1280x720(qtbot):
     # every combo box says the whole of what it shows in its tooltip
     c.participants.who.setCurrentIndex(c.participants.who.findData("runner-1"))
     assert c.participants.who.toolTip() == LONG
+
+
+def test_the_exchange_end_text_never_pushes_the_window_past_1280x720(qtbot):
+    """At a chase's exchange end the Reflex dock says what comes next with the GM's notes:
+    a long note, or a word it cannot wrap (a link), wraps and scrolls inside the dock; the
+    window stays within the screen."""
+    from test_chase_board import _deal_and_play, _play_turns
+
+    from afdesk.encounter.ops.meta import SetNotes
+    from afdesk.encounter.state import Phase
+    from afdesk.gui.text import ZWSP
+
+    w = MainWindow(QSettings())
+    qtbot.addWidget(w)
+    w.maybe_save = lambda: True
+    w.rng = random.Random(14)
+    w.resize(1280, 720)
+    w.chase_view.open_chase_sample()
+    w.show()
+    doc = w.doc
+    link = "https://example.org/" + "ledger" * 30  # no place to wrap
+    notes = "The band has Wu's ledger & the cart <below>. " * 40 + link
+    assert not doc.push(SetNotes(notes))
+    k = 0
+    for rnd in range(5):
+        _deal_and_play(doc, rnd)
+        k = _play_turns(w, k)
+    assert doc.encounter.turn.phase is Phase.EXCHANGE_END
+    panel = w.reflex_panel
+    w.reflex_dock.raise_()
+    qtbot.waitUntil(lambda: panel.end_box.isVisible())
+    hint = w.minimumSizeHint()
+    assert hint.width() <= 1280 and hint.height() <= 720, hint
+    assert w.width() <= 1280 and w.height() <= 720
+    shown = panel.end_text.text().replace(ZWSP, "")
+    assert "Wu&#x27;s ledger &amp; the cart &lt;below&gt;." in shown and link in shown
+    body = panel.scroll.widget()
+    assert body.minimumSizeHint().width() <= panel.scroll.viewport().width()  # no cut
+    assert panel.scroll.verticalScrollBar().maximum() > 0  # the rest is a scroll away

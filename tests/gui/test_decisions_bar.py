@@ -63,4 +63,5 @@ def test_the_players_screen_shows_down_on_the_token(window):
     assert doc.push(AdjustCounter(victim.id, "hits", victim.grit - victim.hits)) == ""
     window.decisions.rows[0].buttons[0].click()  # Down
     player = MapScene(doc, player=True)
-    assert "DOWN" in player.tokens[victim.id].badge_texts()
+    token = player.tokens[victim.id]
+    assert token.fallen == "DOWN" and "DOWN" not in token.badge_texts()  # the plate (E17)

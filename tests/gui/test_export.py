@@ -239,7 +239,8 @@ def test_export_png_imports_the_model_the_loader_and_the_scene_only(tmp_path):
     assert QImage(str(out)).width() == 1920
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     gui = {m for m in loaded if m.startswith("afdesk.gui")}
-    map_modules = {"art", "base", "marks", "overlays", "patterns", "scene", "still", "terrain"}
+    map_modules = {"art", "base", "fallen", "marks", "overlays", "patterns", "scene", "still"}
+    map_modules |= {"terrain"}
     assert gui == {
         "afdesk.gui",
         "afdesk.gui.export",

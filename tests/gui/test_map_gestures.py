@@ -18,7 +18,7 @@ from afdesk.storage import samples as sample
         (True, "gao", "gao", Gesture.TURN),  # the knob wins over the token under it
         (False, "gao", "gao", Gesture.DRAG),
         (False, "", "archer", Gesture.SELECT),  # a decoy: select its owner, never drag
-        (False, "", "", Gesture.PAN),
+        (False, "", "", Gesture.BAND),  # empty ground: a rubber band
     ],
 )
 def test_press_gesture(on_handle, token, character, gesture):
@@ -78,3 +78,17 @@ def test_what_lies_under_a_point():
     for i, seg in enumerate(tile.segments):
         area = tile.global_areas(seg)[0]
         assert selection.at(zone, area, "", selection.Segment) == selection.Segment((1, 2), i)
+
+
+def test_alt_makes_empty_ground_pan_and_only_empty_ground():
+    press = gestures.press_gesture
+    assert press(on_handle=False, token="", character="", pan=True) is Gesture.PAN
+    assert press(on_handle=False, token="gao", character="gao", pan=True) is Gesture.DRAG
+
+
+def test_banded_takes_the_centres_inside_either_way_round_in_roster_order():
+    centres = {"a": (10.0, 10.0), "b": (50.0, 20.0), "c": (90.0, 90.0), "d": (20.0, 40.0)}
+    order = ["d", "c", "b", "a", "gone"]
+    assert gestures.banded(((0.0, 0.0), (60.0, 40.0)), centres, order) == ["d", "b", "a"]
+    assert gestures.banded(((60.0, 40.0), (0.0, 0.0)), centres, order) == ["d", "b", "a"]
+    assert gestures.banded(((11.0, 11.0), (12.0, 12.0)), centres, order) == []

@@ -92,7 +92,8 @@ def test_token_item_reflects_move_facing_and_states(qapp):
     item.sync(marked)
     assert item.badge_texts() == ["BLEED 2", "PREP"]
     item.sync(c.with_state(State(StateKind.DOWN)).replace(momentum=()))
-    assert item.badge_texts() == ["DOWN"]
+    # down (E17) is the plate across the greyed, tilted token, not a small badge
+    assert item.badge_texts() == [] and item.fallen == "DOWN"
 
 
 def test_scene_token_follows_the_documents_ops(qapp):

@@ -47,12 +47,16 @@ def test_recovered_steps_undo_back_to_the_saved_file_and_redo(qtbot, tmp_path, m
     stack = doc.undo_stack
     assert stack.count() == 2, "the two changes the journal kept, not an empty 'Opened'"
     assert fresh.act_undo.isEnabled() and fresh.act_undo.text().startswith("&Undo ")
+    assert doc.is_modified() and fresh.isWindowModified()
     while stack.canUndo():
         stack.undo()
     assert doc.encounter.state() == saved, "undone back to the file as saved"
+    # back at the saved state: clean, as any saved file undone to its save is
+    assert stack.isClean() and not doc.is_modified() and not fresh.isWindowModified()
     while stack.canRedo():
         stack.redo()
     assert doc.encounter.state() == crashed, "redone to where the crash left it"
+    assert doc.is_modified() and fresh.isWindowModified()
 
 
 def test_undoing_a_recovered_step_is_journaled_for_the_next_crash(qtbot, tmp_path, monkeypatch):

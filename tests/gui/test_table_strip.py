@@ -95,3 +95,25 @@ def test_setup_and_card_play_say_so(doc, qtbot):
     w = PlayerWindow(doc)
     qtbot.addWidget(w)
     assert w.strip.state.cards == () and w.strip.state.head == "Setting up"
+
+
+def test_the_strip_short_names_are_the_maps_labels_not_plain_initials(playing_doc, qtbot):
+    """Two characters with the same initials get distinct labels on the map
+    (afdesk.encounter.labels); the strip's short names are the same ones."""
+    from afdesk.encounter.ops.roster import EditCombatant
+    from afdesk.gui.map.view import MapView
+
+    enc = playing_doc.encounter
+    bao = enc.combatants["bao"]
+    assert playing_doc.push(EditCombatant(bao.replace(name="Brother Gao"))) == ""
+    assert enc.combatants["bao"].initials == enc.combatants["gao"].initials == "BG"
+    w = PlayerWindow(playing_doc)
+    qtbot.addWidget(w)
+    view = MapView(playing_doc, player=True)
+    qtbot.addWidget(view)
+    shown = {c.name: c.label for c in w.strip.state.cards}
+    map_labels = view.map_scene.labels
+    assert shown["Brother Gao"] == map_labels["bao"] != "BG"
+    assert shown["Bandit Chief Gao"] == map_labels["gao"]
+    assert shown["Brother Gao"] != shown["Bandit Chief Gao"]
+    assert len(set(shown.values())) == len(shown)

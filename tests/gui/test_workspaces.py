@@ -177,3 +177,53 @@ def test_the_declarations_are_qt_free_and_name_known_places():
     assert layouts.for_task(editing=False, mode=layouts.CHASE, campaign=False) == layouts.CHASE
     assert layouts.for_task(editing=False, mode="", campaign=True) == layouts.CAMPAIGN
     assert layouts.for_task(editing=False, mode="", campaign=False) == layouts.PLAY
+
+
+def stray_tab_bars(w: MainWindow) -> list[tuple[int, list[str], tuple]]:
+    """Tab bars drawn in the window that belong to no group of tabbed docks shown now
+    (left behind by a layout before: a fragment over the docks or the map)."""
+    from PySide6.QtWidgets import QTabBar
+
+    groups = set()
+    for d in w.findChildren(QDockWidget):
+        if d.isVisible():
+            tabbed = [t for t in w.tabifiedDockWidgets(d) if t.isVisible()]
+            if tabbed:
+                groups.add(frozenset(x.windowTitle() for x in (d, *tabbed)))
+    out = []
+    for bar in w.findChildren(QTabBar):
+        if bar.parent() is not w or not bar.isVisible():
+            continue
+        if not bar.geometry().intersects(w.rect()):
+            continue  # Qt keeps some out of sight
+        titles = [bar.tabText(i) for i in range(bar.count())]
+        if len(titles) < 2 or frozenset(titles) not in groups:
+            out.append((bar.count(), titles, bar.geometry().getRect()))
+    return out
+
+
+def test_switching_workspaces_leaves_no_stray_tab_bar(qtbot, monkeypatch):
+    """View > Workspace back and forth: no tab bar of an earlier layout stays drawn."""
+    w = on_screen(monkeypatch, qtbot, LAPTOP)
+    for name in ("chase", "campaign", "prepare", "campaign", "chase", "play", "prepare", "play"):
+        w.workspaces.entries[name].trigger()
+        settle()
+        assert stray_tab_bars(w) == [], name
+
+
+def test_back_in_a_workspace_the_docks_in_front_are_those_the_gm_left(qtbot, monkeypatch):
+    """Leaving Play for Prepare and coming back shows the Character dock in front of its
+    tabs (not the last tab, the Reserves), and a tab the GM raised stays raised."""
+    w = on_screen(monkeypatch, qtbot, LAPTOP)
+    settle()
+    assert shown(w) == {"combatantDock", "logDock"}
+    for name in ("prepare", "play"):
+        w.workspaces.entries[name].trigger()
+        settle()
+    assert shown(w) == {"combatantDock", "logDock"}
+    w.reflex_dock.raise_()
+    settle()
+    for name in ("chase", "play"):
+        w.workspaces.entries[name].trigger()
+        settle()
+    assert shown(w) == {"reflexDock", "logDock"}

@@ -35,7 +35,7 @@ from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.docks.harm_flag import HarmFlag
 from afdesk.gui.docks.states import StatesBox
 from afdesk.gui.document import EncounterDocument, Links
-from afdesk.gui.style import side_colour
+from afdesk.gui.style import fill_style, meaning_colour, meaning_style, side_colour
 
 
 def _toggle(text: str, tip: str) -> QToolButton:
@@ -46,8 +46,8 @@ def _toggle(text: str, tip: str) -> QToolButton:
     b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     b.setMinimumWidth(84)
     b.setStyleSheet(
-        "QToolButton { padding: 5px; border: 1px solid #888; border-radius: 4px; }"
-        "QToolButton:checked { background: #2e9e5b; color: white; font-weight: bold; }"
+        "QToolButton { padding: 5px; border: 1px solid palette(mid); border-radius: 4px; }"
+        f"QToolButton:checked {{ {fill_style('on', b, 'font-weight: bold;')} }}"
     )
     return b
 
@@ -103,12 +103,12 @@ class CombatantPanel(QWidget):
             grid.addWidget(b, i // 3, i % 3)
         self.refusal = QLabel()
         self.refusal.setWordWrap(True)
-        self.refusal.setStyleSheet("color: #b00020;")
+        self.refusal.setStyleSheet(meaning_style("error", self.refusal))
         grid.addWidget(self.refusal, 2, 0, 1, 3)
         layout.addWidget(econ)
         self.prompts = QLabel()
         self.prompts.setWordWrap(True)
-        self.prompts.setStyleSheet("background: #fff4cc; padding: 4px;")
+        self.prompts.setStyleSheet(fill_style("prompt", self.prompts, "padding: 4px;"))
         layout.addWidget(self.prompts)
         self.harm_flag = HarmFlag(self._push)  # hits reach grit: the GM decides
         layout.addWidget(self.harm_flag)
@@ -152,7 +152,7 @@ class CombatantPanel(QWidget):
         layout.addWidget(self.facets)
         self.notes = QLabel()
         self.notes.setWordWrap(True)
-        self.notes.setStyleSheet("color: #555; font-style: italic;")
+        self.notes.setStyleSheet(meaning_style("note", self.notes, "font-style: italic;"))
         layout.addWidget(self.notes)
         buttons = QHBoxLayout()
         self.attack_button = QPushButton("&Hack…")
@@ -270,7 +270,8 @@ class CombatantPanel(QWidget):
         enc = doc.encounter
         c = enc.combatants[self.cid]
         colour = side_colour(c.side).name()
-        actor = " — <span style='color:#b8860b'>their turn</span>" if enc.actor == c.id else ""
+        turn = meaning_colour("turn", self.title.palette()).name()
+        actor = f" — <span style='color:{turn}'>their turn</span>" if enc.actor == c.id else ""
         self.title.setText(f"<span style='color:{colour}'>●</span> {c.name}{actor}")
         where = (
             f"at ({c.area[0]}, {c.area[1]}), facing {c.facing:.0f}°"

@@ -27,6 +27,7 @@ from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.snapshot import LogEntry
 from afdesk.gui.commands import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.style import EXPORT_PAGE
 
 
 def entry_line(entry: LogEntry) -> str:
@@ -387,8 +388,8 @@ def export_log(doc: EncounterDocument, path: Path, entries: list[LogEntry]) -> N
             "<!doctype html><meta charset='utf-8'>"
             f"<title>{html.escape(name)} — log</title>"
             "<style>body{font-family:sans-serif} td{padding:2px 8px;vertical-align:top}"
-            " .w{color:#777;white-space:nowrap} .d{font-family:monospace;"
-            "background:#f2efe6;padding:0 3px}</style>"
+            f" .w{{color:{EXPORT_PAGE['hint']};white-space:nowrap}} .d{{font-family:monospace;"
+            f"background:{EXPORT_PAGE['dice']};padding:0 3px}}</style>"
             f"<h1>{html.escape(name)}</h1><table>{rows}</table>\n"
         )
     else:

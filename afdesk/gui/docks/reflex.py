@@ -3,10 +3,11 @@ at the end of an exchange (E1, E2, E9, E16)."""
 
 from __future__ import annotations
 
+import html
 from typing import NamedTuple
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -27,8 +29,11 @@ from afdesk.encounter.reflex import hand_specs
 from afdesk.encounter.state import Mode, Phase
 from afdesk.encounter.summary import headline
 from afdesk.gui import commands as cmd
+from afdesk.gui import screens
 from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.style import meaning_colour, meaning_fill
+from afdesk.gui.text import breakable
 
 
 class ReflexPanel(QWidget):
@@ -51,7 +56,14 @@ class ReflexPanel(QWidget):
         same objects."""
         self._cards: tuple = (None, -1, {})
         self._order: tuple = (None, frozenset())
-        layout = QVBoxLayout(self)
+        # The panel scrolls rather than grow: at an exchange's end its text (the GM's
+        # notes) would otherwise push the window past a 1280x720 screen.
+        body = QWidget()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.scroll = screens.scrolled(body)
+        outer.addWidget(self.scroll)
+        layout = QVBoxLayout(body)
         self.header = QLabel()
         self.header.setStyleSheet("font-size: 15px; font-weight: bold;")
         self.header.setWordWrap(True)
@@ -72,6 +84,9 @@ class ReflexPanel(QWidget):
         self.order = QListWidget()
         self.order.setToolTip("Click a character to select it (those off the map too)")
         layout.addWidget(self.order, 3)
+        for box in (self.hands, self.order):  # their rows scroll: the space goes to them
+            box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+            box.setMinimumHeight(box.fontMetrics().height() * 6)
         self.order.itemClicked.connect(self._item_clicked)
         self.hesitated = QPushButton("Act now: hesitated action (-2)")
         self.hesitated.setVisible(False)
@@ -258,7 +273,7 @@ class ReflexPanel(QWidget):
                 continue
             item.setText(row.text)
             item.setData(Qt.ItemDataRole.UserRole, row.cid)
-            _style(item, row.look, self._fonts)
+            _style(item, row.look, self._fonts, order.palette())
             item.setData(_ROW, row)
         self._rows = list(rows)
 
@@ -296,7 +311,10 @@ class ReflexPanel(QWidget):
         enc = self.doc.encounter
         t = enc.turn
         over = t.phase is Phase.EXCHANGE_END
-        self.end_box.setVisible(over or t.phase is Phase.ENDED)
+        shown = over or t.phase is Phase.ENDED
+        if shown and self.end_box.isHidden():  # the exchange just ended: its choices in view
+            QTimer.singleShot(0, lambda: self.scroll.ensureWidgetVisible(self.end_box))
+        self.end_box.setVisible(shown)
         lines = []
         if over:
             lines.append("Cards are reshuffled and dealt again for the next exchange (E2).")
@@ -307,7 +325,8 @@ class ReflexPanel(QWidget):
                 "now: see the GM notes."
             )
             if enc.meta.notes:
-                lines.append(f"<i>GM notes:</i> {enc.meta.notes}")
+                notes = html.escape(breakable(enc.meta.notes)).replace("\n", "<br>")
+                lines.append(f"<i>GM notes:</i> {notes}")
         else:
             lines.append("Persevere follows if it lasted more than one exchange (E15).")
         self.end_text.setText("<br>".join(lines))
@@ -365,7 +384,7 @@ class _Row(NamedTuple):
     """"actor" (bold, highlighted), "done" (greyed), "aside" (not in this round) or ""."""
 
 
-def _style(item: QListWidgetItem, look: str, fonts: dict[str, QFont]) -> None:
+def _style(item: QListWidgetItem, look: str, fonts: dict[str, QFont], palette: QPalette) -> None:
     if "actor" not in fonts:
         bold = QFont(item.font())
         bold.setBold(True)
@@ -373,6 +392,11 @@ def _style(item: QListWidgetItem, look: str, fonts: dict[str, QFont]) -> None:
         fonts["actor"] = bold
         fonts[""] = QFont(item.font())
     item.setFont(fonts["actor" if look == "actor" else ""])
-    item.setBackground(QBrush(QColor("#ffe680")) if look == "actor" else QBrush())
-    grey = {"done": "#888888", "aside": "#666666"}.get(look)
-    item.setForeground(QBrush(QColor(grey)) if grey else QBrush())
+    if look == "actor":
+        back, fore = meaning_fill("actor", palette)
+        item.setBackground(QBrush(back))
+        item.setForeground(QBrush(fore))
+        return
+    item.setBackground(QBrush())
+    grey = {"done": "done", "aside": "hint"}.get(look)
+    item.setForeground(QBrush(meaning_colour(grey, palette)) if grey else QBrush())

@@ -19,19 +19,37 @@ class Gesture(enum.StrEnum):
     """On a token: select it and drag it (move, place, or say why not)."""
     SELECT = "select"
     """On a hidden character's decoy: select the owner; decoys do not move."""
+    BAND = "band"
+    """On empty ground: a rubber band selects the tokens inside it; a click without
+    moving clears the selection."""
     PAN = "pan"
-    """On empty ground: pan; a click without moving clears the selection."""
+    """On empty ground with Alt held: pan (the middle button pans anywhere)."""
 
 
-def press_gesture(*, on_handle: bool, token: str, character: str) -> Gesture:
+def press_gesture(*, on_handle: bool, token: str, character: str, pan: bool = False) -> Gesture:
     """The gesture of a press: ``on_handle`` if the facing knob is under it, ``token`` the
     character whose token is under it, ``character`` the one drawn there (a token or a
-    decoy's owner); "" for none."""
+    decoy's owner); "" for none. ``pan``: Alt is held, so empty ground pans."""
     if on_handle:
         return Gesture.TURN
     if character:
         return Gesture.DRAG if token == character else Gesture.SELECT
-    return Gesture.PAN
+    return Gesture.PAN if pan else Gesture.BAND
+
+
+def banded(
+    corners: tuple[Point, Point], centres: dict[str, Point], order: Sequence[str]
+) -> list[str]:
+    """The characters whose token centres lie in the rectangle between two opposite
+    ``corners`` (edges included), in roster ``order``."""
+    (ax, ay), (bx, by) = corners
+    left, right = min(ax, bx), max(ax, bx)
+    top, bottom = min(ay, by), max(ay, by)
+    return [
+        cid
+        for cid in order
+        if cid in centres and left <= centres[cid][0] <= right and top <= centres[cid][1] <= bottom
+    ]
 
 
 def is_drag(dx: float, dy: float, threshold: float) -> bool:

@@ -1,7 +1,8 @@
-"""Several characters at once on the GM's map: Ctrl+click tokens to gather them, then turn
-them, damage them or give them a state from their menu, each as one undo step for all of
-them (E11, E17). The gathered tokens are ringed on the map. The rules stay the model's:
-every member's Op is asked of the model, and a refusal of one refuses the step."""
+"""Several characters at once on the GM's map: Ctrl+click tokens (or drag a rubber band
+around them on empty ground) to gather them, then turn them, damage them or give them a
+state from their menu, each as one undo step for all of them (E11, E17). The gathered
+tokens are ringed on the map. The rules stay the model's: every member's Op is asked of
+the model, and a refusal of one refuses the step."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ MARKED = (StateKind.BURNING, StateKind.BLEEDING)
 
 
 class Group:
-    """The characters gathered on one map view (Ctrl+click), ringed on its scene."""
+    """The characters gathered on one map view (Ctrl+click, a rubber band), ringed on its
+    scene."""
 
     def __init__(self, view) -> None:
         self.view = view
@@ -54,6 +56,17 @@ class Group:
             ids.remove(cid)
         else:
             ids.append(cid)
+        self.ids = tuple(ids)
+        self.draw()
+
+    def gather(self, cids: list[str]) -> None:
+        """Add ``cids`` to the group (a rubber band on the map), as Ctrl+clicking each
+        would add it; the character selected before joins too."""
+        ids = list(self.ids)
+        first = self.view.doc.selected
+        if not ids and first and first in self.view.doc.encounter.combatants:
+            ids.append(first)
+        ids += [cid for cid in cids if cid not in ids]
         self.ids = tuple(ids)
         self.draw()
 

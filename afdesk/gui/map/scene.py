@@ -111,6 +111,14 @@ class MapScene(QGraphicsScene):
             signal.connect(slot)
         self.on_zone()
         self.on_roster()
+        from afdesk.gui.map.fallen import FallenLayer
+
+        self.fallen = FallenLayer(self)
+        """The tokens of those out of the fight, where they fell."""
+        self.fallen.sync()
+        if hasattr(doc, "undo_stack"):  # the scene receives: gone with it
+            self._connections.append((doc.undo_stack.indexChanged, self._sync_fallen))
+            doc.undo_stack.indexChanged.connect(self._sync_fallen)
         self._sync_handle()
         self._sync_actor_mark()
 
@@ -308,6 +316,9 @@ class MapScene(QGraphicsScene):
             self._sync_actor_mark()
             if self.player:
                 self._sync_legend()  # the actor hid, or came out of hiding
+
+    def _sync_fallen(self, _index: int = 0) -> None:
+        self.fallen.sync()
 
     def _sync_labels(self) -> set[Area]:
         """Work the token labels out again when a name changed; the areas of the tokens

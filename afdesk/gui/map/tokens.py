@@ -13,6 +13,7 @@ from afdesk.encounter.combatant import Combatant, Side, StateKind
 from afdesk.encounter.geometry import Area, facing_vector
 from afdesk.gui import mapgeom, style
 from afdesk.gui.map.base import MapItem
+from afdesk.gui.map.fallen import DOWN_WORD, paint_fallen_disc, paint_word, word_plate
 from afdesk.gui.map.marks import Harm, harm_rect, paint_harm, paint_pointer
 from afdesk.gui.map.theme import Badge, MapTheme, badges, font, momentum_counts
 
@@ -76,7 +77,8 @@ class TokenItem(MapItem):
         label = label or c.initials
         radius *= AREA
         offset = (offset[0] * AREA, offset[1] * AREA)
-        badge_list = badges(c)
+        down = c.has(StateKind.DOWN)  # drawn greyed and tilted with DOWN across (E17)
+        badge_list = badges(c.without_state(StateKind.DOWN) if down else c)
         key = (
             c.side,
             label,
@@ -87,7 +89,7 @@ class TokenItem(MapItem):
             selected,
             tuple((b.text, b.back.name()) for b in badge_list),
             c.hidden or c.in_reserve,
-            c.has(StateKind.DOWN),
+            down,
             flank,
             harm,
         )
@@ -105,7 +107,7 @@ class TokenItem(MapItem):
         self.actor = actor
         self.selected = selected
         self._hidden = c.hidden or c.in_reserve  # both drawn faded, dashed (GM only)
-        self._down = c.has(StateKind.DOWN)
+        self._down = down
         self._flank = flank
         self._harm = harm
         self._layout_badges(badge_list)
@@ -119,8 +121,13 @@ class TokenItem(MapItem):
         return self._flank
 
     def badge_texts(self) -> list[str]:
-        """The words on the badges, in order."""
+        """The words on the badges, in order (DOWN is the plate across a down token)."""
         return [badge.text for _, badge in self._badges]
+
+    @property
+    def fallen(self) -> str:
+        """ "DOWN" when drawn fallen (E17), else ""."""
+        return DOWN_WORD if self._down else ""
 
     def preview_facing(self, facing: float) -> None:
         """Show ``facing`` while the GM drags the handle; the next :meth:`sync` puts
@@ -161,7 +168,8 @@ class TokenItem(MapItem):
                 used = 0.0
             rows[-1].append(i)
             used += w + 2
-        y = self.radius * 0.45
+        # under the DOWN plate when there is one
+        y = word_plate(self.radius, DOWN_WORD)[0].bottom() + 2 if self._down else self.radius * 0.45
         for row in rows:
             total = sum(widths[i] for i in row) + 2 * (len(row) - 1)
             x = -total / 2
@@ -183,6 +191,8 @@ class TokenItem(MapItem):
             rect = rect.united(QRectF(a, b).normalized().adjusted(-7, -7, 7, 7))
         for box, _ in self._badges:
             rect = rect.united(box.adjusted(-2, -2, 2, 2))
+        if self._down:
+            rect = rect.united(word_plate(self.radius, DOWN_WORD)[0].adjusted(-3, -3, 3, 3))
         if self._harm is not None:
             rect = rect.united(
                 harm_rect(self._harm, self.radius, self.facing).adjusted(-3, -3, 3, 3)
@@ -230,7 +240,15 @@ class TokenItem(MapItem):
             # outside the disc, above every token.
             paint_pointer(painter, self.radius, self.facing, colour, self.theme)
         painter.setOpacity(0.55 if self._hidden else 1.0)
-        fill = colour.darker(170) if self._down else colour
+        if self._down:
+            paint_fallen_disc(painter, r, colour, self._text, self.theme)
+            painter.setOpacity(1.0)
+            self._paint_badges(painter)
+            paint_word(painter, r, DOWN_WORD, "down")
+            if self._harm is not None:
+                paint_harm(painter, self._harm, self.radius, self.facing)
+            return
+        fill = colour
         outline = QPen(self.theme.token_outline, self.theme.token_outline_width)
         if self._hidden:
             outline.setStyle(Qt.PenStyle.DashLine)

@@ -14,8 +14,10 @@ GM controls (the move tool, the default; see each tool for its own):
   arrows (and keypad Home/PgUp/End/PgDn): move one area; add Shift (or Ctrl, needed with
   the digits) to override the turn order as GM;
 - Tab / Shift+Tab: select the next / previous character; Escape: cancel or deselect;
-- right-click a token: its actions; wheel: zoom; drag empty ground (or the middle
-  button): pan; + / - / 0.
+- drag on empty ground: a rubber band selects the tokens inside it (several are gathered
+  as Ctrl+click gathers them; Ctrl+band adds to the group);
+- right-click a token: its actions (a gathered one: the group's); wheel: zoom; Alt+drag
+  on empty ground (or the middle button): pan; + / - / 0.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class MapView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.NoDrag)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setFrameShape(QGraphicsView.Shape.NoFrame)
-        # Panning is a drag on empty ground (or the middle button); no scroll bars.
+        # Panning is Alt+drag on empty ground (or the middle button); no scroll bars.
         off = Qt.ScrollBarPolicy.ScrollBarAlwaysOff
         self.setHorizontalScrollBarPolicy(off)
         self.setVerticalScrollBarPolicy(off)

@@ -1,5 +1,6 @@
 """The reflex strip on the players' screen (E2): this round's cards in play order,
-each with its character's name (initials when room is short), the current actor
+each with its character's name (its map label when room is short: the distinct short
+label of :mod:`afdesk.encounter.labels`, as on the tokens), the current actor
 highlighted, the exchange and round above them.
 
 Characters the table may not see (:func:`afdesk.encounter.visibility.player_visible`:
@@ -17,6 +18,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from afdesk.encounter.combatant import Side
+from afdesk.encounter.labels import short_labels
 from afdesk.encounter.reflex import ROUNDS
 from afdesk.encounter.state import Phase
 from afdesk.encounter.visibility import player_visible
@@ -26,7 +28,9 @@ from afdesk.gui.style import side_colour
 @dataclass(frozen=True)
 class StripCard:
     name: str
-    initials: str
+    label: str
+    """The token's label on the map (afdesk.encounter.labels): "B1" and "B2", never two
+    cards with the same initials."""
     card: str
     """The card played ("Q♥"), or "" (a hidden turn, a card the table does not know)."""
     red: bool
@@ -63,6 +67,7 @@ def strip_state(enc, hidden_turn: str = "?", cache: StripCache | None = None) ->
     cache = cache if cache is not None else StripCache()
     actor = enc.actor
     hands = cache.hands_of(enc.reflex)
+    labels = cache.labels_of(enc)
     cards: list[StripCard] = []
     combatants, zone, fog, round_no = enc.combatants, enc.zone, enc.fog, t.round
     for i, cid in enumerate(t.order):
@@ -71,20 +76,22 @@ def strip_state(enc, hidden_turn: str = "?", cache: StripCache | None = None) ->
             continue
         current = cid == actor
         hand = hands.get(cid)
-        deps = (c, hand, zone, fog, round_no, current, i < t.index, hidden_turn)
+        label = labels.get(cid, c.initials)
+        deps = (c, label, hand, zone, fog, round_no, current, i < t.index, hidden_turn)
         known = cache.cards.get(cid)
         if known is not None and known[0] == deps:
             card = known[1]
         else:
-            card = _card(enc, c, hand, round_no, current, i < t.index, hidden_turn)
+            card = _card(enc, c, label, hand, round_no, current, i < t.index, hidden_turn)
             cache.cards[cid] = (deps, card)
         if card is not None:
             cards.append(card)
     return StripState(head, tuple(cards))
 
 
-def _card(enc, c, hand, round_no: int, current: bool, done: bool, hidden_turn: str):
-    """One character's card on the strip (None: the table does not see it)."""
+def _card(enc, c, label: str, hand, round_no: int, current: bool, done: bool, hidden_turn: str):
+    """One character's card on the strip (None: the table does not see it); ``label`` is
+    its token's label."""
     if not player_visible(enc, c.id):
         if current and hidden_turn == "?":
             return StripCard("?", "?", "", False, None, True, False)
@@ -95,7 +102,7 @@ def _card(enc, c, hand, round_no: int, current: bool, done: bool, hidden_turn: s
         played = hand.played[round_no - 1]
         if played is not None:
             card, red = played.label, played.suit.red
-    return StripCard(c.name, c.initials, card, red, c.side, current, done)
+    return StripCard(c.name, label, card, red, c.side, current, done)
 
 
 class StripCache:
@@ -107,6 +114,16 @@ class StripCache:
         self.cards: dict[str, tuple[tuple, StripCard | None]] = {}
         self._reflex: object = None
         self._hands: dict[str, object] = {}
+        self._names: tuple = ()
+        self._labels: dict[str, str] = {}
+
+    def labels_of(self, enc) -> dict[str, str]:
+        """The tokens' labels (:func:`afdesk.encounter.labels.short_labels`, as the map
+        works them out), again only when a name changed or someone came or went."""
+        names = tuple((c.id, c.name) for c in enc.roster())
+        if names != self._names:
+            self._names, self._labels = names, short_labels(enc.roster())
+        return self._labels
 
     def hands_of(self, reflex) -> dict[str, object]:
         """Each character's hand (the first that holds it, as ``Reflex.hand_of``)."""
@@ -225,7 +242,7 @@ class ReflexStrip(QWidget):
             p.drawText(QRectF(x, 0, self.width() - x - pad, h), flags, self.state.note)
             return
         x, card_w, card_h = self._layout()
-        # One name size for every card: the largest at which every name fits; initials
+        # One name size for every card: the largest at which every name fits; labels
         # for all when even the smallest is too big.
         size = self._name_size(card_w, card_h)
         # Only the cards in the region Qt repaints (a turn moving on repaints two cards,
@@ -243,7 +260,7 @@ class ReflexStrip(QWidget):
             x += card_w + 8
 
     def _name_size(self, card_w: float, card_h: float) -> int:
-        """The pixel size of the names (0: initials)."""
+        """The pixel size of the names (0: the map labels)."""
         names = tuple(c.name for c in self.state.cards if c.side is not None)
         key = (names, card_w, card_h, self.font().key())
         if self._sized[0] == key:
@@ -296,7 +313,7 @@ class ReflexStrip(QWidget):
             f.setPixelSize(size or max(13, int(r.height() * 0.3)))
         p.setFont(f)
         p.setPen(ink)
-        name = card.name if size or card.side is None else card.initials
+        name = card.name if size or card.side is None else card.label
         align = Qt.AlignmentFlag.AlignVCenter | (
             Qt.AlignmentFlag.AlignHCenter if card.side is None else Qt.AlignmentFlag.AlignLeft
         )

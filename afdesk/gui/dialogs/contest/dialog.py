@@ -41,6 +41,7 @@ from afdesk.gui.dialogs.contest.sixes import SixesPanel
 from afdesk.gui.dialogs.contest.weapon import WeaponBox, zero_hits_landing, zero_hits_question
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.odds_worker import OddsWorker
+from afdesk.gui.style import fill_style, meaning_style
 from afdesk.gui.text import pct, sentence
 from afdesk.rules.dice import DiceSource
 from afdesk.rules.odds import ContestOdds
@@ -127,7 +128,7 @@ class ContestDialog(QDialog):
         self.defense_options = DefenseOptionsPanel(self.rules)
         self.odds = QLabel()
         self.odds.setTextFormat(Qt.TextFormat.RichText)
-        self.odds.setStyleSheet("font-size: 15px; padding: 6px; background: #f3f6fb;")
+        self.odds.setStyleSheet(fill_style("panel", self.odds, "font-size: 15px; padding: 6px;"))
         self.odds_worker = OddsWorker(self)
         """Computes the odds off the UI thread; its ``compute`` is the tests' seam."""
         self.odds_worker.ready.connect(self._odds_ready)
@@ -266,8 +267,8 @@ class ContestDialog(QDialog):
             panel.bind(flow)
 
     def _show_reason(self, text: str, note: bool = False) -> None:
-        colour = "#7a4b00" if note else "#b00020"
-        self.reason.setStyleSheet(f"color: {colour};" + ("" if note else " font-weight: bold;"))
+        kind, extra = ("caution", "") if note else ("error", "font-weight: bold;")
+        self.reason.setStyleSheet(meaning_style(kind, self.reason, extra))
         self.reason.setText(sentence(text) if text else "")
 
     # ---------------------------------------------------------------------- actions

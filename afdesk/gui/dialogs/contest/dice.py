@@ -11,6 +11,7 @@ from afdesk.encounter.typed import roll_typed
 from afdesk.gui.dialogs.contest.common import Panel
 from afdesk.gui.dialogs.contest.physical import FacesEntry
 from afdesk.gui.dice_view import DiceView
+from afdesk.gui.style import meaning_colour
 from afdesk.gui.text import sentence
 from afdesk.rules.dice import DiceSource, Die, Pool
 
@@ -192,7 +193,8 @@ class DicePanel(Panel):
         v = f.verdict_now() if rolled else None
         self.defense_text.setText(v.defense.describe() if v and v.defense else "")
         if v is not None:
-            colour = "#1a7f37" if v.lands else "#b00020"
+            kind = "good" if v.lands else "error"
+            colour = meaning_colour(kind, self.verdict.palette()).name()
             self.verdict.setText(f"<span style='color:{colour}'>{sentence(v.explain())}</span>")
         else:
             self.verdict.setText("")

@@ -2,19 +2,21 @@
 it this action (reach shaded with costs, E14) or, in setup and with Shift (or Ctrl), to
 place it (the log marks the override); past the zone's edge a menu offers "extend the zone"
 or "exit the encounter" (E9). Arrows (and keypad Home/PgUp/End/PgDn) step the selection
-one area as a drag would. A press on the facing knob is lent to the facing tool, a press on
-empty ground to the pan tool (a click there clears the selection; the view gives
-the middle button to the pan tool whatever the active tool); the facing keys work
-here too. What a drag means is the model's (:mod:`afdesk.encounter.drag`)."""
+one area as a drag would. A press on the facing knob is lent to the facing tool. A drag on
+empty ground draws a rubber band: the tokens inside it become the group that the token menu
+acts on (as Ctrl+click gathers them; Ctrl+band adds to it), and a click there clears the
+selection. With Alt held, a press on empty ground is lent to the pan tool (the view gives
+the middle button to the pan tool whatever the active tool); the facing keys work here
+too. What a drag means is the model's (:mod:`afdesk.encounter.drag`)."""
 
 from __future__ import annotations
 
 from functools import partial
 
 import msgspec
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication, QMenu, QRubberBand
 
 from afdesk.encounter import drag
 from afdesk.encounter.geometry import Area
@@ -47,6 +49,15 @@ class _Press(msgspec.Struct):
     """Ctrl held: a click without a drag gathers the token into the group (group.py)."""
 
 
+class _Band(msgspec.Struct):
+    """A press on empty ground: a rubber band once it moves, else a click that clears."""
+
+    start: QPoint
+    ctrl: bool
+    """Ctrl held: the band adds to the group rather than starting a new one."""
+    shown: bool = False
+
+
 class MoveTool(MapTool):
     name = "move"
 
@@ -58,6 +69,8 @@ class MoveTool(MapTool):
         self._lent: MapTool | None = None
         """The tool holding the current press (facing knob, empty ground)."""
         self._edge_menu: QMenu | None = None
+        self._band: _Band | None = None
+        self._rubber: QRubberBand | None = None
 
     # ------------------------------------------------------------------------ mouse
 
@@ -70,13 +83,19 @@ class MoveTool(MapTool):
         on_handle = handle is not None and handle.isVisible() and handle in self.view.items(point)
         cid = scene.character_at(pos)
         gesture = gestures.press_gesture(
-            on_handle=on_handle, token=scene.token_at(pos), character=cid
+            on_handle=on_handle,
+            token=scene.token_at(pos),
+            character=cid,
+            pan=bool(event.modifiers() & Qt.KeyboardModifier.AltModifier),
         )
         if gesture is gestures.Gesture.TURN:
             return self._lend(self.view.tool("facing"), event, pos)
         if gesture is gestures.Gesture.PAN:
             return self._lend(self.view.tool("pan"), event, pos)
         ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if gesture is gestures.Gesture.BAND:
+            self._band = _Band(point, ctrl)
+            return True
         if gesture is gestures.Gesture.DRAG:
             self._press = _Press(cid, point, is_override(event.modifiers()), ctrl)
         if not ctrl:
@@ -93,6 +112,9 @@ class MoveTool(MapTool):
     def mouse_moved(self, event: QMouseEvent, pos: QPointF) -> bool:
         if self._lent is not None:
             return self._lent.mouse_moved(event, pos)
+        if self._band is not None:
+            self._stretch(event.position().toPoint())
+            return True
         if self._press is None:
             return False
         if self._plan is None:
@@ -113,6 +135,16 @@ class MoveTool(MapTool):
             if lent is pan and left and not pan.moved:
                 self.view.select(selection.NOTHING)
             return True
+        band = self._band
+        if band is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._band = None
+            self._hide_rubber()
+            if band.shown:
+                self._select_band(band, event.position().toPoint())
+            elif not band.ctrl:
+                self.view.group.clear()
+                self.view.select(selection.NOTHING)  # a click on empty ground
+            return True
         if self._press is None or event.button() != Qt.MouseButton.LeftButton:
             return False
         if self._plan is not None:
@@ -126,6 +158,10 @@ class MoveTool(MapTool):
         if self._lent is not None:
             lent, self._lent = self._lent, None
             return lent.cancel()
+        if self._band is not None:
+            shown, self._band = self._band.shown, None
+            self._hide_rubber()
+            return shown
         if self._plan is None:
             self._press = None
             return False
@@ -133,6 +169,46 @@ class MoveTool(MapTool):
         self._end_drag()
         self.view.statusMessage.emit("Drag cancelled.")
         return True
+
+    # ------------------------------------------------------------------------- band
+
+    def _stretch(self, point: QPoint) -> None:
+        band = self._band
+        delta = point - band.start
+        if not band.shown:
+            if not gestures.is_drag(delta.x(), delta.y(), QApplication.startDragDistance()):
+                return
+            band.shown = True
+            if self._rubber is None:
+                self._rubber = QRubberBand(QRubberBand.Shape.Rectangle, self.view.viewport())
+        self._rubber.setGeometry(QRect(band.start, point).normalized())
+        self._rubber.show()
+
+    def _hide_rubber(self) -> None:
+        if self._rubber is not None:
+            self._rubber.hide()
+
+    def _select_band(self, band: _Band, end: QPoint) -> None:
+        """The tokens inside the band become the selection: one is selected, several are
+        gathered as Ctrl+click would (the group's menu acts on them all); Ctrl adds them
+        to the group."""
+        a, b = self.view.mapToScene(band.start), self.view.mapToScene(end)
+        tokens = self.scene.tokens
+        centres = {cid: (t.pos().x(), t.pos().y()) for cid, t in tokens.items()}
+        ids = gestures.banded(((a.x(), a.y()), (b.x(), b.y())), centres, self.doc.encounter.order)
+        group = self.view.group
+        if band.ctrl:
+            group.gather(ids)
+            return
+        group.clear()
+        self.view.select(selection.Character(ids[0]) if ids else selection.NOTHING)
+        if len(ids) > 1:
+            group.gather(ids)
+        n = len(ids)
+        if n > 1:
+            self.view.statusMessage.emit(
+                f"{n} characters selected: right-click one of them to act on all {n}."
+            )
 
     # ------------------------------------------------------------------------- drag
 

@@ -1,5 +1,5 @@
-"""The pan tool: drag the map (the left button on empty ground lends it the move tool's
-press; the middle button pans with any tool)."""
+"""The pan tool: drag the map (Alt and the left button on empty ground lend it the move
+tool's press; the middle button pans with any tool)."""
 
 from __future__ import annotations
 
