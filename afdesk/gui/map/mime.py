@@ -1,5 +1,5 @@
 """What a drag onto the map carries, as MIME data: the map reads it, and the panels above
-that start such drags (the zone editor's tile palette) write it."""
+that start such drags (the zone editor's tile palette, the Unplaced panel) write it."""
 
 from __future__ import annotations
 
@@ -28,3 +28,21 @@ def kind_from_mime(data: QMimeData) -> TileKind | None:
         return msgspec.json.decode(bytes(data.data(TILE_KIND).data()), type=TileKind)
     except msgspec.DecodeError:
         return None
+
+
+CHARACTERS = "application/x-afdesk-unplaced"
+"""Dragged characters (from the Unplaced panel): their ids, one per line."""
+
+
+def characters_mime(ids: list[str]) -> QMimeData:
+    """A drag of the characters ``ids``."""
+    data = QMimeData()
+    data.setData(CHARACTERS, "\n".join(ids).encode())
+    return data
+
+
+def dragged_ids(data: QMimeData) -> list[str]:
+    """The ids of the characters a drag carries (none for any other drag)."""
+    if not data.hasFormat(CHARACTERS):
+        return []
+    return [cid for cid in bytes(data.data(CHARACTERS).data()).decode().split("\n") if cid]

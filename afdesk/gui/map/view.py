@@ -21,6 +21,7 @@ GM controls (the move tool, the default; see each tool for its own):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -35,8 +36,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.encounter.geometry import Area
 from afdesk.gui import mapgeom
 from afdesk.gui.map import gestures, selection
+from afdesk.gui.map.mime import dragged_ids
 from afdesk.gui.map.notes import MapNote
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.selection import Selection
@@ -70,6 +73,10 @@ class MapView(QGraphicsView):
         self.map_scene: MapScene | None = None
         self.rng: random.Random | None = None
         """Where new tiles are drawn from (None: system randomness)."""
+        self.drop_characters: Callable[[list[str], Area], object] | None = None
+        """What a drop of characters (:mod:`afdesk.gui.map.mime`) does, given their ids
+        and the area: set by the panel they are dragged from (the Unplaced panel). None:
+        the view takes no such drop."""
         # No SmoothPixmapTransform: the item caches are drawn pixel for pixel, and the
         # smooth path makes every cached item several times dearer to draw.
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
@@ -526,28 +533,33 @@ class MapView(QGraphicsView):
 
     # --------------------------------------------------------------- context menu
 
-    # Characters dragged from the Unplaced panel (afdesk.gui.docks.unplaced).
-    def dragEnterEvent(self, event) -> None:
-        from afdesk.gui.docks.unplaced import dragged_ids
+    # Characters dragged onto the map (the Unplaced panel: afdesk.gui.docks.unplaced).
+    def _dropped_ids(self, event) -> list[str]:
+        """The characters a drag carries, if this view takes them (see drop_characters)."""
+        if self.player or self.doc is None or self.drop_characters is None:
+            return []
+        return dragged_ids(event.mimeData())
 
-        if dragged_ids(event.mimeData()) and not self.player:
+    def dragEnterEvent(self, event) -> None:
+        if self._dropped_ids(event):
             event.acceptProposedAction()
         else:
             super().dragEnterEvent(event)
 
     def dragMoveEvent(self, event) -> None:
-        from afdesk.gui.docks.unplaced import dragged_ids
-
-        if dragged_ids(event.mimeData()) and not self.player:
+        if self._dropped_ids(event):
             event.acceptProposedAction()
         else:
             super().dragMoveEvent(event)
 
     def dropEvent(self, event) -> None:
-        from afdesk.gui.docks.unplaced import drop_on_map
-
-        if not drop_on_map(self, event):
+        ids = self._dropped_ids(event)
+        if not ids or self.drop_characters is None:
             super().dropEvent(event)
+            return
+        pos = self.mapToScene(event.position().toPoint())
+        self.drop_characters(ids, mapgeom.area_at(pos.x(), pos.y()))
+        event.acceptProposedAction()
 
     def contextMenuEvent(self, event) -> None:
         if self.player:
