@@ -371,12 +371,13 @@ class MapView(QGraphicsView):
 
     def follow_check(self, dialog) -> None:
         """While a check dialog is open, draw its line: attacker to target, with the cover
-        areas it crosses (E13); gone when the dialog closes."""
-        from afdesk.gui.dialogs.contest import ContestDialog
-
-        if self.player or not isinstance(dialog, ContestDialog):
+        areas it crosses (E13); gone when the dialog closes. A check dialog is one that
+        says when its target changes (``targetChanged``) and offers its ``attacker``,
+        ``action`` and ``plan``; any other dialog draws nothing."""
+        target_changed = getattr(dialog, "targetChanged", None)
+        if self.player or target_changed is None:
             return
-        dialog.target_box.currentIndexChanged.connect(lambda _i: self._attack_line(dialog))
+        target_changed.connect(lambda: self._attack_line(dialog))
         dialog.finished.connect(lambda _r: self.map_scene.clear_preview())
         self._attack_line(dialog)
 
