@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import partial
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
@@ -45,9 +43,6 @@ from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.selection import Selection
 from afdesk.gui.map.tools import FacingTool, MapTool, MoveTool, PanTool
 from afdesk.gui.text import sentence
-
-if TYPE_CHECKING:
-    from afdesk.gui.actions import Entry
 
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.05, 12.0
@@ -73,6 +68,9 @@ class MapView(QGraphicsView):
         self.map_scene: MapScene | None = None
         self.rng: random.Random | None = None
         """Where new tiles are drawn from (None: system randomness)."""
+        self.character_menu: Callable[[str], QMenu] | None = None
+        """A character's right-click menu, given its id: set from above the map
+        (:mod:`afdesk.gui.token_menu`: the character's commands). None: no menu."""
         self.drop_characters: Callable[[list[str], Area], object] | None = None
         """What a drop of characters (:mod:`afdesk.gui.map.mime`) does, given their ids
         and the area: set by the panel they are dragged from (the Unplaced panel). None:
@@ -576,19 +574,12 @@ class MapView(QGraphicsView):
         if self._menu is not None:
             self._menu.deleteLater()
         self._menu = self.group.menu() if several else self.context_menu(cid)
+        if self._menu is None:
+            event.ignore()
+            return
         self._menu.popup(event.globalPos())
         event.accept()
 
-    def context_menu(self, cid: str) -> QMenu:
-        """The character's actions in one column (:mod:`afdesk.gui.map.token_menu`)."""
-        from afdesk.gui.map.token_menu import token_menu
-
-        return token_menu(
-            self, self.doc, cid, partial(self._run_entry, cid), self.statusMessage.emit
-        )
-
-    def _run_entry(self, cid: str, entry: Entry) -> None:
-        if entry.op is not None:
-            self.push([entry.op])
-        else:
-            self.actionRequested.emit(cid, entry.key)
+    def context_menu(self, cid: str) -> QMenu | None:
+        """The character's right-click menu, from ``character_menu`` (None if not set)."""
+        return self.character_menu(cid) if self.character_menu is not None else None
