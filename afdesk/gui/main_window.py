@@ -194,10 +194,12 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
 
     def _build_map(self) -> None:
         from afdesk.gui.map.view import MapView
+        from afdesk.gui.token_menu import install as install_token_menu
 
         self.map = MapView(EncounterDocument(Encounter(), journal_factory=lambda d: None))
         self.map.setObjectName("map")
         self.setCentralWidget(self.map)
+        install_token_menu(self.map)  # a token's right-click menu: its commands
         self.map.actionRequested.connect(self.perform)
         self.map.statusMessage.connect(self.show_message)
         self.ctx.dialog_opened = self.map.follow_check

@@ -7,7 +7,7 @@ import os
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import QApplication, QDialog, QPushButton
 
 from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.ops.flow import NextTurn
@@ -481,3 +481,22 @@ def test_the_attack_line_is_drawn_while_a_check_is_open(window, duel):
     assert window.map.attack_line().startswith("Hack → Bandit Chief Gao")
     dlg.reject()
     assert window.map.attack_line() == ""
+
+
+def test_the_attack_line_follows_the_target_the_check_dialog_picks(window, duel, qtbot):
+    """E13: the dialog says when its target changes (``targetChanged``) and the map
+    redraws the line to the new target; a dialog that is no check draws none."""
+    window.set_document(duel)
+    window.perform("huang", "hack")
+    dlg = window.dialog
+    targets = [dlg.target_box.itemData(i) for i in range(dlg.target_box.count())]
+    other = next(cid for cid in targets if cid and cid != "gao")
+    with qtbot.waitSignal(dlg.targetChanged):
+        dlg.target_box.setCurrentIndex(targets.index(other))
+    name = duel.encounter.combatant(other).name
+    assert window.map.attack_line().startswith(f"Hack → {name}")
+    dlg.reject()
+    assert window.map.attack_line() == ""
+    window.ctx.open_dialog(QDialog(window))  # no check: nothing to follow
+    assert window.map.attack_line() == ""
+    window.dialog.reject()

@@ -21,6 +21,7 @@ from afdesk.encounter.ops.zone import ExtendZone
 from afdesk.gui import actions, mapgeom
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map.view import MapView
+from afdesk.gui.token_menu import install as install_token_menu
 from afdesk.storage import samples as sample
 
 NO = Qt.KeyboardModifier.NoModifier
@@ -48,6 +49,7 @@ def open_view(qtbot, enc, *, turns: bool = True, place=()):
         start_turns(enc)
     doc = EncounterDocument(enc, journal_factory=lambda d: None)
     view = MapView(doc)
+    install_token_menu(view)
     qtbot.addWidget(view)
     view.resize(1100, 760)
     with qtbot.waitExposed(view):

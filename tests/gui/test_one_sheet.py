@@ -19,10 +19,10 @@ from afdesk.encounter.ops.roster import AddState, AdjustCounter
 from afdesk.encounter.weapons import Attack
 from afdesk.encounter.zone import EMPTY
 from afdesk.gui.campaign.carry_dialog import CarryOverDialog
-from afdesk.gui.campaign.character_form import CharacterForm, parse_states
 from afdesk.gui.campaign.prepare_dialog import PrepareDialog
 from afdesk.gui.campaign.roster_dialog import RosterDialog
 from afdesk.gui.dialogs.character import CharacterDialog
+from afdesk.gui.dialogs.character_form import CharacterForm, parse_states
 from afdesk.gui.editor.new_encounter import PrepareEncounterDialog
 from afdesk.gui.main_window import MainWindow
 

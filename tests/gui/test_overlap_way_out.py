@@ -14,6 +14,7 @@ from afdesk.encounter import movement
 from afdesk.encounter.errors import IllegalOp
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map.view import MapView
+from afdesk.gui.token_menu import install as install_token_menu
 from tests.encounter.conftest import band, foe, make, start_round
 
 
@@ -22,6 +23,7 @@ def _held(qtbot):
     start_round(enc, ["a", "opponent:Foes"])
     doc = EncounterDocument(enc, journal_factory=lambda d: None)
     view = MapView(doc)
+    install_token_menu(view)
     qtbot.addWidget(view)
     view.resize(1100, 760)
     with qtbot.waitExposed(view):
@@ -60,6 +62,7 @@ def test_the_menu_keeps_its_order_outside_an_overlap(qtbot):
     assert drag_plan.way_out(enc, "a") == ""
     doc2 = EncounterDocument(enc, journal_factory=lambda d: None)
     view2 = MapView(doc2)
+    install_token_menu(view2)
     qtbot.addWidget(view2)
     first = next(a for a in view2.context_menu("a").actions() if not a.isSeparator())
     assert first.data() != "leave"

@@ -16,10 +16,10 @@ from afdesk.encounter.ops.roster import AddState, PlaceCombatant, SetDecoys
 from afdesk.gui import mapgeom
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.export import render_map
+from afdesk.gui.map.fog_layer import PLAYER_FOG, PLAYER_FOG_LINE, FogItem, TilePiece
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.terrain import GridItem, SegmentItem, TileItem
 from afdesk.gui.map.tokens import DecoyItem, OverlapItem, TokenItem
-from afdesk.gui.table.fog_layer import PLAYER_FOG, PLAYER_FOG_LINE, FogItem, TilePiece
 from afdesk.storage import decode, encode
 from afdesk.storage import samples as sample
 

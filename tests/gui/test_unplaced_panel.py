@@ -6,14 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt
-from PySide6.QtGui import QDropEvent
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 
 from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.ops.roster import AddCombatant
 from afdesk.gui import mapgeom
-from afdesk.gui.docks.unplaced import MIME
 from afdesk.gui.main_window import MainWindow
+from afdesk.gui.map.mime import CHARACTERS, characters_mime
+from afdesk.gui.map.view import MapView
 
 
 @pytest.fixture
@@ -32,9 +33,11 @@ def window(qtbot, doc):
 
 
 def drop(window, ids, area):
-    view = window.map
-    mime = QMimeData()
-    mime.setData(MIME, "\n".join(ids).encode())
+    return drop_on(window.map, ids, area)
+
+
+def drop_on(view, ids, area):
+    mime = characters_mime(ids)
     x, y = mapgeom.area_centre(area)
     pos = QPointF(view.mapFromScene(QPointF(x, y)))
     event = QDropEvent(
@@ -53,7 +56,7 @@ def test_prepared_characters_wait_in_the_panel_and_are_dragged_onto_the_map(wind
     panel.list.item(0).setSelected(True)
     panel.list.item(1).setSelected(True)
     mime = panel.list.mimeData(panel.list.selectedItems())
-    assert bytes(mime.data(MIME).data()).decode() == "new0\nnew1"
+    assert bytes(mime.data(CHARACTERS).data()).decode() == "new0\nnew1"
     steps = doc.undo_stack.count()
     tile_area = (7, 7)
     drop(window, ["new0", "new1"], tile_area)
@@ -77,3 +80,22 @@ def test_a_drop_outside_the_zone_places_nobody_and_says_why(window):
     drop(window, ["new0"], (99, 99))
     assert doc.encounter.state() == before
     assert "outside the zone" in window.map.refusal_text()
+
+
+def test_a_map_no_panel_offers_characters_to_takes_no_drag_of_them(qtbot, doc):
+    """The drop is the Unplaced panel's to handle (it sets ``drop_characters``): a view
+    without it, or the players' view, does not take the drag; with it, the GM's does."""
+    mime = characters_mime(["new0"])  # held: the events do not own it
+
+    def place(ids, area):
+        raise AssertionError("a drag that is only entered and moved places nobody")
+
+    for player, handler in ((False, None), (True, None), (True, place), (False, place)):
+        view = MapView(doc, player=player)
+        qtbot.addWidget(view)
+        view.drop_characters = handler
+        args = (QPoint(10, 10), Qt.DropAction.MoveAction, mime, Qt.MouseButton.LeftButton)
+        view.dragEnterEvent(QDragEnterEvent(*args, Qt.KeyboardModifier(0)))
+        move = QDragMoveEvent(*args, Qt.KeyboardModifier(0))
+        view.dragMoveEvent(move)
+        assert move.isAccepted() == (handler is not None and not player), (player, handler)

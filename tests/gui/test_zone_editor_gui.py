@@ -11,9 +11,10 @@ from PySide6.QtTest import QTest
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.zone import EMPTY, Edge, empty_zone, turn_local
 from afdesk.gui.document import EncounterDocument
-from afdesk.gui.editor.palette import ENCOUNTER, KIND_ROLE, kind_from_mime, kind_mime
+from afdesk.gui.editor.palette import ENCOUNTER, KIND_ROLE
 from afdesk.gui.editor.thumbs import THUMB, thumbnail
 from afdesk.gui.main_window import MainWindow
+from afdesk.gui.map.mime import kind_from_mime, kind_mime
 from afdesk.storage.tilesets import tileset
 from tests.gui.test_prepare_encounter import click, shown, slot_centre
 

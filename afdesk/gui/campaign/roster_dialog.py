@@ -25,8 +25,8 @@ from afdesk.encounter.campaign.roster import Character, Role, fresh_id
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.errors import IllegalOp
 from afdesk.gui import screens
-from afdesk.gui.campaign.character_form import CharacterForm
 from afdesk.gui.campaign.document import CampaignDocument
+from afdesk.gui.dialogs.character_form import CharacterForm
 from afdesk.gui.errors import show_refusal
 from afdesk.gui.style import meaning_style
 from afdesk.storage import campaign as store

@@ -36,6 +36,7 @@ from afdesk.encounter.ops.roster import (
 )
 from afdesk.encounter.placing import free_area, next_name
 from afdesk.gui import screens
+from afdesk.gui.dialogs.character_form import CharacterForm
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
 from afdesk.gui.style import meaning_style
@@ -89,7 +90,7 @@ class _Form(QDialog):
 
 class CharacterDialog(_Form):
     """Add a character (``cid`` None) or edit one, on the one character form the roster
-    uses too (:class:`~afdesk.gui.campaign.character_form.CharacterForm`), with the
+    uses too (:class:`~afdesk.gui.dialogs.character_form.CharacterForm`), with the
     encounter's rows: reflex group and area. A new one starts as a copy of ``template``
     (Duplicate: the next numbered name, the next free area), else on the selected
     character's side and group, in a free area near it."""
@@ -101,8 +102,6 @@ class CharacterDialog(_Form):
         parent=None,
         template: Combatant | None = None,
     ) -> None:
-        from afdesk.gui.campaign.character_form import CharacterForm
-
         enc = doc.encounter
         self.old = enc.combatants.get(cid) if cid else None
         title = "Edit character" if self.old else "Add a character"

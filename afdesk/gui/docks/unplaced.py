@@ -6,6 +6,8 @@ side (afdesk.encounter.placing, E9, E11). A drop is one undo step of PlaceCombat
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtCore import QMimeData, QSize, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,20 +22,10 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.placing import drop_placement, unplaced
-from afdesk.gui import mapgeom
+from afdesk.gui.map.mime import CHARACTERS, characters_mime
 
 UNPLACED_WIDTH = 170
 """The dock's width in pixels: names, not the map, at 1280x720."""
-
-MIME = "application/x-afdesk-unplaced"
-"""What a drag from the panel carries: the dragged characters' ids, one per line."""
-
-
-def dragged_ids(mime: QMimeData) -> list[str]:
-    """The ids a drag from the panel carries (none for any other drag)."""
-    if not mime.hasFormat(MIME):
-        return []
-    return [cid for cid in bytes(mime.data(MIME).data()).decode().split("\n") if cid]
 
 
 def placement_ops(doc, ids: list[str], drop: Area) -> list[PlaceCombatant]:
@@ -43,22 +35,15 @@ def placement_ops(doc, ids: list[str], drop: Area) -> list[PlaceCombatant]:
     return [PlaceCombatant(cid, a, f) for cid, a, f in drop_placement(enc, ids, drop)]
 
 
-def drop_on_map(view, event) -> bool:
-    """The map view's drop: place the characters a drag from the panel carries where
-    they were dropped (one undo step); a refusal or an area outside the zone is said on
-    the map. True if the event was a drag from the panel."""
-    ids = dragged_ids(event.mimeData())
-    if not ids or view.player or view.doc is None:
-        return False
-    pos = view.mapToScene(event.position().toPoint())
-    drop = mapgeom.area_at(pos.x(), pos.y())
+def place_dropped(view, ids: list[str], drop: Area) -> None:
+    """The map view's drop of characters from the panel (``MapView.drop_characters``):
+    place them where they were dropped (one undo step); a refusal or an area outside the
+    zone is said on the map."""
     ops = placement_ops(view.doc, ids, drop)
     if not ops:
         view.refuse(f"{drop} is outside the zone: drop the characters on the map (E9)")
     else:
         view.push(ops, f"Place {len(ops)} characters" if len(ops) > 1 else None)
-    event.acceptProposedAction()
-    return True
 
 
 class _List(QListWidget):
@@ -68,13 +53,10 @@ class _List(QListWidget):
         return QSize(UNPLACED_WIDTH - 10, 160)
 
     def mimeTypes(self) -> list[str]:
-        return [MIME]
+        return [CHARACTERS]
 
     def mimeData(self, items) -> QMimeData:
-        mime = QMimeData()
-        ids = "\n".join(i.data(Qt.ItemDataRole.UserRole) for i in items)
-        mime.setData(MIME, ids.encode())
-        return mime
+        return characters_mime([i.data(Qt.ItemDataRole.UserRole) for i in items])
 
 
 class UnplacedPanel(QWidget):
@@ -138,6 +120,7 @@ def install(window) -> UnplacedPanel:
     dock.setWidget(panel)
     window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
     dock.setVisible(False)
+    window.map.drop_characters = partial(place_dropped, window.map)
     window.documentChanged.connect(panel.set_document)
     if window.doc is not None:
         panel.set_document(window.doc)

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import contextlib
 
-import msgspec
-from PySide6.QtCore import QByteArray, QMimeData, QSize, Qt, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -24,32 +23,13 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.zone import EMPTY_KIND, TileKind
 from afdesk.gui.editor.thumbs import THUMB, icon
+from afdesk.gui.map.mime import TILE_KIND, kind_mime
 from afdesk.gui.style import meaning_style
-
-MIME = "application/x-afdesk-tile-kind"
-"""A dragged tile kind: its JSON."""
 
 ENCOUNTER = ""
 """The palette's choice "the encounter's own tiles" (the other choices are tile set ids)."""
 
 KIND_ROLE = Qt.ItemDataRole.UserRole
-
-
-def kind_mime(kind: TileKind) -> QMimeData:
-    data = QMimeData()
-    data.setData(MIME, QByteArray(msgspec.json.encode(kind)))
-    data.setText(kind.name)
-    return data
-
-
-def kind_from_mime(data: QMimeData) -> TileKind | None:
-    """The tile kind a drag carries (None if it carries none, or a broken one)."""
-    if not data.hasFormat(MIME):
-        return None
-    try:
-        return msgspec.json.decode(bytes(data.data(MIME).data()), type=TileKind)
-    except msgspec.DecodeError:
-        return None
 
 
 class _Tiles(QListWidget):
@@ -58,7 +38,7 @@ class _Tiles(QListWidget):
         return kind_mime(kind) if kind is not None else QMimeData()
 
     def mimeTypes(self) -> list[str]:
-        return [MIME]
+        return [TILE_KIND]
 
 
 class TilePalette(QWidget):

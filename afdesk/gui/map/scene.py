@@ -21,6 +21,7 @@ from afdesk.encounter.visibility import decoys_shown_to_players, shown_to_player
 from afdesk.encounter.zone import Edge
 from afdesk.gui import mapgeom
 from afdesk.gui.map.art import ArtLayer
+from afdesk.gui.map.fog_layer import FogLayer
 from afdesk.gui.map.marks import FacingMark, Harm, player_harm_sides
 from afdesk.gui.map.overlays import LEGEND_WIDTH, LegendItem, PathItem, ReachCell, ReachItem
 from afdesk.gui.map.terrain import EDGE_DEPTH, EdgeItem, GridItem, SegmentItem, TileItem
@@ -91,8 +92,6 @@ class MapScene(QGraphicsScene):
         self._names: tuple = ()
         self.labels: dict[str, str] = {}
         """Each character's distinct token label (afdesk.encounter.labels)."""
-        from afdesk.gui.table.fog_layer import FogLayer
-
         self.fog = FogLayer(self)  # the players' scene draws nothing under fog
         self.fog.sync()
         self.art = ArtLayer(self)  # the GM's pictures under the tiles (map art)

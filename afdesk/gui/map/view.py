@@ -23,8 +23,7 @@ GM controls (the move tool, the default; see each tool for its own):
 from __future__ import annotations
 
 import random
-from functools import partial
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
@@ -37,16 +36,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.encounter.geometry import Area
 from afdesk.gui import mapgeom
 from afdesk.gui.map import gestures, selection
+from afdesk.gui.map.mime import dragged_ids
 from afdesk.gui.map.notes import MapNote
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.selection import Selection
 from afdesk.gui.map.tools import FacingTool, MapTool, MoveTool, PanTool
 from afdesk.gui.text import sentence
-
-if TYPE_CHECKING:
-    from afdesk.gui.actions import Entry
 
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.05, 12.0
@@ -72,6 +70,13 @@ class MapView(QGraphicsView):
         self.map_scene: MapScene | None = None
         self.rng: random.Random | None = None
         """Where new tiles are drawn from (None: system randomness)."""
+        self.character_menu: Callable[[str], QMenu] | None = None
+        """A character's right-click menu, given its id: set from above the map
+        (:mod:`afdesk.gui.token_menu`: the character's commands). None: no menu."""
+        self.drop_characters: Callable[[list[str], Area], object] | None = None
+        """What a drop of characters (:mod:`afdesk.gui.map.mime`) does, given their ids
+        and the area: set by the panel they are dragged from (the Unplaced panel). None:
+        the view takes no such drop."""
         # No SmoothPixmapTransform: the item caches are drawn pixel for pixel, and the
         # smooth path makes every cached item several times dearer to draw.
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
@@ -366,12 +371,13 @@ class MapView(QGraphicsView):
 
     def follow_check(self, dialog) -> None:
         """While a check dialog is open, draw its line: attacker to target, with the cover
-        areas it crosses (E13); gone when the dialog closes."""
-        from afdesk.gui.dialogs.contest import ContestDialog
-
-        if self.player or not isinstance(dialog, ContestDialog):
+        areas it crosses (E13); gone when the dialog closes. A check dialog is one that
+        says when its target changes (``targetChanged``) and offers its ``attacker``,
+        ``action`` and ``plan``; any other dialog draws nothing."""
+        target_changed = getattr(dialog, "targetChanged", None)
+        if self.player or target_changed is None:
             return
-        dialog.target_box.currentIndexChanged.connect(lambda _i: self._attack_line(dialog))
+        target_changed.connect(lambda: self._attack_line(dialog))
         dialog.finished.connect(lambda _r: self.map_scene.clear_preview())
         self._attack_line(dialog)
 
@@ -528,28 +534,33 @@ class MapView(QGraphicsView):
 
     # --------------------------------------------------------------- context menu
 
-    # Characters dragged from the Unplaced panel (afdesk.gui.docks.unplaced).
-    def dragEnterEvent(self, event) -> None:
-        from afdesk.gui.docks.unplaced import dragged_ids
+    # Characters dragged onto the map (the Unplaced panel: afdesk.gui.docks.unplaced).
+    def _dropped_ids(self, event) -> list[str]:
+        """The characters a drag carries, if this view takes them (see drop_characters)."""
+        if self.player or self.doc is None or self.drop_characters is None:
+            return []
+        return dragged_ids(event.mimeData())
 
-        if dragged_ids(event.mimeData()) and not self.player:
+    def dragEnterEvent(self, event) -> None:
+        if self._dropped_ids(event):
             event.acceptProposedAction()
         else:
             super().dragEnterEvent(event)
 
     def dragMoveEvent(self, event) -> None:
-        from afdesk.gui.docks.unplaced import dragged_ids
-
-        if dragged_ids(event.mimeData()) and not self.player:
+        if self._dropped_ids(event):
             event.acceptProposedAction()
         else:
             super().dragMoveEvent(event)
 
     def dropEvent(self, event) -> None:
-        from afdesk.gui.docks.unplaced import drop_on_map
-
-        if not drop_on_map(self, event):
+        ids = self._dropped_ids(event)
+        if not ids or self.drop_characters is None:
             super().dropEvent(event)
+            return
+        pos = self.mapToScene(event.position().toPoint())
+        self.drop_characters(ids, mapgeom.area_at(pos.x(), pos.y()))
+        event.acceptProposedAction()
 
     def contextMenuEvent(self, event) -> None:
         if self.player:
@@ -565,19 +576,12 @@ class MapView(QGraphicsView):
         if self._menu is not None:
             self._menu.deleteLater()
         self._menu = self.group.menu() if several else self.context_menu(cid)
+        if self._menu is None:
+            event.ignore()
+            return
         self._menu.popup(event.globalPos())
         event.accept()
 
-    def context_menu(self, cid: str) -> QMenu:
-        """The character's actions in one column (:mod:`afdesk.gui.map.token_menu`)."""
-        from afdesk.gui.map.token_menu import token_menu
-
-        return token_menu(
-            self, self.doc, cid, partial(self._run_entry, cid), self.statusMessage.emit
-        )
-
-    def _run_entry(self, cid: str, entry: Entry) -> None:
-        if entry.op is not None:
-            self.push([entry.op])
-        else:
-            self.actionRequested.emit(cid, entry.key)
+    def context_menu(self, cid: str) -> QMenu | None:
+        """The character's right-click menu, from ``character_menu`` (None if not set)."""
+        return self.character_menu(cid) if self.character_menu is not None else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -55,6 +55,10 @@ class ContestDialog(QDialog):
     ``defense``, ``defense_options`` (the defense's Ventures, Advantage, GM modifiers),
     ``dice``, ``sixes`` (R3), ``shifts`` and ``momentum``.
     """
+
+    targetChanged = Signal()
+    """Another target was picked, and ``plan`` is worked out for it: the map, told of the
+    dialog when it opens, follows this to redraw the attack line (E13)."""
 
     def __init__(
         self,
@@ -174,6 +178,7 @@ class ContestDialog(QDialog):
 
         self.action_box.currentIndexChanged.connect(self._action_changed)
         self.target_box.currentIndexChanged.connect(lambda _i: self._replan())
+        self.target_box.currentIndexChanged.connect(lambda _i: self.targetChanged.emit())
         self.facet_box.currentIndexChanged.connect(lambda _i: self._replan(keep_facet=True))
         self.weapon_box.currentIndexChanged.connect(lambda _i: self._replan(keep_facet=True))
         for panel in self.panels():

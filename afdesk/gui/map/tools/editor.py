@@ -30,6 +30,7 @@ from afdesk.encounter.ops.editor import (
 from afdesk.encounter.zone import EMPTY_KIND, SegmentProps, segment_areas, segment_props, tile_of
 from afdesk.gui import mapgeom
 from afdesk.gui.map import selection
+from afdesk.gui.map.mime import TILE_KIND, kind_from_mime
 from afdesk.gui.map.tools.base import MapTool
 
 TILES, BRUSH = "tiles", "brush"
@@ -308,11 +309,9 @@ class _DropFilter(QObject):
         self.tool = tool
 
     def eventFilter(self, obj, event) -> bool:
-        from afdesk.gui.editor.palette import MIME, kind_from_mime
-
         kind = event.type()
         if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
-            if event.mimeData().hasFormat(MIME):
+            if event.mimeData().hasFormat(TILE_KIND):
                 event.acceptProposedAction()
                 return True
             return False

@@ -2,11 +2,13 @@
 :func:`afdesk.gui.actions.entries`, in one column that fits beside the token. The first group
 (the attacks) and any group of one entry stand in the menu itself, every other group in a
 submenu (Checks >, Snaps >, States > ...). Disabled entries carry the model's reason as
-tooltip and status tip; Ctrl+K's command palette searches the same commands."""
+tooltip and status tip; Ctrl+K's command palette searches the same commands. The map knows
+no command: :func:`install` hands the GM's map view this menu (``MapView.character_menu``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QMenu, QWidget
@@ -25,6 +27,24 @@ SUBMENUS = {
     "GM": "&GM",
 }
 """The titles of the token menu's submenus, by command group."""
+
+
+def install(view) -> None:
+    """Give the GM's map ``view`` its tokens' menus: an entry with an Op pushes it on the
+    map (one undo step, refusals said there), one that needs a dialog asks for it
+    (``view.actionRequested``); hovering an entry says its reason in the status bar."""
+    view.character_menu = partial(_view_menu, view)
+
+
+def _view_menu(view, cid: str) -> QMenu:
+    return token_menu(view, view.doc, cid, partial(_run_entry, view, cid), view.statusMessage.emit)
+
+
+def _run_entry(view, cid: str, entry: Entry) -> None:
+    if entry.op is not None:
+        view.push([entry.op])
+    else:
+        view.actionRequested.emit(cid, entry.key)
 
 
 def token_menu(
