@@ -50,6 +50,12 @@ class EncounterMode:
     """The phases play goes through in this mode, in order."""
     low_activity: ClassVar[bool] = False
     """Little physical activity: persevere gets +2 at the end (E15)."""
+    decoy_owners_secret: ClassVar[bool] = False
+    """The players' screen never says whose a decoy is (an infiltration, N2: the GM notes
+    privately whom each shared decoy stands for); in battle it shows the owner's label."""
+    surprise_leaves_down: ClassVar[bool] = False
+    """A surprise attack (from hiding) that lands uncontested also leaves its target down
+    (E17): in an infiltration (N7), not in battle."""
 
     @property
     def label(self) -> str:
@@ -81,6 +87,23 @@ class EncounterMode:
         """Modifiers this mode adds to every attack, as (key, label, dice, why, rule id):
         none in battle; an Obscured chase stage's -2 (H4)."""
         return ()
+
+    def check_modifiers(
+        self, enc: Encounter, c: Combatant, kind: str
+    ) -> tuple[tuple[str, str, int, str, str], ...]:
+        """Modifiers this mode adds to ``c``'s own check of ``kind`` ("creep", ...), as
+        (key, label, dice, why, rule id): none in battle; +2 to Creep while hidden in an
+        infiltration (N5)."""
+        return ()
+
+    def revealed(self, enc: Encounter, cid: str) -> None:
+        """``cid`` came out of hiding by what it did (an attack from hiding, E6): nothing
+        more in battle; the first intruder revealed raises the alarm in an infiltration
+        (N6)."""
+
+    def reveal_note(self, enc: Encounter, cid: str) -> str:
+        """What :meth:`revealed` would add to the log line ("" for nothing)."""
+        return ""
 
     # ------------------------------------------------------------- changes of mode
 

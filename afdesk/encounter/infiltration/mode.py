@@ -34,6 +34,8 @@ class InfiltrationMode(Battle):
 
     mode = Mode.INFILTRATION
     part = INFILTRATION_PART
+    surprise_leaves_down = True  # N7
+    decoy_owners_secret = True  # N2
 
     def turn_refusal(self, enc: Encounter, c: Combatant, kind: str) -> str:
         inf: InfiltrationState = enc.infiltration
@@ -48,6 +50,27 @@ class InfiltrationMode(Battle):
                 who = ", ".join(enc.combatants[e].name for e in eyes if e in enc.combatants)
                 return f"{c.name} cannot hide: {who} has a clear line on {c.name} (N4a)"
         return ""
+
+    def check_modifiers(
+        self, enc: Encounter, c: Combatant, kind: str
+    ) -> tuple[tuple[str, str, int, str, str], ...]:
+        """N5: a hidden character's Creep (its sneak check to act) gets +2 for being
+        hidden."""
+        if str(kind) == "creep" and c.hidden:
+            return (("hidden", "Hidden", 2, f"{c.name} is hidden: +2 to Creep", "N5"),)
+        return ()
+
+    def revealed(self, enc: Encounter, cid: str) -> None:
+        """N6: the first intruder revealed (here by its own attack, N7) raises the alarm."""
+        from afdesk.encounter.infiltration.ops import alarm_raised
+
+        inf: InfiltrationState = enc.infiltration
+        if cid in inf.intruders and not inf.alarm:
+            enc.set_part("infiltration", alarm_raised(enc, inf))
+
+    def reveal_note(self, enc: Encounter, cid: str) -> str:
+        inf: InfiltrationState = enc.infiltration
+        return "; the alarm is raised (N6)" if cid in inf.intruders and not inf.alarm else ""
 
     def enter(self, enc: Encounter) -> None:
         """Whatever the infiltration held is kept (E16: a change of mode keeps every state)."""

@@ -314,3 +314,29 @@ class SetObscured(Op, frozen=True):
 
     def describe(self, enc: "Encounter") -> str:
         return f"Obscured areas: {', '.join(area_text(a) for a in self.areas) or 'none'} (N4a)"
+
+
+class HiddenActsFrom(Op, frozen=True):
+    """A hidden character acts from one of its decoys (N5: it is at one of them, undecided
+    until it acts or is revealed; N7: a surprise attack is made from either decoy's area,
+    reach and range counted from there). It stays hidden at that decoy; the attack that
+    follows reveals it there and its other decoy goes (E6)."""
+
+    id: str
+    area: tuple[int, int]
+    label = "Act from a decoy"
+
+    def execute(self, enc: "Encounter") -> None:
+        _inf(enc, "act from a decoy")
+        c = enc.combatant(self.id)
+        if not c.hidden:
+            raise IllegalOp(f"{c.name} is not hidden: it acts from where it stands (N5)")
+        area = (self.area[0], self.area[1])
+        if area not in c.decoys:
+            raise IllegalOp(f"{c.name} has no decoy at {area_text(area)} to act from (N5)")
+        if c.area is not None and (c.area[0], c.area[1]) == area:
+            raise IllegalOp(f"{c.name} already acts from {area_text(area)}")
+        enc.put(c.replace(area=area))
+
+    def describe(self, enc: "Encounter") -> str:
+        return f"{name(enc, self.id)} acts from the decoy at {area_text(self.area)} (N5, N7)"

@@ -45,6 +45,7 @@ def _import_package_ops() -> None:
     from afdesk.encounter.dispute import convince as _convince  # noqa: F401 - registers
     from afdesk.encounter.dispute import ops as _dispute_ops  # noqa: F401 - registers
     from afdesk.encounter.infiltration import ops as _infiltration_ops  # noqa: F401
+    from afdesk.encounter.infiltration import setup as _infiltration_setup  # noqa: F401
     from afdesk.encounter.ops import (  # noqa: F401 - imported to register their Ops
         check,
         damage,
