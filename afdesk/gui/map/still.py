@@ -19,6 +19,7 @@ class StillDocument(QObject):
     zoneChanged = Signal()
     turnChanged = Signal()
     metaChanged = Signal()
+    modeChanged = Signal()
     selectionChanged = Signal(str)
 
     def __init__(self, encounter) -> None:
