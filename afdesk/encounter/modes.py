@@ -101,6 +101,15 @@ class EncounterMode:
         more in battle; the first intruder revealed raises the alarm in an infiltration
         (N6)."""
 
+    def entered(self, enc: Encounter, cid: str, areas: list[tuple[int, int]]) -> None:
+        """``cid`` moved through ``areas`` (each area entered, the last where it stopped):
+        nothing more in battle; a guardian eliminates the decoys there in an infiltration
+        (N4b)."""
+
+    def entered_note(self, enc: Encounter, cid: str, areas: list[tuple[int, int]]) -> str:
+        """What :meth:`entered` would add to the move's log line ("" for nothing)."""
+        return ""
+
     def reveal_note(self, enc: Encounter, cid: str) -> str:
         """What :meth:`revealed` would add to the log line ("" for nothing)."""
         return ""

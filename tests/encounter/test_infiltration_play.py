@@ -1,7 +1,7 @@
 """The infiltration's remaining rules in the model: setup (N2), Creep's +2 while hidden and
-acting from a decoy (N5), the surprise attack leaving its target down (N7), the end and
-what it came to (N8), the seen lines the GM's map draws (N4a), and the refusals the menus
-show before the GM tries (N3, N4a)."""
+acting from a decoy (N5), a guardian's move through a decoy's area (N4b), the surprise
+attack leaving its target down (N7), the end and what it came to (N8), the seen lines the
+GM's map draws (N4a), and the refusals the menus show before the GM tries (N3, N4a)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from afdesk.encounter.contest.assembly import CheckKind, assemble
 from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.infiltration.end import outcome, over
-from afdesk.encounter.infiltration.ops import HiddenActsFrom, MarkLeft, Reveal, SetRoles
+from afdesk.encounter.infiltration.ops import HiddenActsFrom, MarkLeft, RaiseAlarm, Reveal, SetRoles
 from afdesk.encounter.infiltration.setup import SetUpIntruder, SetUpSharedDecoys
 from afdesk.encounter.infiltration.watch import seen_decoys, seen_lines
 from afdesk.encounter.offers import check_refusal
@@ -20,6 +20,7 @@ from afdesk.encounter.ops.check import SURPRISE_DOWN
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.economy import Screen
 from afdesk.encounter.ops.meta import ChangeMode
+from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.roster import EditCombatant, PlaceCombatant, SetFacing
 from afdesk.encounter.state import Mode
 from afdesk.rules.dice import ScriptedSource
@@ -193,3 +194,18 @@ def test_n4a_n3_the_menus_know_the_refusals_before_the_gm_tries():
     assert "unaware guardian" in check_refusal(unaware, "guard-1", CheckKind.LOOK)
     with pytest.raises(IllegalOp, match=r"unaware guardian.*\(N3\)"):
         unaware.apply(Screen("guard-2"))
+
+
+def test_n4b_a_guardian_moving_through_a_decoys_area_eliminates_it():
+    enc = _ambush()
+    enc.apply(RaiseAlarm())  # between rounds... the orc takes normal turns (N6)
+    turn_of(enc, "orc")
+    move = MoveCombatant("orc", ((5, 8), (5, 7), (5, 6)), 0.0, maneuver=True)
+    assert enc.refusal(move) == ""
+    enc.apply(move)
+    assert enc.combatant("ann").decoys == ((6, 6),) and enc.combatant("ann").hidden
+    assert enc.log[-1].text.endswith("eliminated: Ann's decoy at (5, 6) (N4b)")
+    battle = _ambush(Mode.BATTLE)
+    turn_of(battle, "orc")
+    battle.apply(MoveCombatant("orc", ((5, 8), (5, 7), (5, 6)), 0.0, maneuver=True))
+    assert len(battle.combatant("ann").decoys) == 2  # only an infiltration's guardians

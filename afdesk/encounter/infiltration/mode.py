@@ -68,6 +68,19 @@ class InfiltrationMode(Battle):
         if cid in inf.intruders and not inf.alarm:
             enc.set_part("infiltration", alarm_raised(enc, inf))
 
+    def entered(self, enc: Encounter, cid: str, areas: list[tuple[int, int]]) -> None:
+        """N4b: a guardian entering a decoy's area eliminates it, on any move."""
+        from afdesk.encounter.infiltration.ops import enter_decoys
+
+        for a in areas:
+            enter_decoys(enc, cid, (a[0], a[1]))
+
+    def entered_note(self, enc: Encounter, cid: str, areas: list[tuple[int, int]]) -> str:
+        from afdesk.encounter.infiltration.ops import decoys_entered
+
+        lost = decoys_entered(enc, cid, areas)
+        return f" — eliminated: {', '.join(lost)} (N4b)" if lost else ""
+
     def reveal_note(self, enc: Encounter, cid: str) -> str:
         inf: InfiltrationState = enc.infiltration
         return "; the alarm is raised (N6)" if cid in inf.intruders and not inf.alarm else ""

@@ -151,35 +151,46 @@ class ConfirmWatch(Op, frozen=True):
                     f"{c.name}'s watch step to {area_text(target)} is not one area (N3)"
                 )
             enc.put(c.replace(area=target, facing=normalise_facing(s.facing)))
-            self._enter_decoys(enc, s.id, target)
-
-    @staticmethod
-    def _enter_decoys(enc: "Encounter", guardian: str, area: tuple[int, int]) -> None:
-        """N4b: a guardian entering a decoy's area eliminates it (the last one reveals its
-        owner there, N5, and raises the alarm, N6)."""
-        inf: InfiltrationState = enc.infiltration
-        for owner in inf.opponents(guardian):
-            o = enc.combatants.get(owner)
-            if o is None or not o.hidden or area not in o.decoys:
-                continue
-            o = o.without_decoy(area)
-            if not o.decoys:
-                o = o.without_state(StateKind.HIDDEN).replace(area=area)
-                inf = _revealed(enc, inf, owner)
-                enc.set_part("infiltration", inf)
-            enc.put(o)
+            enter_decoys(enc, s.id, target)
 
     def describe(self, enc: "Encounter") -> str:
         steps = "; ".join(f"{name(enc, s.id)} to {area_text(s.area)}" for s in self.steps)
-        inf: InfiltrationState = enc.infiltration
-        lost = [
-            f"{name(enc, o)}'s decoy at {area_text(s.area)}"
-            for s in self.steps
-            for o in inf.opponents(s.id)
-            if o in enc.combatants and tuple(s.area) in enc.combatants[o].decoys
-        ]
+        lost = [w for s in self.steps for w in decoys_entered(enc, s.id, [(s.area[0], s.area[1])])]
         gone = f"; eliminated: {', '.join(lost)} (N4b)" if lost else ""
         return f"Watch: {steps} (N3){gone}"
+
+
+def enter_decoys(enc: "Encounter", guardian: str, area: tuple[int, int]) -> None:
+    """N4b: a guardian entering a decoy's area eliminates it (the last one reveals its
+    owner there, N5, and raises the alarm, N6)."""
+    inf: InfiltrationState = enc.infiltration
+    if guardian not in inf.guardians:
+        return
+    for owner in inf.opponents(guardian):
+        o = enc.combatants.get(owner)
+        if o is None or not o.hidden or area not in o.decoys:
+            continue
+        o = o.without_decoy(area)
+        if not o.decoys:
+            o = o.without_state(StateKind.HIDDEN).replace(area=area)
+            inf = _revealed(enc, inf, owner)
+            enc.set_part("infiltration", inf)
+        enc.put(o)
+
+
+def decoys_entered(enc: "Encounter", guardian: str, areas: "list[tuple[int, int]]") -> list[str]:
+    """The words for the decoys a guardian entering ``areas`` would eliminate (N4b)."""
+    inf: InfiltrationState = enc.infiltration
+    if guardian not in inf.guardians:
+        return []
+    return [
+        f"{name(enc, o)}'s decoy at {area_text(a)}"
+        for a in areas
+        for o in inf.opponents(guardian)
+        if o in enc.combatants
+        and enc.combatants[o].hidden
+        and (a[0], a[1]) in enc.combatants[o].decoys
+    ]
 
 
 class RaiseAlarm(Op, frozen=True):
