@@ -27,6 +27,7 @@ from afdesk.gui.map.token_menu import token_menu
 from afdesk.gui.player_view import PlayerWindow
 from afdesk.storage.samples import build_warehouse
 from tests.encounter.conftest import start_round, turn_of
+from tests.gui.odds_wait import settled_odds
 
 
 @pytest.fixture
@@ -225,3 +226,13 @@ def test_a_battle_switched_to_infiltration_at_an_exchange_end_keeps_everyone(win
     doc.undo_stack.undo()
     assert enc.mode is Mode.BATTLE and not panel.parentWidget().isVisibleTo(window)
     assert layer.items == []
+
+
+def test_the_watch_is_a_study_check_in_the_check_dialog_with_its_odds(window, qtbot):
+    _layer, panel = _open_sample(window)
+    panel.buttons["watch:foreman"].click()
+    dlg = panel.dialog
+    assert dlg is not None and dlg.attacker == "foreman"
+    assert dlg.facet_box.currentData() == "study" and dlg.flow.plan.facet == "study"  # N3
+    assert "%" in settled_odds(qtbot, dlg)  # the exact odds of the watch
+    dlg.reject()

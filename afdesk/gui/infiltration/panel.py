@@ -1,8 +1,9 @@
 """The Infiltration dock: what the GM does in an infiltration besides moving tokens (N1-N8).
 
 - the alarm (N6) and the end (N8), with Raise alarm;
-- the watch (N3): each unaware guardian's proposed step, Confirm (or Fumble: the step
-  away) one by one, or Confirm all;
+- the watch (N3): each unaware guardian's proposed step; Roll… opens its study check in
+  the check dialog (exact odds); Confirm (or Fumble: the step away) one by one, or Confirm
+  all;
 - the decoys seen right now and by whom (N4a), each with Eliminate;
 - the hidden characters' decoys, each with Act here (the surprise attack or the Creep is
   made from that decoy's area, N5, N7) and Reveal (N5);
@@ -56,10 +57,14 @@ def _at(area) -> str:
 class InfiltrationPanel(QWidget):
     """The dock's contents (see the module)."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, ctx=None) -> None:
         super().__init__(parent)
         self.setObjectName("infiltrationPanel")
         self.doc = None
+        self.ctx = ctx
+        """The window's command context: it opens the check dialog (None: opened here)."""
+        self.dialog = None
+        """The last check dialog opened from the dock (tests read it)."""
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         self.status = QLabel()
@@ -86,7 +91,7 @@ class InfiltrationPanel(QWidget):
         outer.addWidget(scroll, 1)
         self.buttons: dict[str, QPushButton] = {}
         """The buttons of the rows shown now, by a key tests use ("confirm:guard-1",
-        "fumble:guard-1", "eliminate:huang@(1, 2)", "act:huang@(1, 2)",
+        "watch:guard-1", "fumble:guard-1", "eliminate:huang@(1, 2)", "act:huang@(1, 2)",
         "reveal:huang@(1, 2)", "hide:huang", "left:huang")."""
         self.objective_boxes: dict[str, QCheckBox] = {}
         self._shown: tuple = ()
@@ -182,7 +187,10 @@ class InfiltrationPanel(QWidget):
         grid.addWidget(label, r, 0)
         for n, (key, title, ops) in enumerate(buttons, 1):
             b = QPushButton(title)
-            b.clicked.connect(lambda _c=False, o=ops: self.push(*o))
+            if callable(ops):
+                b.clicked.connect(lambda _c=False, f=ops: f())
+            else:
+                b.clicked.connect(lambda _c=False, o=ops: self.push(*o))
             grid.addWidget(b, r, n)
             self.buttons[key] = b
 
@@ -198,8 +206,13 @@ class InfiltrationPanel(QWidget):
                     grid,
                     f"{names[s.id]}: one area to {_at(s.area)}, facing "
                     f"{direction_name(s.facing)} toward a decoy",
+                    (f"watch:{s.id}", "Roll…", lambda gid=s.id: self.watch_check(gid)),
                     (f"confirm:{s.id}", "Confirm", (ConfirmWatch((s,)),)),
                     *([fumble] if fumble else []),
+                )
+                self.buttons[f"watch:{s.id}"].setToolTip(
+                    "The watch: a study check in the check dialog, with its exact odds (N3). "
+                    "On a success Confirm the step; on a Fumble take the step away."
                 )
         seen = seen_decoys(enc)
         if seen:
@@ -243,6 +256,23 @@ class InfiltrationPanel(QWidget):
             self.rows.addWidget(box)
         self._left(enc, inf, names)
         self.rows.addStretch(1)
+
+    def watch_check(self, gid: str) -> None:
+        """N3: the guardian's watch, a study check, in the check dialog (its modifiers
+        and exact odds); the GM then confirms the step (or its Fumble step)."""
+        from afdesk.encounter.contest.assembly import CheckKind
+        from afdesk.gui.dialogs.contest import ContestDialog
+
+        dlg = ContestDialog(self.doc, gid, CheckKind.CHECK, "", self.window())
+        i = dlg.facet_box.findData("study")
+        if i >= 0:
+            dlg.facet_box.setCurrentIndex(i)
+        self.dialog = dlg
+        if self.ctx is not None:
+            self.ctx.open_dialog(dlg)
+        else:
+            dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dlg.open()
 
     def _setup(self, enc, inf, names) -> None:
         """N2: the selected intruder, not hidden yet, starts hidden at its area and the
@@ -307,7 +337,7 @@ def install(window) -> InfiltrationPanel:
     """The Infiltration dock (left), shown while the encounter is an infiltration."""
     dock = QDockWidget("Infiltration", window)
     dock.setObjectName("infiltrationDock")
-    panel = InfiltrationPanel(dock)
+    panel = InfiltrationPanel(dock, getattr(window, "ctx", None))
     dock.setWidget(panel)
     window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
     dock.setVisible(False)
