@@ -236,3 +236,20 @@ def test_the_watch_is_a_study_check_in_the_check_dialog_with_its_odds(window, qt
     assert dlg.facet_box.currentData() == "study" and dlg.flow.plan.facet == "study"  # N3
     assert "%" in settled_odds(qtbot, dlg)  # the exact odds of the watch
     dlg.reject()
+
+
+def test_start_hidden_sets_up_the_selected_intruder_by_n2_or_says_why_not(window):
+    _layer, panel = _open_sample(window)
+    doc = window.doc
+    from afdesk.encounter.infiltration.ops import Reveal
+
+    assert doc.push(Reveal("huang", (1, 2))) == ""
+    doc.select("huang")
+    panel.buttons["hide:huang"].click()
+    huang = doc.encounter.combatants["huang"]
+    assert huang.hidden and len(huang.decoys) == 2 and panel.refusal.text() == ""
+    assert doc.push(Reveal("huang", huang.decoys[0])) == ""
+    assert doc.push(PlaceCombatant("huang", (7, 6))) == ""  # Dock Guard 1's tile
+    panel.buttons["hide:huang"].click()
+    assert "in a tile holding a guardian (N2)" in panel.refusal.text()
+    assert not doc.encounter.combatants["huang"].hidden  # nothing changed
