@@ -253,3 +253,16 @@ def test_start_hidden_sets_up_the_selected_intruder_by_n2_or_says_why_not(window
     panel.buttons["hide:huang"].click()
     assert "in a tile holding a guardian (N2)" in panel.refusal.text()
     assert not doc.encounter.combatants["huang"].hidden  # nothing changed
+
+
+def test_the_dock_shows_only_in_an_infiltration_whatever_a_restored_workspace_says(
+    window, doc, qtbot
+):
+    window.set_document(doc)  # a battle
+    _layer, panel = window.mode_views.extras[Mode.INFILTRATION]
+    dock = panel.parentWidget()
+    assert not dock.isVisibleTo(window)
+    dock.show()  # as restoreState would
+    qtbot.waitUntil(lambda: not dock.isVisibleTo(window))
+    assert doc.push(ChangeMode(Mode.INFILTRATION, override=True)) == ""
+    assert dock.isVisibleTo(window)

@@ -15,7 +15,7 @@ changes nothing. The dock shows itself while the encounter is an infiltration.""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -341,6 +341,9 @@ def install(window) -> InfiltrationPanel:
     dock.setWidget(panel)
     window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
     dock.setVisible(False)
+    # A workspace restored as the GM left it may show the dock outside an infiltration:
+    # it hides again (and shows again when the encounter is one).
+    dock.visibilityChanged.connect(lambda _on: QTimer.singleShot(0, panel, panel.sync))
     window.documentChanged.connect(panel.set_document)
     if window.doc is not None:
         panel.set_document(window.doc)
