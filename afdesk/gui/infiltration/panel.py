@@ -82,6 +82,7 @@ class InfiltrationPanel(QWidget):
         self.rows.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(self.body)
         outer.addWidget(self.status)
@@ -184,14 +185,24 @@ class InfiltrationPanel(QWidget):
         r = grid.rowCount()
         label = QLabel(text)
         label.setWordWrap(True)
-        grid.addWidget(label, r, 0)
+        # One or two buttons fit beside the words; more go on a line of their own
+        # under them, so that the words keep the dock's width (1280x720: 340 px).
+        below = len(buttons) > 2
+        grid.addWidget(label, r, 0, 1, 1 if not below else len(buttons) + 1)
+        line = QHBoxLayout()
+        if below:
+            line.addStretch(1)
+            grid.addLayout(line, r + 1, 0, 1, len(buttons) + 1)
         for n, (key, title, ops) in enumerate(buttons, 1):
             b = QPushButton(title)
             if callable(ops):
                 b.clicked.connect(lambda _c=False, f=ops: f())
             else:
                 b.clicked.connect(lambda _c=False, o=ops: self.push(*o))
-            grid.addWidget(b, r, n)
+            if below:
+                line.addWidget(b)
+            else:
+                grid.addWidget(b, r, n)
             self.buttons[key] = b
 
     def _rebuild(self, enc, inf, steps) -> None:
