@@ -33,8 +33,12 @@ def require_actor(enc: Encounter, cid: str, doing: str, kind: str = "") -> Comba
     return c
 
 
-def spend_refusal(enc: Encounter, cid: str, uses: str, doing: str = "do that") -> str:
-    """Why ``cid`` cannot spend its action or snap (``uses``) now, or "" if it can (E3-E6).
+def spend_refusal(
+    enc: Encounter, cid: str, uses: str, doing: str = "do that", kind: str = ""
+) -> str:
+    """Why ``cid`` cannot spend its action or snap (``uses``) now, or "" if it can (E3-E6);
+    ``kind`` names the action, snap or check for its mode ("hide": a Hide in an opponent's
+    clear line is refused in an infiltration, N4a).
 
     "free" checks (a plain check, the move check to leave an overlap) need nothing.
     """
@@ -43,7 +47,7 @@ def spend_refusal(enc: Encounter, cid: str, uses: str, doing: str = "do that") -
     if enc.turn.phase is not Phase.TURNS:
         return f"{enc.combatant(cid).name} can only {doing} on a turn"
     try:
-        c = require_actor(enc, cid, doing)
+        c = require_actor(enc, cid, doing, kind)
         if uses == "action":
             economy.require_action(c, doing, enc.turn.exchange, enc.turn.round)
         else:

@@ -51,6 +51,12 @@ class EncounterMode:
     """The phases play goes through in this mode, in order."""
     low_activity: ClassVar[bool] = False
     """Little physical activity: persevere gets +2 at the end (E15)."""
+    decoy_owners_secret: ClassVar[bool] = False
+    """The players' screen never says whose a decoy is (an infiltration, N2: the GM notes
+    privately whom each shared decoy stands for); in battle it shows the owner's label."""
+    surprise_leaves_down: ClassVar[bool] = False
+    """A surprise attack (from hiding) that lands uncontested also leaves its target down
+    (E17): in an infiltration (N7), not in battle."""
 
     @property
     def label(self) -> str:
@@ -118,6 +124,32 @@ class EncounterMode:
     def change_now(self, enc: Encounter) -> str:
         """Why the encounter may change mode right now, outside an exchange end (E16):
         a dispute that is over (P7, P9); "" for never."""
+        return ""
+
+    def check_modifiers(
+        self, enc: Encounter, c: Combatant, kind: str
+    ) -> tuple[tuple[str, str, int, str, str], ...]:
+        """Modifiers this mode adds to ``c``'s own check of ``kind`` ("creep", ...), as
+        (key, label, dice, why, rule id): none in battle; +2 to Creep while hidden in an
+        infiltration (N5)."""
+        return ()
+
+    def revealed(self, enc: Encounter, cid: str) -> None:
+        """``cid`` came out of hiding by what it did (an attack from hiding, E6): nothing
+        more in battle; the first intruder revealed raises the alarm in an infiltration
+        (N6)."""
+
+    def entered(self, enc: Encounter, cid: str, areas: list[tuple[int, int]]) -> None:
+        """``cid`` moved through ``areas`` (each area entered, the last where it stopped):
+        nothing more in battle; a guardian eliminates the decoys there in an infiltration
+        (N4b)."""
+
+    def entered_note(self, enc: Encounter, cid: str, areas: list[tuple[int, int]]) -> str:
+        """What :meth:`entered` would add to the move's log line ("" for nothing)."""
+        return ""
+
+    def reveal_note(self, enc: Encounter, cid: str) -> str:
+        """What :meth:`revealed` would add to the log line ("" for nothing)."""
         return ""
 
     # ------------------------------------------------------------- changes of mode

@@ -63,8 +63,9 @@ def is_offered(enc: Encounter, cid: str, action: CheckKind) -> bool:
 
 def check_refusal(enc: Encounter, cid: str, action: CheckKind) -> str:
     """Why ``cid`` cannot start ``action`` now ("" if it can): the action or snap it
-    would spend. A plain check and the move check to leave an overlap spend nothing."""
-    return spend_refusal(enc, cid, action.spec.uses)
+    would spend, or what the mode forbids (a Hide in an opponent's clear line, N4a). A
+    plain check and the move check to leave an overlap spend nothing."""
+    return spend_refusal(enc, cid, action.spec.uses, kind=str(action.value))
 
 
 def can_target(enc: Encounter, actor: str, target: str) -> bool:

@@ -48,6 +48,7 @@ def _import_package_ops() -> None:
     from afdesk.encounter.dispute import convince as _convince  # noqa: F401 - registers
     from afdesk.encounter.dispute import ops as _dispute_ops  # noqa: F401 - registers
     from afdesk.encounter.infiltration import ops as _infiltration_ops  # noqa: F401
+    from afdesk.encounter.infiltration import setup as _infiltration_setup  # noqa: F401
     from afdesk.encounter.ops import own_ops
 
     own_ops()  # the ops package's modules, as the package names them

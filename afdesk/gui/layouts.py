@@ -59,7 +59,7 @@ Log's row (with the tab bar below it) is never lower than its filters and three 
 
 PLAY, PREPARE, CHASE, CAMPAIGN = "play", "prepare", "chase", "campaign"
 
-SELF_SHOWN = frozenset({"unplacedDock"})
+SELF_SHOWN = frozenset({"unplacedDock", "infiltrationDock"})
 """Docks that show themselves while they hold something (the Unplaced dock, while someone
 waits off the map) in every workspace: a switch leaves them as they are."""
 

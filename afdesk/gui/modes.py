@@ -24,7 +24,7 @@ from afdesk.encounter.state import Mode
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
-PACKAGES: tuple[str, ...] = ("afdesk.gui.chase", "afdesk.gui.dispute")
+PACKAGES: tuple[str, ...] = ("afdesk.gui.chase", "afdesk.gui.dispute", "afdesk.gui.infiltration")
 """The GUI folders of the modes, each registering its :class:`ModeScreens` on import."""
 
 
@@ -54,6 +54,10 @@ class ModeScreens:
     install: Callable[[Any], object] | None = None
     """Adds the mode's extras to the GM's window once it is whole (map layers, docks,
     menu entries); what it returns is kept on the window's mode views."""
+    player_install: Callable[[Any], Any] | None = None
+    """Adds the mode's extras to the players' window (a layer on the players' map of what
+    the table may see); what it returns has ``set_document(doc)`` and is kept on the
+    players' window's ``mode_extras``."""
 
 
 _SCREENS: dict[Mode, ModeScreens] = {}

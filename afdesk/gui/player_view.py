@@ -115,6 +115,9 @@ class PlayerWindow(QWidget):
         self._strip_dirty = False
         self._strip_cache = StripCache()
         self._doc_links = Links()
+        self.mode_extras = {
+            m.mode: m.player_install(self) for m in modes.registered() if m.player_install
+        }
         self._follow(doc)
         self._refresh_screens()
         app = QGuiApplication.instance()
@@ -237,6 +240,8 @@ class PlayerWindow(QWidget):
             self._doc_links.connect(gate.taken_back, self.ticker.clear)
             self.roll_panel.clear()
             self.ticker.clear()
+            for extra in self.mode_extras.values():
+                extra.set_document(doc)
             self._followed = doc
         self._mode_changed()
 

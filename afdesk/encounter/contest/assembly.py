@@ -264,8 +264,9 @@ def assemble_on_map(
     facet = facet or spec.facet
     if not facet:
         raise IllegalOp("a plain check needs a facet")
-    spend = spend_refusal(enc, attacker.id, spec.uses, spec.label.lower())
+    spend = spend_refusal(enc, attacker.id, spec.uses, spec.label.lower(), str(action.value))
     mods = _state_mods(attacker, enc, "attack", ("check", str(action)))
+    mods.extend(Modifier(*m) for m in current_mode(enc).check_modifiers(enc, attacker, action))
     notes: list[str] = []
     target = enc.combatant(target_id) if target_id else None
     if target is None:

@@ -78,6 +78,10 @@ def _defense_source(enc: "Encounter", d: DefenseUse, people: dict[str, Combatant
         raise IllegalOp(f"{c.name} has not used {snap} this turn cycle ({row.rule})")
 
 
+SURPRISE_DOWN = "surprise attack (N7)"
+"""The note on the down state a surprise attack leaves (N7)."""
+
+
 class ResolveContest(Op, frozen=True):
     """A contested (or plain) check as it happened: choices, every die, Shifts spent and
     Momentum used; applying it spends the action or snap, the guard, the Shifts and the
@@ -204,10 +208,12 @@ class ResolveContest(Op, frozen=True):
     def _effects(self, enc: "Encounter", v: Verdict, people: dict[str, Combatant]) -> None:
         r = self.record
         a = people[r.attacker]
-        if r.action.spec.attack and a.hidden:
+        surprise = r.action.spec.attack and a.hidden
+        if surprise:
             # E6 as the table plays it: an attack gives the attacker away, landed
             # or not; the decoys go with the hiding.
             a = people[a.id] = a.without_state(StateKind.HIDDEN).replace(decoys=())
+            current_mode(enc).revealed(enc, a.id)  # the alarm in an infiltration (N6)
         if r.weapon:
             attack_named(a, r.weapon)  # the attack is on the attacker's sheet
         damage = landed_hits(r.hits, r.momentum_uses)  # E6, R12
@@ -215,6 +221,9 @@ class ResolveContest(Op, frozen=True):
         if v.lands and r.target and r.action.spec.attack and damage > 0 and as_hits:
             target = people.get(r.target) or enc.combatant(r.target)
             people[target.id] = target.replace(hits=target.hits + damage)
+        if surprise and self._leaves_down(enc, v):
+            target = people.get(r.target) or enc.combatant(r.target)
+            people[target.id] = target.with_state(State(StateKind.DOWN, note=SURPRISE_DOWN))
         if r.action is CheckKind.LEAVE_OVERLAP:
             winners = []
             for d in r.defenses:
@@ -251,6 +260,14 @@ class ResolveContest(Op, frozen=True):
             people[a.id] = a.with_state(State(StateKind.HIDDEN)).replace(
                 decoys=tuple(tuple(d) for d in r.decoys)
             )
+
+    def _leaves_down(self, enc: "Encounter", v: Verdict) -> bool:
+        """N7: in a mode where it does (an infiltration), a surprise attack that lands with
+        nothing contesting it also leaves its target down (E17)."""
+        r = self.record
+        return (
+            v.lands and bool(r.target) and not r.defenses and current_mode(enc).surprise_leaves_down
+        )
 
     def describe(self, enc: "Encounter") -> str:
         r = self.record
@@ -289,6 +306,13 @@ class ResolveContest(Op, frozen=True):
         attacker = enc.combatants.get(r.attacker)
         if spec.attack and attacker is not None and attacker.hidden:
             tail += f" — {who} attacked from hiding and is revealed (E6)"
+            tail += current_mode(enc).reveal_note(enc, r.attacker)
+            try:
+                down = self._leaves_down(enc, r.verdict(enc.ruleset))
+            except (RulesError, IllegalOp):
+                down = False
+            if down:
+                tail += f"; {name(enc, r.target)} is left down (N7)"
         tail += mode.check_text(enc, r, v)
         if not r.defenses or not v.succeeds:
             return f"{head} — {v.explain()}{tail}"

@@ -34,6 +34,8 @@ class InfiltrationMode(Battle):
 
     mode = Mode.INFILTRATION
     part = INFILTRATION_PART
+    surprise_leaves_down = True  # N7
+    decoy_owners_secret = True  # N2
 
     def turn_refusal(self, enc: Encounter, c: Combatant, kind: str) -> str:
         inf: InfiltrationState = infiltration_of(enc)
@@ -48,6 +50,40 @@ class InfiltrationMode(Battle):
                 who = ", ".join(enc.combatants[e].name for e in eyes if e in enc.combatants)
                 return f"{c.name} cannot hide: {who} has a clear line on {c.name} (N4a)"
         return ""
+
+    def check_modifiers(
+        self, enc: Encounter, c: Combatant, kind: str
+    ) -> tuple[tuple[str, str, int, str, str], ...]:
+        """N5: a hidden character's Creep (its sneak check to act) gets +2 for being
+        hidden."""
+        if str(kind) == "creep" and c.hidden:
+            return (("hidden", "Hidden", 2, f"{c.name} is hidden: +2 to Creep", "N5"),)
+        return ()
+
+    def revealed(self, enc: Encounter, cid: str) -> None:
+        """N6: the first intruder revealed (here by its own attack, N7) raises the alarm."""
+        from afdesk.encounter.infiltration.ops import alarm_raised
+
+        inf: InfiltrationState = infiltration_of(enc)
+        if cid in inf.intruders and not inf.alarm:
+            enc.set_part("infiltration", alarm_raised(enc, inf))
+
+    def entered(self, enc: Encounter, cid: str, areas: list[tuple[int, int]]) -> None:
+        """N4b: a guardian entering a decoy's area eliminates it, on any move."""
+        from afdesk.encounter.infiltration.ops import enter_decoys
+
+        for a in areas:
+            enter_decoys(enc, cid, (a[0], a[1]))
+
+    def entered_note(self, enc: Encounter, cid: str, areas: list[tuple[int, int]]) -> str:
+        from afdesk.encounter.infiltration.ops import decoys_entered
+
+        lost = decoys_entered(enc, cid, areas)
+        return f" — eliminated: {', '.join(lost)} (N4b)" if lost else ""
+
+    def reveal_note(self, enc: Encounter, cid: str) -> str:
+        inf: InfiltrationState = infiltration_of(enc)
+        return "; the alarm is raised (N6)" if cid in inf.intruders and not inf.alarm else ""
 
     def enter(self, enc: Encounter) -> None:
         """Whatever the infiltration held is kept (E16: a change of mode keeps every state)."""

@@ -156,35 +156,46 @@ class ConfirmWatch(Op, frozen=True):
                     f"{c.name}'s watch step to {area_text(target)} is not one area (N3)"
                 )
             enc.put(c.replace(area=target, facing=normalise_facing(s.facing)))
-            self._enter_decoys(enc, s.id, target)
-
-    @staticmethod
-    def _enter_decoys(enc: "Encounter", guardian: str, area: tuple[int, int]) -> None:
-        """N4b: a guardian entering a decoy's area eliminates it (the last one reveals its
-        owner there, N5, and raises the alarm, N6)."""
-        inf: InfiltrationState = infiltration_of(enc)
-        for owner in inf.opponents(guardian):
-            o = enc.combatants.get(owner)
-            if o is None or not o.hidden or area not in o.decoys:
-                continue
-            o = o.without_decoy(area)
-            if not o.decoys:
-                o = o.without_state(StateKind.HIDDEN).replace(area=area)
-                inf = _revealed(enc, inf, owner)
-                enc.set_part("infiltration", inf)
-            enc.put(o)
+            enter_decoys(enc, s.id, target)
 
     def describe(self, enc: "Encounter") -> str:
         steps = "; ".join(f"{name(enc, s.id)} to {area_text(s.area)}" for s in self.steps)
-        inf: InfiltrationState = infiltration_of(enc)
-        lost = [
-            f"{name(enc, o)}'s decoy at {area_text(s.area)}"
-            for s in self.steps
-            for o in inf.opponents(s.id)
-            if o in enc.combatants and tuple(s.area) in enc.combatants[o].decoys
-        ]
+        lost = [w for s in self.steps for w in decoys_entered(enc, s.id, [(s.area[0], s.area[1])])]
         gone = f"; eliminated: {', '.join(lost)} (N4b)" if lost else ""
         return f"Watch: {steps} (N3){gone}"
+
+
+def enter_decoys(enc: "Encounter", guardian: str, area: tuple[int, int]) -> None:
+    """N4b: a guardian entering a decoy's area eliminates it (the last one reveals its
+    owner there, N5, and raises the alarm, N6)."""
+    inf: InfiltrationState = infiltration_of(enc)
+    if guardian not in inf.guardians:
+        return
+    for owner in inf.opponents(guardian):
+        o = enc.combatants.get(owner)
+        if o is None or not o.hidden or area not in o.decoys:
+            continue
+        o = o.without_decoy(area)
+        if not o.decoys:
+            o = o.without_state(StateKind.HIDDEN).replace(area=area)
+            inf = _revealed(enc, inf, owner)
+            enc.set_part("infiltration", inf)
+        enc.put(o)
+
+
+def decoys_entered(enc: "Encounter", guardian: str, areas: "list[tuple[int, int]]") -> list[str]:
+    """The words for the decoys a guardian entering ``areas`` would eliminate (N4b)."""
+    inf: InfiltrationState = infiltration_of(enc)
+    if guardian not in inf.guardians:
+        return []
+    return [
+        f"{name(enc, o)}'s decoy at {area_text(a)}"
+        for a in areas
+        for o in inf.opponents(guardian)
+        if o in enc.combatants
+        and enc.combatants[o].hidden
+        and (a[0], a[1]) in enc.combatants[o].decoys
+    ]
 
 
 class RaiseAlarm(Op, frozen=True):
@@ -319,3 +330,29 @@ class SetObscured(Op, frozen=True):
 
     def describe(self, enc: "Encounter") -> str:
         return f"Obscured areas: {', '.join(area_text(a) for a in self.areas) or 'none'} (N4a)"
+
+
+class HiddenActsFrom(Op, frozen=True):
+    """A hidden character acts from one of its decoys (N5: it is at one of them, undecided
+    until it acts or is revealed; N7: a surprise attack is made from either decoy's area,
+    reach and range counted from there). It stays hidden at that decoy; the attack that
+    follows reveals it there and its other decoy goes (E6)."""
+
+    id: str
+    area: tuple[int, int]
+    label = "Act from a decoy"
+
+    def execute(self, enc: "Encounter") -> None:
+        _inf(enc, "act from a decoy")
+        c = enc.combatant(self.id)
+        if not c.hidden:
+            raise IllegalOp(f"{c.name} is not hidden: it acts from where it stands (N5)")
+        area = (self.area[0], self.area[1])
+        if area not in c.decoys:
+            raise IllegalOp(f"{c.name} has no decoy at {area_text(area)} to act from (N5)")
+        if c.area is not None and (c.area[0], c.area[1]) == area:
+            raise IllegalOp(f"{c.name} already acts from {area_text(area)}")
+        enc.put(c.replace(area=area))
+
+    def describe(self, enc: "Encounter") -> str:
+        return f"{name(enc, self.id)} acts from the decoy at {area_text(self.area)} (N5, N7)"

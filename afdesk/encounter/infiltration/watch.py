@@ -125,3 +125,33 @@ def seen_by(enc: Encounter, hider: str, area: Area) -> tuple[str, ...]:
             oid for oid, at, f in _eyes(enc, inf, hider) if clear_line_on(enc, at, f, area)
         )
     )
+
+
+class SeenLine(msgspec.Struct, frozen=True):
+    """One clear line that eliminates a decoy (N4a): who sees it from where, and whose
+    decoy at which area. The GM's map draws one line per :class:`SeenLine`."""
+
+    observer: str
+    at: Area
+    owner: str
+    decoy: Area
+
+
+def seen_lines(enc: Encounter) -> tuple[SeenLine, ...]:
+    """Every clear line from an opponent (or an opponent's decoy) to a hidden character's
+    decoy (N4a): the same facts as :func:`seen_decoys`, with where each observer stands."""
+    inf: InfiltrationState = infiltration_of(enc)
+    out: list[SeenLine] = []
+    for owner in (*inf.intruders, *inf.guardians):
+        c = enc.combatants.get(owner)
+        if c is None or c.exited or not c.hidden:
+            continue
+        eyes = _eyes(enc, inf, owner)
+        for d in c.decoys:
+            area = (d[0], d[1])
+            out.extend(
+                SeenLine(oid, at, owner, area)
+                for oid, at, f in eyes
+                if clear_line_on(enc, at, f, area)
+            )
+    return tuple(out)

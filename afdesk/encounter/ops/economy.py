@@ -9,6 +9,7 @@ from afdesk.encounter.actor import require_actor
 from afdesk.encounter.combatant import Economy, StateKind
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import name, require_phase
 from afdesk.encounter.state import Phase
@@ -150,6 +151,9 @@ class Screen(Op, frozen=True):
             raise IllegalOp(f"{c.name} cannot screen: {c.name} has left the encounter")
         if c.has(StateKind.SCREENING):
             raise IllegalOp(f"{c.name} is already screening")
+        why = current_mode(enc).turn_refusal(enc, c, "screen")  # an unaware guardian (N3)
+        if why:
+            raise IllegalOp(why)
         t = enc.turn
         if t.actor == c.id and c.economy.action:
             c = economy.use_action(c, ActionKind.SCREEN, t.exchange, t.round)

@@ -9,6 +9,7 @@ from afdesk.encounter.actor import require_actor
 from afdesk.encounter.economy import ActionKind
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area, direction_name, normalise_facing
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import area_text, name, require_on_map
 
@@ -94,6 +95,7 @@ class MoveCombatant(Op, frozen=True):
             pending=(*c.economy.pending, *asks),
         )
         enc.put(c)
+        current_mode(enc).entered(enc, c.id, entered)  # a guardian and decoys (N4b)
 
     def describe(self, enc: "Encounter") -> str:
         c = enc.combatants.get(self.id)
@@ -118,7 +120,9 @@ class MoveCombatant(Op, frozen=True):
             steps = [(a[0], a[1]) for a in self.path]
             asks = movement.entering_prompts(enc, c, steps[-1:] if self.jump else steps[1:])
             text += f", facing {direction_name(self.facing)}"
-            return text + "".join(f" — {a}" for a in asks)
+            text += "".join(f" — {a}" for a in asks)
+            entered = steps[-1:] if self.jump else steps[1:]
+            return text + current_mode(enc).entered_note(enc, self.id, entered)
         return text + f", facing {direction_name(self.facing)}"
 
     def title(self, enc: "Encounter") -> str:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.labels import short_labels
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.summary import headline
 from afdesk.encounter.visibility import decoys_shown_to_players, shown_to_players
 from afdesk.encounter.zone import Edge
@@ -103,6 +104,7 @@ class MapScene(QGraphicsScene):
             (doc.zoneChanged, self.on_zone),
             (doc.turnChanged, self.on_turn),
             (doc.metaChanged, self._sync_legend),
+            (doc.modeChanged, self.on_mode),
         ]
         if not player:
             self._connections.append((doc.selectionChanged, self.on_selection))
@@ -319,6 +321,11 @@ class MapScene(QGraphicsScene):
     def _sync_fallen(self, _index: int = 0) -> None:
         self.fallen.sync()
 
+    def on_mode(self) -> None:
+        """The mode changed: the decoys show their owners or not (N2)."""
+        for area in list(self._decoy_at):
+            self._layout(area)
+
     def _sync_labels(self) -> set[Area]:
         """Work the token labels out again when a name changed; the areas of the tokens
         whose label changed with it (a rename can end or start a clash of initials)."""
@@ -365,6 +372,8 @@ class MapScene(QGraphicsScene):
             return
         offsets, radius = mapgeom.slots(len(pieces))
         alone = len(pieces) == 1
+        # The players never learn whose decoy it is where the mode keeps it secret (N2).
+        secret = self.player and current_mode(enc).decoy_owners_secret
         for (cid, index), offset in zip(pieces, offsets, strict=False):
             c = enc.combatants[cid]
             if index < 0:
@@ -395,7 +404,7 @@ class MapScene(QGraphicsScene):
                     offset=offset,
                     radius=radius,
                     link=not self.player,
-                    label=self.labels.get(cid, ""),
+                    label=None if secret else self.labels.get(cid, ""),
                 )
 
     def _sync_mark(self, c, token: TokenItem, alone: bool) -> None:

@@ -20,6 +20,7 @@ class StillDocument(QObject):
     artChanged = Signal()
     turnChanged = Signal()
     metaChanged = Signal()
+    modeChanged = Signal()
     selectionChanged = Signal(str)
 
     def __init__(self, encounter) -> None:

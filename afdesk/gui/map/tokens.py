@@ -397,11 +397,11 @@ class DecoyItem(MapItem):
         offset: tuple[float, float] = (0.0, 0.0),
         radius: float = 0.36,
         link: bool = False,
-        label: str = "",
+        label: str | None = "",
     ) -> None:
         """Place the decoy; ``link`` draws a dashed line to the true place (GM only);
-        ``label`` as the token's."""
-        label = label or c.initials
+        ``label`` as the token's, None for none (the owner is secret, N2)."""
+        label = "" if label is None else label or c.initials
         self.area = area
         cx, cy = mapgeom.area_centre(area)
         pos = (cx + offset[0] * AREA, cy + offset[1] * AREA)

@@ -1,0 +1,361 @@
+"""The Infiltration dock: what the GM does in an infiltration besides moving tokens (N1-N8).
+
+- the alarm (N6) and the end (N8), with Raise alarm;
+- the watch (N3): each unaware guardian's proposed step; Roll… opens its study check in
+  the check dialog (exact odds); Confirm (or Fumble: the step away) one by one, or Confirm
+  all;
+- the decoys seen right now and by whom (N4a), each with Eliminate;
+- the hidden characters' decoys, each with Act here (the surprise attack or the Creep is
+  made from that decoy's area, N5, N7) and Reveal (N5);
+- the setup (N2): the selected intruder starts hidden at its area and the free area beside;
+- the objectives with their done marks (N1), and who got out by which edge (N8).
+
+Every button pushes an Op; a refusal shows under the buttons, with its rule id, and
+changes nothing. The dock shows itself while the encounter is an infiltration."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDockWidget,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from afdesk.encounter.geometry import direction_name, neighbours
+from afdesk.encounter.infiltration.end import outcome, over
+from afdesk.encounter.infiltration.ops import (
+    EDGES,
+    ConfirmWatch,
+    EliminateDecoy,
+    HiddenActsFrom,
+    MarkLeft,
+    MarkObjective,
+    RaiseAlarm,
+    Reveal,
+)
+from afdesk.encounter.infiltration.setup import SetUpIntruder
+from afdesk.encounter.infiltration.watch import seen_decoys, watch_step, watch_steps
+from afdesk.encounter.state import Mode
+from afdesk.encounter.zone import Edge
+from afdesk.gui.errors import show_refusal
+from afdesk.gui.style import meaning_style
+
+
+def _at(area) -> str:
+    return f"({area[0]}, {area[1]})"
+
+
+class InfiltrationPanel(QWidget):
+    """The dock's contents (see the module)."""
+
+    def __init__(self, parent=None, ctx=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("infiltrationPanel")
+        self.doc = None
+        self.ctx = ctx
+        """The window's command context: it opens the check dialog (None: opened here)."""
+        self.dialog = None
+        """The last check dialog opened from the dock (tests read it)."""
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setObjectName("infiltrationStatus")
+        self.alarm = QPushButton("Raise the &alarm (N6)")
+        self.alarm.clicked.connect(lambda: self.push(RaiseAlarm()))
+        self.confirm_all = QPushButton("Confirm &all watch steps (N3)")
+        self.confirm_all.clicked.connect(self._confirm_all)
+        self.refusal = QLabel()
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet(meaning_style("error"))
+        self.body = QWidget()
+        self.rows = QVBoxLayout(self.body)
+        self.rows.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(self.body)
+        outer.addWidget(self.status)
+        outer.addWidget(self.alarm)
+        outer.addWidget(self.confirm_all)
+        outer.addWidget(self.refusal)
+        outer.addWidget(scroll, 1)
+        self.buttons: dict[str, QPushButton] = {}
+        """The buttons of the rows shown now, by a key tests use ("confirm:guard-1",
+        "watch:guard-1", "fumble:guard-1", "eliminate:huang@(1, 2)", "act:huang@(1, 2)",
+        "reveal:huang@(1, 2)", "hide:huang", "left:huang")."""
+        self.objective_boxes: dict[str, QCheckBox] = {}
+        self._shown: tuple = ()
+
+    # ------------------------------------------------------------------ document
+
+    def set_document(self, doc) -> None:
+        if self.doc is not None:
+            for signal in (self.doc.changed, self.doc.modeChanged, self.doc.selectionChanged):
+                signal.disconnect(self.sync)
+        self.doc = doc
+        self._shown = ()
+        for signal in (doc.changed, doc.modeChanged, doc.selectionChanged):
+            signal.connect(self.sync)
+        self.refusal.clear()
+        self.sync()
+
+    def push(self, *ops) -> str:
+        """Push ``ops`` as one step; a refusal shows under the buttons (nothing changed)."""
+        reason = self.doc.push_many(list(ops))
+        if reason:
+            show_refusal(self.refusal, reason)
+        else:
+            self.refusal.clear()
+        return reason
+
+    def _confirm_all(self) -> None:
+        steps = watch_steps(self.doc.encounter)
+        if not steps:
+            show_refusal(self.refusal, "no unaware guardian has a watch step to confirm (N3)")
+            return
+        self.push(ConfirmWatch(steps))
+
+    # ------------------------------------------------------------------ showing
+
+    def sync(self, *_args) -> None:
+        doc = self.doc
+        if doc is None:
+            return
+        enc = doc.encounter
+        dock = self.parentWidget()
+        on = enc.mode is Mode.INFILTRATION
+        if isinstance(dock, QDockWidget) and dock.isHidden() == on:
+            dock.setVisible(on)
+        if not on:
+            return
+        key = (doc.revision, doc.selected)
+        if key == self._shown:
+            return
+        self._shown = key
+        inf = enc.infiltration
+        ended = over(enc)
+        if ended:
+            self.status.setText(f"<b>The infiltration is over</b>: {ended}.")
+            self.status.setStyleSheet(meaning_style("good"))
+        elif inf.alarm:
+            self.status.setText("<b>ALARM raised</b> (N6): guardians take normal turns.")
+            self.status.setStyleSheet(meaning_style("error", extra="font-weight: bold;"))
+        else:
+            n = sum(1 for g in inf.guardians if inf.unaware(g))
+            self.status.setText(
+                f"No alarm: {n} guardian(s) unaware. On its turn an unaware guardian only "
+                "rolls its watch (a study check) and takes the step the GM confirms (N3)."
+            )
+            self.status.setStyleSheet("")
+        self.alarm.setEnabled(not inf.alarm)
+        steps = watch_steps(enc)
+        self.confirm_all.setEnabled(bool(steps))
+        self._rebuild(enc, inf, steps)
+
+    def _clear(self) -> None:
+        while self.rows.count():
+            item = self.rows.takeAt(0)
+            w = item.widget()
+            if w is not None:
+                w.hide()  # at once: deleteLater waits for the event loop
+                w.deleteLater()
+        self.buttons = {}
+        self.objective_boxes = {}
+
+    def _group(self, title: str) -> QGridLayout:
+        box = QGroupBox(title)
+        grid = QGridLayout(box)
+        grid.setContentsMargins(4, 4, 4, 4)
+        grid.setColumnStretch(0, 1)
+        self.rows.addWidget(box)
+        return grid
+
+    def _row(self, grid: QGridLayout, text: str, *buttons: tuple[str, str, object]) -> None:
+        r = grid.rowCount()
+        label = QLabel(text)
+        label.setWordWrap(True)
+        # One or two buttons fit beside the words; more go on a line of their own
+        # under them, so that the words keep the dock's width (1280x720: 340 px).
+        below = len(buttons) > 2
+        grid.addWidget(label, r, 0, 1, 1 if not below else len(buttons) + 1)
+        line = QHBoxLayout()
+        if below:
+            line.addStretch(1)
+            grid.addLayout(line, r + 1, 0, 1, len(buttons) + 1)
+        for n, (key, title, ops) in enumerate(buttons, 1):
+            b = QPushButton(title)
+            if callable(ops):
+                b.clicked.connect(lambda _c=False, f=ops: f())
+            else:
+                b.clicked.connect(lambda _c=False, o=ops: self.push(*o))
+            if below:
+                line.addWidget(b)
+            else:
+                grid.addWidget(b, r, n)
+            self.buttons[key] = b
+
+    def _rebuild(self, enc, inf, steps) -> None:
+        self._clear()
+        names = {cid: c.name for cid, c in enc.combatants.items()}
+        if steps:
+            grid = self._group("Watch steps (N3)")
+            for s in steps:
+                away = watch_step(enc, s.id, fumbled=True)
+                fumble = (f"fumble:{s.id}", "Fumble", (ConfirmWatch((away,)),)) if away else None
+                self._row(
+                    grid,
+                    f"{names[s.id]}: one area to {_at(s.area)}, facing "
+                    f"{direction_name(s.facing)} toward a decoy",
+                    (f"watch:{s.id}", "Roll…", lambda gid=s.id: self.watch_check(gid)),
+                    (f"confirm:{s.id}", "Confirm", (ConfirmWatch((s,)),)),
+                    *([fumble] if fumble else []),
+                )
+                self.buttons[f"watch:{s.id}"].setToolTip(
+                    "The watch: a study check in the check dialog, with its exact odds (N3). "
+                    "On a success Confirm the step; on a Fumble take the step away."
+                )
+        seen = seen_decoys(enc)
+        if seen:
+            grid = self._group("Decoys seen now (N4a)")
+            for (owner, area), who in seen.items():
+                eyes = ", ".join(names.get(w, w) for w in who)
+                self._row(
+                    grid,
+                    f"{names.get(owner, owner)}'s decoy at {_at(area)}: seen by {eyes}",
+                    (f"eliminate:{owner}@{_at(area)}", "Eliminate", (EliminateDecoy(owner, area),)),
+                )
+        hidden = [
+            c
+            for cid in (*inf.intruders, *inf.guardians)
+            if (c := enc.combatants.get(cid)) is not None and c.on_map and c.hidden
+        ]
+        if hidden:
+            grid = self._group("Hidden: act from or reveal at a decoy (N5, N7)")
+            for c in hidden:
+                for d in c.decoys:
+                    area = (d[0], d[1])
+                    here = c.area is not None and (c.area[0], c.area[1]) == area
+                    self._row(
+                        grid,
+                        f"{c.name} at {_at(area)}" + (" (acts from here)" if here else ""),
+                        (f"act:{c.id}@{_at(area)}", "Act here", (HiddenActsFrom(c.id, area),)),
+                        (f"reveal:{c.id}@{_at(area)}", "Reveal", (Reveal(c.id, area),)),
+                    )
+                    if here:
+                        self.buttons[f"act:{c.id}@{_at(area)}"].setEnabled(False)
+        self._setup(enc, inf, names)
+        if inf.objectives:
+            box = QGroupBox("Objectives (N1)")
+            lay = QVBoxLayout(box)
+            for o in inf.objectives:
+                check = QCheckBox(o.text + (f" at {_at(o.area)}" if o.area else ""))
+                check.setChecked(o.done)
+                check.toggled.connect(lambda on, oid=o.id: self.push(MarkObjective(oid, on)))
+                lay.addWidget(check)
+                self.objective_boxes[o.id] = check
+            self.rows.addWidget(box)
+        self._left(enc, inf, names)
+        self.rows.addStretch(1)
+
+    def watch_check(self, gid: str) -> None:
+        """N3: the guardian's watch, a study check, in the check dialog (its modifiers
+        and exact odds); the GM then confirms the step (or its Fumble step)."""
+        from afdesk.encounter.contest.assembly import CheckKind
+        from afdesk.gui.dialogs.contest import ContestDialog
+
+        dlg = ContestDialog(self.doc, gid, CheckKind.CHECK, "", self.window())
+        i = dlg.facet_box.findData("study")
+        if i >= 0:
+            dlg.facet_box.setCurrentIndex(i)
+        self.dialog = dlg
+        if self.ctx is not None:
+            self.ctx.open_dialog(dlg)
+        else:
+            dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dlg.open()
+
+    def _setup(self, enc, inf, names) -> None:
+        """N2: the selected intruder, not hidden yet, starts hidden at its area and the
+        first area beside it that the rules allow (the model refuses a wrong one)."""
+        cid = self.doc.selected
+        c = enc.combatants.get(cid)
+        if c is None or cid not in inf.intruders or c.hidden or c.area is None:
+            return
+        here = (c.area[0], c.area[1])
+        beside = next((n for n in neighbours(here) if enc.zone.contains(n)), here)
+        grid = self._group("Setup (N2)")
+        self._row(
+            grid,
+            f"{c.name} starts hidden with decoys at {_at(here)} and {_at(beside)}",
+            (f"hide:{cid}", "Start hidden", (SetUpIntruder(cid, (here, beside)),)),
+        )
+
+    def _left(self, enc, inf, names) -> None:
+        """N8: who got out by which edge; the selected intruder leaves by an edge."""
+        o = outcome(enc)
+        cid = self.doc.selected
+        c = enc.combatants.get(cid)
+        can_leave = c is not None and cid in inf.intruders and cid not in dict(o.got_out)
+        if not (o.got_out or o.gone or can_leave):
+            return
+        box = QGroupBox("Who got out (N8)")
+        lay = QVBoxLayout(box)
+        for who, edge in o.got_out:
+            lay.addWidget(QLabel(f"{names.get(who, who)}: out by the {edge} edge"))
+        for who, note in o.gone:
+            lay.addWidget(QLabel(f"{names.get(who, who)}: {note}"))
+        if can_leave and c is not None:
+            row = QHBoxLayout()
+            edge = QComboBox()
+            edge.addItems(list(EDGES))
+            edge.setObjectName("leftEdge")
+            b = QPushButton(f"{c.name} left by")
+            b.clicked.connect(lambda _c=False: self._leave(cid, edge.currentText()))
+            self.buttons[f"left:{cid}"] = b
+            row.addWidget(b)
+            row.addWidget(edge, 1)
+            lay.addLayout(row)
+        self.rows.addWidget(box)
+
+    def _leave(self, cid: str, edge: str) -> None:
+        """The intruder leaves over the edge (E9; a GM override where the edge grows the
+        zone instead) and the infiltration records it (N8); a hidden intruder leaves from
+        where it truly is."""
+        from afdesk.encounter.ops.roster import ExitCombatant
+
+        enc = self.doc.encounter
+        c = enc.combatants[cid]
+        ops: list = []
+        if not c.exited:
+            rule = enc.zone.edge_rule(Edge(edge))
+            ops.append(ExitCombatant(cid, Edge(edge), override=not rule.exits))
+        ops.append(MarkLeft(cid, edge))
+        self.push(*ops)
+
+
+def install(window) -> InfiltrationPanel:
+    """The Infiltration dock (left), shown while the encounter is an infiltration."""
+    dock = QDockWidget("Infiltration", window)
+    dock.setObjectName("infiltrationDock")
+    panel = InfiltrationPanel(dock, getattr(window, "ctx", None))
+    dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    dock.setVisible(False)
+    # A workspace restored as the GM left it may show the dock outside an infiltration:
+    # it hides again (and shows again when the encounter is one).
+    dock.visibilityChanged.connect(lambda _on: QTimer.singleShot(0, panel, panel.sync))
+    window.documentChanged.connect(panel.set_document)
+    if window.doc is not None:
+        panel.set_document(window.doc)
+    return panel

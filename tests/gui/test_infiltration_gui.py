@@ -1,0 +1,268 @@
+"""The infiltration in the GM's window and on the players' screen (E16, N1-N8): the sample
+from File > Open sample, the map layer (badges, watch steps, the decoys seen and by whom,
+the alarm), the Infiltration dock's buttons as Ops, the refusals the menus show before the
+GM tries (N3, N4a), the players' map with no owner on a decoy, and a battle switched to an
+infiltration at an exchange end (E16)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from afdesk.encounter.contest.assembly import CheckKind
+from afdesk.encounter.infiltration.ops import RaiseAlarm
+from afdesk.encounter.infiltration.watch import seen_decoys, watch_steps
+from afdesk.encounter.ops.flow import NextTurn
+from afdesk.encounter.ops.meta import ChangeMode
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
+from afdesk.encounter.ops.roster import PlaceCombatant, SetFacing
+from afdesk.encounter.state import Mode, Phase
+from afdesk.gui import actions
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.infiltration.install import InfiltrationViews
+from afdesk.gui.main_window import MainWindow
+from afdesk.gui.player_view import PlayerWindow
+from afdesk.gui.token_menu import token_menu
+from afdesk.storage.samples import build_warehouse
+from tests.encounter.conftest import start_round, turn_of
+from tests.gui.odds_wait import settled_odds
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    w.maybe_save = lambda: True
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def _open_sample(w) -> InfiltrationViews:
+    w.mode_views.samples[Mode.INFILTRATION].trigger()
+    assert w.doc.encounter.mode is Mode.INFILTRATION
+    views = w.mode_views.extras[Mode.INFILTRATION]
+    assert isinstance(views, InfiltrationViews)
+    return views
+
+
+def test_the_sample_opens_on_the_map_with_the_layer_and_the_dock(window):
+    views = _open_sample(window)
+    assert window.mode_views.stack.currentWidget() is window.map  # the map is its view
+    assert (
+        "Smugglers' warehouse (an infiltration)"
+        in window.mode_views.samples[Mode.INFILTRATION].text()
+    )
+    layer, panel = views
+    assert layer.badges == {"guard-1": "UNAWARE", "guard-2": "UNAWARE", "foreman": "UNAWARE"}
+    assert set(layer.steps) == {"guard-1", "guard-2", "foreman"}  # N3: each one's step
+    assert layer.banner.startswith("No alarm: 3 guardian(s) unaware")
+    assert all(item.scene() is window.map.map_scene for item in layer.items)
+    assert panel.parentWidget().isVisibleTo(window)  # the dock shows in an infiltration
+    assert panel.objective_boxes.keys() == {"ledger", "crates"}
+
+
+def test_confirm_all_moves_every_unaware_guardian_and_confirm_moves_one(window):
+    layer, panel = _open_sample(window)
+    enc = window.doc.encounter
+    steps = {s.id: s for s in watch_steps(enc)}
+    panel.buttons["confirm:guard-2"].click()
+    assert enc.combatants["guard-2"].area == steps["guard-2"].area
+    assert enc.combatants["guard-1"].area == (6, 6)  # only the one confirmed
+    steps = {s.id: s for s in watch_steps(enc)}
+    panel.confirm_all.click()
+    for gid, s in steps.items():
+        c = enc.combatants[gid]
+        assert c.area == s.area and c.facing == pytest.approx(s.facing)  # N3
+    assert layer.steps == {s.id: (s.area, s.facing) for s in watch_steps(enc)}  # new ones
+    window.doc.undo_stack.undo()  # Confirm all is one undo step
+    assert all(enc.combatants[g].area == s.area for g, s in steps.items()) is False
+
+
+def test_a_move_that_puts_a_decoy_in_a_clear_line_draws_the_seen_line(window):
+    layer, panel = _open_sample(window)
+    doc = window.doc
+    assert layer.lines == [] and seen_decoys(doc.encounter) == {}
+    assert doc.push(SetFacing("guard-1", 0.0, override=True)) == ""  # now facing north
+    seen = seen_decoys(doc.encounter)
+    assert seen  # N4a: re-checked after the facing change
+    assert {(o, d) for _obs, _at, o, d in layer.lines} == set(seen)
+    assert all(obs == "guard-1" and at == (6, 6) for obs, at, _o, _d in layer.lines)
+    (owner, area), _who = next(iter(seen.items()))
+    key = f"eliminate:{owner}@({area[0]}, {area[1]})"
+    assert doc.push(SetFacing("guard-1", 180.0, override=True)) == ""
+    assert layer.lines == [] and key not in panel.buttons  # gone with the line
+    # a move: the guardian steps to where it looks along the decoys' row
+    assert doc.push(PlaceCombatant("guard-1", (12, 6))) == ""
+    assert doc.push(SetFacing("guard-1", 0.0, override=True)) == ""
+    assert layer.lines and all(o == "mei" for _obs, _at, o, _d in layer.lines)
+    mei = next(k for k in panel.buttons if k.startswith("eliminate:mei"))
+    panel.buttons[mei].click()
+    assert len(doc.encounter.combatants["mei"].decoys) == 1  # N4: eliminated
+
+
+def _at_turn_of(window, cid: str, *ops) -> EncounterDocument:
+    """The warehouse after ``ops``, dealt, at ``cid``'s turn, shown in ``window``."""
+    enc = build_warehouse()
+    for op in ops:
+        enc.apply(op)
+    start_round(enc)
+    turn_of(enc, cid)
+    doc = EncounterDocument(enc, journal_factory=lambda d: None)
+    window.set_document(doc)
+    return doc
+
+
+def _menu_actions(menu) -> list:
+    out = []
+    for a in menu.actions():
+        out.append(a)
+        if a.menu() is not None:
+            out.extend(_menu_actions(a.menu()))
+    return out
+
+
+def test_the_menus_say_why_before_the_gm_tries_n3(window):
+    doc = _at_turn_of(window, "guard-1")
+    entries = {e.key: e for e in actions.entries(doc, "guard-1")}
+    for key in ("hack", "hide", "look", "action:maneuver", "snap:prepare", "screen"):
+        assert not entries[key].enabled and entries[key].reason.endswith("(N3)")
+    menu = token_menu(window, doc, "guard-1", lambda e: None, lambda r: None)
+    tips = {a.text(): a.toolTip() for a in _menu_actions(menu) if not a.isEnabled()}
+    assert "Defend" in " ".join(tips) and all(
+        "(N3)" in tip for text, tip in tips.items() if text != "Recover"
+    )
+
+
+def test_a_hide_in_a_clear_line_is_greyed_with_n4a(window):
+    from afdesk.encounter.infiltration.ops import Reveal
+
+    doc = _at_turn_of(
+        window,
+        "huang",
+        Reveal("huang", (1, 2)),  # the alarm: every guardian alerted (N6)
+        SetFacing("guard-1", 0.0, override=True),
+        PlaceCombatant("huang", (6, 5)),
+    )
+    hide = next(e for e in actions.entries(doc, "huang") if e.key == CheckKind.HIDE.value)
+    assert not hide.enabled
+    assert hide.reason.startswith("Huang cannot hide: Dock Guard 1 has a clear line on Huang (N4a)")
+    menu = token_menu(window, doc, "huang", lambda e: None, lambda r: None)
+    greyed = next(a for a in _menu_actions(menu) if a.data() == "hide")
+    assert not greyed.isEnabled() and "(N4a)" in greyed.toolTip()
+
+
+def test_the_dock_reveals_raises_the_alarm_and_marks_objectives(window):
+    layer, panel = _open_sample(window)
+    enc = window.doc.encounter
+    panel.buttons["act:huang@(3, 2)"].click()  # N5/N7: acts from that decoy
+    assert enc.combatants["huang"].area == (3, 2) and enc.combatants["huang"].hidden
+    panel.buttons["reveal:huang@(3, 2)"].click()
+    assert not enc.combatants["huang"].hidden and enc.infiltration.alarm  # N5, N6
+    assert layer.banner.startswith("ALARM raised (N6)")
+    assert set(layer.badges.values()) == {"ALERT"}
+    assert not panel.alarm.isEnabled()
+    panel.objective_boxes["ledger"].click()
+    assert enc.infiltration.objective("ledger").done  # N1
+    panel.alarm.setEnabled(True)
+    panel.alarm.click()  # refused: shown under the buttons, nothing changes
+    assert "already raised (N6)" in panel.refusal.text()
+
+
+def test_leaving_by_an_edge_records_it_and_the_end_shows(window):
+    layer, panel = _open_sample(window)
+    doc = window.doc
+    for cid in ("huang", "mei"):
+        doc.select(cid)
+        assert doc.push(PlaceCombatant(cid, (2 if cid == "huang" else 12, 0))) == ""
+        panel.buttons[f"left:{cid}"].click()
+        assert panel.refusal.text() == ""
+    inf = doc.encounter.infiltration
+    assert [(d.id, d.edge) for d in inf.left] == [("huang", "north"), ("mei", "north")]
+    assert doc.encounter.combatants["huang"].exited  # left the zone (E9)
+    assert layer.banner == "The infiltration is over: every intruder has left by an edge (N8)"
+    assert "over" in panel.status.text()
+
+
+def test_the_players_map_shows_decoys_never_an_owner(window, qtbot):
+    _open_sample(window)
+    doc = window.doc
+    players = PlayerWindow(doc)
+    qtbot.addWidget(players)
+    players.show()
+    scene = players.view.map_scene
+    assert len(scene.decoys) == 4 and not {"huang", "mei"} & set(scene.tokens)
+    assert all(item._text == "" for item in scene.decoys.values())  # no initials (N2)
+    gm = window.map.map_scene
+    assert {item._text for item in gm.decoys.values()} == {"Hu", "Me"}  # the GM sees whose
+    assert not any("Huang" in i.toolTip() or "Mei" in i.toolTip() for i in scene.items())
+    table = players.mode_extras[Mode.INFILTRATION]
+    assert doc.push(SetFacing("guard-1", 0.0, override=True)) == ""  # decoys seen (N4a)
+    assert table.items == [] and table.banner == ""  # nothing the players may not know
+    assert doc.push(RaiseAlarm()) == ""
+    assert table.banner == "ALARM! The guards are alerted"  # N6, once raised
+    assert [i.scene() for i in table.items] == [scene]
+    assert table.lines == [] and table.steps == {} and table.badges == {}
+
+
+def test_a_battle_switched_to_infiltration_at_an_exchange_end_keeps_everyone(window, doc):
+    window.set_document(doc)
+    enc = doc.encounter
+    before = dict(enc.combatants)
+    rng = random.Random(5)
+    assert doc.push(deal_hands(enc, rng)) == ""
+    while enc.turn.phase is not Phase.EXCHANGE_END:
+        if enc.turn.phase is Phase.TURNS:
+            assert doc.push(NextTurn()) == ""
+        else:
+            assert doc.push(play_cards(enc, rng=rng)) == ""
+    assert doc.push(ChangeMode(Mode.INFILTRATION)) == ""  # E16, no override needed
+    assert enc.mode is Mode.INFILTRATION and set(enc.combatants) == set(before)
+    assert all(enc.combatants[c].area == before[c].area for c in before)
+    layer, panel = window.mode_views.extras[Mode.INFILTRATION]
+    assert panel.parentWidget().isVisibleTo(window) and layer.banner.startswith("No alarm")
+    doc.undo_stack.undo()
+    assert enc.mode is Mode.BATTLE and not panel.parentWidget().isVisibleTo(window)
+    assert layer.items == []
+
+
+def test_the_watch_is_a_study_check_in_the_check_dialog_with_its_odds(window, qtbot):
+    _layer, panel = _open_sample(window)
+    panel.buttons["watch:foreman"].click()
+    dlg = panel.dialog
+    assert dlg is not None and dlg.attacker == "foreman"
+    assert dlg.facet_box.currentData() == "study" and dlg.flow.plan.facet == "study"  # N3
+    assert "%" in settled_odds(qtbot, dlg)  # the exact odds of the watch
+    dlg.reject()
+
+
+def test_start_hidden_sets_up_the_selected_intruder_by_n2_or_says_why_not(window):
+    _layer, panel = _open_sample(window)
+    doc = window.doc
+    from afdesk.encounter.infiltration.ops import Reveal
+
+    assert doc.push(Reveal("huang", (1, 2))) == ""
+    doc.select("huang")
+    panel.buttons["hide:huang"].click()
+    huang = doc.encounter.combatants["huang"]
+    assert huang.hidden and len(huang.decoys) == 2 and panel.refusal.text() == ""
+    assert doc.push(Reveal("huang", huang.decoys[0])) == ""
+    assert doc.push(PlaceCombatant("huang", (7, 6))) == ""  # Dock Guard 1's tile
+    panel.buttons["hide:huang"].click()
+    assert "in a tile holding a guardian (N2)" in panel.refusal.text()
+    assert not doc.encounter.combatants["huang"].hidden  # nothing changed
+
+
+def test_the_dock_shows_only_in_an_infiltration_whatever_a_restored_workspace_says(
+    window, doc, qtbot
+):
+    window.set_document(doc)  # a battle
+    _layer, panel = window.mode_views.extras[Mode.INFILTRATION]
+    dock = panel.parentWidget()
+    assert not dock.isVisibleTo(window)
+    dock.show()  # as restoreState would
+    qtbot.waitUntil(lambda: not dock.isVisibleTo(window))
+    assert doc.push(ChangeMode(Mode.INFILTRATION, override=True)) == ""
+    assert dock.isVisibleTo(window)
