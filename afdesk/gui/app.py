@@ -16,7 +16,10 @@ from PySide6.QtWidgets import QApplication
 
 from afdesk import __version__
 from afdesk.gui import platform_check
+from afdesk.gui.feature_hook import spare_afdesk_modules
 from afdesk.paths import resource_dir
+
+spare_afdesk_modules()  # before the rest of afdesk.gui is imported
 
 WHOLE_BY_MS = 1000
 """The window is made whole this long after the start even if it was never drawn."""
