@@ -123,9 +123,10 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
     app = make_app(qt_args)
     from afdesk.gui.main_window import MainWindow
 
-    # The first frame shows the map, the docks' frames and the menu bar; the rest of the
-    # window is built once it is drawn (nothing before the first frame that the
-    # first frame does not need).
+    # The first frame shows an empty map, the docks' frames and the menu bar; once it is
+    # drawn the file is opened (recovery, the file given, where the GM left off, the
+    # sample: start()) and the rest of the window is built (nothing before the first
+    # frame that the first frame does not need).
     window = MainWindow(QSettings(), defer=True)
     from afdesk.gui.crash import install
 
@@ -140,6 +141,7 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
         done.append(True)
         try:
             if not first_frame_only:
+                start(window, file)  # a question or a bad file's message: over the window
                 window.complete()
         finally:  # the collector is back even if building the rest failed
             if collect_after_first_frame:
@@ -152,8 +154,8 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
     QTimer.singleShot(WHOLE_BY_MS, drawn)
     if first_frame_only:
         exit_after_first_frame(window)  # the start-up benchmark: the first frame only
+    file = str(Path(args.file)) if args.file else None  # opened once the window is drawn
     window.show()
-    start(window, str(Path(args.file)) if args.file else None)
     return app.exec()
 
 
@@ -177,6 +179,7 @@ def after_first_frame(window, then) -> None:
 
 
 def exit_after_first_frame(window) -> None:
-    """``AFDESK_EXIT_AFTER_FIRST_FRAME=1``: quit once the window is drawn (start-up
-    benchmarks, the packaging check); ``=complete``: once it is whole."""
+    """``AFDESK_EXIT_AFTER_FIRST_FRAME=1``: quit once the window is drawn, before the
+    file is opened (start-up benchmarks, the packaging check); ``=complete``: once the
+    file is open and the window whole."""
     after_first_frame(window, QCoreApplication.quit)

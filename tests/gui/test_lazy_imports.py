@@ -23,10 +23,11 @@ from afdesk.gui.main_window import MainWindow
 
 window = MainWindow(QSettings(), defer=True)  # as app.main makes it
 window.show()
-app_module.start(window, None)
-assert window.doc.encounter.combatants, "the sample is shown"
 app_module.exit_after_first_frame(window)
 app.exec()
+assert window.doc is None, "the first frame is drawn before the file is opened"
+app_module.start(window, None)  # then the file, as app.main opens it once drawn
+assert window.doc.encounter.combatants, "the sample is shown"
 print(json.dumps(sorted(sys.modules)))
 """
 
