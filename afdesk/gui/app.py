@@ -145,6 +145,10 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
                 window.complete()
         finally:  # the collector is back even if building the rest failed
             if collect_after_first_frame:
+                # What the start made (the modules, the window and its Qt wrappers, the
+                # encounter opened) lives about as long as the window: frozen, no later
+                # collection walks it again, quitting included.
+                gc.freeze()
                 gc.enable()
         if exit_when == "complete":  # the window whole: its docks filled, its menus bound
             QTimer.singleShot(0, QCoreApplication.quit)

@@ -1,8 +1,9 @@
 """The start, end to end: ``afdesk`` draws its first frame (the map, the docks' frames,
 the menu titles), then opens the file and builds the rest of the window. Once the start
 is over the window must be whole and answer the GM: every dock filled and following the
-encounter, the menus bound, a command that changes the encounter, and its undo. Each in
-a fresh process, as the GM starts it (``cli.run``)."""
+encounter, the menus bound, a command that changes the encounter, and its undo; the cycle
+collector back on, with what the start made frozen out of its walks. Each in a fresh
+process, as the GM starts it (``cli.run``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import sys
 from afdesk.paths import sample_encounter
 
 AFTER_THE_START = """
-import json, os, sys, traceback
+import gc, json, os, sys, traceback
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
 import afdesk.gui.main_window as mw
@@ -53,6 +54,10 @@ def facts():
                   for a in w.menuBar().actions() if a.menu() is not None},
         "bound": [(a.isEnabled(), c.available(doc, "").enabled) for a, c in w._bound],
         "deal": w.act_deal.isEnabled(),
+        # the collector is back, and what the start made is frozen out of its walks
+        "collecting": gc.isenabled(),
+        "frozen": gc.get_freeze_count() > 0
+        and not any(o is w or o is doc.encounter for g in range(3) for o in gc.get_objects(g)),
     }
     w.act_deal.trigger()  # Deal reflex (E2), as the GM picks it from the menu
     w.maybe_save = lambda: True  # quitting does not ask about the deal
@@ -98,6 +103,7 @@ def _assert_whole_and_interactive(facts: dict) -> None:
     # each bound action is enabled exactly when its command is available
     assert facts["bound"] and all(shown == avail for shown, avail in facts["bound"])
     assert facts["deal"]
+    assert facts["collecting"] and facts["frozen"]
     count, undo_enabled, undo_text, logged = facts["after_deal"]
     assert (count, undo_enabled, logged) == (1, True, True)
     assert undo_text.startswith("&Undo ") and undo_text != "&Undo "
