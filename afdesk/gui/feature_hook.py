@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 
 import afdesk
 
@@ -29,21 +30,26 @@ def spare_afdesk_modules() -> int:
         return 0
     noted = 0
     for root in afdesk.__path__:
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = [d for d in dirs if d.isidentifier()]  # not __pycache__'s kin
-            rel = os.path.relpath(folder, root)
-            package = "afdesk" if rel == "." else "afdesk." + rel.replace(os.sep, ".")
-            uses_qt = package == "afdesk.gui" or package.startswith("afdesk.gui.")
-            for file in files:
-                if not file.endswith(".py"):
-                    continue
-                stem = file[:-3]
-                name = package if stem == "__init__" else f"{package}.{stem}"
-                if name not in table:
-                    table[name] = 0 if uses_qt else -1
-                    noted += 1
+        for name in _module_names(root, "afdesk"):
+            if name not in table:
+                uses_qt = name == "afdesk.gui" or name.startswith("afdesk.gui.")
+                table[name] = 0 if uses_qt else -1
+                noted += 1
     for name in list(sys.modules):  # imported before Qt: none of them selects a feature
         if name not in table and not name.startswith(("PySide6", "shiboken", "__feature__")):
             table[name] = -1
             noted += 1
     return noted
+
+
+def _module_names(folder: str, package: str) -> Iterator[str]:
+    """The modules under ``folder`` (the package ``package``), its own name first."""
+    yield package
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            name = entry.name
+            if name.endswith(".py"):
+                if name != "__init__.py":
+                    yield f"{package}.{name[:-3]}"
+            elif name.isidentifier() and entry.is_dir():  # not __pycache__'s kin
+                yield from _module_names(entry.path, f"{package}.{name}")

@@ -131,3 +131,18 @@ def test_a_broken_file_is_said_with_its_place_and_the_window_is_whole_on_the_sam
     assert "broken.afenc" in facts["said"][0]
     assert facts["characters"] == 8  # then the sample, as before the first frame moved
     _assert_whole_and_interactive(facts)
+
+
+def test_quitting_builds_nothing_it_did_not_need(qtbot, tmp_path, doc):
+    """Closing the window closes the campaign only if one was ever opened: the
+    campaign's part is not built just to be closed (it cost the quit a few ms)."""
+    from PySide6.QtCore import QSettings
+
+    from afdesk.gui.main_window import MainWindow
+
+    window = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.set_document(doc)
+    window.show()
+    assert window.close()
+    assert window._campaign is None
