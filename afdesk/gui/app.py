@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -142,7 +142,7 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
         try:
             if not first_frame_only:
                 start(window, file)  # a question or a bad file's message: over the window
-                window.complete()
+                keeping_the_keyboard(window, window.complete)
         finally:  # the collector is back even if building the rest failed
             if collect_after_first_frame:
                 # What the start made (the modules, the window and its Qt wrappers, the
@@ -161,6 +161,20 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
     file = str(Path(args.file)) if args.file else None  # opened once the window is drawn
     window.show()
     return app.exec()
+
+
+def keeping_the_keyboard(window, build) -> None:
+    """``build`` the rest of the window, the keyboard staying where it was: the map moves
+    into the chase board's stack as it is built, and the focus it had would jump to a
+    dock's tab bar (the GM's keys would then not reach the map)."""
+    had = window.map.hasFocus()
+    if had:
+        window.map.clearFocus()
+    try:
+        build()
+    finally:
+        if had:
+            window.map.setFocus(Qt.FocusReason.OtherFocusReason)
 
 
 class _FirstFrame(QObject):

@@ -54,6 +54,7 @@ def facts():
                   for a in w.menuBar().actions() if a.menu() is not None},
         "bound": [(a.isEnabled(), c.available(doc, "").enabled) for a, c in w._bound],
         "deal": w.act_deal.isEnabled(),
+        "keyboard": w.map.hasFocus(),  # the GM's keys reach the map (digits, arrows, Q / E)
         # the collector is back, and what the start made is frozen out of its walks
         "collecting": gc.isenabled(),
         "frozen": gc.get_freeze_count() > 0
@@ -103,6 +104,7 @@ def _assert_whole_and_interactive(facts: dict) -> None:
     # each bound action is enabled exactly when its command is available
     assert facts["bound"] and all(shown == avail for shown, avail in facts["bound"])
     assert facts["deal"]
+    assert facts["keyboard"]  # building the rest of the window did not move the focus
     assert facts["collecting"] and facts["frozen"]
     count, undo_enabled, undo_text, logged = facts["after_deal"]
     assert (count, undo_enabled, logged) == (1, True, True)
