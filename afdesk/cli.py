@@ -177,18 +177,20 @@ def _no_display() -> bool:
 
 
 def _before_qt(*, app: bool) -> None:
-    """Import the model and the file loader before Qt. Once ``PySide6.QtCore`` is
-    imported, PySide6 reads the source of every module imported after it (its
-    ``__feature__`` import hook looks for the word "PySide6"); the pure layers and
-    msgspec's own imports have no use for that, and skipping it saves about a tenth of
-    the start."""
+    """Import the model (and for ``export-png`` the file loader and every Op) before
+    Qt. Once ``PySide6.QtCore`` is imported, PySide6 reads the source of every module
+    imported after it (its ``__feature__`` import hook looks for the word "PySide6");
+    msgspec's own imports and the pure layers have no use for that. The app's window
+    notes afdesk's modules for the hook (:mod:`afdesk.gui.feature_hook`), so its first
+    frame takes only the model it needs before Qt: the loader, the Ops a file's log names
+    and the journal come when the file is opened, after the first frame."""
     import afdesk.encounter.model
     import afdesk.encounter.summary  # the map's headline
+
+    if app:
+        return
     import afdesk.encounter.visibility  # what the players' map shows
-    import afdesk.storage
+    import afdesk.storage  # noqa: F401
     from afdesk.encounter.registry import registered_ops
 
     registered_ops()  # every Op module: a file's log names them
-    if app:  # the app's map plans drags; it journals the encounter it opens
-        import afdesk.encounter.drag
-        import afdesk.storage.journal  # noqa: F401

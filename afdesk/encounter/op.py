@@ -1,8 +1,10 @@
 """The Op base class: a change to an encounter as a frozen, serialisable record, and the
 registry every Op class enters by being defined (:mod:`afdesk.encounter.registry`
-reads it)."""
+reads it).
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: msgspec reads the annotations of every
+Op's bases when it builds a file's decoder, and would otherwise parse ``ClassVar[bool]``
+and ``ClassVar[str]`` again for each of the hundred-odd Op classes."""
 
 import abc
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -13,7 +15,7 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-_REGISTRY: dict[str, type[Op]] = {}
+_REGISTRY: "dict[str, type[Op]]" = {}
 """Every Op class by tag (afdesk.encounter.registry reads it)."""
 
 
@@ -25,7 +27,7 @@ class OpTagClash(TypeError):
     """Two different Op classes want the same tag: files could not tell them apart."""
 
 
-def register(cls: type[Op]) -> None:
+def register(cls: "type[Op]") -> None:
     """Register an Op class under its tag (called by ``Op.__init_subclass__``).
 
     Defining the same class again (same module and name: a reloaded module, a test run
@@ -60,14 +62,14 @@ class Op(msgspec.Struct, frozen=True, tag=True, tag_field="op", omit_defaults=Tr
         super().__init_subclass__(**kwargs)
         register(cls)
 
-    def execute(self, enc: Encounter) -> None:
+    def execute(self, enc: "Encounter") -> None:
         raise NotImplementedError
 
-    def describe(self, enc: Encounter) -> str:
+    def describe(self, enc: "Encounter") -> str:
         """The log line, in plain words; computed before the Op runs."""
         return self.label
 
-    def title(self, enc: Encounter) -> str:
+    def title(self, enc: "Encounter") -> str:
         """A short name for the undo stack: "Move Huang"."""
         return self.label
 

@@ -10,13 +10,16 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from afdesk import __version__
 from afdesk.gui import platform_check
+from afdesk.gui.feature_hook import spare_afdesk_modules
 from afdesk.paths import resource_dir
+
+spare_afdesk_modules()  # before the rest of afdesk.gui is imported
 
 WHOLE_BY_MS = 1000
 """The window is made whole this long after the start even if it was never drawn."""
@@ -121,9 +124,10 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
     app = make_app(qt_args)
     from afdesk.gui.main_window import MainWindow
 
-    # The first frame shows the map, the docks' frames and the menu bar; the rest of the
-    # window is built once it is drawn (nothing before the first frame that the
-    # first frame does not need).
+    # The first frame shows an empty map, the docks' frames and the menu bar; once it is
+    # drawn the file is opened (recovery, the file given, where the GM left off, the
+    # sample: start()) and the rest of the window is built (nothing before the first
+    # frame that the first frame does not need).
     window = MainWindow(QSettings(), defer=True)
     from afdesk.gui.crash import install
 
@@ -138,9 +142,14 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
         done.append(True)
         try:
             if not first_frame_only:
-                window.complete()
+                start(window, file)  # a question or a bad file's message: over the window
+                keeping_the_keyboard(window, window.complete)
         finally:  # the collector is back even if building the rest failed
             if collect_after_first_frame:
+                # What the start made (the modules, the window and its Qt wrappers, the
+                # encounter opened) lives about as long as the window: frozen, no later
+                # collection walks it again, quitting included.
+                gc.freeze()
                 gc.enable()
         if exit_when == "complete":  # the window whole: its docks filled, its menus bound
             QTimer.singleShot(0, QCoreApplication.quit)
@@ -150,9 +159,23 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
     QTimer.singleShot(WHOLE_BY_MS, drawn)
     if first_frame_only:
         exit_after_first_frame(window)  # the start-up benchmark: the first frame only
+    file = str(Path(args.file)) if args.file else None  # opened once the window is drawn
     window.show()
-    start(window, str(Path(args.file)) if args.file else None)
     return app.exec()
+
+
+def keeping_the_keyboard(window, build) -> None:
+    """``build`` the rest of the window, the keyboard staying where it was: the map moves
+    into the chase board's stack as it is built, and the focus it had would jump to a
+    dock's tab bar (the GM's keys would then not reach the map)."""
+    had = window.map.hasFocus()
+    if had:
+        window.map.clearFocus()
+    try:
+        build()
+    finally:
+        if had:
+            window.map.setFocus(Qt.FocusReason.OtherFocusReason)
 
 
 class _FirstFrame(QObject):
@@ -175,6 +198,7 @@ def after_first_frame(window, then) -> None:
 
 
 def exit_after_first_frame(window) -> None:
-    """``AFDESK_EXIT_AFTER_FIRST_FRAME=1``: quit once the window is drawn (start-up
-    benchmarks, the packaging check); ``=complete``: once it is whole."""
+    """``AFDESK_EXIT_AFTER_FIRST_FRAME=1``: quit once the window is drawn, before the
+    file is opened (start-up benchmarks, the packaging check); ``=complete``: once the
+    file is open and the window whole."""
     after_first_frame(window, QCoreApplication.quit)

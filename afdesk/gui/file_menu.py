@@ -313,8 +313,8 @@ class FileMenu:
         self.workspaces.save()  # the workspace shown, as the GM left it
         if self.doc is not None:
             self.doc.close(clean=True)
-        if self.completed:  # closed before the rest of the window was built
-            self.campaign.close()
+        if self._campaign is not None:  # made when a campaign was first opened or asked for
+            self._campaign.close()
         if self.player_window is not None:
             self.player_window.close()
         event.accept()

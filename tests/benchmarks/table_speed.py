@@ -128,6 +128,34 @@ def paired(a: list[str], b: list[str], env: dict[str, str], pairs: int = 9) -> d
     }
 
 
+def in_turn(
+    commands: dict[str, tuple[list[str], dict[str, str]]], floor: str, rounds: int = 9
+) -> dict[str, dict[str, float]]:
+    """Each of ``commands`` (name: the command and its environment) once per round, in an
+    order shuffled round by round (a warm-up of each first); for each, the medians of its
+    wall and CPU seconds and of its ratios to ``floor``'s run of the same round (the
+    machine's speed drifts less within a round)."""
+    for cmd, env in commands.values():
+        run_once(cmd, env)
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    order = random.Random(15)
+    names = list(commands)
+    for _ in range(rounds):
+        order.shuffle(names)
+        for name in names:
+            runs[name].append(run_once(*commands[name]))
+    out = {}
+    for name, got in runs.items():
+        base = runs[floor]
+        out[name] = {
+            "wall": statistics.median(r[0] for r in got),
+            "cpu": statistics.median(r[1] for r in got),
+            "wall_ratio": statistics.median(r[0] / b[0] for r, b in zip(got, base, strict=True)),
+            "cpu_ratio": statistics.median(r[1] / b[1] for r, b in zip(got, base, strict=True)),
+        }
+    return out
+
+
 def script(tmp: Path, name: str) -> list[str]:
     """The command running the script ``name`` of this module (``BARE_WINDOW``, ...)."""
     path = tmp / f"{name.lower()}.py"

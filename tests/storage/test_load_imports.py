@@ -31,6 +31,7 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 RECORD_MODULES = (
+    "afdesk.encounter.op",  # every Op's base: its ClassVars are read for each Op class
     "afdesk.encounter.checks",
     "afdesk.encounter.combatant",
     "afdesk.encounter.contest.assembly",

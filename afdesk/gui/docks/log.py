@@ -225,6 +225,9 @@ class LogView(QTreeView):
 
     def __init__(self) -> None:
         super().__init__()
+        # A viewport made here, as the one Qt makes: PySide6 meeting Qt's own through
+        # viewport() would first make Python classes for every widget class it knows.
+        self.setViewport(QWidget())
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
         self.setItemsExpandable(False)

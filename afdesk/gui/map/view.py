@@ -65,6 +65,9 @@ class MapView(QGraphicsView):
 
     def __init__(self, doc, *, player: bool = False, parent=None) -> None:
         super().__init__(parent)
+        # A viewport made here, as the one Qt makes: PySide6 meeting Qt's own through
+        # viewport() would first make Python classes for every widget class it knows.
+        self.setViewport(QWidget())
         self.player = player
         self.doc = None
         self.map_scene: MapScene | None = None

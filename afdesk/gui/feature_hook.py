@@ -1,0 +1,55 @@
+"""Spare afdesk's own modules PySide6's ``__feature__`` import hook.
+
+Once ``PySide6.QtCore`` is imported, PySide6 checks every module imported after it for
+``from __feature__ import ...`` (snake_case, true_property): the first time it sees a
+module it reads the module's whole source to look for the word "PySide6", and notes the
+answer in ``__feature__.pyside_feature_dict`` (0: a module of PySide6's default
+features, -1: a module that never calls Qt). afdesk selects no feature, and its import
+contracts already say which of its modules may use Qt (only ``afdesk.gui``): noting that
+answer for every afdesk module beforehand spares the start reading the source of the
+hundred-odd modules it imports after Qt. The modules imported before Qt (the standard
+library's, msgspec's, the model's) cannot have selected a feature either, and are noted
+as never calling Qt; PySide6's and shiboken's own are left to the hook. A PySide6 that
+keeps no such table is left as it is (its hook then reads as before)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+
+import afdesk
+
+
+def spare_afdesk_modules() -> int:
+    """Note every afdesk module in PySide6's feature table (one it noted already keeps
+    its entry); returns how many were noted."""
+    feature = sys.modules.get("__feature__")
+    table = getattr(feature, "pyside_feature_dict", None)
+    if not isinstance(table, dict):
+        return 0
+    noted = 0
+    for root in afdesk.__path__:
+        for name in _module_names(root, "afdesk"):
+            if name not in table:
+                uses_qt = name == "afdesk.gui" or name.startswith("afdesk.gui.")
+                table[name] = 0 if uses_qt else -1
+                noted += 1
+    for name in list(sys.modules):  # imported before Qt: none of them selects a feature
+        if name not in table and not name.startswith(("PySide6", "shiboken", "__feature__")):
+            table[name] = -1
+            noted += 1
+    return noted
+
+
+def _module_names(folder: str, package: str) -> Iterator[str]:
+    """The modules under ``folder`` (the package ``package``), its own name first."""
+    yield package
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            name = entry.name
+            if name.endswith(".py"):
+                if name != "__init__.py":
+                    yield f"{package}.{name[:-3]}"
+            elif name.isidentifier() and entry.is_dir():  # not __pycache__'s kin
+                yield from _module_names(entry.path, f"{package}.{name}")

@@ -1,0 +1,70 @@
+"""PySide6's ``__feature__`` import hook reads the source of each module imported after
+Qt; the app notes afdesk's own modules beforehand (:mod:`afdesk.gui.feature_hook`) with
+the answer the import contracts give: Qt in ``afdesk.gui`` only."""
+
+from __future__ import annotations
+
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+import types
+
+import afdesk
+from afdesk.gui import feature_hook
+
+AFTER_QT = """
+import json, sys
+import PySide6.QtCore
+feature = sys.modules["__feature__"]
+read = []
+real = feature._mod_uses_pyside
+feature._mod_uses_pyside = lambda module: read.append(module.__name__) or real(module)
+from afdesk.gui.feature_hook import spare_afdesk_modules
+noted = spare_afdesk_modules()
+import afdesk.gui.main_window  # the window, the model and its Ops: all after Qt here
+table = feature.pyside_feature_dict
+print(json.dumps({
+    "noted": noted,
+    "read": [name for name in read if name.startswith("afdesk")],
+    "gui": table["afdesk.gui.main_window"],
+    "map": table["afdesk.gui.map.view"],
+    "model": table["afdesk.encounter.model"],
+    "storage": table["afdesk.storage.files"],
+}))
+"""
+
+
+def test_afdesk_modules_are_noted_and_their_source_is_not_read(tmp_path):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", AFTER_QT], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout.splitlines()[-1])
+    # only afdesk.gui may use Qt (the import contracts): 0 there, -1 (no Qt) elsewhere
+    assert (got["gui"], got["map"], got["model"], got["storage"]) == (0, 0, -1, -1)
+    # the hook read no afdesk module's source but those imported to note the rest
+    assert set(got["read"]) <= {"afdesk", "afdesk.gui", "afdesk.gui.feature_hook"}
+    assert got["noted"] > 200
+
+
+def test_every_afdesk_module_is_noted(monkeypatch):
+    table: dict[str, int] = {"afdesk.gui.app": 0}  # one PySide6 saw already keeps its entry
+    monkeypatch.setitem(
+        sys.modules, "__feature__", types.SimpleNamespace(pyside_feature_dict=table)
+    )
+    feature_hook.spare_afdesk_modules()
+    names = {"afdesk"} | {
+        m.name for m in pkgutil.walk_packages(afdesk.__path__, "afdesk.") if m.name != "afdesk"
+    }
+    assert names <= set(table)
+    assert all(table[n] == (0 if n.startswith("afdesk.gui") else -1) for n in names)
+
+
+def test_a_pyside6_without_the_table_is_left_alone(monkeypatch):
+    monkeypatch.setitem(sys.modules, "__feature__", types.SimpleNamespace())
+    assert feature_hook.spare_afdesk_modules() == 0
+    monkeypatch.delitem(sys.modules, "__feature__")
+    assert feature_hook.spare_afdesk_modules() == 0
