@@ -128,6 +128,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
             self.restoreState(drawn)
         else:  # not shown yet: the saved layout, now that every dock is there
             self._restore_layout()
+        self.workspaces.tidy()  # no tab bar of a layout before this one stays drawn
         self.completed = True  # a build that failed above is not taken for a whole window
         if self.doc is not None:
             self._show_in_panels(self.doc)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar
 
@@ -48,6 +48,7 @@ class Workspaces:
         self.entries: dict[str, QAction] = {}
         self._by_hand = False
         self._doc = None
+        self._watch = _LayoutWatch(window, self.hide_stray_tab_bars)
 
     def restore_window(self) -> bytes:
         """The window's geometry and layout as it was closed (the workspace shown then);
@@ -76,9 +77,10 @@ class Workspaces:
         self.settings.setValue(CURRENT, name)
         self.restore()
         self._check_entry()
-        self._tidy()
+        self.tidy()
 
-    def _tidy(self) -> None:
+    def tidy(self) -> None:
+        """Hide the tab bars a layout left behind, now and once the layout has settled."""
         self.hide_stray_tab_bars()
         QTimer.singleShot(0, self.hide_stray_tab_bars)  # once the layout has settled
 
@@ -95,12 +97,17 @@ class Workspaces:
             tabbed = [t for t in w.tabifiedDockWidgets(d) if t.isVisible()]
             if tabbed:
                 groups.add(frozenset(x.windowTitle() for x in (d, *tabbed)))
+        members: dict[frozenset[str], list[QDockWidget]] = {}
+        for d in docks:
+            members.setdefault(
+                frozenset(x.windowTitle() for x in (d, *w.tabifiedDockWidgets(d))), []
+            ).append(d)
         hidden = []
         for bar in w.findChildren(QTabBar):
             if bar.parent() is not w or not bar.isVisible():
                 continue
             titles = frozenset(bar.tabText(i) for i in range(bar.count()))
-            if bar.count() < 2 or titles not in groups:
+            if bar.count() < 2 or titles not in groups or not _beside(bar, members[titles]):
                 bar.hide()
                 hidden.append(bar)
         return hidden
@@ -166,7 +173,7 @@ class Workspaces:
         self.settings.remove(state_key(self.current))
         self.settings.remove(front_key(self.current))
         self.apply()
-        self._tidy()
+        self.tidy()
 
     def apply(self, name: str | None = None) -> None:
         """Lay the docks out as workspace ``name`` (the current one) declares: which show,
@@ -246,6 +253,7 @@ class Workspaces:
         self._doc = doc
         doc.modeChanged.connect(self.follow_task)
         self.follow_task()
+        self.tidy()  # the first layout may leave bars behind too
 
     # ------------------------------------------------------------------------ menu
 
@@ -278,7 +286,7 @@ class Workspaces:
             self.switch(name)
         finally:
             self._by_hand = False
-        self._tidy()  # the zone editor's docks came or went too
+        self.tidy()  # the zone editor's docks came or went too
 
     def _check_entry(self) -> None:
         if self.current in self.entries:
@@ -290,3 +298,37 @@ class Workspaces:
             for d in self.window.findChildren(QDockWidget)
             if d.parent() is self.window and d.objectName()
         ]
+
+
+def _beside(bar: QTabBar, docks: list[QDockWidget]) -> bool:
+    """Whether ``bar`` sits against the edge of its group's ``docks``, as wide: the tab bar
+    Qt uses for a group does; a copy of an earlier layout with the same tabs is drawn
+    elsewhere, or as wide as the dock was before the window was resized."""
+    b = bar.geometry()
+    for dock in docks:
+        d = dock.geometry()
+        across = abs(b.left() - d.left()) <= 2 and abs(b.width() - d.width()) <= 2
+        if across and (abs(b.top() - d.bottom() - 1) <= 4 or abs(d.top() - b.bottom() - 1) <= 4):
+            return True
+    return False
+
+
+class _LayoutWatch(QObject):
+    """Calls ``tidy`` once the window's layout has settled after it changed (the docks
+    moved, the window was shown): Qt may leave a tab bar of the layout before drawn."""
+
+    def __init__(self, window: QMainWindow, tidy) -> None:
+        super().__init__(window)
+        self._tidy = tidy
+        self._due = False
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Show) and not self._due:
+            self._due = True
+            QTimer.singleShot(0, self, self._run)
+        return False
+
+    def _run(self) -> None:
+        self._due = False
+        self._tidy()

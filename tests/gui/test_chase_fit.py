@@ -74,7 +74,7 @@ def test_the_exchange_end_text_never_pushes_the_window_past_1280x720(qtbot):
     w.maybe_save = lambda: True
     w.rng = random.Random(14)
     w.resize(1280, 720)
-    w.chase_view.open_chase_sample()
+    w.mode_views.samples[Mode.CHASE].trigger()
     w.show()
     doc = w.doc
     link = "https://example.org/" + "ledger" * 30  # no place to wrap

@@ -227,3 +227,32 @@ def test_back_in_a_workspace_the_docks_in_front_are_those_the_gm_left(qtbot, mon
         w.workspaces.entries[name].trigger()
         settle()
     assert shown(w) == {"reflexDock", "logDock"}
+
+
+def test_the_first_layout_leaves_no_stray_tab_bar(qtbot, monkeypatch):
+    """As the window first opens at 1280x720, on the start page and then on a sample and a
+    mode's sample: no copy of a tab bar drawn over the docks (Qt may keep one with the same
+    tabs as the bar in use, elsewhere)."""
+    monkeypatch.setattr(screens, "available", lambda widget=None: QRect(LAPTOP))
+    w = no_prompt(MainWindow(QSettings()))
+    qtbot.addWidget(w)
+    w.resize(LAPTOP.width() - screens.FRAME, LAPTOP.height() - screens.TITLE_BAR)
+    w.show()
+    qtbot.waitExposed(w)
+    settle()
+    assert stray_tab_bars(w) == [] and duplicate_tab_bars(w) == [], "start page"
+    w.open_sample()
+    settle()
+    assert stray_tab_bars(w) == [] and duplicate_tab_bars(w) == [], "sample"
+
+
+def duplicate_tab_bars(w: MainWindow) -> list[list[str]]:
+    """The tabs of every group that more than one shown tab bar draws."""
+    from PySide6.QtWidgets import QTabBar
+
+    seen: dict[tuple[str, ...], int] = {}
+    for bar in w.findChildren(QTabBar):
+        if bar.parent() is w and bar.isVisible() and bar.geometry().intersects(w.rect()):
+            key = tuple(sorted(bar.tabText(i) for i in range(bar.count())))
+            seen[key] = seen.get(key, 0) + 1
+    return [list(k) for k, n in seen.items() if n > 1]
