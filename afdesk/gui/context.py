@@ -76,14 +76,11 @@ class CommandContext:
         return True
 
     def push(self, ops: Op | Sequence[Op], text: str | None = None, beside=None) -> bool:
-        """Push Ops as one undo step; a refusal is reported (beside ``beside``, a label,
-        if given). True if applied."""
-        if self.doc is None:
-            return False
-        reason = self.doc.push_many([ops] if isinstance(ops, Op) else list(ops), text)
-        if beside is not None or reason:
-            self.reporter.refused(reason, beside)
-        return not reason
+        """Push Ops as one undo step (:func:`afdesk.gui.push.push`); a refusal is said
+        beside ``beside`` (a label) if given, and in the status bar. True if applied."""
+        from afdesk.gui.push import push
+
+        return push(self.doc, ops, beside=beside, text=text)
 
     def open_dialog(self, dialog: QDialog) -> None:
         """Open a dialog over the window without blocking the event loop."""

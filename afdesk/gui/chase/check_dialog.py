@@ -36,6 +36,7 @@ from afdesk.gui.dialogs.contest.common import gm_modifier_row
 from afdesk.gui.dialogs.contest.shifts import SPEND_BUTTON_TEXT
 from afdesk.gui.dice_view import DiceView
 from afdesk.gui.odds_worker import OddsWorker
+from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 from afdesk.gui.text import pct
 from afdesk.rules import RulesError
@@ -338,9 +339,7 @@ class ChaseCheckDialog(QDialog):
         )
 
     def apply(self) -> bool:
-        reason = self.doc.push(self.op())
-        if reason:
-            self.message.setText(reason)
+        if not push(self.doc, self.op(), beside=lambda r: r and self.message.setText(r)):
             return False
         self.accept()
         return True

@@ -45,6 +45,7 @@ from afdesk.encounter.state import Phase
 from afdesk.gui.chase.faces import parse_faces, roll_faces
 from afdesk.gui.chase.setup import CountdownPanel, ParticipantPanel, StagePanel, VehiclePanel
 from afdesk.gui.chase.special import SpecialPanel
+from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 from afdesk.rules import pursuit
 from afdesk.rules.pursuit import stages
@@ -441,9 +442,7 @@ class ChaseControls(QWidget):
     # ---------------------------------------------------------------- actions
 
     def _push(self, op) -> bool:
-        reason = self.doc.push(op)
-        self.message.setText(reason)
-        return not reason
+        return push(self.doc, op, beside=self.message)
 
     def do_roll(self) -> bool:
         pid = self.who.currentData()

@@ -43,6 +43,7 @@ from afdesk.encounter.chase.ops import (
 )
 from afdesk.encounter.chase.order import pname
 from afdesk.encounter.chase.state import Countdown, Vehicle, Way
+from afdesk.gui.push import push
 from afdesk.rules import RulesError
 from afdesk.rules.pursuit import stages
 from afdesk.rules.pursuit.stages import StageProperty
@@ -85,9 +86,7 @@ class SetupPanel(QWidget):
         raise NotImplementedError
 
     def push(self, op) -> bool:
-        reason = self.doc.push(op) if self.doc is not None else "no encounter open"
-        self.message.emit(reason)
-        return not reason
+        return push(self.doc, op, beside=self.message.emit)
 
     def participants(self) -> list[tuple[str, str]]:
         enc = self.doc.encounter

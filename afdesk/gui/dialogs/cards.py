@@ -23,6 +23,7 @@ from afdesk.encounter.reflex import Card
 from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 
 
@@ -101,8 +102,5 @@ class PlayCardsDialog(QDialog):
         except IllegalOp as exc:
             show_refusal(self.error, exc)
             return
-        reason = self.doc.push(PlayCards(plays))
-        if reason:
-            show_refusal(self.error, reason)
-        else:
+        if push(self.doc, PlayCards(plays), beside=lambda r: r and show_refusal(self.error, r)):
             self.accept()

@@ -39,6 +39,7 @@ from afdesk.gui import screens
 from afdesk.gui.dialogs.character_form import CharacterForm
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 from afdesk.rules.rulesets import all_rulesets, ruleset_named
 
@@ -71,9 +72,7 @@ class _Form(QDialog):
         screens.fit_dialog(self)
 
     def push(self, *ops) -> bool:
-        reason = self.doc.push_many(list(ops))
-        show_refusal(self.error, reason)
-        return not reason
+        return push(self.doc, ops, beside=lambda reason: show_refusal(self.error, reason))
 
     def _ok(self) -> None:
         try:

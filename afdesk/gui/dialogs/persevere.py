@@ -20,6 +20,7 @@ from afdesk.encounter.words import plural
 from afdesk.gui import screens
 from afdesk.gui.dialogs.contest.physical import FacesEntry, typed_persevere
 from afdesk.gui.document import EncounterDocument
+from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 from afdesk.gui.text import pct, sentence
 
@@ -134,8 +135,5 @@ class PersevereDialog(QDialog):
     def apply(self) -> None:
         if self.op is None:
             return
-        reason = self.doc.push(self.op)
-        if reason:
-            self.error.setText(reason)
-        else:
+        if push(self.doc, self.op, beside=lambda r: r and self.error.setText(r)):
             self.accept()

@@ -50,6 +50,7 @@ from afdesk.encounter.dispute.ops import (
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, Platform, PlatformProperty
 from afdesk.encounter.state import Mode
 from afdesk.gui.dialogs.contest import ContestDialog
+from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 from afdesk.rules.dispute import closing_winner
 
@@ -302,9 +303,7 @@ class DisputeControls(QWidget):
         """Push ``op``; a refusal shows under the controls (nothing changed)."""
         if self.doc is None:
             return False
-        reason = self.doc.push(op)
-        self.message.setText(reason[:1].upper() + reason[1:] if reason else "")
-        return not reason
+        return push(self.doc, op, beside=self.message)
 
     @property
     def dispute(self) -> DisputeState:

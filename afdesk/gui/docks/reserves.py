@@ -31,6 +31,7 @@ from afdesk.encounter.ops.reserve import (
 )
 from afdesk.gui.commands import CommandContext
 from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 
 GROUP_ROLE = Qt.ItemDataRole.UserRole
@@ -219,9 +220,7 @@ class ReservesPanel(QWidget):
         """Push ``op`` on the dock's document; a refusal shows beside the buttons."""
         if self.doc is None:
             return False
-        reason = self.doc.push(op)
-        self.ctx.reporter.refused(reason, self.reason)
-        return not reason
+        return push(self.doc, op, beside=self.reason)
 
     def hold_selected(self, group: str | None = None) -> bool:
         """Hold the selected character back in ``group`` (default: the group box)."""

@@ -26,6 +26,7 @@ from afdesk.encounter.art import Alignment
 from afdesk.encounter.zone import TILE
 from afdesk.gui.editor import art_import
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.push import push
 from afdesk.storage import uvtt
 
 PREVIEW = 420
@@ -240,11 +241,8 @@ class MapArtDialog(QDialog):
             return
         n = len(ops[0].put)  # type: ignore[attr-defined]
         text = f"Map art ({n} tile{'s' if n != 1 else ''})"
-        why = self.doc.push_many(ops, text)
-        if why:
-            show_refusal(self.why, why)
-            return
-        self.accept()
+        if push(self.doc, ops, beside=lambda why: why and show_refusal(self.why, why), text=text):
+            self.accept()
 
 
 __all__ = ["MapArtDialog"]

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.ops.art import SetMapArt
 from afdesk.gui.map import art as map_art
+from afdesk.gui.push import push
 from afdesk.storage.errors import LoadError
 
 FILTERS = (
@@ -150,15 +151,22 @@ class MapArtMenu:
             return "no encounter is open"
         art = doc.encounter.art
         slots = tuple(a.slot for a in art.tiles) if tile is None else (tuple(tile),)
+        view = getattr(self.window, "map", None)
+        refuse = view.refuse if view is not None else None
         if not slots:
             why = "this encounter has no map art"
-        else:
-            why = doc.push(SetMapArt(clear=slots))
-        if why:
-            view = getattr(self.window, "map", None)
-            if view is not None:
-                view.refuse(why)
-        return why
+            if refuse is not None:
+                refuse(why)
+            return why
+        said: list[str] = []
+
+        def beside(why: str) -> None:
+            said.append(why)
+            if why and refuse is not None:
+                refuse(why)
+
+        push(doc, SetMapArt(clear=slots), beside=beside)
+        return said[0]
 
 
 __all__ = ["MapArtMenu"]

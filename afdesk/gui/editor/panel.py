@@ -52,6 +52,7 @@ from afdesk.encounter.zone import (
 )
 from afdesk.gui.map import selection
 from afdesk.gui.map.tools.editor import BRUSH, FLOOD, PAINT, RECT, TILES, EditTool
+from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 
 FLAGS = ("rough", "slippery", "cover", "ledge", "steep", "water")
@@ -456,11 +457,13 @@ class ZoneEditorPanel(QWidget):
     def _push(self, op) -> bool:
         if self.doc is None:
             return False
-        reason = self.doc.push(op)
+        return push(self.doc, op, beside=self._refused)
+
+    def _refused(self, reason: str) -> None:
+        """Beside the panel's controls, and on the map ("" clears the panel's line)."""
         self.reason.setText(reason)
         if reason:
             self.view.refuse(reason)
-        return not reason
 
     def turn(self, quarters: int, mirror: bool = False) -> bool:
         slot = self.slot()

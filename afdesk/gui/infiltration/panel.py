@@ -47,6 +47,7 @@ from afdesk.encounter.infiltration.watch import seen_decoys, watch_step, watch_s
 from afdesk.encounter.state import Mode
 from afdesk.encounter.zone import Edge
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 
 
@@ -112,12 +113,9 @@ class InfiltrationPanel(QWidget):
 
     def push(self, *ops) -> str:
         """Push ``ops`` as one step; a refusal shows under the buttons (nothing changed)."""
-        reason = self.doc.push_many(list(ops))
-        if reason:
-            show_refusal(self.refusal, reason)
-        else:
-            self.refusal.clear()
-        return reason
+        said: list[str] = []
+        push(self.doc, ops, beside=lambda r: said.append(r) or show_refusal(self.refusal, r))
+        return said[0]
 
     def _confirm_all(self) -> None:
         steps = watch_steps(self.doc.encounter)

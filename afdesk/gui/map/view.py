@@ -327,13 +327,15 @@ class MapView(QGraphicsView):
     def push(self, ops, text: str | None = None, hint: str = "", merge_key: str | None = None):
         """Push Ops as one undo step (``merge_key``: merged with the step just before if
         it has the same key); a refusal goes to the status bar with ``hint``."""
-        ops = list(ops)
-        if merge_key is not None and len(ops) != 1:
-            raise ValueError("a merged push is one Op (doc.push(op, merge_key=...))")
-        reason = self.doc.push_many(ops, text, merge_key=merge_key)
-        if reason:
-            self.refuse(reason, hint)
-        return not reason
+        from afdesk.gui.push import push
+
+        return push(
+            self.doc,
+            list(ops),
+            beside=lambda reason: reason and self.refuse(reason, hint),
+            text=text,
+            merge_key=merge_key,
+        )
 
     def refuse(self, reason: str, hint: str = "") -> None:
         """Say why not (the model's words as a sentence), then how: in the status bar,

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.fog import Region, region_state, segment_region, tile_region
 from afdesk.encounter.ops.fog import SetFog
+from afdesk.gui.push import push
 
 _CHECK = {
     "hidden": Qt.CheckState.Checked,
@@ -125,9 +126,7 @@ class FogRegionsDialog(QDialog):
         if region is None:
             return
         hide = item.checkState(0) != Qt.CheckState.Unchecked
-        reason = self.doc.push(SetFog.of(region, hide))
-        if reason:
-            self._refuse(reason)
+        if not push(self.doc, SetFog.of(region, hide), beside=lambda r: r and self._refuse(r)):
             self.refresh()
 
 

@@ -41,6 +41,7 @@ from afdesk.gui.dialogs.contest.sixes import SixesPanel
 from afdesk.gui.dialogs.contest.weapon import WeaponBox, zero_hits_landing, zero_hits_question
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.odds_worker import OddsWorker
+from afdesk.gui.push import push
 from afdesk.gui.style import fill_style, meaning_style
 from afdesk.gui.text import pct, sentence
 from afdesk.rules.dice import DiceSource
@@ -307,10 +308,7 @@ class ContestDialog(QDialog):
                 self._show_reason(zero_hits_question(self.enc, f))
                 self.apply_button.setText("&Apply with 0 hits")
                 return
-        reason = self.doc.push(op)
-        if reason:
-            self._show_reason(reason)
-        else:
+        if push(self.doc, op, beside=lambda reason: reason and self._show_reason(reason)):
             self.accept()
 
     # ---------------------------------------------------------------------- refresh
