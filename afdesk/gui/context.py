@@ -80,7 +80,11 @@ class CommandContext:
         beside ``beside`` (a label) if given, and in the status bar. True if applied."""
         from afdesk.gui.push import push
 
-        return push(self.doc, ops, beside=beside, text=text)
+        def said(reason: str) -> None:
+            if beside is not None or reason:
+                self.reporter.refused(reason, beside)  # beside the control, the status bar
+
+        return push(self.doc, ops, beside=said, text=text)
 
     def open_dialog(self, dialog: QDialog) -> None:
         """Open a dialog over the window without blocking the event loop."""

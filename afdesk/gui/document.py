@@ -126,9 +126,6 @@ class EncounterDocument(QObject):
     journalProblem = Signal(str)
     """The crash journal could not keep up (disk full, ...): the GM should save."""
     protectionChanged = Signal(str)
-    refused = Signal(str)
-    """A change pushed through :func:`afdesk.gui.push.push` was refused: the reason (the
-    window says it in its status bar)."""
     """:meth:`unprotected` changed: "" when every change is safe from a crash again, else
     why the changes are not (the window shows it until they are)."""
 

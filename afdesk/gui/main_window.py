@@ -431,7 +431,6 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
             (doc.metaChanged, self._update_title),
             (doc.journalProblem, self.reporter.problem),
             (doc.protectionChanged, self.show_protection),
-            (doc.refused, self.reporter.refused),
             (doc.turnChanged, self._turn_changed),
             (doc.changed, self._update_actions),
             (doc.changed, self._clear_refusal),

@@ -1,9 +1,9 @@
 """The one way the GUI changes an encounter: :func:`push` applies Ops as one undo step
 and says a refusal where the GM is looking, beside the control used (a label in a dialog
-or a panel, the map beside the selected character) and in the window's status bar (the
-document's ``refused`` signal, which the window follows). Every widget that changes an
-encounter pushes through it; :class:`~afdesk.gui.context.CommandContext` and the map
-view's ``push`` are this call with their own place to say it."""
+or a panel, the map beside the selected character): a refusal goes to whoever pushed, not
+to every view. Every widget that changes an encounter pushes through it;
+:class:`~afdesk.gui.context.CommandContext` (which also says it in the status bar) and the
+map view's ``push`` are this call with their own place to say it."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def push(
 ) -> bool:
     """Apply ``ops`` to ``doc`` as one undo step, all or nothing (``merge_key``: one Op,
     merged with the step before if it has the same key). A refusal is said beside the
-    control (``beside``) and in the status bar, and changes nothing. True if applied."""
+    control (``beside``), and changes nothing. True if applied."""
     ops = [ops] if isinstance(ops, Op) else list(ops)
     if merge_key is not None and len(ops) != 1:
         raise ValueError("a merged push is one Op")
@@ -42,8 +42,6 @@ def push(
         reason = NO_ENCOUNTER
     else:
         reason = doc.push_many(ops, text, merge_key=merge_key)
-        if reason:
-            doc.refused.emit(reason)  # the status bar, before the control says more
     say(beside, reason)
     return not reason
 

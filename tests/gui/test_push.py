@@ -17,7 +17,7 @@ from afdesk.gui.push import NO_ENCOUNTER, push
 GUI = Path(afdesk.gui.__file__).parent
 
 
-def test_a_refusal_is_said_beside_the_control_and_in_the_status_bar(qtbot, tmp_path, doc):
+def test_a_refusal_is_said_beside_the_control_and_changes_nothing(qtbot, tmp_path, doc):
     w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     w.maybe_save = lambda: True  # the document is changed: closing asks nothing
     qtbot.addWidget(w)
@@ -26,7 +26,9 @@ def test_a_refusal_is_said_beside_the_control_and_in_the_status_bar(qtbot, tmp_p
     before = doc.encounter.state()
     assert not push(doc, Rename("   "), beside=label)
     assert label.text() == "An encounter needs a name."
-    assert label.text() in w.statusBar().currentMessage() + w._refusal
+    assert not w._refusal  # to whoever pushed, not to every view
+    assert not w.ctx.push(Rename("   "), beside=label)  # the commands say it in the bar too
+    assert w._refusal == "An encounter needs a name."
     assert doc.encounter.state() == before and not doc.undo_stack.canUndo()
     heard: list[str] = []
     assert push(doc, Rename("A new name"), beside=heard.append)
