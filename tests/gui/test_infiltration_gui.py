@@ -266,3 +266,34 @@ def test_the_dock_shows_only_in_an_infiltration_whatever_a_restored_workspace_sa
     qtbot.waitUntil(lambda: not dock.isVisibleTo(window))
     assert doc.push(ChangeMode(Mode.INFILTRATION, override=True)) == ""
     assert dock.isVisibleTo(window)
+
+
+def test_a_battle_turned_infiltration_offers_the_roles_then_the_hidden_start(window):
+    """A battle switched at an exchange end has nobody in a role: the dock says so and
+    sets them by team in one click (N1); the selected intruder then starts hidden (N2)
+    and the opponents stand unaware with their watch steps (N3)."""
+    from afdesk import paths
+    from afdesk.encounter.combatant import Side
+    from afdesk.encounter.ops.flow import EndExchangeEarly
+
+    assert window.open_bundled(paths.resource_dir() / "encounters" / "river-ford.afenc")
+    doc = window.doc
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert not doc.push(ChangeMode(Mode.INFILTRATION))  # at the exchange end (E16)
+    layer, panel = window.mode_views.extras[Mode.INFILTRATION]
+    assert {"roles:band", "roles:opponents"} <= set(panel.buttons)
+    panel.buttons["roles:band"].click()
+    enc = doc.encounter
+    band = {cid for cid, c in enc.combatants.items() if c.side is Side.BAND}
+    foes = {cid for cid, c in enc.combatants.items() if c.side is Side.OPPONENT}
+    assert set(enc.infiltration.intruders) == band and set(enc.infiltration.guardians) == foes
+    assert "roles:band" not in panel.buttons  # asked once
+    assert set(layer.badges) == foes and set(layer.badges.values()) == {"UNAWARE"}
+    intruder = sorted(band)[0]
+    doc.select(intruder)
+    panel.buttons[f"hide:{intruder}"].click()
+    assert enc.combatants[intruder].hidden and len(enc.combatants[intruder].decoys) == 2
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()  # the roles are one step of their own
+    assert enc.infiltration.intruders == () and "roles:band" in panel.buttons

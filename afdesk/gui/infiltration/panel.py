@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.encounter.combatant import Side
 from afdesk.encounter.geometry import direction_name, neighbours
 from afdesk.encounter.infiltration.end import outcome, over
 from afdesk.encounter.infiltration.ops import (
@@ -41,6 +42,7 @@ from afdesk.encounter.infiltration.ops import (
     MarkObjective,
     RaiseAlarm,
     Reveal,
+    SetRoles,
 )
 from afdesk.encounter.infiltration.setup import SetUpIntruder
 from afdesk.encounter.infiltration.watch import seen_decoys, watch_step, watch_steps
@@ -208,6 +210,7 @@ class InfiltrationPanel(QWidget):
     def _rebuild(self, enc, inf, steps) -> None:
         self._clear()
         names = {cid: c.name for cid, c in enc.combatants.items()}
+        self._roles(enc, inf)
         if steps:
             grid = self._group("Watch steps (N3)")
             for s in steps:
@@ -284,6 +287,28 @@ class InfiltrationPanel(QWidget):
         else:
             dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dlg.open()
+
+    def _roles(self, enc, inf) -> None:
+        """N1: with nobody in a role (a battle switched at an exchange end), who intrudes
+        and who guards, by team: the band and its followers on one side, the opponents on
+        the other (denizens take no role)."""
+        if inf.intruders or inf.guardians:
+            return
+        band = tuple(
+            cid
+            for cid, c in enc.combatants.items()
+            if c.on_map and c.side in (Side.BAND, Side.FOLLOWER)
+        )
+        foes = tuple(
+            cid for cid, c in enc.combatants.items() if c.on_map and c.side is Side.OPPONENT
+        )
+        grid = self._group("Roles (N1): nobody intrudes or guards yet")
+        self._row(
+            grid,
+            "Who sneaks in? Then select each intruder to start it hidden (N2).",
+            ("roles:band", "The band intrudes", (SetRoles(band, foes),)),
+            ("roles:opponents", "The opponents intrude", (SetRoles(foes, band),)),
+        )
 
     def _setup(self, enc, inf, names) -> None:
         """N2: the selected intruder, not hidden yet, starts hidden at its area and the
