@@ -283,3 +283,30 @@ def test_the_ending_tab_closes_at_an_exchange_end_settles_and_reopens(window):
     c.settle.click()
     assert doc.encounter.dispute.outcome.winner == "bridge"
     assert doc.encounter.log[-1].text == "The GM ends the dispute: Mend the bridge wins (P9)"
+
+
+def test_a_battle_turned_dispute_says_where_its_platforms_are_made(window):
+    """Switched from a battle, everyone stands in the audience and no platform exists: the
+    GM's board says the next step (P2, P3) until two platforms stand; the players' board
+    never shows it."""
+    from afdesk.encounter.dispute.ops import AddPlatform
+    from afdesk.encounter.dispute.state import Platform
+
+    b = board(window)
+    assert b.hint.isHidden()  # the sample has its three platforms
+    assert window.open_bundled(paths.resource_dir() / "encounters" / "river-ford.afenc")
+    doc = window.doc
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert not doc.push(ChangeMode(Mode.DISPUTE))
+    b = board(window)
+    assert not b.hint.isHidden()
+    assert "no platform yet" in b.hint.text() and "Platforms" in b.hint.text()
+    assert "(P2)" in b.hint.text()
+    assert not doc.push(AddPlatform(Platform("fight", "Fight it out", "Cross the ford")))
+    assert "one platform" in b.hint.text() and not b.hint.isHidden()
+    assert not doc.push(AddPlatform(Platform("pay", "Pay the toll", "Pay and pass")))
+    assert b.hint.isHidden()
+    window.show_player_view()
+    assert window.player_window.board(Mode.DISPUTE).hint.isHidden()
+
