@@ -310,3 +310,40 @@ def test_a_battle_turned_dispute_says_where_its_platforms_are_made(window):
     window.show_player_view()
     assert window.player_window.board(Mode.DISPUTE).hint.isHidden()
 
+
+def test_a_target_a_personality_refuses_to_convince_is_marked_for_convince_only(window):
+    """Elder Bao may taunt Huang, whom he cannot convince (P4b, P5): the At box marks
+    Huang "Convince refused", not "refused", and Taunt stays open; a refusal that is the
+    actor's (the action used) leaves the audience unmarked, the line below saying why."""
+    turn_of(window, "bao")
+    c = board(window).controls
+    c.target.setCurrentIndex(c.target.findData("huang"))
+    assert c.target.currentText().endswith("— Convince refused")
+    assert not c.check_buttons[CheckKind.CONVINCE].isEnabled()
+    assert c.check_buttons[CheckKind.TAUNT].isEnabled()
+    c.target.setCurrentIndex(c.target.findData(""))
+    # The audience, once the action is used: the reason is Bao's, not the audience's.
+    c.source = ScriptedSource([5, 5, 4])
+    dialog = c.open_check(CheckKind.CONVINCE)
+    dialog.dice.roll_attack.click()
+    dialog.apply_button.click()
+    assert not c.check_buttons[CheckKind.CONVINCE].isEnabled()
+    assert c.target.itemText(c.target.findData("")) == "the neutral audience (P4a)"
+    assert "already used the action" in c.why.text()
+
+
+def test_on_a_tie_the_ending_tabs_pick_is_among_the_tied(window):
+    """At an exchange end with the bridge and the magistrate tied and the conventional mill
+    behind, the Pick box marks the tied and chooses one, so Close settles it (P8)."""
+    doc = window.doc
+    c = board(window).controls
+    assert not doc.push(MoveDisputant("bao", "bridge"))  # mill 0, bridge 2, magistrate 1
+    assert not doc.push(MoveDisputant("farmers", "magistrate", count=1))  # 2 and 2
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert c.winner.currentData() in ("bridge", "magistrate")
+    assert "(tied)" in c.winner.currentText()
+    assert "(tied)" not in c.winner.itemText(c.winner.findData("mill"))
+    c.close_button.click()
+    assert doc.encounter.dispute.outcome.winner == c.winner.currentData()
+    assert c.message.text() == ""
