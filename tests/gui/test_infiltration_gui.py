@@ -297,3 +297,19 @@ def test_a_battle_turned_infiltration_offers_the_roles_then_the_hidden_start(win
     doc.undo_stack.undo()
     doc.undo_stack.undo()  # the roles are one step of their own
     assert enc.infiltration.intruders == () and "roles:band" in panel.buttons
+
+
+def test_the_edge_to_leave_by_is_the_one_the_intruder_stands_at(window):
+    """The Who got out box offers the edge nearest where the intruder truly is (hidden
+    too), so one click records it (E9, N8), instead of north whatever the place."""
+    from PySide6.QtWidgets import QComboBox
+
+    _layer, panel = _open_sample(window)
+    doc = window.doc
+    assert doc.push(PlaceCombatant("mei", (14, 7))) == ""  # the east wall, still hidden
+    doc.select("mei")
+    (edge,) = [b for b in panel.findChildren(QComboBox, "leftEdge") if not b.isHidden()]
+    assert edge.currentText() == "east"
+    panel.buttons["left:mei"].click()
+    assert panel.refusal.text() == ""
+    assert [(d.id, d.edge) for d in doc.encounter.infiltration.left] == [("mei", "east")]

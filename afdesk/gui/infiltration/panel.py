@@ -345,6 +345,7 @@ class InfiltrationPanel(QWidget):
             edge = QComboBox()
             edge.addItems(list(EDGES))
             edge.setObjectName("leftEdge")
+            edge.setCurrentText(nearest_edge(enc, c))
             b = QPushButton(f"{c.name} left by")
             b.clicked.connect(lambda _c=False: self._leave(cid, edge.currentText()))
             self.buttons[f"left:{cid}"] = b
@@ -367,6 +368,17 @@ class InfiltrationPanel(QWidget):
             ops.append(ExitCombatant(cid, Edge(edge), override=not rule.exits))
         ops.append(MarkLeft(cid, edge))
         self.push(*ops)
+
+
+def nearest_edge(enc, c) -> str:
+    """The edge nearest where ``c`` truly is (a hidden intruder too), the first of
+    :data:`EDGES` on a tie: the one it would leave by (E9, N8)."""
+    if c.area is None:
+        return EDGES[0]
+    c0, r0, c1, r1 = enc.zone.area_bounds()
+    col, row = c.area[0], c.area[1]
+    away = {"north": row - r0, "east": c1 - col, "south": r1 - row, "west": col - c0}
+    return min(EDGES, key=lambda e: away.get(e, 0))
 
 
 def install(window) -> InfiltrationPanel:
