@@ -164,6 +164,8 @@ def test_the_dock_reveals_raises_the_alarm_and_marks_objectives(window):
     assert layer.banner.startswith("ALARM raised (N6)")
     assert set(layer.badges.values()) == {"ALERT"}
     assert not panel.alarm.isEnabled()
+    window.doc.select("huang")
+    assert "hide:huang" not in panel.buttons  # no fresh start after the alarm (N2, N6)
     panel.objective_boxes["ledger"].click()
     assert enc.infiltration.objective("ledger").done  # N1
     panel.alarm.setEnabled(True)
@@ -241,14 +243,16 @@ def test_the_watch_is_a_study_check_in_the_check_dialog_with_its_odds(window, qt
 def test_start_hidden_sets_up_the_selected_intruder_by_n2_or_says_why_not(window):
     _layer, panel = _open_sample(window)
     doc = window.doc
-    from afdesk.encounter.infiltration.ops import Reveal
+    from afdesk.encounter.combatant import StateKind
+    from afdesk.encounter.ops.roster import RemoveState
 
-    assert doc.push(Reveal("huang", (1, 2))) == ""
+    # Un-hidden by the GM before any alarm (a Reveal would raise it, N6: no set-up then).
+    assert doc.push(RemoveState("huang", StateKind.HIDDEN)) == ""
     doc.select("huang")
     panel.buttons["hide:huang"].click()
     huang = doc.encounter.combatants["huang"]
     assert huang.hidden and len(huang.decoys) == 2 and panel.refusal.text() == ""
-    assert doc.push(Reveal("huang", huang.decoys[0])) == ""
+    assert doc.push(RemoveState("huang", StateKind.HIDDEN)) == ""
     assert doc.push(PlaceCombatant("huang", (7, 6))) == ""  # Dock Guard 1's tile
     panel.buttons["hide:huang"].click()
     assert "in a tile holding a guardian (N2)" in panel.refusal.text()

@@ -315,8 +315,8 @@ class InfiltrationPanel(QWidget):
         first area beside it that the rules allow (the model refuses a wrong one)."""
         cid = self.doc.selected
         c = enc.combatants.get(cid)
-        if c is None or cid not in inf.intruders or c.hidden or c.area is None:
-            return
+        if c is None or cid not in inf.intruders or c.hidden or c.area is None or inf.alarm:
+            return  # after the alarm, hiding is the Hide action (N6, E6)
         here = (c.area[0], c.area[1])
         beside = next((n for n in neighbours(here) if enc.zone.contains(n)), here)
         grid = self._group("Setup (N2)")
