@@ -289,7 +289,7 @@ def test_a_battle_turned_dispute_says_where_its_platforms_are_made(window):
     """Switched from a battle, everyone stands in the audience and no platform exists: the
     GM's board says the next step (P2, P3) until two platforms stand; the players' board
     never shows it."""
-    from afdesk.encounter.dispute.ops import AddPlatform
+    from afdesk.encounter.dispute.ops import AddPlatform, SetDisputeStats
     from afdesk.encounter.dispute.state import Platform
 
     b = board(window)
@@ -303,8 +303,12 @@ def test_a_battle_turned_dispute_says_where_its_platforms_are_made(window):
     assert not b.hint.isHidden()
     assert "no platform yet" in b.hint.text() and "Platforms" in b.hint.text()
     assert "(P2)" in b.hint.text()
+    assert "Everyone has wits 0 and sway 0" in b.hint.text()  # joined from the battle (P3)
     assert not doc.push(AddPlatform(Platform("fight", "Fight it out", "Cross the ford")))
     assert "one platform" in b.hint.text() and not b.hint.isHidden()
+    huang = doc.encounter.dispute.entries[0]
+    assert not doc.push(SetDisputeStats(huang.id, huang.grit, 2, 1))
+    assert "wits 0 and sway 0" not in b.hint.text()
     assert not doc.push(AddPlatform(Platform("pay", "Pay the toll", "Pay and pass")))
     assert b.hint.isHidden()
     window.show_player_view()

@@ -308,10 +308,17 @@ class DisputeBoard(QWidget):
         if not short:
             return
         have = "one platform" if d.platforms else "no platform yet"
+        blank = bool(d.entries) and all(e.wits == 0 and e.sway == 0 for e in d.entries)
         self.hint.setText(
             f"<b>This dispute has {have}</b>: it starts with two opposed courses of action "
             "(P2). Add them in the <b>Platforms</b> tab below (Alt+R: name, course, "
             "proponent), then put each proponent on theirs in <b>People</b> (Alt+E, P3)."
+            + (
+                " Everyone has wits 0 and sway 0: set them there too, or T counts no wits "
+                "(P6) and every personality can be convinced (P4b)."
+                if blank
+                else ""
+            )
         )
         self.hint.setStyleSheet(
             f"color: {_colour('hint', self)}; border: 2px dashed {_colour('hint', self)};"
