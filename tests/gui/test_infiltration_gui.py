@@ -224,7 +224,8 @@ def test_a_battle_switched_to_infiltration_at_an_exchange_end_keeps_everyone(win
     assert enc.mode is Mode.INFILTRATION and set(enc.combatants) == set(before)
     assert all(enc.combatants[c].area == before[c].area for c in before)
     layer, panel = window.mode_views.extras[Mode.INFILTRATION]
-    assert panel.parentWidget().isVisibleTo(window) and layer.banner.startswith("No alarm")
+    assert panel.parentWidget().isVisibleTo(window)
+    assert layer.banner.startswith("No guardian yet")  # no roles yet (N1), no alarm
     doc.undo_stack.undo()
     assert enc.mode is Mode.BATTLE and not panel.parentWidget().isVisibleTo(window)
     assert layer.items == []
@@ -287,6 +288,8 @@ def test_a_battle_turned_infiltration_offers_the_roles_then_the_hidden_start(win
     assert not doc.push(ChangeMode(Mode.INFILTRATION))  # at the exchange end (E16)
     layer, panel = window.mode_views.extras[Mode.INFILTRATION]
     assert {"roles:band", "roles:opponents"} <= set(panel.buttons)
+    assert "No roles yet" in panel.status.text()  # not "0 guardian(s) unaware"
+    assert layer.banner.startswith("No guardian yet: say who intrudes")
     panel.buttons["roles:band"].click()
     enc = doc.encounter
     band = {cid for cid, c in enc.combatants.items() if c.side is Side.BAND}
@@ -317,3 +320,35 @@ def test_the_edge_to_leave_by_is_the_one_the_intruder_stands_at(window):
     panel.buttons["left:mei"].click()
     assert panel.refusal.text() == ""
     assert [(d.id, d.edge) for d in doc.encounter.infiltration.left] == [("mei", "east")]
+
+
+def test_the_roles_buttons_fit_the_dock_at_1280x720(qtbot, tmp_path, monkeypatch):
+    """On a 1280x720 screen the Roles (N1) words and both buttons lie whole inside the
+    Infiltration dock (they were squeezed beside the words, the second cut off)."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QApplication
+
+    from afdesk import paths
+    from afdesk.encounter.ops.flow import EndExchangeEarly
+    from afdesk.gui import screens
+
+    monkeypatch.setattr(screens, "available", lambda widget=None: QRect(0, 0, 1280, 720))
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    w.maybe_save = lambda: True
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_bundled(paths.resource_dir() / "encounters" / "river-ford.afenc")
+    doc = w.doc
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert not doc.push(ChangeMode(Mode.INFILTRATION))
+    _layer, panel = w.mode_views.extras[Mode.INFILTRATION]
+    for _ in range(5):
+        QApplication.processEvents()  # the dock laid out at its width
+    view = panel.body.parentWidget()  # the scroll area's viewport
+    for key in ("roles:band", "roles:opponents"):
+        b = panel.buttons[key]
+        right = b.mapTo(view, b.rect().topRight()).x()
+        assert right < view.width() and b.width() >= b.sizeHint().width(), key

@@ -153,6 +153,9 @@ class InfiltrationPanel(QWidget):
         elif inf.alarm:
             self.status.setText("<b>ALARM raised</b> (N6): guardians take normal turns.")
             self.status.setStyleSheet(meaning_style("error", extra="font-weight: bold;"))
+        elif not inf.guardians and not inf.intruders:
+            self.status.setText("<b>No roles yet</b>: say who intrudes below (N1).")
+            self.status.setStyleSheet("")
         else:
             n = sum(1 for g in inf.guardians if inf.unaware(g))
             self.status.setText(
@@ -303,12 +306,21 @@ class InfiltrationPanel(QWidget):
             cid for cid, c in enc.combatants.items() if c.on_map and c.side is Side.OPPONENT
         )
         grid = self._group("Roles (N1): nobody intrudes or guards yet")
-        self._row(
-            grid,
-            "Who sneaks in? Then select each intruder to start it hidden (N2).",
-            ("roles:band", "The band intrudes", (SetRoles(band, foes),)),
-            ("roles:opponents", "The opponents intrude", (SetRoles(foes, band),)),
-        )
+        label = QLabel("Who sneaks in? Then select each intruder to start it hidden (N2).")
+        label.setWordWrap(True)
+        grid.addWidget(label, 0, 0)
+        # Under the words, one a line: the words and both buttons keep the dock's width.
+        for row, (key, title, op) in enumerate(
+            (
+                ("roles:band", "The band intrudes", SetRoles(band, foes)),
+                ("roles:opponents", "The opponents intrude", SetRoles(foes, band)),
+            ),
+            1,
+        ):
+            b = QPushButton(title)
+            b.clicked.connect(lambda _c=False, o=op: self.push(o))
+            grid.addWidget(b, row, 0)
+            self.buttons[key] = b
 
     def _setup(self, enc, inf, names) -> None:
         """N2: the selected intruder, not hidden yet, starts hidden at its area and the
