@@ -225,7 +225,7 @@ def test_a_battle_switched_to_infiltration_at_an_exchange_end_keeps_everyone(win
     assert all(enc.combatants[c].area == before[c].area for c in before)
     layer, panel = window.mode_views.extras[Mode.INFILTRATION]
     assert panel.parentWidget().isVisibleTo(window)
-    assert layer.banner.startswith("No guardian yet")  # no roles yet (N1), no alarm
+    assert layer.banner.startswith("No roles yet (N1)")  # no roles yet (N1), no alarm
     doc.undo_stack.undo()
     assert enc.mode is Mode.BATTLE and not panel.parentWidget().isVisibleTo(window)
     assert layer.items == []
@@ -289,7 +289,7 @@ def test_a_battle_turned_infiltration_offers_the_roles_then_the_hidden_start(win
     layer, panel = window.mode_views.extras[Mode.INFILTRATION]
     assert {"roles:band", "roles:opponents"} <= set(panel.buttons)
     assert "No roles yet" in panel.status.text()  # not "0 guardian(s) unaware"
-    assert layer.banner.startswith("No guardian yet: say who intrudes")
+    assert layer.banner == "No roles yet (N1): see the Infiltration dock"
     panel.buttons["roles:band"].click()
     enc = doc.encounter
     band = {cid for cid, c in enc.combatants.items() if c.side is Side.BAND}

@@ -277,7 +277,7 @@ class InfiltrationLayer:
             text, colour = "ALARM raised (N6): guardians take normal turns", ALERT
         elif not guarded:
             text, colour = (
-                "No guardian yet: say who intrudes in the Infiltration dock (N1)",
+                "No roles yet (N1): see the Infiltration dock",
                 UNAWARE,
             )
         else:
