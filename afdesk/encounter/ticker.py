@@ -118,7 +118,8 @@ class _Reader:
         elif isinstance(op, BringIn):
             return self.reinforcements(op)
         elif isinstance(op, ChangeMode):
-            words = "a battle again" if op.mode is Mode.BATTLE else f"a {op.mode.value}"
+            article = "an" if op.mode.value[0] in "aeiou" else "a"
+            words = "a battle again" if op.mode is Mode.BATTLE else f"{article} {op.mode.value}"
             return [TickerLine(f"The encounter becomes {words}", "mode")]
         elif isinstance(op, EndExchangeEarly):
             return [TickerLine(f"Exchange {entry.exchange} ends early", "exchange")]

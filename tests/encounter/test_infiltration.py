@@ -104,6 +104,22 @@ def test_n3_a_watch_step_is_one_area_and_only_for_an_unaware_guardian():
         enc.apply(ConfirmWatch((WatchStep("huang", (2, 2), 0.0, (3, 2)),)))
 
 
+def test_n3_a_guardian_left_down_proposes_and_takes_no_watch_step():
+    """A down guardian has speed 0 (E17): a surprise attack's victim (N7) is offered no
+    watch step, and a step confirmed for it is refused with nothing changed."""
+    from afdesk.encounter.ops.roster import AddState
+
+    enc = warehouse()
+    step = next(s for s in watch_steps(enc) if s.id == "guard-1")
+    enc.apply(AddState("guard-1", StateKind.DOWN, note="surprise attack (N7)"))
+    assert "guard-1" not in {s.id for s in watch_steps(enc)}
+    assert {s.id for s in watch_steps(enc)} == {"guard-2", "foreman"}
+    before = enc.state()
+    with pytest.raises(IllegalOp, match=r"Dock Guard 1 is down: speed 0, no watch step"):
+        enc.apply(ConfirmWatch((step,)))
+    assert enc.state() == before
+
+
 def test_n3_an_unaware_guardian_takes_no_action_snap_or_move():
     enc = warehouse()
     start_round(enc)

@@ -21,7 +21,7 @@ from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.economy import Screen
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.move import MoveCombatant
-from afdesk.encounter.ops.roster import EditCombatant, PlaceCombatant, SetFacing
+from afdesk.encounter.ops.roster import EditCombatant, PlaceCombatant, RemoveState, SetFacing
 from afdesk.encounter.state import Mode
 from afdesk.rules.dice import ScriptedSource
 from afdesk.storage.samples import build_warehouse
@@ -32,7 +32,7 @@ from tests.encounter.conftest import band, foe, make, start_round, turn_of
 
 def test_n2_an_intruder_starts_hidden_with_two_adjacent_decoys_away_from_guardians():
     enc = build_warehouse()
-    enc.apply(Reveal("huang", (1, 2)))
+    enc.apply(RemoveState("huang", StateKind.HIDDEN))  # set up again, before any alarm
     enc.apply(SetUpIntruder("huang", ((0, 0), (1, 0))))
     huang = enc.combatant("huang")
     assert huang.hidden and huang.decoys == ((0, 0), (1, 0)) and huang.area == (0, 0)
@@ -50,6 +50,18 @@ def test_n2_an_intruder_starts_hidden_with_two_adjacent_decoys_away_from_guardia
     with pytest.raises(IllegalOp, match="Dock Guard 1 is not an intruder"):
         enc.apply(SetUpIntruder("guard-1", ((0, 0), (1, 0))))
     assert enc.combatant("huang").decoys == ((0, 0), (1, 0))  # refusals changed nothing
+
+
+def test_n2_after_the_alarm_an_intruder_no_longer_starts_hidden():
+    """Revealed, Huang raises the alarm (N6): starting hidden again with two fresh decoys
+    (N2) is refused, nothing changed; hiding now is the Hide action (E6)."""
+    enc = build_warehouse()
+    enc.apply(Reveal("huang", (1, 2)))
+    assert enc.infiltration.alarm
+    before = enc.state()
+    with pytest.raises(IllegalOp, match=r"the alarm is raised: Huang no longer starts hidden"):
+        enc.apply(SetUpIntruder("huang", ((0, 0), (1, 0))))
+    assert enc.state() == before
 
 
 def test_n2_guardians_are_placed_first():

@@ -155,6 +155,9 @@ def test_mode_changes_and_the_end_of_an_exchange():
     assert said(enc, EndExchangeEarly()) == ["Exchange 1 ends early"]
     assert said(enc, ChangeMode(Mode.CHASE)) == ["The encounter becomes a chase"]
     assert said(enc, ChangeMode(Mode.BATTLE)) == ["The encounter becomes a battle again"]
+    # The table and the log read "an infiltration", not "a infiltration" (E16).
+    assert said(enc, ChangeMode(Mode.INFILTRATION)) == ["The encounter becomes an infiltration"]
+    assert enc.log[-1].text == "The encounter becomes an infiltration"
     enc = duel()
     lines = []
     while enc.turn.phase is not Phase.EXCHANGE_END:

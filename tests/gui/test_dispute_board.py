@@ -283,3 +283,71 @@ def test_the_ending_tab_closes_at_an_exchange_end_settles_and_reopens(window):
     c.settle.click()
     assert doc.encounter.dispute.outcome.winner == "bridge"
     assert doc.encounter.log[-1].text == "The GM ends the dispute: Mend the bridge wins (P9)"
+
+
+def test_a_battle_turned_dispute_says_where_its_platforms_are_made(window):
+    """Switched from a battle, everyone stands in the audience and no platform exists: the
+    GM's board says the next step (P2, P3) until two platforms stand; the players' board
+    never shows it."""
+    from afdesk.encounter.dispute.ops import AddPlatform, SetDisputeStats
+    from afdesk.encounter.dispute.state import Platform
+
+    b = board(window)
+    assert b.hint.isHidden()  # the sample has its three platforms
+    assert window.open_bundled(paths.resource_dir() / "encounters" / "river-ford.afenc")
+    doc = window.doc
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert not doc.push(ChangeMode(Mode.DISPUTE))
+    b = board(window)
+    assert not b.hint.isHidden()
+    assert "no platform yet" in b.hint.text() and "Platforms" in b.hint.text()
+    assert "(P2)" in b.hint.text()
+    assert "Everyone has wits 0 and sway 0" in b.hint.text()  # joined from the battle (P3)
+    assert not doc.push(AddPlatform(Platform("fight", "Fight it out", "Cross the ford")))
+    assert "one platform" in b.hint.text() and not b.hint.isHidden()
+    huang = doc.encounter.dispute.entries[0]
+    assert not doc.push(SetDisputeStats(huang.id, huang.grit, 2, 1))
+    assert "wits 0 and sway 0" not in b.hint.text()
+    assert not doc.push(AddPlatform(Platform("pay", "Pay the toll", "Pay and pass")))
+    assert b.hint.isHidden()
+    window.show_player_view()
+    assert window.player_window.board(Mode.DISPUTE).hint.isHidden()
+
+
+def test_a_target_a_personality_refuses_to_convince_is_marked_for_convince_only(window):
+    """Elder Bao may taunt Huang, whom he cannot convince (P4b, P5): the At box marks
+    Huang "Convince refused", not "refused", and Taunt stays open; a refusal that is the
+    actor's (the action used) leaves the audience unmarked, the line below saying why."""
+    turn_of(window, "bao")
+    c = board(window).controls
+    c.target.setCurrentIndex(c.target.findData("huang"))
+    assert c.target.currentText().endswith("— Convince refused")
+    assert not c.check_buttons[CheckKind.CONVINCE].isEnabled()
+    assert c.check_buttons[CheckKind.TAUNT].isEnabled()
+    c.target.setCurrentIndex(c.target.findData(""))
+    # The audience, once the action is used: the reason is Bao's, not the audience's.
+    c.source = ScriptedSource([5, 5, 4])
+    dialog = c.open_check(CheckKind.CONVINCE)
+    dialog.dice.roll_attack.click()
+    dialog.apply_button.click()
+    assert not c.check_buttons[CheckKind.CONVINCE].isEnabled()
+    assert c.target.itemText(c.target.findData("")) == "the neutral audience (P4a)"
+    assert "already used the action" in c.why.text()
+
+
+def test_on_a_tie_the_ending_tabs_pick_is_among_the_tied(window):
+    """At an exchange end with the bridge and the magistrate tied and the conventional mill
+    behind, the Pick box marks the tied and chooses one, so Close settles it (P8)."""
+    doc = window.doc
+    c = board(window).controls
+    assert not doc.push(MoveDisputant("bao", "bridge"))  # mill 0, bridge 2, magistrate 1
+    assert not doc.push(MoveDisputant("farmers", "magistrate", count=1))  # 2 and 2
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert c.winner.currentData() in ("bridge", "magistrate")
+    assert "(tied)" in c.winner.currentText()
+    assert "(tied)" not in c.winner.itemText(c.winner.findData("mill"))
+    c.close_button.click()
+    assert doc.encounter.dispute.outcome.winner == c.winner.currentData()
+    assert c.message.text() == ""

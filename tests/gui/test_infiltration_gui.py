@@ -164,6 +164,8 @@ def test_the_dock_reveals_raises_the_alarm_and_marks_objectives(window):
     assert layer.banner.startswith("ALARM raised (N6)")
     assert set(layer.badges.values()) == {"ALERT"}
     assert not panel.alarm.isEnabled()
+    window.doc.select("huang")
+    assert "hide:huang" not in panel.buttons  # no fresh start after the alarm (N2, N6)
     panel.objective_boxes["ledger"].click()
     assert enc.infiltration.objective("ledger").done  # N1
     panel.alarm.setEnabled(True)
@@ -222,7 +224,8 @@ def test_a_battle_switched_to_infiltration_at_an_exchange_end_keeps_everyone(win
     assert enc.mode is Mode.INFILTRATION and set(enc.combatants) == set(before)
     assert all(enc.combatants[c].area == before[c].area for c in before)
     layer, panel = window.mode_views.extras[Mode.INFILTRATION]
-    assert panel.parentWidget().isVisibleTo(window) and layer.banner.startswith("No alarm")
+    assert panel.parentWidget().isVisibleTo(window)
+    assert layer.banner.startswith("No roles yet (N1)")  # no roles yet (N1), no alarm
     doc.undo_stack.undo()
     assert enc.mode is Mode.BATTLE and not panel.parentWidget().isVisibleTo(window)
     assert layer.items == []
@@ -241,14 +244,16 @@ def test_the_watch_is_a_study_check_in_the_check_dialog_with_its_odds(window, qt
 def test_start_hidden_sets_up_the_selected_intruder_by_n2_or_says_why_not(window):
     _layer, panel = _open_sample(window)
     doc = window.doc
-    from afdesk.encounter.infiltration.ops import Reveal
+    from afdesk.encounter.combatant import StateKind
+    from afdesk.encounter.ops.roster import RemoveState
 
-    assert doc.push(Reveal("huang", (1, 2))) == ""
+    # Un-hidden by the GM before any alarm (a Reveal would raise it, N6: no set-up then).
+    assert doc.push(RemoveState("huang", StateKind.HIDDEN)) == ""
     doc.select("huang")
     panel.buttons["hide:huang"].click()
     huang = doc.encounter.combatants["huang"]
     assert huang.hidden and len(huang.decoys) == 2 and panel.refusal.text() == ""
-    assert doc.push(Reveal("huang", huang.decoys[0])) == ""
+    assert doc.push(RemoveState("huang", StateKind.HIDDEN)) == ""
     assert doc.push(PlaceCombatant("huang", (7, 6))) == ""  # Dock Guard 1's tile
     panel.buttons["hide:huang"].click()
     assert "in a tile holding a guardian (N2)" in panel.refusal.text()
@@ -266,3 +271,84 @@ def test_the_dock_shows_only_in_an_infiltration_whatever_a_restored_workspace_sa
     qtbot.waitUntil(lambda: not dock.isVisibleTo(window))
     assert doc.push(ChangeMode(Mode.INFILTRATION, override=True)) == ""
     assert dock.isVisibleTo(window)
+
+
+def test_a_battle_turned_infiltration_offers_the_roles_then_the_hidden_start(window):
+    """A battle switched at an exchange end has nobody in a role: the dock says so and
+    sets them by team in one click (N1); the selected intruder then starts hidden (N2)
+    and the opponents stand unaware with their watch steps (N3)."""
+    from afdesk import paths
+    from afdesk.encounter.combatant import Side
+    from afdesk.encounter.ops.flow import EndExchangeEarly
+
+    assert window.open_bundled(paths.resource_dir() / "encounters" / "river-ford.afenc")
+    doc = window.doc
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert not doc.push(ChangeMode(Mode.INFILTRATION))  # at the exchange end (E16)
+    layer, panel = window.mode_views.extras[Mode.INFILTRATION]
+    assert {"roles:band", "roles:opponents"} <= set(panel.buttons)
+    assert "No roles yet" in panel.status.text()  # not "0 guardian(s) unaware"
+    assert layer.banner == "No roles yet (N1): see the Infiltration dock"
+    panel.buttons["roles:band"].click()
+    enc = doc.encounter
+    band = {cid for cid, c in enc.combatants.items() if c.side is Side.BAND}
+    foes = {cid for cid, c in enc.combatants.items() if c.side is Side.OPPONENT}
+    assert set(enc.infiltration.intruders) == band and set(enc.infiltration.guardians) == foes
+    assert "roles:band" not in panel.buttons  # asked once
+    assert set(layer.badges) == foes and set(layer.badges.values()) == {"UNAWARE"}
+    intruder = sorted(band)[0]
+    doc.select(intruder)
+    panel.buttons[f"hide:{intruder}"].click()
+    assert enc.combatants[intruder].hidden and len(enc.combatants[intruder].decoys) == 2
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()  # the roles are one step of their own
+    assert enc.infiltration.intruders == () and "roles:band" in panel.buttons
+
+
+def test_the_edge_to_leave_by_is_the_one_the_intruder_stands_at(window):
+    """The Who got out box offers the edge nearest where the intruder truly is (hidden
+    too), so one click records it (E9, N8), instead of north whatever the place."""
+    from PySide6.QtWidgets import QComboBox
+
+    _layer, panel = _open_sample(window)
+    doc = window.doc
+    assert doc.push(PlaceCombatant("mei", (14, 7))) == ""  # the east wall, still hidden
+    doc.select("mei")
+    (edge,) = [b for b in panel.findChildren(QComboBox, "leftEdge") if not b.isHidden()]
+    assert edge.currentText() == "east"
+    panel.buttons["left:mei"].click()
+    assert panel.refusal.text() == ""
+    assert [(d.id, d.edge) for d in doc.encounter.infiltration.left] == [("mei", "east")]
+
+
+def test_the_roles_buttons_fit_the_dock_at_1280x720(qtbot, tmp_path, monkeypatch):
+    """On a 1280x720 screen the Roles (N1) words and both buttons lie whole inside the
+    Infiltration dock (they were squeezed beside the words, the second cut off)."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QApplication
+
+    from afdesk import paths
+    from afdesk.encounter.ops.flow import EndExchangeEarly
+    from afdesk.gui import screens
+
+    monkeypatch.setattr(screens, "available", lambda widget=None: QRect(0, 0, 1280, 720))
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    w.maybe_save = lambda: True
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_bundled(paths.resource_dir() / "encounters" / "river-ford.afenc")
+    doc = w.doc
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert not doc.push(ChangeMode(Mode.INFILTRATION))
+    _layer, panel = w.mode_views.extras[Mode.INFILTRATION]
+    for _ in range(5):
+        QApplication.processEvents()  # the dock laid out at its width
+    view = panel.body.parentWidget()  # the scroll area's viewport
+    for key in ("roles:band", "roles:opponents"):
+        b = panel.buttons[key]
+        right = b.mapTo(view, b.rect().topRight()).x()
+        assert right < view.width() and b.width() >= b.sizeHint().width(), key

@@ -149,6 +149,8 @@ class ConfirmWatch(Op, frozen=True):
                 raise IllegalOp(f"{c.name} is not an unaware guardian: no watch step (N3)")
             if c.area is None or c.exited:
                 raise IllegalOp(f"{c.name} is not on the map (N3)")
+            if c.has(StateKind.DOWN):
+                raise IllegalOp(f"{c.name} is down: speed 0, no watch step (N3, E17)")
             target = (s.area[0], s.area[1])
             require_area_in_zone(enc, target, f"{c.name}'s watch step")
             if not adjacent((c.area[0], c.area[1]), target):

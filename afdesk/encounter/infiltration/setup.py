@@ -55,7 +55,8 @@ def check_decoy_spot(
 class SetUpIntruder(Op, frozen=True):
     """An intruder starts hidden (E17) with two decoys in two adjacent areas (N2), in the
     tiles the GM allows (``tiles``; empty: any) and in no tile holding a guardian, once
-    every guardian is on the map. The intruder is at its first decoy (N5: undecided until
+    every guardian is on the map and before the alarm (N6: after it, hiding is E6's Hide
+    action). The intruder is at its first decoy (N5: undecided until
     revealed)."""
 
     id: str
@@ -68,6 +69,11 @@ class SetUpIntruder(Op, frozen=True):
         c = enc.combatant(self.id)
         if self.id not in inf.intruders:
             raise IllegalOp(f"{c.name} is not an intruder: only intruders start hidden (N2)")
+        if inf.alarm:
+            raise IllegalOp(
+                f"the alarm is raised: {c.name} no longer starts hidden; hiding now is the "
+                "Hide action (N2, N6, E6)"
+            )
         decoys = tuple((a[0], a[1]) for a in self.decoys)
         if len(decoys) != 2:
             raise IllegalOp(f"{c.name} starts with two decoys, not {len(decoys)} (N2)")

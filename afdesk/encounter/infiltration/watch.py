@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.geometry import Area, distance, facing_towards, neighbours
 from afdesk.encounter.geometry import clear_line as _clear
 from afdesk.encounter.infiltration.state import InfiltrationState, infiltration_of
@@ -38,11 +39,12 @@ def decoys_of(enc: Encounter, inf: InfiltrationState, ids: tuple[str, ...]) -> l
 def watch_step(enc: Encounter, guardian: str, fumbled: bool = False) -> WatchStep | None:
     """The step the app proposes for an unaware guardian's watch (N3): one area toward the
     nearest decoy of an intruder (E12 distance; on a Fumble, away from it), facing that
-    decoy. None when the guardian is not on the map or there is no decoy. Ties: the step
+    decoy. None when the guardian is not on the map, is down (speed 0, E17) or there is
+    no decoy. Ties: the step
     whose centre is nearest (farthest) in a straight line, then the compass order."""
     inf: InfiltrationState = infiltration_of(enc)
     g = enc.combatants.get(guardian)
-    if g is None or g.area is None or g.exited:
+    if g is None or g.area is None or g.exited or g.has(StateKind.DOWN):
         return None
     here = (g.area[0], g.area[1])
     decoys = decoys_of(enc, inf, inf.opponents(guardian) or inf.intruders)

@@ -112,7 +112,8 @@ class ChangeMode(Op, frozen=True):
         now = current_mode(enc).change_now(enc)
         if now and not self.override and enc.turn.phase not in (Phase.SETUP, Phase.EXCHANGE_END):
             suffix = f" at once: {now}"
-        return f"The encounter becomes a {self.mode.value}{suffix}"
+        article = "an" if self.mode.value[0] in "aeiou" else "a"
+        return f"The encounter becomes {article} {self.mode.value}{suffix}"
 
     def title(self, enc: "Encounter") -> str:
         return f"Mode: {self.mode.label}"

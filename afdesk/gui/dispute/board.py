@@ -196,6 +196,11 @@ class DisputeBoard(QWidget):
         self.decisions_box.setContentsMargins(0, 0, 0, 0)
         self.decisions_box.setSpacing(2)
         outer.addWidget(self.decisions)
+        self.hint = QLabel()
+        self.hint.setWordWrap(True)
+        self.hint.setTextFormat(Qt.TextFormat.RichText)
+        self.hint.setVisible(False)
+        outer.addWidget(self.hint)
         self.decision_buttons: dict[str, QPushButton] = {}
         """The buttons of the decisions shown, by their label (tests press them)."""
         self._decisions: list = []
@@ -290,8 +295,35 @@ class DisputeBoard(QWidget):
         self._show_banner(d)
         self._show_cards(d)
         if self.controls is not None:
+            self._show_hint(d)
             self._show_decisions()
             self.controls.refresh()
+
+    def _show_hint(self, d: DisputeState) -> None:
+        """The GM's next step while the dispute has fewer than two platforms (a battle
+        switched at an exchange end brings everyone into the audience and no platform):
+        where platforms are made and people moved onto them (P2, P3)."""
+        short = len(d.platforms) < 2 and not d.over
+        self.hint.setVisible(short)
+        if not short:
+            return
+        have = "one platform" if d.platforms else "no platform yet"
+        blank = bool(d.entries) and all(e.wits == 0 and e.sway == 0 for e in d.entries)
+        self.hint.setText(
+            f"<b>This dispute has {have}</b>: it starts with two opposed courses of action "
+            "(P2). Add them in the <b>Platforms</b> tab below (Alt+R: name, course, "
+            "proponent), then put each proponent on theirs in <b>People</b> (Alt+E, P3)."
+            + (
+                " Everyone has wits 0 and sway 0: set them there too, or T counts no wits "
+                "(P6) and every personality can be convinced (P4b)."
+                if blank
+                else ""
+            )
+        )
+        self.hint.setStyleSheet(
+            f"color: {_colour('hint', self)}; border: 2px dashed {_colour('hint', self)};"
+            " border-radius: 6px; padding: 4px;"
+        )
 
     def _show_numbers(self, d: DisputeState) -> None:
         n, w, target = d.present(), d.highest_wits(), d.target()

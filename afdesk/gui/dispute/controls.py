@@ -338,13 +338,28 @@ class DisputeControls(QWidget):
         _refill(self.platform, [(p.name, p.id) for p in d.platforms] + [("(new platform)", NEW)])
         _refill(self.p_proponent, [("(no proponent)", "")] + [(e.name, e.id) for e in d.entries])
         self._show_platform()
-        _refill(self.winner, [(p.name, p.id) for p in d.platforms] + [("nobody", "")])
+        self._refresh_winner(d)
         self.close_button.setEnabled(not d.over)
         self.settle.setEnabled(not d.over)
         self.reopen.setEnabled(d.over)
         self.threshold.setValue(d.threshold)
         self.less.setEnabled(d.tension > 0 and not d.over)
         self.more.setEnabled(not d.over)
+
+    def _refresh_winner(self, d: DisputeState) -> None:
+        """The Ending tab's pick: on a tie for the most support with no conventional
+        platform among the tied, the tied ones are marked and the first is chosen, so that
+        Close picks among them (P8)."""
+        conv = d.conventional()
+        won, tied = closing_winner(d.support(), conv.id if conv else None)
+        tied = () if won else tied
+        _refill(
+            self.winner,
+            [(p.name + (" (tied)" if p.id in tied else ""), p.id) for p in d.platforms]
+            + [("nobody", "")],
+        )
+        if tied and self.winner.currentData() not in tied:
+            self.winner.setCurrentIndex(self.winner.findData(tied[0]))
 
     # ------------------------------------------------------------------ play
 
@@ -360,9 +375,17 @@ class DisputeControls(QWidget):
             if actor
             else []
         )
+        # The audience's refusal is the actor's (no turn, the action used, standing in the
+        # audience): the line under the buttons says it. A person refused for another
+        # reason is refused for that person, and only a Convince is: Taunt and Distract
+        # may still aim there (P4b, P5).
+        actors = next((why for _label, cid, why in targets if cid == AUDIENCE), "")
         _refill(
             self.target,
-            [(label + (" — refused" if why else ""), cid) for label, cid, why in targets],
+            [
+                (label + (" — Convince refused" if why and why != actors else ""), cid)
+                for label, cid, why in targets
+            ],
         )
         self._refresh_why()
 

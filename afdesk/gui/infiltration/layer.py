@@ -182,7 +182,7 @@ class InfiltrationLayer:
         self._edges(got_out, bounds)
         if self.player and not (alarm or ended):
             return  # the players learn of the alarm when it is raised (N6)
-        self._banner(alarm, ended, sum(1 for g in guardians if g[2]))
+        self._banner(alarm, ended, sum(1 for g in guardians if g[2]), bool(guardians))
 
     @staticmethod
     def _guardian_area(guardians, gid):
@@ -264,8 +264,9 @@ class InfiltrationLayer:
             at = QPointF(x + fx * w, y + fy * h)
             self._add(Tag(f"Got out ({edge}): {', '.join(who)}", DONE, 13), at, 0, Z_BANNER)
 
-    def _banner(self, alarm: bool, ended: str, unaware: int) -> None:
-        """The alarm (N6) and the end (N8), above the zone's top left corner."""
+    def _banner(self, alarm: bool, ended: str, unaware: int, guarded: bool = True) -> None:
+        """The alarm (N6) and the end (N8), above the zone's top left corner; with no
+        guardian on the map (no roles yet, N1), what the GM does first."""
         if ended:
             text, colour = f"The infiltration is over: {ended}", DONE
             if self.player:
@@ -274,6 +275,11 @@ class InfiltrationLayer:
             text, colour = "ALARM! The guards are alerted", ALERT
         elif alarm:
             text, colour = "ALARM raised (N6): guardians take normal turns", ALERT
+        elif not guarded:
+            text, colour = (
+                "No roles yet (N1): see the Infiltration dock",
+                UNAWARE,
+            )
         else:
             text, colour = f"No alarm: {unaware} guardian(s) unaware, only watching (N3)", UNAWARE
         self.banner = text

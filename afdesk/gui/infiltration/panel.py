@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.encounter.combatant import Side
 from afdesk.encounter.geometry import direction_name, neighbours
 from afdesk.encounter.infiltration.end import outcome, over
 from afdesk.encounter.infiltration.ops import (
@@ -41,6 +42,7 @@ from afdesk.encounter.infiltration.ops import (
     MarkObjective,
     RaiseAlarm,
     Reveal,
+    SetRoles,
 )
 from afdesk.encounter.infiltration.setup import SetUpIntruder
 from afdesk.encounter.infiltration.watch import seen_decoys, watch_step, watch_steps
@@ -149,6 +151,9 @@ class InfiltrationPanel(QWidget):
         elif inf.alarm:
             self.status.setText("<b>ALARM raised</b> (N6): guardians take normal turns.")
             self.status.setStyleSheet(meaning_style("error", extra="font-weight: bold;"))
+        elif not inf.guardians and not inf.intruders:
+            self.status.setText("<b>No roles yet</b>: say who intrudes below (N1).")
+            self.status.setStyleSheet("")
         else:
             n = sum(1 for g in inf.guardians if inf.unaware(g))
             self.status.setText(
@@ -206,6 +211,7 @@ class InfiltrationPanel(QWidget):
     def _rebuild(self, enc, inf, steps) -> None:
         self._clear()
         names = {cid: c.name for cid, c in enc.combatants.items()}
+        self._roles(enc, inf)
         if steps:
             grid = self._group("Watch steps (N3)")
             for s in steps:
@@ -283,13 +289,44 @@ class InfiltrationPanel(QWidget):
             dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dlg.open()
 
+    def _roles(self, enc, inf) -> None:
+        """N1: with nobody in a role (a battle switched at an exchange end), who intrudes
+        and who guards, by team: the band and its followers on one side, the opponents on
+        the other (denizens take no role)."""
+        if inf.intruders or inf.guardians:
+            return
+        band = tuple(
+            cid
+            for cid, c in enc.combatants.items()
+            if c.on_map and c.side in (Side.BAND, Side.FOLLOWER)
+        )
+        foes = tuple(
+            cid for cid, c in enc.combatants.items() if c.on_map and c.side is Side.OPPONENT
+        )
+        grid = self._group("Roles (N1): nobody intrudes or guards yet")
+        label = QLabel("Who sneaks in? Then select each intruder to start it hidden (N2).")
+        label.setWordWrap(True)
+        grid.addWidget(label, 0, 0)
+        # Under the words, one a line: the words and both buttons keep the dock's width.
+        for row, (key, title, op) in enumerate(
+            (
+                ("roles:band", "The band intrudes", SetRoles(band, foes)),
+                ("roles:opponents", "The opponents intrude", SetRoles(foes, band)),
+            ),
+            1,
+        ):
+            b = QPushButton(title)
+            b.clicked.connect(lambda _c=False, o=op: self.push(o))
+            grid.addWidget(b, row, 0)
+            self.buttons[key] = b
+
     def _setup(self, enc, inf, names) -> None:
         """N2: the selected intruder, not hidden yet, starts hidden at its area and the
         first area beside it that the rules allow (the model refuses a wrong one)."""
         cid = self.doc.selected
         c = enc.combatants.get(cid)
-        if c is None or cid not in inf.intruders or c.hidden or c.area is None:
-            return
+        if c is None or cid not in inf.intruders or c.hidden or c.area is None or inf.alarm:
+            return  # after the alarm, hiding is the Hide action (N6, E6)
         here = (c.area[0], c.area[1])
         beside = next((n for n in neighbours(here) if enc.zone.contains(n)), here)
         grid = self._group("Setup (N2)")
@@ -318,6 +355,7 @@ class InfiltrationPanel(QWidget):
             edge = QComboBox()
             edge.addItems(list(EDGES))
             edge.setObjectName("leftEdge")
+            edge.setCurrentText(nearest_edge(enc, c))
             b = QPushButton(f"{c.name} left by")
             b.clicked.connect(lambda _c=False: self._leave(cid, edge.currentText()))
             self.buttons[f"left:{cid}"] = b
@@ -340,6 +378,17 @@ class InfiltrationPanel(QWidget):
             ops.append(ExitCombatant(cid, Edge(edge), override=not rule.exits))
         ops.append(MarkLeft(cid, edge))
         self.push(*ops)
+
+
+def nearest_edge(enc, c) -> str:
+    """The edge nearest where ``c`` truly is (a hidden intruder too), the first of
+    :data:`EDGES` on a tie: the one it would leave by (E9, N8)."""
+    if c.area is None:
+        return EDGES[0]
+    c0, r0, c1, r1 = enc.zone.area_bounds()
+    col, row = c.area[0], c.area[1]
+    away = {"north": row - r0, "east": c1 - col, "south": r1 - row, "west": col - c0}
+    return min(EDGES, key=lambda e: away.get(e, 0))
 
 
 def install(window) -> InfiltrationPanel:
