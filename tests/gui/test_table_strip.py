@@ -8,7 +8,9 @@ from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.fog import tile_region
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.fog import SetFog
+from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.roster import AddState, SetDecoys
+from afdesk.encounter.state import Mode
 from afdesk.encounter.visibility import player_visible
 from afdesk.gui.player_view import PlayerWindow
 from afdesk.gui.table.settings import TableSettings
@@ -95,6 +97,9 @@ def test_setup_and_card_play_say_so(doc, qtbot):
     w = PlayerWindow(doc)
     qtbot.addWidget(w)
     assert w.strip.state.cards == () and w.strip.state.head == "Setting up"
+    assert w.strip.state.note == "The battle has not started"
+    doc.push(ChangeMode(Mode.DISPUTE))  # the players read the mode's own word
+    assert strip_state(doc.encounter).note == "The dispute has not started"
 
 
 def test_the_strip_short_names_are_the_maps_labels_not_plain_initials(playing_doc, qtbot):

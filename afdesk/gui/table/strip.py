@@ -55,7 +55,7 @@ def strip_state(enc, hidden_turn: str = "?", cache: StripCache | None = None) ->
     cards however long the round is); the answer is the same without it."""
     t = enc.turn
     if t.phase is Phase.SETUP:
-        return StripState("Setting up", (), "The fight has not started")
+        return StripState("Setting up", (), f"The {enc.mode.label.lower()} has not started")
     if t.phase is Phase.ENDED:
         return StripState("The encounter is over", ())
     head = f"Exchange {t.exchange} · Round {t.round} of {ROUNDS}"
