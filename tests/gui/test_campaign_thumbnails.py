@@ -35,3 +35,32 @@ def test_a_saved_encounter_gets_a_fresh_thumbnail_without_asking(qtbot, tmp_path
     assert thumbs.cached(path) == second
     assert thumbs.request(path) == second  # the dock's next refresh shows it at once
     thumbs.wait()
+
+
+def test_no_garbage_is_collected_in_the_render_thread(qtbot, tmp_path, monkeypatch):
+    """A collection in the worker would destroy the UI thread's unreachable Qt objects off
+    the UI thread (a crash): none runs while a thumbnail renders, and collecting is back on
+    once it is done."""
+    import gc
+
+    from afdesk.gui import export
+
+    real = export.render_map
+    during: list[bool] = []
+
+    def watched(*args, **kwargs):
+        during.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(export, "render_map", watched)
+    path = tmp_path / "ambush.afenc"
+    save(path, Encounter(zone=empty_zone(tileset("wilderness"))).state())
+    thumbs = Thumbnails()
+    seen: list = []
+    thumbs.ready.connect(lambda p, image, problem: seen.append(image))
+    assert gc.isenabled()
+    thumbs.request(path)
+    qtbot.waitUntil(lambda: len(seen) == 1, timeout=20000)
+    thumbs.wait()
+    assert during == [False] and seen[0] is not None
+    assert gc.isenabled()

@@ -14,6 +14,7 @@ saved again (by the editor, a prepare, a run) a fresh thumbnail is rendered and
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from pathlib import Path
@@ -70,6 +71,12 @@ class _Render(QRunnable):
         from afdesk.storage import LoadError, load
 
         me = threading.get_ident()
+        # No garbage collection while this thread renders: a collection runs in whichever
+        # thread allocates, and here it would destroy the UI thread's unreachable Qt
+        # objects (a closed dialog's widgets) off the UI thread, which crashes Qt. The UI
+        # thread collects once this is done (a thumbnail takes about 40 ms).
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             state = load(self.path).state
             image = render_map(Encounter.from_state(state), self.size)
@@ -84,6 +91,8 @@ class _Render(QRunnable):
             # thread runs no event loop: delete them now, or every thumbnail's scene stays
             # alive and the garbage collector (which stops every thread) walks them all.
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            if collecting:
+                gc.enable()
         self.carrier.done.emit(self.key, image, "", me)
 
 
