@@ -16,6 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
+from afdesk.gui.off_thread import no_collection
+
 
 def run_query(query: Callable[[], Any]) -> Any:
     """Compute one odds query (the default of :attr:`OddsWorker.compute`)."""
@@ -46,7 +48,8 @@ class _Job(QRunnable):
 
     def run(self) -> None:
         try:
-            result: object = self.compute(self.query)
+            with no_collection():  # a collection here would crash Qt (afdesk.gui.off_thread)
+                result: object = self.compute(self.query)
         except Exception as exc:  # shown as the odds' text, never raised into Qt
             result = exc
         # RuntimeError: the worker is gone (its dialog closed) and nobody waits.

@@ -14,7 +14,6 @@ saved again (by the editor, a prepare, a run) a fresh thumbnail is rendered and
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
 from pathlib import Path
@@ -29,6 +28,8 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QImage
+
+from afdesk.gui.off_thread import no_collection
 
 THUMB_SIZE = (192, 108)
 
@@ -66,17 +67,15 @@ class _Render(QRunnable):
         self.setAutoDelete(True)
 
     def run(self) -> None:  # in a pool thread
+        with no_collection():  # (afdesk.gui.off_thread: a collection here crashes Qt)
+            self._render()
+
+    def _render(self) -> None:
         from afdesk.encounter.model import Encounter
         from afdesk.gui.export import render_map
         from afdesk.storage import LoadError, load
 
         me = threading.get_ident()
-        # No garbage collection while this thread renders: a collection runs in whichever
-        # thread allocates, and here it would destroy the UI thread's unreachable Qt
-        # objects (a closed dialog's widgets) off the UI thread, which crashes Qt. The UI
-        # thread collects once this is done (a thumbnail takes about 40 ms).
-        collecting = gc.isenabled()
-        gc.disable()
         try:
             state = load(self.path).state
             image = render_map(Encounter.from_state(state), self.size)
@@ -91,8 +90,6 @@ class _Render(QRunnable):
             # thread runs no event loop: delete them now, or every thumbnail's scene stays
             # alive and the garbage collector (which stops every thread) walks them all.
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-            if collecting:
-                gc.enable()
         self.carrier.done.emit(self.key, image, "", me)
 
 
