@@ -139,10 +139,7 @@ class DisputeControls(QWidget):
     # ------------------------------------------------------------------ build
 
     def _play_tab(self) -> None:
-        tab = QWidget()
-        grid = QGridLayout(tab)
-        grid.setContentsMargins(6, 4, 6, 4)
-        grid.setVerticalSpacing(2)
+        grid = self._tab("&Play")
         self.actor = narrow(QComboBox(), 24)
         self.target = narrow(QComboBox(), 22)
         who, at = QLabel("&Who"), QLabel("&At")
@@ -172,7 +169,6 @@ class DisputeControls(QWidget):
         self.why.setStyleSheet(meaning_style("hint", self.why))
         grid.addWidget(self.why, 2, 0, 1, 4)
         grid.setColumnStretch(3, 1)
-        self.tabs.addTab(tab, "&Play")
         self.actor.currentIndexChanged.connect(lambda _i: self._refresh_play())
         self.target.currentIndexChanged.connect(lambda _i: self._refresh_why())
         self.less.clicked.connect(lambda: self.push(AddTension(-1)))
@@ -182,10 +178,7 @@ class DisputeControls(QWidget):
         )
 
     def _people_tab(self) -> None:
-        tab = QWidget()
-        grid = QGridLayout(tab)
-        grid.setContentsMargins(6, 4, 6, 4)
-        grid.setVerticalSpacing(2)
+        grid = self._tab("P&eople")
         self.entry = narrow(QComboBox(), 20)
         self.side = narrow(QComboBox())
         self.count = QSpinBox()
@@ -218,17 +211,13 @@ class DisputeControls(QWidget):
             row.addWidget(w)
         grid.addLayout(row, 1, 0, 1, 6)
         grid.setColumnStretch(1, 1)
-        self.tabs.addTab(tab, "P&eople")
         self.entry.currentIndexChanged.connect(lambda _i: self._show_entry())
         self.move.clicked.connect(self.do_move)
         self.set_stats.clicked.connect(self.do_stats)
         self.add_group.clicked.connect(self.do_add_group)
 
     def _platform_tab(self) -> None:
-        tab = QWidget()
-        grid = QGridLayout(tab)
-        grid.setContentsMargins(6, 4, 6, 4)
-        grid.setVerticalSpacing(2)
+        grid = self._tab("Platfo&rms")
         self.platform = narrow(QComboBox())
         self.p_name = QLineEdit()
         self.p_name.setPlaceholderText("name")
@@ -253,15 +242,20 @@ class DisputeControls(QWidget):
         grid.addWidget(self.p_properties, 2, 2)
         grid.addWidget(self.p_save, 2, 3)
         grid.setColumnStretch(2, 1)
-        self.tabs.addTab(tab, "Platfo&rms")
         self.platform.currentIndexChanged.connect(lambda _i: self._show_platform())
         self.p_save.clicked.connect(self.do_platform)
 
-    def _ending_tab(self) -> None:
+    def _tab(self, title: str) -> QGridLayout:
+        """A new tab of the controls, titled ``title``: its grid, laid out alike."""
         tab = QWidget()
         grid = QGridLayout(tab)
         grid.setContentsMargins(6, 4, 6, 4)
         grid.setVerticalSpacing(2)
+        self.tabs.addTab(tab, title)
+        return grid
+
+    def _ending_tab(self) -> None:
+        grid = self._tab("Endin&g")
         self.close_button = QPushButton("Close the dispute on the most support (P8)")
         self.close_button.setToolTip(
             "At an exchange end: the most support wins; a tie goes to the conventional "
@@ -278,7 +272,6 @@ class DisputeControls(QWidget):
         grid.addWidget(self.settle, 1, 1)
         grid.addWidget(self.reopen, 1, 2)
         grid.setColumnStretch(3, 1)
-        self.tabs.addTab(tab, "Endin&g")
         self.close_button.clicked.connect(self.do_close)
         self.settle.clicked.connect(
             lambda: self.push(SettleDispute(winner=self.winner.currentData() or ""))

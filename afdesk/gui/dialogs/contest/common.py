@@ -7,12 +7,14 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLayout,
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -99,6 +101,15 @@ class Panel(QWidget):
 
     def bind(self, flow: ContestFlow | None) -> None:
         self.flow = flow
+
+    def _frame(self, title: str = "") -> QGroupBox:
+        """The panel as one titled box filling it, with no margin of its own: the box
+        (``self.box``) to lay the panel's controls in."""
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.box = QGroupBox(title)
+        outer.addWidget(self.box)
+        return self.box
 
     def _try(self, action: Callable[[ContestFlow], object]) -> bool:
         """Do ``action`` on the flow; a refusal is reported, not raised. Then refresh."""

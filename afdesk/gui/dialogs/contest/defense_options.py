@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import (
     QCheckBox,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QSpinBox,
@@ -25,11 +24,8 @@ class DefenseOptionsPanel(Panel):
     def __init__(self, rules: Ruleset, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.rules = rules
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        self.box = QGroupBox("Defense options (declared before the defense rolls)")
+        self._frame("Defense options (declared before the defense rolls)")
         rows = QVBoxLayout(self.box)
-        outer.addWidget(self.box)
         opts = QHBoxLayout()
         self.ventures = QSpinBox()
         self.advantage = QCheckBox("Advantage")

@@ -3,7 +3,7 @@ a Creep loses (E5)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QWidget
 
 from afdesk.encounter.contest.assembly import CheckKind, Plan
 from afdesk.encounter.model import Encounter
@@ -15,11 +15,8 @@ class ExtrasPanel(Panel):
     def __init__(self, enc: Encounter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.enc = enc
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        self.box = QGroupBox()
+        self._frame()
         self._layout = QFormLayout(self.box)
-        outer.addWidget(self.box)
         self.decoy_boxes: list[QComboBox] = []
         """Hide: where each of the two decoys goes."""
         self.look_box: QComboBox | None = None

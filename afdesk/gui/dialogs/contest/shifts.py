@@ -8,7 +8,6 @@ from collections.abc import Callable
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -64,9 +63,7 @@ class ShiftsPanel(Panel):
         super().__init__(parent)
         self.enc = enc
         self._source = source
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        self.box = QGroupBox("Shifts (R10): the side on turn spends, or passes")
+        self._frame("Shifts (R10): the side on turn spends, or passes")
         inner = QVBoxLayout(self.box)
         self.turn = QLabel()
         self.turn.setWordWrap(True)
@@ -120,7 +117,6 @@ class ShiftsPanel(Panel):
         self.all_below.clicked.connect(self.choose_all_below)
         self.faces = FacesEntry("Shift's dice: the 2 added, or each retried die's new face")
         inner.addWidget(self.faces)
-        outer.addWidget(self.box)
         self._kinds: list[SpendKind] = []
         for i, b in enumerate(self.buttons):
             b.clicked.connect(lambda _c=False, i=i: self._clicked(i))
@@ -319,9 +315,7 @@ class MomentumPanel(Panel):
     def __init__(self, enc: Encounter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.enc = enc
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        self.box = QGroupBox("Momentum (R12) and damage")
+        self._frame("Momentum (R12) and damage")
         grid = QGridLayout(self.box)
         self.text = QLabel()
         self.text.setWordWrap(True)
@@ -354,7 +348,6 @@ class MomentumPanel(Panel):
         grid.addWidget(hits_label, 2, 0)
         grid.addWidget(self.hits, 2, 1)
         grid.addWidget(self.damage_text, 2, 2, 1, 3)
-        outer.addWidget(self.box)
         self.use.clicked.connect(self._use)
         self.hits.valueChanged.connect(self._hits)
 

@@ -6,7 +6,6 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import (
     QComboBox,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -43,9 +42,7 @@ class SixesPanel(Panel):
         super().__init__(parent)
         self.enc = enc
         self._source = source
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        self.box = QGroupBox("Retry 6s for Momentum (R3): free, each 6 once, never explodes")
+        self._frame("Retry 6s for Momentum (R3): free, each 6 once, never explodes")
         inner = QVBoxLayout(self.box)
         row = QHBoxLayout()
         inner.addLayout(row)
@@ -59,7 +56,6 @@ class SixesPanel(Panel):
         row.addWidget(self.retry)
         self.faces = FacesEntry("each retried 6's new face")
         inner.addWidget(self.faces)
-        outer.addWidget(self.box)
         self._key: tuple[object, ...] | None = None
         """(the roll chosen, its dice) the 6s on offer were taken from."""
         self.odds_worker = OddsWorker(self)
