@@ -75,7 +75,8 @@ def test_out_of_the_fight_leaves_an_out_token_where_it_fell(playing_doc, qtbot):
         assert _shows(v, item.sceneBoundingRect(), style.FALLEN["out"]) > 20
         assert scene.character_at(item.pos()) == ""
     # a scene made now (the players' window opened later) shows it too
-    fresh = _views(playing_doc, qtbot)[1].map_scene
+    later = _views(playing_doc, qtbot)  # kept: a dropped view's scene goes with it
+    fresh = later[1].map_scene
     assert fresh.fallen.items["bandit-2"].area == area
     playing_doc.undo()  # the decision undone: back on its feet, no OUT token
     for scene in (*scenes, fresh):
