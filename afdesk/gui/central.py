@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QSizePolicy, QStackedWidget, QWidget
 
 from afdesk.encounter.state import Mode
 from afdesk.gui import modes
+from afdesk.gui.follow import Links, follow
 
 if TYPE_CHECKING:
     from afdesk.gui.modes import ModeScreens
@@ -45,6 +46,7 @@ class ModeViews:
         self.stack.addWidget(old)
         window.setCentralWidget(self.stack)
         self.doc = None
+        self._links = Links()
         self.show_map = False
         self.toggle = QAction("Map / &board", window)
         self.toggle.setShortcut(QKeySequence("Ctrl+B"))
@@ -63,9 +65,7 @@ class ModeViews:
             if screens.install is not None:
                 self.extras[screens.mode] = screens.install(window)
         self._add_to_menus()
-        window.documentChanged.connect(self.set_document)
-        if window.doc is not None:
-            self.set_document(window.doc)
+        follow(window, self.set_document)
 
     def _add_to_menus(self) -> None:
         for act in self.window.menuBar().actions():
@@ -109,12 +109,11 @@ class ModeViews:
         return self._boards.get(mode)
 
     def set_document(self, doc) -> None:
-        if self.doc is not None:
-            self.doc.modeChanged.disconnect(self._mode_changed)
         self.doc = doc
         for mode, board in self._boards.items():  # the others are made with doc shown
             self._show_document(mode, board)
-        doc.modeChanged.connect(self._mode_changed)
+        self._links.clear()
+        self._links.connect(doc.modeChanged, self._mode_changed)
         self.show_map = False
         self._mode_changed()
 

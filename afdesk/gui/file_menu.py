@@ -164,11 +164,7 @@ class FileMenu:
             self.campaign.close()
         blank = EncounterDocument(Encounter(), journal_factory=lambda d: None)
         blank.setParent(self)
-        self.map.set_document(blank)  # the views let go of the closed encounter
-        if self.completed:
-            self._show_in_panels(blank)
-        if self.player_window is not None:
-            self.player_window.set_document(blank)
+        self.documentChanged.emit(blank)  # the views let go of the closed encounter
         old.close(clean=True)
         old.deleteLater()
         self.turn_label.clear()

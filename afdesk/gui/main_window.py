@@ -23,9 +23,10 @@ from afdesk.encounter.state import Mode, Phase
 from afdesk.encounter.summary import whose_turn
 from afdesk.gui import modes, screens
 from afdesk.gui.context import CommandContext
-from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import MESSAGE_MS, Reporter
 from afdesk.gui.file_menu import FileMenu
+from afdesk.gui.follow import Links, follow
 from afdesk.gui.help_menu import HelpMenu
 from afdesk.gui.workspaces import Workspaces, names_dock
 
@@ -130,11 +131,8 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
             self._restore_layout()
         self.workspaces.tidy()  # no tab bar of a layout before this one stays drawn
         self.completed = True  # a build that failed above is not taken for a whole window
-        if self.doc is not None:
-            self._show_in_panels(self.doc)
-            self._rebuild_edit_menu()
-            self._update_actions()
-        else:  # the start page: nothing to act on until an encounter opens
+        follow(self, self._follow_edits)
+        if self.doc is None:  # the start page: nothing to act on until an encounter opens
             self._enable_encounter_actions(False)
         from afdesk.gui.docks import history
 
@@ -170,8 +168,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
 
             self._reserves_panel = reserves.ReservesPanel(self.ctx)
             self.reserves_dock.setWidget(self._reserves_panel)
-            if self.doc is not None:
-                self._reserves_panel.set_document(self.doc)
+            follow(self, self._reserves_panel.set_document)
         return self._reserves_panel
 
     def _reserves_shown(self, shown: bool) -> None:
@@ -200,6 +197,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         self.map = MapView(EncounterDocument(Encounter(), journal_factory=lambda d: None))
         self.map.setObjectName("map")
         self.setCentralWidget(self.map)
+        follow(self, self.map.set_document)
         install_token_menu(self.map)  # a token's right-click menu: its commands
         self.map.actionRequested.connect(self.perform)
         self.map.statusMessage.connect(self.show_message)
@@ -245,15 +243,17 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
             (self.history_dock, self.history),
         ):
             dock.setWidget(panel)
+        for slot in (
+            self.reflex_panel.set_document,
+            self.combatant_panel.set_document,
+            self.log_panel.set_document,
+            self._show_history,
+        ):
+            follow(self, slot)
         # The Reserves sit behind the Character dock's tab: made when first shown.
         self.reserves_dock.visibilityChanged.connect(self._reserves_shown)
 
-    def _show_in_panels(self, doc: EncounterDocument) -> None:
-        self.reflex_panel.set_document(doc)
-        self.combatant_panel.set_document(doc)
-        self.log_panel.set_document(doc)
-        if self._reserves_panel is not None:  # else it is made with the document shown
-            self._reserves_panel.set_document(doc)
+    def _show_history(self, doc: EncounterDocument) -> None:
         from afdesk.gui.docks import history  # the list follows the stack while shown
 
         history.follow(self.history, self.history_dock, doc.undo_stack)
@@ -412,18 +412,11 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
     # ----------------------------------------------------------------------- documents
 
     def set_document(self, doc: EncounterDocument) -> None:
-        """Show ``doc``; the previous document is closed cleanly (its journal removed)."""
+        """Show ``doc``; the previous document is closed cleanly (its journal removed).
+        Every view that shows the document follows it (:func:`afdesk.gui.follow.follow`)."""
         old = self.doc
         self.doc = doc
         doc.setParent(self)
-        self.map.set_document(doc)
-        if not self.completed and modes.screens_for(doc.encounter.mode).board:
-            self.complete()  # the first frame shows the mode's board; its panels show doc
-        elif self.completed:
-            self._show_in_panels(doc)
-            self._rebuild_edit_menu()
-        if self.player_window is not None:
-            self.player_window.set_document(doc)
         self._links.clear()
         for signal, slot in (
             (doc.modifiedChanged, self._update_title),
@@ -436,18 +429,25 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
             (doc.changed, self._clear_refusal),
         ):
             self._links.connect(signal, slot)
+        self.documentChanged.emit(doc)  # the map, the panels, the players' window, ...
+        if not self.completed and modes.screens_for(doc.encounter.mode).board:
+            self.complete()  # the first frame shows the mode's board; its panels show doc
         self._update_title()
         self._turn_changed()
         self.show_protection(doc.unprotected())
         if old is not None and old is not doc:
             old.close(clean=True)
             old.deleteLater()
-        self.documentChanged.emit(doc)
         QTimer.singleShot(0, self.map.fit_to_zone)
 
-    def _rebuild_edit_menu(self) -> None:
-        """Point Undo and Redo at the current document's stack ("Undo Move Huang")."""
-        stack = self.doc.undo_stack
+    def _follow_edits(self, doc: EncounterDocument) -> None:
+        """The Edit menu and the actions follow the document shown."""
+        self._rebuild_edit_menu(doc)
+        self._update_actions()
+
+    def _rebuild_edit_menu(self, doc: EncounterDocument) -> None:
+        """Point Undo and Redo at ``doc``'s stack ("Undo Move Huang")."""
+        stack = doc.undo_stack
         for signal, slot in self._stack_links:
             with contextlib.suppress(RuntimeError, TypeError):
                 signal.disconnect(slot)
@@ -496,7 +496,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         self.workspaces = Workspaces(self, self.settings)
         if self.settings.value("window/state") is None:
             self.workspaces.apply()
-        self.documentChanged.connect(self.workspaces.follow_document)
+        follow(self, self.workspaces.follow_document, now=False)
 
     def _install_workspaces(self) -> None:
         """View > Workspace, and the zone editor switching to Prepare and back."""
@@ -535,6 +535,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
 
         if self.player_window is None:
             self.player_window = PlayerWindow(self.doc)
+            follow(self, self.player_window.set_document, now=False)
         self.player_window.show()
         self.player_window.raise_()
 

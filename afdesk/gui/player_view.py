@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.state import Mode
 from afdesk.gui import modes, screens
-from afdesk.gui.document import Links
+from afdesk.gui.follow import Links
 from afdesk.gui.map.marks import harm_boxes
 from afdesk.gui.map.view import MapView
 from afdesk.gui.table.camera import TableCamera

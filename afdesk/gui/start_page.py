@@ -14,6 +14,7 @@ from afdesk import paths
 from afdesk.encounter.state import Mode
 from afdesk.gui import modes
 from afdesk.gui.central import open_mode_sample
+from afdesk.gui.follow import follow
 
 LAST_KIND, LAST_PATH = "last/kind", "last/path"
 """What was open when afdesk last ran ("encounter" or "campaign") and its file or folder."""
@@ -112,7 +113,7 @@ class StartPage(QWidget):
         hint = QLabel("File > Open… and File > New encounter… work here too.")
         box.addWidget(hint)
         window.map.installEventFilter(self)
-        window.documentChanged.connect(self._opened)
+        follow(window, self._opened, now=False)
         self.setGeometry(window.map.rect())
 
     def _opened(self, _doc) -> None:

@@ -6,13 +6,12 @@ workspace puts back its declared layout."""
 
 from __future__ import annotations
 
-import contextlib
-
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar
 
 from afdesk.gui import layouts, screens
+from afdesk.gui.follow import Links
 
 AREAS = {
     "left": Qt.DockWidgetArea.LeftDockWidgetArea,
@@ -48,6 +47,7 @@ class Workspaces:
         self.entries: dict[str, QAction] = {}
         self._by_hand = False
         self._doc = None
+        self._links = Links()
         self._watch = _LayoutWatch(window, self.hide_stray_tab_bars)
 
     def restore_window(self) -> bytes:
@@ -247,11 +247,9 @@ class Workspaces:
 
     def follow_document(self, doc) -> None:
         """A document shown: its mode changes switch to the mode's workspace."""
-        if self._doc is not None:
-            with contextlib.suppress(RuntimeError, TypeError):  # gone with its document
-                self._doc.modeChanged.disconnect(self.follow_task)
         self._doc = doc
-        doc.modeChanged.connect(self.follow_task)
+        self._links.clear()
+        self._links.connect(doc.modeChanged, self.follow_task)
         self.follow_task()
         self.tidy()  # the first layout may leave bars behind too
 

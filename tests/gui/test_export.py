@@ -254,6 +254,7 @@ def test_export_png_imports_the_model_the_loader_and_the_scene_only(tmp_path):
     assert gui == {
         "afdesk.gui",
         "afdesk.gui.export",
+        "afdesk.gui.follow",  # the scene's Links to its document (plain Python)
         "afdesk.gui.map",
         *(f"afdesk.gui.map.{m}" for m in (*map_modules, "theme", "tokens")),
         "afdesk.gui.mapgeom",

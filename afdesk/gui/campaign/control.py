@@ -21,6 +21,7 @@ from afdesk.encounter.campaign.edits import PutEncounter, RenameCampaign, StartR
 from afdesk.encounter.campaign.roster import fresh_id, slug
 from afdesk.encounter.campaign.state import Campaign, Planned, Play
 from afdesk.gui.campaign.document import CampaignDocument
+from afdesk.gui.follow import follow
 from afdesk.storage import campaign as store
 
 
@@ -224,7 +225,7 @@ class CampaignControl:
             self.window.tabifyDockWidget(self.window.reflex_dock, self.dock)
             # An encounter opened (a running copy saved before) gets a fresh thumbnail:
             # thumbnails are keyed by the file and its modification time.
-            self.window.documentChanged.connect(self._document)
+            follow(self.window, self._document, now=False)
             view = next(
                 (a.menu() for a in self.window.menuBar().actions() if a.text() == "&View"), None
             )

@@ -27,6 +27,7 @@ from afdesk.encounter.chase.order import acting, pname, ranked
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.chase.lanes import Lane, LaneData
+from afdesk.gui.follow import Links
 from afdesk.rules.pursuit.stages import StageProperty
 
 ARROW_MARGIN = 90
@@ -108,6 +109,7 @@ class ChaseBoard(QWidget):
         super().__init__(parent)
         self.player = player
         self.doc = None
+        self._links = Links()
         self.setObjectName("chaseBoard")
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 4, 6, 4)
@@ -161,16 +163,12 @@ class ChaseBoard(QWidget):
         # The chase itself changes only while the encounter is a chase: shown at once.
         # What else the board shows (names, the turn, who hides) waits while nobody sees it.
         signals = ("rosterChanged", "turnChanged", "modeChanged")
-        if self.doc is not None:
-            self.doc.chaseChanged.disconnect(self.refresh)
-            for name in signals:
-                getattr(self.doc, name).disconnect(self._changed)
-            self.doc.combatantChanged.disconnect(self._combatant_changed)
         self.doc = doc
-        doc.chaseChanged.connect(self.refresh)
+        self._links.clear()
+        self._links.connect(doc.chaseChanged, self.refresh)
         for name in signals:
-            getattr(doc, name).connect(self._changed)
-        doc.combatantChanged.connect(self._combatant_changed)
+            self._links.connect(getattr(doc, name), self._changed)
+        self._links.connect(doc.combatantChanged, self._combatant_changed)
         if self.controls is not None:
             self.controls.set_document(doc)
         self.refresh()

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from afdesk.gui.chase.board import ChaseBoard
 from afdesk.gui.chase.map_rows import FallenRows
+from afdesk.gui.follow import follow
 
 
 def make_board(window) -> ChaseBoard:
@@ -30,7 +31,5 @@ def attach(board: ChaseBoard, window) -> None:
 def install(window) -> FallenRows:
     """A countdown's fallen rows drawn on the GM's map while a chase is on (H4)."""
     rows = FallenRows(window.map)
-    window.documentChanged.connect(rows.set_document)
-    if window.doc is not None:
-        rows.set_document(window.doc)
+    follow(window, rows.set_document)
     return rows

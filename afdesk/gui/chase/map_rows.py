@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsSimpleTextItem
 from afdesk.encounter.chase.countdown import fallen_rows
 from afdesk.encounter.state import Mode
 from afdesk.gui import mapgeom
+from afdesk.gui.follow import Links
 
 
 class FallenRows:
@@ -19,18 +20,17 @@ class FallenRows:
     def __init__(self, view) -> None:
         self.view = view
         self.doc = None
+        self._links = Links()
         self.item: QGraphicsRectItem | None = None
         self.shown: tuple[int, int] | None = None
         """The rows drawn now (tests read it)."""
 
     def set_document(self, doc) -> None:
-        if self.doc is not None:
-            for signal in (self.doc.chaseChanged, self.doc.zoneChanged, self.doc.modeChanged):
-                signal.disconnect(self.sync)
         self.doc = doc
         self.item = None  # the view's new scene holds none
+        self._links.clear()
         for signal in (doc.chaseChanged, doc.zoneChanged, doc.modeChanged):
-            signal.connect(self.sync)
+            self._links.connect(signal, self.sync)
         self.sync()
 
     def sync(self, *_args) -> None:

@@ -33,6 +33,7 @@ from afdesk.encounter.dispute import checks
 from afdesk.encounter.dispute.ops import outcome_text
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, Platform
 from afdesk.encounter.state import Mode, Phase
+from afdesk.gui.follow import Links
 from afdesk.gui.style import meaning_colour
 
 COLUMNS = 3
@@ -165,6 +166,7 @@ class DisputeBoard(QWidget):
         self.scale = 1.35 if player else 1.0
         """The players' board is read across the room: its text is larger."""
         self.doc = None
+        self._links = Links()
         self.setObjectName("disputeBoard")
         if player:
             font = self.font()
@@ -234,10 +236,9 @@ class DisputeBoard(QWidget):
     def set_document(self, doc) -> None:
         # ``changed`` comes once per Op, after its own signals: the board catches up once
         # (the dispute, the names, the turn, the log's fumbles all come with it).
-        if self.doc is not None:
-            self.doc.changed.disconnect(self._changed)
         self.doc = doc
-        doc.changed.connect(self._changed)
+        self._links.clear()
+        self._links.connect(doc.changed, self._changed)
         if self.controls is not None:
             self.controls.set_document(doc)
         self.refresh()

@@ -34,7 +34,8 @@ from afdesk.gui import commands as cmd
 from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.docks.harm_flag import HarmFlag
 from afdesk.gui.docks.states import StatesBox
-from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.follow import Links
 from afdesk.gui.style import fill_style, meaning_colour, meaning_style, side_colour
 
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.pending import Decision, pending_decisions
 from afdesk.gui.context import CommandContext
+from afdesk.gui.follow import Links, follow
 
 _COLOURS = {"harm": "#d0021b", "state": "#e65100", "reinforcements": "#4a148c"}
 
@@ -53,6 +54,7 @@ class DecisionsBar(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.doc = None
+        self._links = Links()
         self.decisions: list[Decision] = []
         self.rows: list[DecisionRow] = []
         self._layout = QVBoxLayout(self)
@@ -65,10 +67,9 @@ class DecisionsBar(QWidget):
         self._layout.addWidget(self.refusal)
 
     def set_document(self, doc) -> None:
-        if self.doc is not None:
-            self.doc.changed.disconnect(self.refresh)
         self.doc = doc
-        doc.changed.connect(self.refresh)
+        self._links.clear()
+        self._links.connect(doc.changed, self.refresh)
         self.refresh()
 
     def refresh(self) -> None:
@@ -117,7 +118,5 @@ def install(window) -> DecisionsBar:
     tools.addWidget(bar)
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, tools)
     tools.setVisible(False)
-    window.documentChanged.connect(bar.set_document)
-    if window.doc is not None:
-        bar.set_document(window.doc)
+    follow(window, bar.set_document)
     return bar

@@ -4,7 +4,6 @@ exportable as text or HTML."""
 from __future__ import annotations
 
 import bisect
-import contextlib
 import html
 from pathlib import Path
 
@@ -26,7 +25,8 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.snapshot import LogEntry
 from afdesk.gui.commands import CommandContext
-from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.follow import Links
 from afdesk.gui.style import EXPORT_PAGE
 
 
@@ -86,12 +86,12 @@ class LogModel(QStringListModel):
         self.checks_only = False
         self._take(0)
         self.set_filter("", "", False)
-        doc.logChanged.connect(self._sync)
+        self._links = Links()
+        self._links.connect(doc.logChanged, self._sync)
 
     def detach(self) -> None:
         """Stop following the document (the panel shows another one)."""
-        with contextlib.suppress(RuntimeError, TypeError):
-            self.doc.logChanged.disconnect(self._sync)
+        self._links.clear()
 
     def entry(self, row: int) -> LogEntry | None:
         """The log entry shown at ``row`` (None outside the rows)."""

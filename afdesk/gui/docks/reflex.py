@@ -31,7 +31,8 @@ from afdesk.encounter.summary import headline
 from afdesk.gui import commands as cmd
 from afdesk.gui import screens
 from afdesk.gui.commands import Command, CommandContext
-from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.follow import Links
 from afdesk.gui.style import meaning_colour, meaning_fill
 from afdesk.gui.text import breakable
 

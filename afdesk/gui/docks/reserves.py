@@ -30,7 +30,8 @@ from afdesk.encounter.ops.reserve import (
     reserve_groups,
 )
 from afdesk.gui.commands import CommandContext
-from afdesk.gui.document import EncounterDocument, Links
+from afdesk.gui.document import EncounterDocument
+from afdesk.gui.follow import Links
 from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 

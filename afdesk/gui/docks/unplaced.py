@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.encounter.placing import drop_placement, unplaced
+from afdesk.gui.follow import Links, follow
 from afdesk.gui.map.mime import CHARACTERS, characters_mime
 
 UNPLACED_WIDTH = 170
@@ -65,6 +66,7 @@ class UnplacedPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.doc = None
+        self._links = Links()
         self._shown: list[tuple[str, str]] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -86,10 +88,9 @@ class UnplacedPanel(QWidget):
         return QSize(UNPLACED_WIDTH, 200)
 
     def set_document(self, doc) -> None:
-        if self.doc is not None:
-            self.doc.changed.disconnect(self.refresh)
         self.doc = doc
-        doc.changed.connect(self.refresh)
+        self._links.clear()
+        self._links.connect(doc.changed, self.refresh)
         self.refresh()
 
     def refresh(self) -> None:
@@ -121,7 +122,5 @@ def install(window) -> UnplacedPanel:
     window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
     dock.setVisible(False)
     window.map.drop_characters = partial(place_dropped, window.map)
-    window.documentChanged.connect(panel.set_document)
-    if window.doc is not None:
-        panel.set_document(window.doc)
+    follow(window, panel.set_document)
     return panel

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
+from afdesk.gui.follow import follow
 from afdesk.gui.map.tools.editor import EditTool
 
 if TYPE_CHECKING:  # imported when the editor first opens
@@ -56,9 +57,7 @@ class ZoneEditor:
 
         self.art = MapArtMenu(window, self.selected_slot)
         """Map art: Encounter > Import map art..., Clear map art, View > Show map art."""
-        window.documentChanged.connect(self.set_document)  # type: ignore[attr-defined]
-        if getattr(window, "doc", None) is not None:  # made after the first frame
-            self.set_document(window.doc)  # type: ignore[attr-defined]
+        follow(window, self.set_document)  # type: ignore[attr-defined]
 
     @property
     def palette(self) -> TilePalette:

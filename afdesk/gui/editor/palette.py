@@ -5,8 +5,6 @@ Problems with the GM's own tile set files are listed, not raised (they are skipp
 
 from __future__ import annotations
 
-import contextlib
-
 from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.zone import EMPTY_KIND, TileKind
 from afdesk.gui.editor.thumbs import THUMB, icon
+from afdesk.gui.follow import Links
 from afdesk.gui.map.mime import TILE_KIND, kind_mime
 from afdesk.gui.style import meaning_style
 
@@ -49,6 +48,7 @@ class TilePalette(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.doc = None
+        self._links = Links()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         self.source = QComboBox()
@@ -131,11 +131,9 @@ class TilePalette(QWidget):
         self.refresh()
 
     def set_document(self, doc) -> None:
-        if self.doc is not None:
-            with contextlib.suppress(RuntimeError, TypeError):
-                self.doc.zoneChanged.disconnect(self.refresh)
         self.doc = doc
-        doc.zoneChanged.connect(self.refresh)
+        self._links.clear()
+        self._links.connect(doc.zoneChanged, self.refresh)
         self.refresh()
 
     def kinds(self) -> list[TileKind]:

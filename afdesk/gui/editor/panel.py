@@ -11,7 +11,6 @@ a new name after another segment starts from no properties."""
 
 from __future__ import annotations
 
-import contextlib
 import random
 
 from PySide6.QtCore import Qt
@@ -50,6 +49,7 @@ from afdesk.encounter.zone import (
     segment_names,
     segment_props,
 )
+from afdesk.gui.follow import Links
 from afdesk.gui.map import selection
 from afdesk.gui.map.tools.editor import BRUSH, FLOOD, PAINT, RECT, TILES, EditTool
 from afdesk.gui.push import push
@@ -138,6 +138,7 @@ class ZoneEditorPanel(QWidget):
         view.selectionChanged.connect(lambda _s: self._sync_tile())
         self.tool.on_pick = self.choose_segment
         self.doc = None
+        self._links = Links()
         self._props_for: str | None = None
         """The segment whose properties the boxes were set from (chosen or painted)."""
         self._built = True
@@ -333,11 +334,9 @@ class ZoneEditorPanel(QWidget):
     # ------------------------------------------------------------------- document
 
     def set_document(self, doc) -> None:
-        if self.doc is not None:
-            with contextlib.suppress(RuntimeError, TypeError):
-                self.doc.zoneChanged.disconnect(self.refresh)
         self.doc = doc
-        doc.zoneChanged.connect(self.refresh)
+        self._links.clear()
+        self._links.connect(doc.zoneChanged, self.refresh)
         self.refresh()
 
     def refresh(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from afdesk.gui.follow import follow
 from afdesk.gui.infiltration import panel
 from afdesk.gui.infiltration.layer import InfiltrationLayer
 
@@ -18,7 +19,5 @@ class InfiltrationViews(NamedTuple):
 
 def install(window) -> InfiltrationViews:
     layer = InfiltrationLayer(window.map)
-    window.documentChanged.connect(layer.set_document)
-    if window.doc is not None:
-        layer.set_document(window.doc)
+    follow(window, layer.set_document)
     return InfiltrationViews(layer, panel.install(window))

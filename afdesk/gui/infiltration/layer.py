@@ -20,6 +20,7 @@ from afdesk.encounter.infiltration.end import outcome, over
 from afdesk.encounter.infiltration.watch import seen_lines, watch_steps
 from afdesk.encounter.state import Mode
 from afdesk.gui import mapgeom
+from afdesk.gui.follow import Links
 from afdesk.gui.map.theme import font
 
 AREA = mapgeom.AREA
@@ -86,6 +87,7 @@ class InfiltrationLayer:
         self.view = view
         self.player = player
         self.doc = None
+        self._links = Links()
         self.items: list[QGraphicsItem] = []
         self.picture: tuple = ()
         """What is drawn now, as plain data (tests read it)."""
@@ -99,14 +101,12 @@ class InfiltrationLayer:
         """The words of the banner above the zone (the alarm, N6; the end, N8)."""
 
     def set_document(self, doc) -> None:
-        if self.doc is not None:
-            for signal in (self.doc.changed, self.doc.modeChanged):
-                signal.disconnect(self.sync)
         self.doc = doc
         self.items = []  # the view's new scene holds none of them
         self.picture = ()
+        self._links.clear()
         for signal in (doc.changed, doc.modeChanged):
-            signal.connect(self.sync)
+            self._links.connect(signal, self.sync)
         self.sync()
 
     # ------------------------------------------------------------------ the facts

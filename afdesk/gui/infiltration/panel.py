@@ -49,6 +49,7 @@ from afdesk.encounter.infiltration.watch import seen_decoys, watch_step, watch_s
 from afdesk.encounter.state import Mode
 from afdesk.encounter.zone import Edge
 from afdesk.gui.errors import show_refusal
+from afdesk.gui.follow import Links, follow
 from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
 
@@ -64,6 +65,7 @@ class InfiltrationPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("infiltrationPanel")
         self.doc = None
+        self._links = Links()
         self.ctx = ctx
         """The window's command context: it opens the check dialog (None: opened here)."""
         self.dialog = None
@@ -103,13 +105,11 @@ class InfiltrationPanel(QWidget):
     # ------------------------------------------------------------------ document
 
     def set_document(self, doc) -> None:
-        if self.doc is not None:
-            for signal in (self.doc.changed, self.doc.modeChanged, self.doc.selectionChanged):
-                signal.disconnect(self.sync)
         self.doc = doc
         self._shown = ()
+        self._links.clear()
         for signal in (doc.changed, doc.modeChanged, doc.selectionChanged):
-            signal.connect(self.sync)
+            self._links.connect(signal, self.sync)
         self.refusal.clear()
         self.sync()
 
@@ -402,7 +402,5 @@ def install(window) -> InfiltrationPanel:
     # A workspace restored as the GM left it may show the dock outside an infiltration:
     # it hides again (and shows again when the encounter is one).
     dock.visibilityChanged.connect(lambda _on: QTimer.singleShot(0, panel, panel.sync))
-    window.documentChanged.connect(panel.set_document)
-    if window.doc is not None:
-        panel.set_document(window.doc)
+    follow(window, panel.set_document)
     return panel

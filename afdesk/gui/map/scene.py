@@ -7,8 +7,6 @@ come from :meth:`Encounter.opponents_in`, reach from :mod:`afdesk.encounter.drag
 
 from __future__ import annotations
 
-import contextlib
-
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QPixmapCache
 from PySide6.QtWidgets import QGraphicsScene
@@ -21,6 +19,7 @@ from afdesk.encounter.summary import headline
 from afdesk.encounter.visibility import decoys_shown_to_players, shown_to_players
 from afdesk.encounter.zone import Edge
 from afdesk.gui import mapgeom
+from afdesk.gui.follow import Links
 from afdesk.gui.map.art import ArtLayer
 from afdesk.gui.map.fog_layer import FogLayer
 from afdesk.gui.map.marks import FacingMark, Harm, player_harm_sides
@@ -96,7 +95,8 @@ class MapScene(QGraphicsScene):
         self.fog = FogLayer(self)  # the players' scene draws nothing under fog
         self.fog.sync()
         self.art = ArtLayer(self)  # the GM's pictures under the tiles (map art)
-        self._connections = [
+        self._links = Links()
+        for signal, slot in (
             (doc.artChanged, self.art.sync),
             (doc.fogChanged, self.on_fog),
             (doc.combatantChanged, self.on_combatant),
@@ -105,11 +105,10 @@ class MapScene(QGraphicsScene):
             (doc.turnChanged, self.on_turn),
             (doc.metaChanged, self._sync_legend),
             (doc.modeChanged, self.on_mode),
-        ]
+        ):
+            self._links.connect(signal, slot)
         if not player:
-            self._connections.append((doc.selectionChanged, self.on_selection))
-        for signal, slot in self._connections:
-            signal.connect(slot)
+            self._links.connect(doc.selectionChanged, self.on_selection)
         self.on_zone()
         self.on_roster()
         from afdesk.gui.map.fallen import FallenLayer
@@ -118,8 +117,7 @@ class MapScene(QGraphicsScene):
         """The tokens of those out of the fight, where they fell."""
         self.fallen.sync()
         if hasattr(doc, "undo_stack"):  # the scene receives: gone with it
-            self._connections.append((doc.undo_stack.indexChanged, self._sync_fallen))
-            doc.undo_stack.indexChanged.connect(self._sync_fallen)
+            self._links.connect(doc.undo_stack.indexChanged, self._sync_fallen)
         self._sync_handle()
         self._sync_actor_mark()
 
@@ -130,10 +128,7 @@ class MapScene(QGraphicsScene):
 
     def detach(self) -> None:
         """Stop following the document (before the scene is dropped)."""
-        for signal, slot in self._connections:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(slot)
-        self._connections = []
+        self._links.clear()
 
     # ------------------------------------------------------------------- visibility
 

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.geometry import Area
 from afdesk.gui import mapgeom
+from afdesk.gui.follow import Links
 from afdesk.gui.map import gestures, selection
 from afdesk.gui.map.mime import dragged_ids
 from afdesk.gui.map.notes import MapNote
@@ -70,6 +71,7 @@ class MapView(QGraphicsView):
         self.setViewport(QWidget())
         self.player = player
         self.doc = None
+        self._links = Links()
         self.map_scene: MapScene | None = None
         self.rng: random.Random | None = None
         """Where new tiles are drawn from (None: system randomness)."""
@@ -137,12 +139,7 @@ class MapView(QGraphicsView):
     def set_document(self, doc) -> None:
         """Show another document (the old scene stops following its document)."""
         old = self.map_scene
-        if self.doc is not None:
-            self.doc.zoneChanged.disconnect(self._on_zone)
-            self.doc.changed.disconnect(self.clear_refusal)
-            self.doc.changed.disconnect(self.group.follow)
-            if not self.player:
-                self.doc.selectionChanged.disconnect(self._on_doc_selection)
+        self._links.clear()
         self._cancel_gesture()
         self.group.ids = ()  # the old scene's rings go with it
         self.doc = doc
@@ -151,13 +148,13 @@ class MapView(QGraphicsView):
         self.map_scene.legend.setVisible(self._legend)
         self.setScene(self.map_scene)
         self.setBackgroundBrush(self.map_scene.theme.background)
-        doc.zoneChanged.connect(self._on_zone)
-        doc.changed.connect(self.clear_refusal)
-        doc.changed.connect(self.group.follow)
+        self._links.connect(doc.zoneChanged, self._on_zone)
+        self._links.connect(doc.changed, self.clear_refusal)
+        self._links.connect(doc.changed, self.group.follow)
         self.clear_refusal()
         self._end_offer()
         if not self.player:
-            doc.selectionChanged.connect(self._on_doc_selection)
+            self._links.connect(doc.selectionChanged, self._on_doc_selection)
             self._set_selection(selection.of_character(doc.selected))
         if old is not None:
             old.detach()

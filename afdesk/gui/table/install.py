@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.fog import Region, fogged
 from afdesk.encounter.ops.fog import SetFog
+from afdesk.gui.follow import follow
 from afdesk.gui.table.fog_tool import FogTool
 from afdesk.gui.table.rolls import CHOICES, gate_for
 from afdesk.gui.table.screen_control import ScreenControl
@@ -172,7 +173,7 @@ class TableControl:
 
         dialog = FogRegionsDialog(self.doc, self.window.show_refusal, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        self.window.documentChanged.connect(dialog.close)  # it shows one document's fog
+        follow(self.window, dialog.close, now=False)  # it shows one document's fog
         dialog.show()
         self.regions_dialog = dialog
 

@@ -14,6 +14,7 @@ from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import QMenu
 
+from afdesk.gui.follow import follow
 from afdesk.gui.table.camera import ROTATIONS
 from afdesk.gui.table.fog_tool import PingTool
 from afdesk.gui.table.screen import HOLDS, TvFrameItem
@@ -81,8 +82,7 @@ class ScreenControl:
             menu=menu,
         )
         self.ping_act.setCheckable(True)
-        self.window.documentChanged.connect(self._document_changed)
-        self._document_changed()
+        follow(self.window, self._document_changed)
 
     # ------------------------------------------------------------ the player window
 
