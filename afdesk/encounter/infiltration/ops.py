@@ -15,7 +15,7 @@ from afdesk.encounter.infiltration.state import (
     Objective,
     infiltration_of,
 )
-from afdesk.encounter.infiltration.watch import WatchStep
+from afdesk.encounter.infiltration.watch import WATCHED, WatchStep, watch_refusal
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import area_text, name, require_area_in_zone
 from afdesk.encounter.state import Mode, Phase
@@ -136,7 +136,7 @@ class ConfirmWatch(Op, frozen=True):
     label = "Watch"
 
     def execute(self, enc: "Encounter") -> None:
-        inf = _inf(enc, "confirm a watch step")
+        _inf(enc, "confirm a watch step")
         if not self.steps:
             raise IllegalOp("no watch step to confirm (N3)")
         seen: set[str] = set()
@@ -145,8 +145,9 @@ class ConfirmWatch(Op, frozen=True):
             if s.id in seen:
                 raise IllegalOp(f"{c.name} takes one watch step, not two (N3)")
             seen.add(s.id)
-            if not inf.unaware(s.id):
-                raise IllegalOp(f"{c.name} is not an unaware guardian: no watch step (N3)")
+            why = watch_refusal(enc, s.id)
+            if why:
+                raise IllegalOp(why)
             if c.area is None or c.exited:
                 raise IllegalOp(f"{c.name} is not on the map (N3)")
             if c.has(StateKind.DOWN):
@@ -157,7 +158,12 @@ class ConfirmWatch(Op, frozen=True):
                 raise IllegalOp(
                     f"{c.name}'s watch step to {area_text(target)} is not one area (N3)"
                 )
-            enc.put(c.replace(area=target, facing=normalise_facing(s.facing)))
+            done = (*c.economy.resolved, WATCHED)  # one watch step a turn (N3)
+            enc.put(
+                c.replace(area=target, facing=normalise_facing(s.facing)).with_economy(
+                    resolved=done
+                )
+            )
             enter_decoys(enc, s.id, target)
 
     def describe(self, enc: "Encounter") -> str:

@@ -63,12 +63,35 @@ def _sq(a: Area, b: Area) -> int:
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
 
 
+WATCHED = "watch"
+"""The mark a watch step leaves in the guardian's ``economy.resolved`` (what its turn
+resolved once, E3): gone when its next turn starts, so one watch step a turn (N3)."""
+
+
+def watch_refusal(enc: Encounter, guardian: str) -> str:
+    """Why ``guardian`` takes no watch step now, or "" (N3): one a turn, and only for an
+    unaware guardian."""
+    inf: InfiltrationState = infiltration_of(enc)
+    g = enc.combatants.get(guardian)
+    if g is None:
+        return f"there is no character {guardian!r}"
+    if not inf.unaware(guardian):
+        return f"{g.name} is not an unaware guardian: no watch step (N3)"
+    if WATCHED in g.economy.resolved:
+        return (
+            f"{g.name} has already taken its watch step this turn: one a turn, the next "
+            f"on {g.name}'s next turn (N3)"
+        )
+    return ""
+
+
 def watch_steps(enc: Encounter) -> tuple[WatchStep, ...]:
-    """The proposed watch step of every unaware guardian on the map (N3)."""
+    """The proposed watch step of every unaware guardian on the map that has not taken
+    this turn's yet (N3)."""
     inf: InfiltrationState = infiltration_of(enc)
     out = []
     for gid in inf.guardians:
-        if inf.unaware(gid):
+        if not watch_refusal(enc, gid):
             step = watch_step(enc, gid)
             if step is not None:
                 out.append(step)
