@@ -152,6 +152,12 @@ class EncounterMode:
         """What :meth:`revealed` would add to the log line ("" for nothing)."""
         return ""
 
+    def decisions(self, enc: Encounter) -> list[Any]:
+        """What else waits for the GM's decision in this mode (``pending.Decision``s, the
+        decisions bar lists them): none in battle; a decoy lost to a fumble while hidden
+        in an infiltration (N4d)."""
+        return []
+
     # ------------------------------------------------------------- changes of mode
 
     def enter(self, enc: Encounter) -> None:

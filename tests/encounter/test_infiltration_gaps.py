@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import pytest
 
+from afdesk.encounter.contest.assembly import CheckKind, assemble
+from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.infiltration.ops import ConfirmWatch
+from afdesk.encounter.infiltration.decisions import fumble_decisions
+from afdesk.encounter.infiltration.ops import ConfirmWatch, EliminateDecoy, LoseDecoy, Reveal
 from afdesk.encounter.infiltration.watch import watch_refusal, watch_steps
 from afdesk.encounter.ops.flow import NextTurn
-from afdesk.encounter.state import Phase
+from afdesk.encounter.state import Mode, Phase
+from afdesk.rules.dice import ScriptedSource
 from afdesk.storage.samples import build_warehouse
 from tests.encounter.conftest import start_round, turn_of
+from tests.encounter.test_infiltration_play import _ambush
 
 # ------------------------------------------------------------------ N3 once a turn
 
@@ -45,3 +50,74 @@ def test_n3_a_second_watch_step_in_the_same_turn_is_refused_and_changes_nothing(
 def _beside(enc, cid):
     a = enc.combatant(cid).area
     return (a[0], a[1] + 1)
+
+
+# ------------------------------------------------------------------ N4d fumble
+
+
+def _fumble(enc, who: str = "ann") -> None:
+    """``who`` fumbles a plain sneak check: no Win, two Interference Wins left (R6)."""
+    plan = assemble(enc, who, CheckKind.CHECK, facet="sneak")
+    flow = ContestFlow(enc, plan)
+    flow.add_gm_modifier("Dark", -2)
+    flow.roll_attack(ScriptedSource([1] * plan.dice + [5, 5]))
+    enc.apply(flow.op())
+
+
+def test_n4d_a_hidden_characters_fumble_proposes_the_loss_of_a_decoy_it_picks():
+    enc = _ambush()
+    assert fumble_decisions(enc) == []
+    _fumble(enc)
+    assert "Fumble while hidden: Ann loses a decoy, Ann's owner picks which (N4d, R6)" in (
+        enc.log[-1].text
+    )
+    ann = enc.combatant("ann")
+    assert ann.hidden and ann.decoys == ((5, 6), (6, 6))  # nothing lost before the pick
+    (d,) = fumble_decisions(enc)
+    assert d.about == "ann" and "(N4d)" in d.text
+    assert [c.label for c in d.choices] == ["Lose (5, 6)", "Lose (6, 6)"]
+    assert [c.op for c in d.choices] == [LoseDecoy("ann", (5, 6)), LoseDecoy("ann", (6, 6))]
+    inverse = enc.apply(d.choices[1].op)
+    ann = enc.combatant("ann")
+    assert ann.hidden and ann.decoys == ((5, 6),) and fumble_decisions(enc) == []
+    assert "Ann loses the decoy at (6, 6) to the fumble (N4d)" in enc.log[-1].text
+    before = enc.state()
+    with pytest.raises(IllegalOp, match=r"Ann has no fumble to pay for.*\(N4d\)"):
+        enc.apply(LoseDecoy("ann", (5, 6)))
+    assert enc.state() == before
+    enc.apply(inverse)  # undone: the decision is back
+    assert len(fumble_decisions(enc)) == 1
+
+
+def test_n4d_with_one_decoy_left_the_fumble_takes_it_and_reveals_the_character():
+    enc = _ambush()
+    enc.apply(EliminateDecoy("ann", (6, 6)))
+    _fumble(enc)
+    (d,) = fumble_decisions(enc)
+    assert [c.label for c in d.choices] == ["Lose (5, 6)"]
+    assert "its last decoy" in d.text and d.text.endswith("revealed there (N4d, N5)")
+    enc.apply(d.choices[0].op)
+    ann = enc.combatant("ann")
+    assert not ann.hidden and ann.area == (5, 6) and ann.decoys == ()
+    assert enc.infiltration.alarm  # N6: the first intruder revealed
+    assert "Ann is revealed there (N5)" in enc.log[-1].text
+
+
+def test_n4d_a_fumble_out_of_hiding_or_outside_an_infiltration_proposes_nothing():
+    enc = _ambush(Mode.BATTLE)
+    _fumble(enc)
+    assert "N4d" not in enc.log[-1].text
+    assert fumble_decisions(enc) == []
+    enc = _ambush()
+    enc.apply(Reveal("ann", (5, 6)))
+    _fumble(enc)
+    assert fumble_decisions(enc) == [] and "N4d" not in enc.log[-1].text
+
+
+def test_n4d_the_decision_waits_among_the_pending_decisions():
+    from afdesk.encounter.pending import pending_decisions
+
+    enc = _ambush()
+    _fumble(enc)
+    assert [d.kind for d in pending_decisions(enc)] == ["decoy"]
+    assert pending_decisions(enc) == fumble_decisions(enc)

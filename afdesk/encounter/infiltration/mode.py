@@ -9,7 +9,7 @@ refused (N4a).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -22,6 +22,7 @@ from afdesk.encounter.state import Mode, Phase
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.interface import Encounter
+    from afdesk.rules.verdict import Verdict
 
 INFILTRATION_PART = Part(
     "infiltration", InfiltrationState, InfiltrationState, EventKind.INFILTRATION
@@ -59,6 +60,28 @@ class InfiltrationMode(Battle):
         if str(kind) == "creep" and c.hidden:
             return (("hidden", "Hidden", 2, f"{c.name} is hidden: +2 to Creep", "N5"),)
         return ()
+
+    def after_check(self, enc: Encounter, record: Any, v: Verdict) -> None:
+        """N4d: a check fumbled while hidden costs a decoy, its owner picking which: the
+        hidden state notes it until :class:`LoseDecoy` (the pending decision) takes it."""
+        from afdesk.encounter.infiltration.ops import hidden_fumblers, owe_decoy
+
+        for cid in hidden_fumblers(enc, record, v):
+            owe_decoy(enc, cid)
+
+    def check_text(self, enc: Encounter, record: Any, v: Verdict) -> str:
+        from afdesk.encounter.infiltration.ops import hidden_fumblers
+
+        return "".join(
+            f" — Fumble while hidden: {n} loses a decoy, {n}'s owner picks which (N4d, R6)"
+            for n in (enc.combatants[c].name for c in hidden_fumblers(enc, record, v))
+        )
+
+    def decisions(self, enc: Encounter) -> list[Any]:
+        """N4d: each hidden character owing a decoy to a fumble picks which goes."""
+        from afdesk.encounter.infiltration.decisions import fumble_decisions
+
+        return list(fumble_decisions(enc))
 
     def revealed(self, enc: Encounter, cid: str) -> None:
         """N6: the first intruder revealed (here by its own attack, N7) raises the alarm."""

@@ -19,9 +19,13 @@ from afdesk.encounter.infiltration.watch import WATCHED, WatchStep, watch_refusa
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import area_text, name, require_area_in_zone
 from afdesk.encounter.state import Mode, Phase
+from afdesk.rules.rulesets import ruleset_named
 
 if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Combatant
+    from afdesk.encounter.contest.assembly import ContestRecord
     from afdesk.encounter.interface import Encounter
+    from afdesk.rules.verdict import Verdict
 
 EDGES = ("north", "east", "south", "west")
 
@@ -338,6 +342,101 @@ class SetObscured(Op, frozen=True):
 
     def describe(self, enc: "Encounter") -> str:
         return f"Obscured areas: {', '.join(area_text(a) for a in self.areas) or 'none'} (N4a)"
+
+
+FUMBLED = "fumbled: loses a decoy, its owner picks which (N4d)"
+"""The note a fumble while hidden leaves on the hidden state until the owner picks the
+decoy that goes (N4d, R6): the pending decision reads it, :class:`LoseDecoy` clears it."""
+
+
+def owes_decoy(c: "Combatant") -> bool:
+    """Whether ``c`` fumbled a check while hidden and has not yet lost the decoy (N4d)."""
+    st = c.state(StateKind.HIDDEN)
+    return st is not None and st.note == FUMBLED
+
+
+def hidden_fumblers(enc: "Encounter", record: "ContestRecord", v: "Verdict") -> list[str]:
+    """Who fumbled this check while hidden (N4d, R6): its roller, when hidden (not an
+    attack from hiding, which reveals it, N7), and each hidden defender whose roll
+    fumbled (a sneak against a Look)."""
+    out: list[str] = []
+    a = enc.combatants.get(record.attacker)
+    if (
+        a is not None
+        and a.hidden
+        and not record.action.spec.attack
+        and v.attack is not None
+        and v.attack.fumble
+    ):
+        out.append(a.id)
+    rules = ruleset_named(enc.ruleset)
+    for d in record.defenses:
+        c = enc.combatants.get(d.defender)
+        if c is None or not c.hidden or d.roll is None or not rules.dice_pools:
+            continue
+        if rules.outcome(d.roll).fumble and c.id not in out:
+            out.append(c.id)
+    return out
+
+
+def owe_decoy(enc: "Encounter", cid: str) -> None:
+    """Note on ``cid``'s hidden state that a fumble costs it a decoy (N4d)."""
+    c = enc.combatant(cid)
+    if not c.hidden or not c.decoys:
+        return
+    states = tuple(
+        msgspec.structs.replace(s, note=FUMBLED) if s.kind == StateKind.HIDDEN else s
+        for s in c.states
+    )
+    enc.put(c.replace(states=states))
+
+
+class LoseDecoy(Op, frozen=True):
+    """The owner of a hidden character that fumbled a check picks the decoy it loses
+    (N4d, R6); its last decoy gone, it is revealed there (N5) and the first intruder
+    revealed raises the alarm (N6)."""
+
+    id: str
+    area: tuple[int, int]
+    label = "Decoy lost to a fumble"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "lose a decoy to a fumble")
+        c = enc.combatant(self.id)
+        if not c.hidden or not owes_decoy(c):
+            raise IllegalOp(
+                f"{c.name} has no fumble to pay for: a decoy goes to a fumble of its "
+                "owner's check while hidden (N4d)"
+            )
+        area = (self.area[0], self.area[1])
+        if area not in c.decoys:
+            raise IllegalOp(f"{c.name} has no decoy at {area_text(area)} to lose (N4d)")
+        c = c.without_decoy(area)
+        states = tuple(
+            msgspec.structs.replace(s, note="") if s.kind == StateKind.HIDDEN else s
+            for s in c.states
+        )
+        c = c.replace(states=states)
+        if not c.decoys:
+            c = c.without_state(StateKind.HIDDEN).replace(area=area)
+            new = _revealed(enc, inf, c.id)
+            if new != inf:
+                enc.set_part("infiltration", new)
+        enc.put(c)
+
+    def describe(self, enc: "Encounter") -> str:
+        c = enc.combatants.get(self.id)
+        who = name(enc, self.id)
+        text = f"{who} loses the decoy at {area_text(self.area)} to the fumble (N4d)"
+        if c is not None and tuple(c.decoys) == ((self.area[0], self.area[1]),):
+            text += f"; {who} is revealed there (N5)"
+            text += "; the alarm is raised (N6)" if _alarm_due(enc, self.id) else ""
+        return text
+
+
+def _alarm_due(enc: "Encounter", cid: str) -> bool:
+    inf: InfiltrationState = infiltration_of(enc)
+    return cid in inf.intruders and not inf.alarm
 
 
 class HiddenActsFrom(Op, frozen=True):
