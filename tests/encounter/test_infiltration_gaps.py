@@ -10,8 +10,15 @@ from afdesk.encounter.contest.assembly import CheckKind, assemble
 from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.infiltration.decisions import fumble_decisions
-from afdesk.encounter.infiltration.ops import ConfirmWatch, EliminateDecoy, LoseDecoy, Reveal
-from afdesk.encounter.infiltration.watch import watch_refusal, watch_steps
+from afdesk.encounter.infiltration.ops import (
+    ConfirmWatch,
+    EliminateDecoy,
+    HiddenActsFrom,
+    LoseDecoy,
+    Reveal,
+)
+from afdesk.encounter.infiltration.setup import MoveDecoys
+from afdesk.encounter.infiltration.watch import decoy_reach, watch_refusal, watch_steps
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.state import Mode, Phase
 from afdesk.rules.dice import ScriptedSource
@@ -121,3 +128,54 @@ def test_n4d_the_decision_waits_among_the_pending_decisions():
     _fumble(enc)
     assert [d.kind for d in pending_decisions(enc)] == ["decoy"]
     assert pending_decisions(enc) == fumble_decisions(enc)
+
+
+# ------------------------------------------------------------------ N5 decoys move
+
+
+def test_n5_a_maneuver_while_hidden_moves_each_decoy_within_the_speed():
+    enc = _ambush()  # Ann hidden at (5, 5), decoys (5, 6) and (6, 6); the orc at (5, 8)
+    assert set(decoy_reach(enc, "ann", (5, 6))) >= {(3, 6), (5, 4), (7, 4)}
+    assert (2, 6) not in decoy_reach(enc, "ann", (5, 6))  # 3 areas: past the speed 2
+    inverse = enc.apply(MoveDecoys("ann", (((5, 6), (4, 5), (3, 4)), ((6, 6), (7, 5)))))
+    ann = enc.combatant("ann")
+    assert ann.hidden and ann.decoys == ((3, 4), (7, 5))
+    assert ann.economy.action_used == "maneuver" and not ann.economy.action  # E6
+    assert (
+        enc.log[-1].text
+    ) == "Ann maneuvers while hidden: decoys (5, 6) -> (3, 4), (6, 6) -> (7, 5) (N5)"
+    enc.apply(inverse)
+    assert enc.combatant("ann").decoys == ((5, 6), (6, 6))
+
+
+def test_n5_a_decoy_past_the_speed_is_refused_and_nothing_changes():
+    enc = _ambush()
+    before = enc.state()
+    too_far = MoveDecoys("ann", (((5, 6), (4, 6), (3, 6), (2, 6)),))
+    with pytest.raises(IllegalOp, match=r"moves up to Ann's speed, 2 area\(s\); that path costs 3"):
+        enc.apply(too_far)
+    assert enc.state() == before
+    with pytest.raises(IllegalOp, match=r"no decoy at \(1, 1\) to move \(N5\)"):
+        enc.apply(MoveDecoys("ann", (((1, 1), (2, 2)),)))
+    with pytest.raises(IllegalOp, match=r"cannot end in one area \(N5\)"):
+        enc.apply(MoveDecoys("ann", (((5, 6), (6, 5)), ((6, 6), (6, 5)))))
+    assert enc.state() == before
+
+
+def test_n5_a_decoy_moved_into_a_guardians_area_or_clear_line_is_lost():
+    enc = _ambush()  # the orc at (5, 8) faces south: row 8 and below are in front of it
+    enc.apply(MoveDecoys("ann", (((5, 6), (5, 7), (5, 8)), ((6, 6), (7, 7), (8, 8)))))
+    text = enc.log[-1].text
+    assert "the decoy at (5, 8) is lost, in Orc's area (N4b)" in text
+    assert "the decoy at (8, 8) is lost, in Orc's clear line (N4a)" in text
+    assert "Ann is revealed at (8, 8) (N5); the alarm is raised (N6)" in text
+    ann = enc.combatant("ann")
+    assert not ann.hidden and ann.area == (8, 8) and enc.infiltration.alarm
+
+
+def test_n5_one_decoy_lost_keeps_the_character_hidden_at_the_other():
+    enc = _ambush()
+    enc.apply(HiddenActsFrom("ann", (6, 6)))  # Ann is at her decoy (6, 6)
+    enc.apply(MoveDecoys("ann", (((6, 6), (6, 7), (6, 8)),)))  # into the orc's sight
+    ann = enc.combatant("ann")
+    assert ann.hidden and ann.decoys == ((5, 6),) and ann.area == (5, 6)

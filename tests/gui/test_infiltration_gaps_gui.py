@@ -51,3 +51,45 @@ def test_n4d_a_fumble_while_hidden_asks_on_the_decisions_bar_which_decoy_goes(wi
     assert not [r for r in bar.rows if r.decision.kind == "decoy"]  # decided: gone
     doc.undo_stack.undo()  # one undo step brings the decision back
     assert [r.decision.kind for r in bar.rows] == ["decoy"]
+
+
+def _at_turn_of(window, cid: str):
+    from afdesk.gui.document import EncounterDocument
+    from afdesk.storage.samples import build_warehouse
+    from tests.encounter.conftest import start_round, turn_of
+
+    enc = build_warehouse()
+    start_round(enc)
+    turn_of(enc, cid)
+    doc = EncounterDocument(enc, journal_factory=lambda d: None)
+    window.set_document(doc)
+    return doc
+
+
+def test_n5_the_dock_moves_a_hidden_characters_decoys_within_its_speed(window):
+    _layer, panel = _open_sample(window)
+    doc = window.doc
+    doc.select("huang")
+    moves = panel.decoy_moves
+    assert moves is not None and len(moves.boxes) == 2
+    assert not moves.button.isEnabled()  # before play: not Huang's turn (says why)
+    assert "turn" in moves.button.toolTip()
+    doc = _at_turn_of(window, "huang")
+    doc.select("huang")
+    moves = panel.decoy_moves
+    assert not moves.button.isEnabled()  # no area picked yet
+    assert moves.button.toolTip() == "pick where a decoy goes first (N5)"
+    box = moves.boxes[0]  # the decoy at (1, 2)
+    texts = [box.itemText(i) for i in range(box.count())]
+    assert texts[0] == "stays at (1, 2)" and "to (0, 0)" in texts
+    assert all("(4, 2)" not in t for t in texts)  # 3 areas away: past the speed 2 (E14)
+    box.setCurrentIndex(texts.index("to (0, 0)"))
+    assert moves.button.isEnabled()
+    moves.button.click()
+    huang = doc.encounter.combatants["huang"]
+    assert huang.hidden and (0, 0) in huang.decoys and (1, 2) not in huang.decoys
+    assert doc.encounter.log[-1].text.startswith("Huang maneuvers while hidden")
+    moves = panel.decoy_moves  # the dock shows the new places, and the action is spent
+    assert not moves.boxes[0].itemText(0).endswith("(1, 2)")
+    assert not moves.button.isEnabled()
+    assert moves.button.toolTip() == "Huang has already used the action this turn (maneuver)"

@@ -103,6 +103,8 @@ class InfiltrationPanel(QWidget):
         "watch:guard-1", "fumble:guard-1", "eliminate:huang@(1, 2)", "act:huang@(1, 2)",
         "reveal:huang@(1, 2)", "hide:huang", "left:huang")."""
         self.objective_boxes: dict[str, QCheckBox] = {}
+        self.decoy_moves = None
+        """The selected hidden character's Maneuver while hidden (N5), when shown."""
         self._shown: tuple = ()
 
     # ------------------------------------------------------------------ document
@@ -281,6 +283,7 @@ class InfiltrationPanel(QWidget):
                     )
                     if here:
                         self.buttons[f"act:{c.id}@{_at(area)}"].setEnabled(False)
+        self._maneuver(enc)
         self._setup(enc, inf, names)
         if inf.objectives:
             box = QGroupBox("Objectives (N1)")
@@ -311,6 +314,20 @@ class InfiltrationPanel(QWidget):
         else:
             dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dlg.open()
+
+    def _maneuver(self, enc) -> None:
+        """N5: the selected hidden character's Maneuver while hidden moves its decoys."""
+        from afdesk.gui.infiltration.decoys import DecoyMoves
+
+        c = enc.combatants.get(self.doc.selected)
+        self.decoy_moves = None
+        if c is None or not c.hidden or not c.decoys or c.exited:
+            return
+        grid = self._group(f"{c.name}: Maneuver while hidden (N5)")
+        self.decoy_moves = DecoyMoves(self, grid, enc, c.id)
+
+    def push_refused(self, reason: str) -> None:
+        show_refusal(self.refusal, reason)
 
     def _roles(self, enc, inf) -> None:
         """N1: with nobody in a role (a battle switched at an exchange end), who intrudes
