@@ -55,8 +55,9 @@ class EncounterMode:
     """The players' screen never says whose a decoy is (an infiltration, N2: the GM notes
     privately whom each shared decoy stands for); in battle it shows the owner's label."""
     surprise_leaves_down: ClassVar[bool] = False
-    """A surprise attack (from hiding) that lands uncontested also leaves its target down
-    (E17): in an infiltration (N7), not in battle."""
+    """N7 holds: nothing contests a surprise attack (from hiding) unless the target's
+    perception stood, and one that lands without it also leaves its target down (E17): in
+    an infiltration, not in battle."""
 
     @property
     def label(self) -> str:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from afdesk.encounter.contest.assembly import CheckKind, assemble
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.contest.assembly import CheckKind, assemble, assemble_on_map
 from afdesk.encounter.contest.flow import ContestFlow
+from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.infiltration.decisions import fumble_decisions
 from afdesk.encounter.infiltration.ops import (
@@ -16,12 +18,23 @@ from afdesk.encounter.infiltration.ops import (
     HiddenActsFrom,
     LoseDecoy,
     Reveal,
+    SurpriseAttack,
+)
+from afdesk.encounter.infiltration.perception import (
+    PERCEIVE,
+    PerceptionCheck,
+    perception_refusal,
+    perception_text,
+    surprise_plan,
 )
 from afdesk.encounter.infiltration.setup import MoveDecoys
 from afdesk.encounter.infiltration.watch import decoy_reach, watch_refusal, watch_steps
 from afdesk.encounter.ops.flow import NextTurn
+from afdesk.encounter.ops.roster import AddState, EditCombatant, PlaceCombatant, SetFacing
 from afdesk.encounter.state import Mode, Phase
 from afdesk.rules.dice import ScriptedSource
+from afdesk.rules.odds import PoolSpec
+from afdesk.rules.rulesets import ruleset_named
 from afdesk.storage.samples import build_warehouse
 from tests.encounter.conftest import start_round, turn_of
 from tests.encounter.test_infiltration_play import _ambush
@@ -179,3 +192,156 @@ def test_n5_one_decoy_lost_keeps_the_character_hidden_at_the_other():
     enc.apply(MoveDecoys("ann", (((6, 6), (6, 7), (6, 8)),)))  # into the orc's sight
     ann = enc.combatant("ann")
     assert ann.hidden and ann.decoys == ((5, 6),) and ann.area == (5, 6)
+
+
+# ------------------------------------------------------------------ N7 perception
+
+
+def _facing_ann():
+    """Ann hidden at her decoy (5, 6); the orc at (5, 7) facing her (north): in battle it
+    could parry; Ann's turn."""
+    enc = _ambush()
+    enc.apply(HiddenActsFrom("ann", (5, 6)))
+    enc.apply(PlaceCombatant("orc", (5, 7)))
+    enc.apply(SetFacing("orc", 0.0, override=True))
+    return enc
+
+
+def _attack(enc, plan, perception=None, defense=None, faces=(5, 5), defense_faces=(1, 1)):
+    flow = ContestFlow(enc, plan)
+    flow.roll_attack(ScriptedSource(list(faces)))
+    if defense is not None:
+        flow.choose_defense(defense)
+        flow.roll_defense(ScriptedSource(list(defense_faces)))
+    return SurpriseAttack(flow.record(), perception=perception)
+
+
+def test_n7_nothing_contests_a_surprise_attack_until_the_perception_stands():
+    enc = _facing_ann()
+    plan = assemble(enc, "ann", CheckKind.HACK, "orc")
+    assert plan.surprise and not plan.usable_defenses()
+    parry = next(d for d in plan.defenses if d.kind.value == "parry" and d.via.value == "guard")
+    assert parry.reason == (
+        f"nothing contests a surprise attack unless Orc's perception stands ({PERCEIVE}, N7)"
+    )
+    assert perception_refusal(enc, plan) == ""
+    battle = _ambush(Mode.BATTLE)  # in battle the parry stays open and nothing is offered
+    assert "infiltration (N7)" in perception_refusal(
+        battle, assemble(battle, "ann", CheckKind.HACK, "orc")
+    )
+
+
+def test_n7_the_perception_has_exact_odds_from_study_against_sneak():
+    enc = _facing_ann()
+    check = PerceptionCheck(enc, assemble(enc, "ann", CheckKind.HACK, "orc"))
+    assert check.study_pools() == (2, 0) and check.sneak_pools() == (2, 0)
+    odds = check.odds_query()()
+    rules = ruleset_named(enc.ruleset)
+    assert check.higher_card  # Ann's card is the higher: a full tie goes to her sneak (R9)
+    same = rules.contest_odds(PoolSpec(2, 0), PoolSpec(2, 0), defense_wins_ties=True)
+    assert odds == same and 0 < odds.p_attack_lands < odds.p_attacker_succeeds < 1
+
+
+def test_n7_a_perception_that_stands_lets_the_attack_be_contested_but_not_dodged():
+    enc = _facing_ann()
+    enc.apply(AddState("orc", StateKind.DEFENDING))  # a defense against every check (E6)
+    plan = assemble(enc, "ann", CheckKind.HACK, "orc")
+    check = PerceptionCheck(enc, plan)
+    p = check.roll(ScriptedSource([5, 4, 1, 2]))  # study 5 stands against a failed sneak
+    assert p.stands(enc.ruleset)
+    assert check.text() == (
+        "Orc tries to perceive Ann (study [5,4]) against Ann's sneak [1,2]: "
+        "the perception stands (N7)"
+    )
+    seen = surprise_plan(enc, assemble_on_map(enc, "ann", CheckKind.HACK, "orc", "", ""), True)
+    usable = {(d.kind.value, d.via.value) for d in seen.usable_defenses()}
+    assert usable == {("parry", "defense")}  # the guard went to the perception, no dodge
+    guard = next(d for d in seen.defenses if (d.kind.value, d.via.value) == ("parry", "guard"))
+    assert guard.reason == "Orc's guard went to its perception (N7, E4)"
+    dodge = next(d for d in seen.defenses if d.kind.value == "dodge" and d.via.value == "defense")
+    assert dodge.reason == "a dodge cannot answer a surprise attack (E8)"
+    parry = next(d for d in seen.usable_defenses())
+    op = _attack(enc, seen, p, parry, faces=(5, 5), defense_faces=(6, 1, 2))
+    inverse = enc.apply(op)
+    orc = enc.combatant("orc")
+    assert orc.economy.guards == 0 and not orc.has(StateKind.DOWN)  # stopped, and no down
+    text = enc.log[-1].text
+    assert text.startswith("Orc tries to perceive Ann (study [5,4])")
+    assert "Orc parries (defense)" in text and "(N7)" in text
+    enc.apply(inverse)
+    assert enc.combatant("orc").economy.guards == 1
+
+
+def test_n7_a_perception_that_stands_and_no_defense_leaves_no_one_down():
+    enc = _facing_ann()
+    plan = assemble(enc, "ann", CheckKind.HACK, "orc")
+    p = PerceptionCheck(enc, plan).roll(ScriptedSource([5, 4, 1, 2]))
+    op = _attack(enc, plan, p)
+    assert op.record.verdict(enc.ruleset).lands
+    enc.apply(op)
+    orc = enc.combatant("orc")
+    assert not orc.has(StateKind.DOWN)  # it saw the blow coming
+    assert "left down" not in enc.log[-1].text
+
+
+def test_n7_a_perception_that_does_not_stand_leaves_the_attack_uncontested_and_down():
+    enc = _facing_ann()
+    plan = assemble(enc, "ann", CheckKind.HACK, "orc")
+    p = PerceptionCheck(enc, plan).roll(ScriptedSource([1, 2]))  # the study fails
+    assert not p.stands(enc.ruleset) and p.sneak is None  # R9: no sneak against a failure
+    assert "the perception fails (N7)" in perception_text("Orc", "Ann", p, enc.ruleset)
+    parry = next(
+        d
+        for d in assemble_on_map(enc, "ann", CheckKind.HACK, "orc", "", "").defenses
+        if (d.kind.value, d.via.value) == ("parry", "guard")
+    )
+    before = enc.state()
+    with pytest.raises(
+        IllegalOp,
+        match=r"nothing contests Ann's surprise attack: Orc did not "
+        r"perceive Ann \(N7\)",
+    ):
+        enc.apply(_attack(enc, plan, p, parry))
+    assert enc.state() == before
+    enc.apply(_attack(enc, plan, p))
+    orc = enc.combatant("orc")
+    assert orc.has(StateKind.DOWN) and orc.economy.guards == 0  # the guard was spent (N7)
+    assert "Orc is left down (N7)" in enc.log[-1].text
+
+
+def test_n7_e8_a_plain_check_cannot_contest_a_surprise_attack_with_a_defense():
+    enc = _facing_ann()
+    parry = next(
+        d
+        for d in assemble_on_map(enc, "ann", CheckKind.HACK, "orc", "", "").defenses
+        if (d.kind.value, d.via.value) == ("parry", "guard")
+    )
+    op = _attack(enc, assemble(enc, "ann", CheckKind.HACK, "orc"), None, parry)
+    with pytest.raises(IllegalOp, match=r"did not perceive Ann \(N7\)"):
+        enc.apply(ResolveContest(op.record))
+    battle = _ambush(Mode.BATTLE)
+    battle.apply(PlaceCombatant("orc", (5, 6)))
+    dodge = next(
+        d
+        for d in assemble_on_map(battle, "ann", CheckKind.HACK, "orc", "", "").defenses
+        if (d.kind.value, d.via.value) == ("dodge", "guard")
+    )
+    flow = ContestFlow(battle, assemble(battle, "ann", CheckKind.HACK, "orc"))
+    flow.roll_attack(ScriptedSource([5, 5]))
+    flow.defense = (dodge,)  # as a hand-made record would: the dialog never offers it
+    flow.defense_roll = flow.rules.roll_check(2, 0, source=ScriptedSource([4, 4]))
+    with pytest.raises(IllegalOp, match=r"a dodge cannot answer a surprise attack \(E8\)"):
+        battle.apply(flow.op())
+
+
+def test_n7_the_perception_needs_the_guard_and_a_surprise_attack():
+    enc = _facing_ann()
+    plan = assemble(enc, "ann", CheckKind.HACK, "orc")
+    p = PerceptionCheck(enc, plan).roll(ScriptedSource([5, 4, 1, 2]))
+    orc = enc.combatant("orc")
+    enc.apply(EditCombatant(orc.with_economy(guards=0)))
+    assert perception_refusal(enc, plan) == "Orc's guard is used: a perception spends it (N7, E4)"
+    before = enc.state()
+    with pytest.raises(IllegalOp, match=r"guard is used: a perception spends it \(N7, E4\)"):
+        enc.apply(_attack(enc, plan, p))
+    assert enc.state() == before

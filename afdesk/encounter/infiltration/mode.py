@@ -61,6 +61,17 @@ class InfiltrationMode(Battle):
             return (("hidden", "Hidden", 2, f"{c.name} is hidden: +2 to Creep", "N5"),)
         return ()
 
+    def assemble(
+        self, enc: Encounter, attacker: str, action: str, target: str, facet: str, weapon: str
+    ) -> Any:
+        """N7: a surprise attack's defenses are closed until the target's perception
+        stands (the check dialog offers it: afdesk.encounter.infiltration.perception)."""
+        from afdesk.encounter.contest.assembly import CheckKind, assemble_on_map
+        from afdesk.encounter.infiltration.perception import surprise_plan
+
+        plan = assemble_on_map(enc, attacker, CheckKind(action), target, facet, weapon)
+        return surprise_plan(enc, plan, perceived=False)
+
     def after_check(self, enc: Encounter, record: Any, v: Verdict) -> None:
         """N4d: a check fumbled while hidden costs a decoy, its owner picking which: the
         hidden state notes it until :class:`LoseDecoy` (the pending decision) takes it."""

@@ -6,9 +6,12 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter import economy
 from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.contest.ops import ResolveContest, _consume
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import adjacent, normalise_facing
+from afdesk.encounter.infiltration.perception import Perception, perception_text
 from afdesk.encounter.infiltration.state import (
     Departure,
     InfiltrationState,
@@ -19,6 +22,7 @@ from afdesk.encounter.infiltration.watch import WATCHED, WatchStep, watch_refusa
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import area_text, name, require_area_in_zone
 from afdesk.encounter.state import Mode, Phase
+from afdesk.rules.errors import RulesError
 from afdesk.rules.rulesets import ruleset_named
 
 if TYPE_CHECKING:
@@ -463,3 +467,45 @@ class HiddenActsFrom(Op, frozen=True):
 
     def describe(self, enc: "Encounter") -> str:
         return f"{name(enc, self.id)} acts from the decoy at {area_text(self.area)} (N5, N7)"
+
+
+class SurpriseAttack(ResolveContest, frozen=True):
+    """A surprise attack with the target's perception (N7): the target spent its guard on
+    a study check that the attacker's sneak contested. If it stood, the attack was
+    contested normally, never by a dodge (E8); if not, nothing contested it and landing
+    it leaves the target down (E17). Without a perception it is the plain check."""
+
+    perception: Perception | None = None
+    label = "Surprise attack"
+
+    def execute(self, enc: "Encounter") -> None:
+        _inf(enc, "make a surprise attack")
+        r = self.record
+        a = enc.combatant(r.attacker)
+        if not (a.hidden and r.action.spec.attack and r.target):
+            raise IllegalOp(f"{a.name} is not hidden: this is no surprise attack (N7)")
+        p = self.perception
+        if p is not None:
+            if not ruleset_named(enc.ruleset).dice_pools:
+                raise IllegalOp(f"{enc.ruleset}: no perception roll (N7)")
+            t = enc.combatant(r.target)
+            if t.economy.guards < 1:
+                raise IllegalOp(f"{t.name}'s guard is used: a perception spends it (N7, E4)")
+            enc.put(_consume(economy.use_guard(t), p.modifiers))
+        super().execute(enc)
+
+    def perceived(self, enc: "Encounter") -> bool:
+        p = self.perception
+        return p is not None and p.stands(enc.ruleset)
+
+    def describe(self, enc: "Encounter") -> str:
+        line = super().describe(enc)
+        p = self.perception
+        if p is None:
+            return line
+        r = self.record
+        try:
+            seen = perception_text(name(enc, r.target), name(enc, r.attacker), p, enc.ruleset)
+        except (RulesError, IllegalOp):
+            return line
+        return f"{seen} — {line}"
