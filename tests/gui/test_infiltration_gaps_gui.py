@@ -13,6 +13,7 @@ from afdesk.encounter.contest.assembly import CheckKind, assemble
 from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.state import Mode
 from afdesk.gui.main_window import MainWindow
+from afdesk.gui.text import pct
 from afdesk.rules.dice import ScriptedSource
 
 
@@ -93,3 +94,102 @@ def test_n5_the_dock_moves_a_hidden_characters_decoys_within_its_speed(window):
     assert not moves.boxes[0].itemText(0).endswith("(1, 2)")
     assert not moves.button.isEnabled()
     assert moves.button.toolTip() == "Huang has already used the action this turn (maneuver)"
+
+
+def _ambush_doc(window, *ops):
+    """The warehouse at Huang's turn, Huang at its decoy (3, 2), Dock Guard 1 at (4, 3)
+    facing it (north), then ``ops``."""
+    from afdesk.encounter.infiltration.ops import HiddenActsFrom
+    from afdesk.encounter.ops.roster import PlaceCombatant, SetFacing
+
+    doc = _at_turn_of(window, "huang")
+    for op in (
+        HiddenActsFrom("huang", (3, 2)),
+        PlaceCombatant("guard-1", (4, 3)),
+        SetFacing("guard-1", 0.0, override=True),
+        *ops,
+    ):
+        assert doc.push(op) == ""
+    return doc
+
+
+def _dialog(window, doc):
+    from afdesk.gui.dialogs.contest import ContestDialog
+
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "guard-1", window)
+    return dlg
+
+
+def _open_defenses(dlg) -> list[tuple[str, str]]:
+    return [
+        (o.kind.value, o.via.value)
+        for b, o in dlg.defense.options()
+        if o is not None and b.isEnabled()
+    ]
+
+
+def test_n7_the_check_dialog_offers_the_perception_and_it_opens_the_defenses(window, qtbot):
+    from afdesk.encounter.combatant import StateKind
+    from afdesk.encounter.ops.roster import AddState
+
+    doc = _ambush_doc(window, AddState("guard-1", StateKind.DEFENDING))
+    dlg = _dialog(window, doc)
+    qtbot.addWidget(dlg)
+    p = dlg.perception
+    assert p.isVisibleTo(dlg) and p.button.isEnabled()
+    assert p.button.text() == "&Perceive (study, spends guard)"
+    odds = p.check.odds_query()()
+    assert f"It stands <b>{pct(odds.p_attack_lands)}</b> (exact)" in p.text.text()
+    assert "study <b>2</b> dice against Huang's sneak <b>3</b> dice" in p.text.text()
+    assert _open_defenses(dlg) == []  # nothing contests the surprise attack yet (N7)
+    dlg.source = ScriptedSource([5, 4, 1, 2, 3, 5, 5, 6, 1, 2])
+    p.button.click()  # study 5 against a failed sneak: it stands
+    assert "the perception stands (N7)" in p.text.text()
+    assert _open_defenses(dlg) == [("parry", "defense")]  # not the guard, not a dodge (E8)
+    assert not p.button.isEnabled()
+    dlg.dice.roll_attack.click()
+    dlg.defense.choose("parry", "defense")
+    dlg.dice.roll_defense.click()
+    dlg.apply_button.click()
+    text = doc.encounter.log[-1].text
+    assert text.startswith("Dock Guard 1 tries to perceive Huang (study [5,4])")
+    assert "Dock Guard 1 parries (defense)" in text
+    guard = doc.encounter.combatants["guard-1"]
+    assert guard.economy.guards == 0 and not guard.has(StateKind.DOWN)
+
+
+def test_n7_a_perception_that_fails_leaves_the_attack_uncontested_and_the_target_down(
+    window, qtbot
+):
+    from afdesk.encounter.combatant import StateKind
+
+    doc = _ambush_doc(window)
+    dlg = _dialog(window, doc)
+    qtbot.addWidget(dlg)
+    dlg.source = ScriptedSource([1, 2, 5, 5])
+    dlg.perception.button.click()  # the study fails: no sneak needed (R9)
+    assert "the perception fails (N7)" in dlg.perception.text.text()
+    assert "nothing contests the attack" in dlg.reason.text()
+    assert _open_defenses(dlg) == []
+    dlg.dice.roll_attack.click()
+    dlg.apply_button.click()  # the attack does 0 hits: the dialog asks first
+    assert dlg.apply_button.text() == "&Apply with 0 hits"
+    dlg.apply_button.click()
+    guard = doc.encounter.combatants["guard-1"]
+    assert guard.has(StateKind.DOWN) and guard.economy.guards == 0
+    assert "Dock Guard 1 is left down (N7)" in doc.encounter.log[-1].text
+
+
+def test_n7_the_perception_is_not_offered_once_the_attack_is_rolled_or_outside_n7(window, qtbot):
+    doc = _ambush_doc(window)
+    dlg = _dialog(window, doc)
+    qtbot.addWidget(dlg)
+    dlg.source = ScriptedSource([5, 5])
+    dlg.dice.roll_attack.click()
+    assert not dlg.perception.button.isEnabled()
+    assert "before the attack's dice (N7)" in dlg.perception.button.toolTip()
+    from afdesk.gui.dialogs.contest import ContestDialog
+
+    plain = ContestDialog(doc, "huang", CheckKind.CREEP, "", window)
+    qtbot.addWidget(plain)
+    assert not plain.perception.isVisibleTo(plain)  # a Creep is no surprise attack

@@ -199,3 +199,20 @@ def perception_text(target: str, attacker: str, p: Perception, rules: Ruleset | 
     v = p.verdict(rules)
     how = "stands" if v.lands else "is stopped" if v.succeeds else "fails"
     return f"{text}: the perception {how} (N7)"
+
+
+def after_perception(enc: "Encounter", plan: Plan, p: Perception) -> Plan:
+    """``plan`` once the target's perception ``p`` is rolled (N7): assembled again from
+    the map, its defenses open if the perception stood (no dodge, E8; not the guard it
+    spent, E4), closed if not; its notes say what the perception came to."""
+    from afdesk.encounter.contest.assembly import assemble_on_map
+
+    base = assemble_on_map(enc, plan.attacker, plan.action, plan.target, plan.facet, plan.weapon)
+    stood = p.stands(enc.ruleset)
+    new = surprise_plan(enc, base, perceived=stood)
+    t, a = enc.combatant(plan.target), enc.combatant(plan.attacker)
+    said = perception_text(t.name, a.name, p, enc.ruleset)
+    if not stood:
+        said += f": nothing contests the attack, and a hit leaves {t.name} down"
+    notes = tuple(n for n in new.notes if "(N7" not in n)
+    return msgspec.structs.replace(new, notes=(*notes, said))
