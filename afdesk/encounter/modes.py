@@ -153,6 +153,11 @@ class EncounterMode:
         """What :meth:`revealed` would add to the log line ("" for nothing)."""
         return ""
 
+    def exit_words(self, edge: str) -> str:
+        """What the players' ticker says of a character leaving over ``edge`` (E9): it
+        leaves the fight; an intruder gets out (N8)."""
+        return "leaves the fight"
+
     def decisions(self, enc: Encounter) -> list[Any]:
         """What else waits for the GM's decision in this mode (``pending.Decision``s, the
         decisions bar lists them): none in battle; a decoy lost to a fumble while hidden

@@ -345,3 +345,28 @@ def test_n7_the_perception_needs_the_guard_and_a_surprise_attack():
     with pytest.raises(IllegalOp, match=r"guard is used: a perception spends it \(N7, E4\)"):
         enc.apply(_attack(enc, plan, p))
     assert enc.state() == before
+
+
+# ------------------------------------------------------------------ the players' ticker
+
+
+def test_n8_the_ticker_says_an_intruder_gets_out_by_its_edge():
+    from afdesk.encounter.ops.meta import ChangeMode
+    from afdesk.encounter.ops.roster import ExitCombatant
+    from afdesk.encounter.ticker import RESULT, seen_by_players, ticker_lines
+    from afdesk.encounter.zone import Edge
+
+    def said(enc, op):
+        seen, n = seen_by_players(enc), len(enc.log)
+        enc.apply(op)
+        return [t.text for t in ticker_lines(enc, enc.log[n:], seen, lambda r: RESULT)]
+
+    enc = build_warehouse()
+    enc.apply(Reveal("huang", (1, 2)))
+    enc.apply(PlaceCombatant("huang", (1, 0)))
+    assert said(enc, ExitCombatant("huang", Edge.NORTH)) == ["Huang gets out by the north edge"]
+    battle = build_warehouse()
+    battle.apply(Reveal("huang", (1, 2)))
+    battle.apply(ChangeMode(Mode.BATTLE))
+    battle.apply(PlaceCombatant("huang", (1, 0)))
+    assert said(battle, ExitCombatant("huang", Edge.NORTH)) == ["Huang leaves the fight"]

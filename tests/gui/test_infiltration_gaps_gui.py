@@ -193,3 +193,38 @@ def test_n7_the_perception_is_not_offered_once_the_attack_is_rolled_or_outside_n
     plain = ContestDialog(doc, "huang", CheckKind.CREEP, "", window)
     qtbot.addWidget(plain)
     assert not plain.perception.isVisibleTo(plain)  # a Creep is no surprise attack
+
+
+def test_the_facing_prompt_goes_when_the_intruder_leaves_by_an_edge(window):
+    from afdesk.encounter.infiltration.ops import Reveal
+
+    doc = _at_turn_of(window, "huang")
+    assert doc.push(Reveal("huang", (1, 2))) == ""  # the alarm: a normal turn
+    doc.select("huang")
+    view = window.map
+    assert view.step("huang", (0, -1)) and view.step("huang", (0, -1))  # to (1, 0)
+    assert view.facing_offer() == "huang"
+    panel = window.mode_views.extras[Mode.INFILTRATION][1]
+    panel.buttons["left:huang"].click()  # out by the north edge (N8)
+    assert not doc.encounter.combatants["huang"].on_map, panel.refusal.text()
+    assert view.facing_offer() == ""
+
+
+def test_decoys_sharing_an_area_get_one_owners_tag_and_one_seen_tag(window):
+    from afdesk.encounter.ops.roster import EditCombatant, SetFacing
+    from afdesk.gui.infiltration.layer import Tag
+
+    layer, _panel = _open_sample(window)
+    doc = window.doc
+    huang = doc.encounter.combatants["huang"]
+    assert doc.push(EditCombatant(huang.replace(area=(1, 2), decoys=((1, 2), (11, 3))))) == ""
+    assert doc.push(SetFacing("guard-1", 0.0, override=True)) == ""  # sees (11, 3) (N4a)
+    assert layer.decoy_tags[(11, 3)] == "decoys: Hu, Me"  # the tokens' labels
+    assert layer.decoy_tags[(1, 2)] == "decoy: Huang"
+    owners = {(o, d) for _obs, _at, o, d in layer.lines}
+    assert {("huang", (11, 3)), ("mei", (11, 3))} <= owners  # both decoys there are seen
+    assert layer.seen_tags[(11, 3)] == "SEEN by D1"
+    texts = [i.text for i in layer.items if isinstance(i, Tag)]
+    decoy_tags = sorted(t for t in texts if t.startswith("decoy"))
+    assert decoy_tags == ["decoy: Huang", "decoy: Mei", "decoys: Hu, Me"]  # not piled up
+    assert sorted(t for t in texts if t.startswith("SEEN")) == sorted(layer.seen_tags.values())

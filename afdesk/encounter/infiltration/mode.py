@@ -88,6 +88,10 @@ class InfiltrationMode(Battle):
             for n in (enc.combatants[c].name for c in hidden_fumblers(enc, record, v))
         )
 
+    def exit_words(self, edge: str) -> str:
+        """N8: whoever leaves over an edge gets out by it."""
+        return f"gets out by the {edge} edge"
+
     def decisions(self, enc: Encounter) -> list[Any]:
         """N4d: each hidden character owing a decoy to a fumble picks which goes."""
         from afdesk.encounter.infiltration.decisions import fumble_decisions

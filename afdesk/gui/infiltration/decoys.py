@@ -32,6 +32,12 @@ class DecoyMoves:
             reach = decoy_reach(enc, cid, start)
             box = QComboBox()
             box.setObjectName(f"decoyTo:{cid}@{_at(start)}")
+            # The dock keeps its width at 1280x720: the box shows the start of the
+            # choice, and its list opens as wide as its longest line.
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            box.setMinimumContentsLength(10)
             box.addItem(f"stays at {_at(start)}", None)
             paths = {}
             for end in sorted(reach, key=lambda a: (a[1], a[0])):
@@ -44,6 +50,7 @@ class DecoyMoves:
                 note = f" — lost, {lost[0].why}" if lost else ""
                 box.addItem(f"to {_at(end)}{note}", _at(end))
                 paths[_at(end)] = path
+            box.view().setMinimumWidth(box.view().sizeHintForColumn(0) + 24)
             box.currentIndexChanged.connect(self._update)
             label = QLabel(f"Decoy at {_at(start)}")
             grid.addWidget(label, row, 0)

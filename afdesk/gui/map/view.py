@@ -141,6 +141,7 @@ class MapView(QGraphicsView):
             self.doc.zoneChanged.disconnect(self._on_zone)
             self.doc.changed.disconnect(self.clear_refusal)
             self.doc.changed.disconnect(self.group.follow)
+            self.doc.changed.disconnect(self._follow_offer)
             if not self.player:
                 self.doc.selectionChanged.disconnect(self._on_doc_selection)
         self._cancel_gesture()
@@ -154,6 +155,7 @@ class MapView(QGraphicsView):
         doc.zoneChanged.connect(self._on_zone)
         doc.changed.connect(self.clear_refusal)
         doc.changed.connect(self.group.follow)
+        doc.changed.connect(self._follow_offer)
         self.clear_refusal()
         self._end_offer()
         if not self.player:
@@ -439,6 +441,14 @@ class MapView(QGraphicsView):
         """Whose facing is being offered after a move ("" if nobody's)."""
         note = self._notes.get("offer")
         return self._offer_cid if note is not None and note.isVisible() else ""
+
+    def _follow_offer(self) -> None:
+        """A character no longer on the map (it left by an edge, E9, N8) picks no
+        facing: its offer goes."""
+        if self._offer_cid:
+            c = self.doc.encounter.combatants.get(self._offer_cid)
+            if c is None or not c.on_map:
+                self._end_offer()
 
     def _end_offer(self) -> None:
         self._offer_cid = ""
