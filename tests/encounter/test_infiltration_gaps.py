@@ -23,6 +23,7 @@ from afdesk.encounter.infiltration.ops import (
 from afdesk.encounter.infiltration.perception import (
     PERCEIVE,
     PerceptionCheck,
+    after_perception,
     perception_refusal,
     perception_text,
     surprise_plan,
@@ -370,3 +371,17 @@ def test_n8_the_ticker_says_an_intruder_gets_out_by_its_edge():
     battle.apply(ChangeMode(Mode.BATTLE))
     battle.apply(PlaceCombatant("huang", (1, 0)))
     assert said(battle, ExitCombatant("huang", Edge.NORTH)) == ["Huang leaves the fight"]
+
+
+def test_n7_an_extra_guard_still_contests_after_the_perception_spent_one():
+    enc = _facing_ann()
+    orc = enc.combatant("orc")
+    enc.apply(EditCombatant(orc.with_economy(guards=2)))  # Defend's extra guard (E6)
+    plan = assemble(enc, "ann", CheckKind.HACK, "orc")
+    p = PerceptionCheck(enc, plan).roll(ScriptedSource([5, 4, 1, 2]))
+    seen = after_perception(enc, plan, p)
+    assert ("parry", "guard") in {(d.kind.value, d.via.value) for d in seen.usable_defenses()}
+    parry = next(d for d in seen.usable_defenses() if d.kind.value == "parry")
+    enc.apply(_attack(enc, seen, p, parry, faces=(5, 5), defense_faces=(6, 1, 2)))
+    assert enc.combatant("orc").economy.guards == 0  # one to perceive, one to parry
+    assert "Orc parries" in enc.log[-1].text

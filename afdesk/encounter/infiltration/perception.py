@@ -93,7 +93,7 @@ def surprise_plan(enc: "Encounter", plan: Plan, perceived: bool) -> Plan:
                 f"nothing contests a surprise attack unless {t.name}'s perception stands "
                 f"({PERCEIVE}, N7)"
             )
-        elif o.via is Via.GUARD:
+        elif o.via is Via.GUARD and t.economy.guards < 2:  # Defend's extra guard stays
             why = f"{t.name}'s guard went to its perception (N7, E4)"
         elif o.kind.base is DefenseKind.DODGE:
             why = "a dodge cannot answer a surprise attack (E8)"
