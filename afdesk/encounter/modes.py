@@ -55,8 +55,9 @@ class EncounterMode:
     """The players' screen never says whose a decoy is (an infiltration, N2: the GM notes
     privately whom each shared decoy stands for); in battle it shows the owner's label."""
     surprise_leaves_down: ClassVar[bool] = False
-    """A surprise attack (from hiding) that lands uncontested also leaves its target down
-    (E17): in an infiltration (N7), not in battle."""
+    """N7 holds: nothing contests a surprise attack (from hiding) unless the target's
+    perception stood, and one that lands without it also leaves its target down (E17): in
+    an infiltration, not in battle."""
 
     @property
     def label(self) -> str:
@@ -151,6 +152,17 @@ class EncounterMode:
     def reveal_note(self, enc: Encounter, cid: str) -> str:
         """What :meth:`revealed` would add to the log line ("" for nothing)."""
         return ""
+
+    def exit_words(self, edge: str) -> str:
+        """What the players' ticker says of a character leaving over ``edge`` (E9): it
+        leaves the fight; an intruder gets out (N8)."""
+        return "leaves the fight"
+
+    def decisions(self, enc: Encounter) -> list[Any]:
+        """What else waits for the GM's decision in this mode (``pending.Decision``s, the
+        decisions bar lists them): none in battle; a decoy lost to a fumble while hidden
+        in an infiltration (N4d)."""
+        return []
 
     # ------------------------------------------------------------- changes of mode
 

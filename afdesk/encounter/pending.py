@@ -1,6 +1,7 @@
 """What waits for the GM's decision, whoever is selected: hits that reached grit (down,
 out or nothing), an ongoing state the actor must resolve this turn (E3), reserve groups
-that may come in as reinforcements between exchanges (E1).
+that may come in as reinforcements between exchanges (E1), and the mode's own (an
+infiltration's decoy lost to a fumble while hidden, N4d).
 
 The window's decisions bar lists these above the map until each is decided: a decision
 goes away when the model no longer asks for it (the Op was applied), never on a timer."""
@@ -13,6 +14,7 @@ import msgspec
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.damage import HARM_CHOICES, hits_reach_grit
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.op import Op
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.reserve import BringIn, reserve_groups
@@ -92,4 +94,5 @@ def pending_decisions(enc: Encounter) -> list[Decision]:
             out.append(
                 Decision("reinforcements", group, text, (Choice("Bring in", tip, BringIn(group)),))
             )
+    out.extend(current_mode(enc).decisions(enc))  # the mode's own (N4d)
     return out

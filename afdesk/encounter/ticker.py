@@ -22,6 +22,7 @@ from afdesk.encounter.contest.assembly import higher_card
 from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.damage import landed_hits
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.flow import EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
@@ -114,7 +115,8 @@ class _Reader:
                 return [TickerLine(f"{self.name(op.id)} is out of the fight", "out")]
         elif isinstance(op, ExitCombatant):
             if self.left_in_view(op.id):
-                return [TickerLine(f"{self.name(op.id)} leaves the fight", "out")]
+                words = current_mode(self.enc).exit_words(str(op.edge))  # N8: "gets out"
+                return [TickerLine(f"{self.name(op.id)} {words}", "out")]
         elif isinstance(op, BringIn):
             return self.reinforcements(op)
         elif isinstance(op, ChangeMode):

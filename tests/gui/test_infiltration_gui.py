@@ -10,6 +10,7 @@ import random
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QLabel
 
 from afdesk.encounter.contest.assembly import CheckKind
 from afdesk.encounter.infiltration.ops import RaiseAlarm
@@ -72,13 +73,35 @@ def test_confirm_all_moves_every_unaware_guardian_and_confirm_moves_one(window):
     assert enc.combatants["guard-2"].area == steps["guard-2"].area
     assert enc.combatants["guard-1"].area == (6, 6)  # only the one confirmed
     steps = {s.id: s for s in watch_steps(enc)}
+    assert set(steps) == {"guard-1", "foreman"}  # guard-2 stepped this turn (N3)
     panel.confirm_all.click()
     for gid, s in steps.items():
         c = enc.combatants[gid]
         assert c.area == s.area and c.facing == pytest.approx(s.facing)  # N3
-    assert layer.steps == {s.id: (s.area, s.facing) for s in watch_steps(enc)}  # new ones
+    assert layer.steps == {} and watch_steps(enc) == ()  # one step a turn (N3)
     window.doc.undo_stack.undo()  # Confirm all is one undo step
     assert all(enc.combatants[g].area == s.area for g, s in steps.items()) is False
+
+
+def test_confirm_all_once_a_turn_is_disabled_with_the_reason(window):
+    """N3: after Confirm all, a second one in the same turn is refused: the button is
+    disabled and says why; pressed anyway, it changes nothing and says why (N3)."""
+    _layer, panel = _open_sample(window)
+    doc = window.doc
+    assert panel.confirm_all.isEnabled()
+    panel.confirm_all.click()
+    assert not panel.confirm_all.isEnabled()
+    assert "has taken its watch step this turn" in panel.confirm_all.toolTip()
+    assert panel.confirm_all.toolTip().endswith("(N3)")
+    assert (
+        panel.findChild(QLabel, "watchedThisTurn")
+        .text()
+        .startswith("Dock Guard 1, Dock Guard 2, Foreman Gao: watch step taken this turn")
+    )
+    before, steps = doc.encounter.state(), doc.undo_stack.count()
+    panel._confirm_all()  # as if pressed anyway
+    assert doc.encounter.state() == before and doc.undo_stack.count() == steps
+    assert "(N3)" in panel.refusal.text()
 
 
 def test_a_move_that_puts_a_decoy_in_a_clear_line_draws_the_seen_line(window):

@@ -15,6 +15,7 @@ from afdesk.encounter.contest.assembly import (
     MOMENTUM_KINDS,
     CheckKind,
     ContestRecord,
+    DefenseKind,
     DefenseOption,
     DefenseUse,
     Modifier,
@@ -96,6 +97,8 @@ class ResolveContest(Op, frozen=True):
         people: dict[str, Combatant] = {}
         attacker = enc.combatant(r.attacker)
         t = enc.turn
+        if attacker.hidden and r.action.spec.attack and r.defenses:
+            self._surprise_defenses(enc, attacker)
         if r.uses in ("action", "snap") and not self.override:
             require_phase(enc, Phase.TURNS, doing=f"{r.action.label.lower()} on a turn")
             require_actor(enc, attacker.id, r.action.label.lower(), str(r.action))
@@ -261,12 +264,32 @@ class ResolveContest(Op, frozen=True):
                 decoys=tuple(tuple(d) for d in r.decoys)
             )
 
+    def perceived(self, enc: "Encounter") -> bool:
+        """Whether the target's perception stood against this surprise attack (N7): never
+        here; a ``SurpriseAttack`` (an infiltration's Op) records one."""
+        return False
+
+    def _surprise_defenses(self, enc: "Encounter", attacker: Combatant) -> None:
+        """A dodge never answers a surprise attack (E8); where N7 holds (an infiltration)
+        nothing does unless the target's perception stood."""
+        r = self.record
+        if any(d.kind.base is DefenseKind.DODGE for d in r.defenses):
+            raise IllegalOp("a dodge cannot answer a surprise attack (E8)")
+        if current_mode(enc).surprise_leaves_down and not self.perceived(enc):
+            raise IllegalOp(
+                f"nothing contests {attacker.name}'s surprise attack: "
+                f"{name(enc, r.target)} did not perceive {attacker.name} (N7)"
+            )
+
     def _leaves_down(self, enc: "Encounter", v: Verdict) -> bool:
-        """N7: in a mode where it does (an infiltration), a surprise attack that lands with
-        nothing contesting it also leaves its target down (E17)."""
+        """N7: in a mode where it does (an infiltration), a surprise attack that lands
+        while the target's perception did not stand also leaves its target down (E17)."""
         r = self.record
         return (
-            v.lands and bool(r.target) and not r.defenses and current_mode(enc).surprise_leaves_down
+            v.lands
+            and bool(r.target)
+            and not self.perceived(enc)
+            and current_mode(enc).surprise_leaves_down
         )
 
     def describe(self, enc: "Encounter") -> str:

@@ -9,7 +9,7 @@ refused (N4a).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -22,6 +22,7 @@ from afdesk.encounter.state import Mode, Phase
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.interface import Encounter
+    from afdesk.rules.verdict import Verdict
 
 INFILTRATION_PART = Part(
     "infiltration", InfiltrationState, InfiltrationState, EventKind.INFILTRATION
@@ -59,6 +60,43 @@ class InfiltrationMode(Battle):
         if str(kind) == "creep" and c.hidden:
             return (("hidden", "Hidden", 2, f"{c.name} is hidden: +2 to Creep", "N5"),)
         return ()
+
+    def assemble(
+        self, enc: Encounter, attacker: str, action: str, target: str, facet: str, weapon: str
+    ) -> Any:
+        """N7: a surprise attack's defenses are closed until the target's perception
+        stands (the check dialog offers it: afdesk.encounter.infiltration.perception)."""
+        from afdesk.encounter.contest.assembly import CheckKind, assemble_on_map
+        from afdesk.encounter.infiltration.perception import surprise_plan
+
+        plan = assemble_on_map(enc, attacker, CheckKind(action), target, facet, weapon)
+        return surprise_plan(enc, plan, perceived=False)
+
+    def after_check(self, enc: Encounter, record: Any, v: Verdict) -> None:
+        """N4d: a check fumbled while hidden costs a decoy, its owner picking which: the
+        hidden state notes it until :class:`LoseDecoy` (the pending decision) takes it."""
+        from afdesk.encounter.infiltration.ops import hidden_fumblers, owe_decoy
+
+        for cid in hidden_fumblers(enc, record, v):
+            owe_decoy(enc, cid)
+
+    def check_text(self, enc: Encounter, record: Any, v: Verdict) -> str:
+        from afdesk.encounter.infiltration.ops import hidden_fumblers
+
+        return "".join(
+            f" — Fumble while hidden: {n} loses a decoy, {n}'s owner picks which (N4d, R6)"
+            for n in (enc.combatants[c].name for c in hidden_fumblers(enc, record, v))
+        )
+
+    def exit_words(self, edge: str) -> str:
+        """N8: whoever leaves over an edge gets out by it."""
+        return f"gets out by the {edge} edge"
+
+    def decisions(self, enc: Encounter) -> list[Any]:
+        """N4d: each hidden character owing a decoy to a fumble picks which goes."""
+        from afdesk.encounter.infiltration.decisions import fumble_decisions
+
+        return list(fumble_decisions(enc))
 
     def revealed(self, enc: Encounter, cid: str) -> None:
         """N6: the first intruder revealed (here by its own attack, N7) raises the alarm."""

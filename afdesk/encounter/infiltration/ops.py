@@ -6,22 +6,30 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter import economy
 from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.contest.ops import ResolveContest, _consume
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import adjacent, normalise_facing
+from afdesk.encounter.infiltration.perception import Perception, perception_text
 from afdesk.encounter.infiltration.state import (
     Departure,
     InfiltrationState,
     Objective,
     infiltration_of,
 )
-from afdesk.encounter.infiltration.watch import WatchStep
+from afdesk.encounter.infiltration.watch import WATCHED, WatchStep, watch_refusal
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import area_text, name, require_area_in_zone
 from afdesk.encounter.state import Mode, Phase
+from afdesk.rules.errors import RulesError
+from afdesk.rules.rulesets import ruleset_named
 
 if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Combatant
+    from afdesk.encounter.contest.assembly import ContestRecord
     from afdesk.encounter.interface import Encounter
+    from afdesk.rules.verdict import Verdict
 
 EDGES = ("north", "east", "south", "west")
 
@@ -136,7 +144,7 @@ class ConfirmWatch(Op, frozen=True):
     label = "Watch"
 
     def execute(self, enc: "Encounter") -> None:
-        inf = _inf(enc, "confirm a watch step")
+        _inf(enc, "confirm a watch step")
         if not self.steps:
             raise IllegalOp("no watch step to confirm (N3)")
         seen: set[str] = set()
@@ -145,8 +153,9 @@ class ConfirmWatch(Op, frozen=True):
             if s.id in seen:
                 raise IllegalOp(f"{c.name} takes one watch step, not two (N3)")
             seen.add(s.id)
-            if not inf.unaware(s.id):
-                raise IllegalOp(f"{c.name} is not an unaware guardian: no watch step (N3)")
+            why = watch_refusal(enc, s.id)
+            if why:
+                raise IllegalOp(why)
             if c.area is None or c.exited:
                 raise IllegalOp(f"{c.name} is not on the map (N3)")
             if c.has(StateKind.DOWN):
@@ -157,7 +166,12 @@ class ConfirmWatch(Op, frozen=True):
                 raise IllegalOp(
                     f"{c.name}'s watch step to {area_text(target)} is not one area (N3)"
                 )
-            enc.put(c.replace(area=target, facing=normalise_facing(s.facing)))
+            done = (*c.economy.resolved, WATCHED)  # one watch step a turn (N3)
+            enc.put(
+                c.replace(area=target, facing=normalise_facing(s.facing)).with_economy(
+                    resolved=done
+                )
+            )
             enter_decoys(enc, s.id, target)
 
     def describe(self, enc: "Encounter") -> str:
@@ -334,6 +348,101 @@ class SetObscured(Op, frozen=True):
         return f"Obscured areas: {', '.join(area_text(a) for a in self.areas) or 'none'} (N4a)"
 
 
+FUMBLED = "fumbled: loses a decoy, its owner picks which (N4d)"
+"""The note a fumble while hidden leaves on the hidden state until the owner picks the
+decoy that goes (N4d, R6): the pending decision reads it, :class:`LoseDecoy` clears it."""
+
+
+def owes_decoy(c: "Combatant") -> bool:
+    """Whether ``c`` fumbled a check while hidden and has not yet lost the decoy (N4d)."""
+    st = c.state(StateKind.HIDDEN)
+    return st is not None and st.note == FUMBLED
+
+
+def hidden_fumblers(enc: "Encounter", record: "ContestRecord", v: "Verdict") -> list[str]:
+    """Who fumbled this check while hidden (N4d, R6): its roller, when hidden (not an
+    attack from hiding, which reveals it, N7), and each hidden defender whose roll
+    fumbled (a sneak against a Look)."""
+    out: list[str] = []
+    a = enc.combatants.get(record.attacker)
+    if (
+        a is not None
+        and a.hidden
+        and not record.action.spec.attack
+        and v.attack is not None
+        and v.attack.fumble
+    ):
+        out.append(a.id)
+    rules = ruleset_named(enc.ruleset)
+    for d in record.defenses:
+        c = enc.combatants.get(d.defender)
+        if c is None or not c.hidden or d.roll is None or not rules.dice_pools:
+            continue
+        if rules.outcome(d.roll).fumble and c.id not in out:
+            out.append(c.id)
+    return out
+
+
+def owe_decoy(enc: "Encounter", cid: str) -> None:
+    """Note on ``cid``'s hidden state that a fumble costs it a decoy (N4d)."""
+    c = enc.combatant(cid)
+    if not c.hidden or not c.decoys:
+        return
+    states = tuple(
+        msgspec.structs.replace(s, note=FUMBLED) if s.kind == StateKind.HIDDEN else s
+        for s in c.states
+    )
+    enc.put(c.replace(states=states))
+
+
+class LoseDecoy(Op, frozen=True):
+    """The owner of a hidden character that fumbled a check picks the decoy it loses
+    (N4d, R6); its last decoy gone, it is revealed there (N5) and the first intruder
+    revealed raises the alarm (N6)."""
+
+    id: str
+    area: tuple[int, int]
+    label = "Decoy lost to a fumble"
+
+    def execute(self, enc: "Encounter") -> None:
+        inf = _inf(enc, "lose a decoy to a fumble")
+        c = enc.combatant(self.id)
+        if not c.hidden or not owes_decoy(c):
+            raise IllegalOp(
+                f"{c.name} has no fumble to pay for: a decoy goes to a fumble of its "
+                "owner's check while hidden (N4d)"
+            )
+        area = (self.area[0], self.area[1])
+        if area not in c.decoys:
+            raise IllegalOp(f"{c.name} has no decoy at {area_text(area)} to lose (N4d)")
+        c = c.without_decoy(area)
+        states = tuple(
+            msgspec.structs.replace(s, note="") if s.kind == StateKind.HIDDEN else s
+            for s in c.states
+        )
+        c = c.replace(states=states)
+        if not c.decoys:
+            c = c.without_state(StateKind.HIDDEN).replace(area=area)
+            new = _revealed(enc, inf, c.id)
+            if new != inf:
+                enc.set_part("infiltration", new)
+        enc.put(c)
+
+    def describe(self, enc: "Encounter") -> str:
+        c = enc.combatants.get(self.id)
+        who = name(enc, self.id)
+        text = f"{who} loses the decoy at {area_text(self.area)} to the fumble (N4d)"
+        if c is not None and tuple(c.decoys) == ((self.area[0], self.area[1]),):
+            text += f"; {who} is revealed there (N5)"
+            text += "; the alarm is raised (N6)" if _alarm_due(enc, self.id) else ""
+        return text
+
+
+def _alarm_due(enc: "Encounter", cid: str) -> bool:
+    inf: InfiltrationState = infiltration_of(enc)
+    return cid in inf.intruders and not inf.alarm
+
+
 class HiddenActsFrom(Op, frozen=True):
     """A hidden character acts from one of its decoys (N5: it is at one of them, undecided
     until it acts or is revealed; N7: a surprise attack is made from either decoy's area,
@@ -358,3 +467,45 @@ class HiddenActsFrom(Op, frozen=True):
 
     def describe(self, enc: "Encounter") -> str:
         return f"{name(enc, self.id)} acts from the decoy at {area_text(self.area)} (N5, N7)"
+
+
+class SurpriseAttack(ResolveContest, frozen=True):
+    """A surprise attack with the target's perception (N7): the target spent its guard on
+    a study check that the attacker's sneak contested. If it stood, the attack was
+    contested normally, never by a dodge (E8); if not, nothing contested it and landing
+    it leaves the target down (E17). Without a perception it is the plain check."""
+
+    perception: Perception | None = None
+    label = "Surprise attack"
+
+    def execute(self, enc: "Encounter") -> None:
+        _inf(enc, "make a surprise attack")
+        r = self.record
+        a = enc.combatant(r.attacker)
+        if not (a.hidden and r.action.spec.attack and r.target):
+            raise IllegalOp(f"{a.name} is not hidden: this is no surprise attack (N7)")
+        p = self.perception
+        if p is not None:
+            if not ruleset_named(enc.ruleset).dice_pools:
+                raise IllegalOp(f"{enc.ruleset}: no perception roll (N7)")
+            t = enc.combatant(r.target)
+            if t.economy.guards < 1:
+                raise IllegalOp(f"{t.name}'s guard is used: a perception spends it (N7, E4)")
+            enc.put(_consume(economy.use_guard(t), p.modifiers))
+        super().execute(enc)
+
+    def perceived(self, enc: "Encounter") -> bool:
+        p = self.perception
+        return p is not None and p.stands(enc.ruleset)
+
+    def describe(self, enc: "Encounter") -> str:
+        line = super().describe(enc)
+        p = self.perception
+        if p is None:
+            return line
+        r = self.record
+        try:
+            seen = perception_text(name(enc, r.target), name(enc, r.attacker), p, enc.ruleset)
+        except (RulesError, IllegalOp):
+            return line
+        return f"{seen} — {line}"

@@ -4,6 +4,7 @@ changes anything."""
 
 from __future__ import annotations
 
+import heapq
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -63,12 +64,35 @@ def _sq(a: Area, b: Area) -> int:
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
 
 
+WATCHED = "watch"
+"""The mark a watch step leaves in the guardian's ``economy.resolved`` (what its turn
+resolved once, E3): gone when its next turn starts, so one watch step a turn (N3)."""
+
+
+def watch_refusal(enc: Encounter, guardian: str) -> str:
+    """Why ``guardian`` takes no watch step now, or "" (N3): one a turn, and only for an
+    unaware guardian."""
+    inf: InfiltrationState = infiltration_of(enc)
+    g = enc.combatants.get(guardian)
+    if g is None:
+        return f"there is no character {guardian!r}"
+    if not inf.unaware(guardian):
+        return f"{g.name} is not an unaware guardian: no watch step (N3)"
+    if WATCHED in g.economy.resolved:
+        return (
+            f"{g.name} has already taken its watch step this turn: one a turn, the next "
+            f"on {g.name}'s next turn (N3)"
+        )
+    return ""
+
+
 def watch_steps(enc: Encounter) -> tuple[WatchStep, ...]:
-    """The proposed watch step of every unaware guardian on the map (N3)."""
+    """The proposed watch step of every unaware guardian on the map that has not taken
+    this turn's yet (N3)."""
     inf: InfiltrationState = infiltration_of(enc)
     out = []
     for gid in inf.guardians:
-        if inf.unaware(gid):
+        if not watch_refusal(enc, gid):
             step = watch_step(enc, gid)
             if step is not None:
                 out.append(step)
@@ -127,6 +151,53 @@ def seen_by(enc: Encounter, hider: str, area: Area) -> tuple[str, ...]:
             oid for oid, at, f in _eyes(enc, inf, hider) if clear_line_on(enc, at, f, area)
         )
     )
+
+
+def decoy_reach(enc: Encounter, cid: str, start: Area) -> dict[Area, tuple[Area, ...]]:
+    """Where ``cid``'s decoy at ``start`` can go on a Maneuver while hidden (N5): every
+    area within the character's speed by E14 costs (adjacent steps, Rough 2, the speed
+    its terrain needs), with the cheapest path (``start`` first). A path ends in an
+    opponent's area (E14: entering its overlap ends the move; the decoy is lost there,
+    N4b). ``start`` itself is left out."""
+    from afdesk.encounter import movement
+
+    c = enc.combatants.get(cid)
+    if c is None:
+        return {}
+    budget = movement.maneuver_ticks(c)
+    unit = movement.tick_unit(c)
+    foes = {
+        (o.area[0], o.area[1])
+        for oid in infiltration_of(enc).opponents(cid)
+        if (o := enc.combatants.get(oid)) is not None
+        and o.area is not None
+        and not o.hidden
+        and not o.exited
+    }
+    best: dict[Area, int] = {start: 0}
+    prev: dict[Area, Area] = {}
+    heap = [(0, start)]
+    while heap:
+        cost, area = heapq.heappop(heap)
+        if cost > best[area] or (area != start and area in foes):
+            continue
+        for nxt in neighbours(area):
+            if not enc.zone.contains(nxt):
+                continue
+            step = movement.step_cost(c, enc.terrain_at(nxt), unit)
+            if step is None or cost + step > budget or cost + step >= best.get(nxt, budget + 1):
+                continue
+            best[nxt], prev[nxt] = cost + step, area
+            heapq.heappush(heap, (cost + step, nxt))
+    out: dict[Area, tuple[Area, ...]] = {}
+    for end in best:
+        if end == start:
+            continue
+        path = [end]
+        while path[-1] != start:
+            path.append(prev[path[-1]])
+        out[end] = tuple(reversed(path))
+    return out
 
 
 class SeenLine(msgspec.Struct, frozen=True):

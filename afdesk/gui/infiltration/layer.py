@@ -99,6 +99,10 @@ class InfiltrationLayer:
         """The seen lines drawn: (observer, where it stands, owner, decoy area) (N4a)."""
         self.banner = ""
         """The words of the banner above the zone (the alarm, N6; the end, N8)."""
+        self.decoy_tags: dict[tuple[int, int], str] = {}
+        """The one owners' tag per decoy area ("decoys: Huang, Mei" when they share it)."""
+        self.seen_tags: dict[tuple[int, int], str] = {}
+        """The one SEEN tag per decoy area, naming every observer (N4a)."""
 
     def set_document(self, doc) -> None:
         self.doc = doc
@@ -159,6 +163,7 @@ class InfiltrationLayer:
                 item.scene().removeItem(item)
         self.items = []
         self.badges, self.steps, self.lines, self.banner = {}, {}, [], ""
+        self.decoy_tags, self.seen_tags = {}, {}
         if not facts:
             return
         guardians, steps, lines, decoys, objectives, got_out, alarm, ended, names, bounds = facts
@@ -171,8 +176,19 @@ class InfiltrationLayer:
             self.steps[gid] = (area, facing)
             self._watch_step(self._guardian_area(guardians, gid), area, facing)
         self._seen(lines, names)
-        for _cid, who, area in decoys:
-            self._add(Tag(f"decoy: {who}", QColor(40, 40, 40, 215), 14), _centre(area), 0.66)
+        # One tag per area: decoys sharing an area (several owners) are named together.
+        by_area: dict[tuple, list[tuple[str, str]]] = {}
+        for cid, who, area in decoys:
+            by_area.setdefault(area, []).append((cid, who))
+        for area, owners in by_area.items():
+            owners = list(dict.fromkeys(owners))
+            if len(owners) == 1:
+                text = f"decoy: {owners[0][1]}"
+            else:  # the tokens' short labels keep the tag within its area's width
+                labels = self.view.map_scene.labels
+                text = "decoys: " + ", ".join(labels.get(cid) or who for cid, who in owners)
+            self.decoy_tags[area] = text
+            self._add(Tag(text, QColor(40, 40, 40, 215), 14), _centre(area), 0.66)
         for text, area, done in objectives:
             short = text if len(text) <= 24 else text[:23] + "\u2026"
             word = f"\u2713 {short}" if done else f"\u2605 {short}"
@@ -234,14 +250,18 @@ class InfiltrationLayer:
         """N4a: a red line from each observer to each decoy it sees, a red ring round the
         decoy and who sees it."""
         by_decoy: dict[tuple, list[str]] = {}
+        drawn: set[tuple] = set()
         for observer, at, owner, decoy in lines:
             self.lines.append((observer, at, owner, decoy))
-            line = QGraphicsLineItem(_centre(at).x(), _centre(at).y(), *_xy(decoy))
-            line.setPen(QPen(SEEN, 4, Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap))
-            self._add(line, QPointF(0, 0), 0, Z_LINES)
+            if (at, decoy) not in drawn:  # one line per place and decoy area
+                drawn.add((at, decoy))
+                line = QGraphicsLineItem(_centre(at).x(), _centre(at).y(), *_xy(decoy))
+                line.setPen(QPen(SEEN, 4, Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap))
+                self._add(line, QPointF(0, 0), 0, Z_LINES)
             label = self.view.map_scene.labels.get(observer) or names.get(observer, observer)
-            by_decoy.setdefault((owner, decoy), []).append(label)
-        for (_owner, decoy), who in by_decoy.items():
+            by_decoy.setdefault(decoy, []).append(label)
+        # One ring and one tag per area, whoever's decoys share it.
+        for decoy, who in by_decoy.items():
             ring = QGraphicsPathItem()
             path = QPainterPath()
             path.addEllipse(QPointF(0, 0), 0.46 * AREA, 0.46 * AREA)
@@ -249,6 +269,7 @@ class InfiltrationLayer:
             ring.setPen(QPen(SEEN, 5))
             self._add(ring, _centre(decoy), 0, Z_LINES + 1)
             seen = "SEEN by " + ", ".join(dict.fromkeys(who))
+            self.seen_tags[decoy] = seen
             self._add(Tag(seen, SEEN, 15), _centre(decoy), -0.75, Z_TAGS + 1)
 
     def _edges(self, got_out, bounds) -> None:

@@ -45,7 +45,12 @@ from afdesk.encounter.infiltration.ops import (
     SetRoles,
 )
 from afdesk.encounter.infiltration.setup import SetUpIntruder
-from afdesk.encounter.infiltration.watch import seen_decoys, watch_step, watch_steps
+from afdesk.encounter.infiltration.watch import (
+    WATCHED,
+    seen_decoys,
+    watch_step,
+    watch_steps,
+)
 from afdesk.encounter.state import Mode
 from afdesk.encounter.zone import Edge
 from afdesk.gui.errors import show_refusal
@@ -100,6 +105,8 @@ class InfiltrationPanel(QWidget):
         "watch:guard-1", "fumble:guard-1", "eliminate:huang@(1, 2)", "act:huang@(1, 2)",
         "reveal:huang@(1, 2)", "hide:huang", "left:huang")."""
         self.objective_boxes: dict[str, QCheckBox] = {}
+        self.decoy_moves = None
+        """The selected hidden character's Maneuver while hidden (N5), when shown."""
         self._shown: tuple = ()
 
     # ------------------------------------------------------------------ document
@@ -122,7 +129,7 @@ class InfiltrationPanel(QWidget):
     def _confirm_all(self) -> None:
         steps = watch_steps(self.doc.encounter)
         if not steps:
-            show_refusal(self.refusal, "no unaware guardian has a watch step to confirm (N3)")
+            show_refusal(self.refusal, confirm_all_refusal(self.doc.encounter))
             return
         self.push(ConfirmWatch(steps))
 
@@ -164,6 +171,11 @@ class InfiltrationPanel(QWidget):
         self.alarm.setEnabled(not inf.alarm)
         steps = watch_steps(enc)
         self.confirm_all.setEnabled(bool(steps))
+        self.confirm_all.setToolTip(
+            "Each unaware guardian takes its proposed watch step: one a turn (N3)"
+            if steps
+            else confirm_all_refusal(enc)
+        )
         self._rebuild(enc, inf, steps)
 
     def _clear(self) -> None:
@@ -229,6 +241,19 @@ class InfiltrationPanel(QWidget):
                     "The watch: a study check in the check dialog, with its exact odds (N3). "
                     "On a success Confirm the step; on a Fumble take the step away."
                 )
+        stepped = [
+            g
+            for g in inf.guardians
+            if inf.unaware(g) and g in enc.combatants and WATCHED in _economy(enc, g).resolved
+        ]
+        if stepped:
+            label = QLabel(
+                ", ".join(names.get(g, g) for g in stepped)
+                + ": watch step taken this turn; the next on the guardian's next turn (N3)"
+            )
+            label.setWordWrap(True)
+            label.setObjectName("watchedThisTurn")
+            self.rows.addWidget(label)
         seen = seen_decoys(enc)
         if seen:
             grid = self._group("Decoys seen now (N4a)")
@@ -258,6 +283,7 @@ class InfiltrationPanel(QWidget):
                     )
                     if here:
                         self.buttons[f"act:{c.id}@{_at(area)}"].setEnabled(False)
+        self._maneuver(enc)
         self._setup(enc, inf, names)
         if inf.objectives:
             box = QGroupBox("Objectives (N1)")
@@ -288,6 +314,20 @@ class InfiltrationPanel(QWidget):
         else:
             dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dlg.open()
+
+    def _maneuver(self, enc) -> None:
+        """N5: the selected hidden character's Maneuver while hidden moves its decoys."""
+        from afdesk.gui.infiltration.decoys import DecoyMoves
+
+        c = enc.combatants.get(self.doc.selected)
+        self.decoy_moves = None
+        if c is None or not c.hidden or not c.decoys or c.exited:
+            return
+        grid = self._group(f"{c.name}: Maneuver while hidden (N5)")
+        self.decoy_moves = DecoyMoves(self, grid, enc, c.id)
+
+    def push_refused(self, reason: str) -> None:
+        show_refusal(self.refusal, reason)
 
     def _roles(self, enc, inf) -> None:
         """N1: with nobody in a role (a battle switched at an exchange end), who intrudes
@@ -378,6 +418,28 @@ class InfiltrationPanel(QWidget):
             ops.append(ExitCombatant(cid, Edge(edge), override=not rule.exits))
         ops.append(MarkLeft(cid, edge))
         self.push(*ops)
+
+
+def _economy(enc, cid):
+    return enc.combatants[cid].economy
+
+
+def confirm_all_refusal(enc) -> str:
+    """Why Confirm all has nothing to confirm now (N3): every unaware guardian has taken
+    this turn's watch step, or none is unaware (or on the map, or standing)."""
+    inf = enc.infiltration
+    unaware = [g for g in inf.guardians if inf.unaware(g) and g in enc.combatants]
+    if unaware and all(WATCHED in _economy(enc, g).resolved for g in unaware):
+        return (
+            "every unaware guardian has taken its watch step this turn: one a turn, the "
+            "next on each guardian's next turn (N3)"
+        )
+    if any(WATCHED in _economy(enc, g).resolved for g in unaware):
+        return (
+            "the unaware guardians who have not stepped this turn have no step to take "
+            "(off the map, down or no decoy to go toward); the others stepped already (N3)"
+        )
+    return "no unaware guardian has a watch step to confirm (N3)"
 
 
 def nearest_edge(enc, c) -> str:

@@ -151,6 +151,7 @@ class MapView(QGraphicsView):
         self._links.connect(doc.zoneChanged, self._on_zone)
         self._links.connect(doc.changed, self.clear_refusal)
         self._links.connect(doc.changed, self.group.follow)
+        self._links.connect(doc.changed, self._follow_offer)
         self.clear_refusal()
         self._end_offer()
         if not self.player:
@@ -436,6 +437,14 @@ class MapView(QGraphicsView):
         """Whose facing is being offered after a move ("" if nobody's)."""
         note = self._notes.get("offer")
         return self._offer_cid if note is not None and note.isVisible() else ""
+
+    def _follow_offer(self) -> None:
+        """A character no longer on the map (it left by an edge, E9, N8) picks no
+        facing: its offer goes."""
+        if self._offer_cid:
+            c = self.doc.encounter.combatants.get(self._offer_cid)
+            if c is None or not c.on_map:
+                self._end_offer()
 
     def _end_offer(self) -> None:
         self._offer_cid = ""

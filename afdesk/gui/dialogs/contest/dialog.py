@@ -27,6 +27,8 @@ from afdesk.encounter.contest.assembly import CheckKind, Plan, assemble, candida
 from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import distance
+from afdesk.encounter.infiltration.ops import SurpriseAttack
+from afdesk.encounter.infiltration.perception import after_perception
 from afdesk.encounter.modes import current_mode
 from afdesk.gui import screens
 from afdesk.gui.dialogs.contest.common import Panel, reading_order
@@ -36,6 +38,7 @@ from afdesk.gui.dialogs.contest.dice import DicePanel
 from afdesk.gui.dialogs.contest.extras import ExtrasPanel
 from afdesk.gui.dialogs.contest.modifiers import ModifiersPanel, OptionsPanel
 from afdesk.gui.dialogs.contest.overlap import OverlapPanel
+from afdesk.gui.dialogs.contest.perception import PerceptionPanel
 from afdesk.gui.dialogs.contest.shifts import MomentumPanel, ShiftsPanel
 from afdesk.gui.dialogs.contest.sixes import SixesPanel
 from afdesk.gui.dialogs.contest.weapon import WeaponBox, zero_hits_landing, zero_hits_question
@@ -129,6 +132,7 @@ class ContestDialog(QDialog):
         self.modifiers = ModifiersPanel()
         self.options = OptionsPanel(self.rules)
         self.extras = ExtrasPanel(self.enc)
+        self.perception = PerceptionPanel(self.enc, lambda: self.source)
         self.defense = DefensePanel(self.enc, self.rules)
         self.defense_options = DefenseOptionsPanel(self.rules)
         self.odds = QLabel()
@@ -148,7 +152,9 @@ class ContestDialog(QDialog):
         body = QWidget()
         panels = QVBoxLayout(body)
         panels.setContentsMargins(0, 0, 0, 0)
-        for w in (self.modifiers, self.options, self.extras, self.defense, self.defense_options):
+        for w in (self.modifiers, self.options, self.extras, self.perception):
+            panels.addWidget(w)
+        for w in (self.defense, self.defense_options):
             panels.addWidget(w)
         for w in (self.dice, self.overlap, self.sixes, self.shifts, self.momentum):
             panels.addWidget(w)
@@ -185,6 +191,7 @@ class ContestDialog(QDialog):
         for panel in self.panels():
             panel.changed.connect(self._refresh)
             panel.refused.connect(self._show_reason)
+        self.perception.perceived.connect(self._perceived)
         self.dice.roll_attack.clicked.connect(self._after_roll)
         self.apply_button.clicked.connect(self._apply)
         self.buttons.rejected.connect(self.reject)
@@ -194,6 +201,7 @@ class ContestDialog(QDialog):
             self.modifiers,
             self.options,
             self.extras,
+            self.perception,
             self.defense,
             self.defense_options,
             self.dice,
@@ -244,6 +252,7 @@ class ContestDialog(QDialog):
             facet = self.facet_box.currentData() or self.facet_box.itemData(0) or ""
         self._bind(None)
         self.plan = None
+        self.perception.show_plan(None)
         try:
             weapon = self.weapon_box.weapon()
             plan = assemble(self.enc, self.attacker, self.action, target, facet or "", weapon)
@@ -252,6 +261,7 @@ class ContestDialog(QDialog):
             self._refresh()
             return
         self.plan = plan
+        self.perception.show_plan(plan if plan.allowed else None)
         if not keep_facet:
             i = self.facet_box.findData(plan.facet)
             self.facet_box.blockSignals(True)
@@ -290,6 +300,15 @@ class ContestDialog(QDialog):
             nxt = self.dice.roll_defense if self.dice.roll_defense.isEnabled() else None
             (nxt or self.apply_button).setFocus()
 
+    def _perceived(self) -> None:
+        """N7: the target's perception is rolled; the attack's defenses follow from it."""
+        p, f = self.perception.result, self.flow
+        if p is None or f is None or self.plan is None:
+            return
+        self.plan = f.plan = after_perception(self.enc, self.plan, p)
+        self._show_reason(" ".join(self.plan.notes), note=True)
+        self._refresh()
+
     def _apply(self) -> None:
         f = self.flow
         if f is None or not f.rolled:
@@ -300,6 +319,8 @@ class ContestDialog(QDialog):
         except IllegalOp as exc:
             self._show_reason(str(exc))
             return
+        if self.perception.result is not None:  # the target perceived first (N7)
+            op = SurpriseAttack(op.record, op.override, perception=self.perception.result)
         if zero_hits_landing(self.enc, f):
             asked = (f.hits, len(f.momentum_uses))
             if self._zero_hits_asked != asked:
@@ -333,6 +354,7 @@ class ContestDialog(QDialog):
         self.options.refresh()
         mods = f.modifiers if f is not None else list(self.plan.modifiers if self.plan else [])
         self.modifiers.show_modifiers(mods, editable=not rolled)
+        self.perception.refresh()
         self.defense.show_plan(self.plan, rolled)
         self.defense_options.refresh()
         self.dice.refresh()
