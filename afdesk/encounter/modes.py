@@ -126,6 +126,13 @@ class EncounterMode:
         a dispute that is over (P7, P9); "" for never."""
         return ""
 
+    def decisions(self, enc: Encounter) -> list[Any]:
+        """What waits for the GM's decision in this mode, as ``afdesk.encounter.pending.
+        Decision``s with the Ops that decide them: the window's decisions bar lists them
+        with the rest (afdesk.encounter.pending). None in battle; a dispute's +1 tension
+        after a fumble, its broken end's battle, chase or end (P7), closing it (P8)."""
+        return []
+
     def check_modifiers(
         self, enc: Encounter, c: Combatant, kind: str
     ) -> tuple[tuple[str, str, int, str, str], ...]:

@@ -1,6 +1,7 @@
 """What waits for the GM's decision, whoever is selected: hits that reached grit (down,
 out or nothing), an ongoing state the actor must resolve this turn (E3), reserve groups
-that may come in as reinforcements between exchanges (E1).
+that may come in as reinforcements between exchanges (E1), and what the mode declares (a
+dispute's tension after a fumble, its broken end, closing it: P7, P8).
 
 The window's decisions bar lists these above the map until each is decided: a decision
 goes away when the model no longer asks for it (the Op was applied), never on a timer."""
@@ -13,6 +14,7 @@ import msgspec
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.damage import HARM_CHOICES, hits_reach_grit
+from afdesk.encounter.modes import current_mode
 from afdesk.encounter.op import Op
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.reserve import BringIn, reserve_groups
@@ -54,7 +56,8 @@ _ONGOING = (StateKind.BLEEDING, StateKind.BURNING, StateKind.BLINDED)
 
 def pending_decisions(enc: Encounter) -> list[Decision]:
     """Every decision waiting for the GM now, in roster order: harm first, then the
-    actor's ongoing states, then the reserve groups between exchanges."""
+    actor's ongoing states, then the reserve groups between exchanges, then the mode's
+    own (:meth:`~afdesk.encounter.modes.EncounterMode.decisions`: a dispute's, P7, P8)."""
     out: list[Decision] = []
     for c in enc.roster():
         if hits_reach_grit(c):
@@ -92,4 +95,5 @@ def pending_decisions(enc: Encounter) -> list[Decision]:
             out.append(
                 Decision("reinforcements", group, text, (Choice("Bring in", tip, BringIn(group)),))
             )
+    out.extend(current_mode(enc).decisions(enc))
     return out

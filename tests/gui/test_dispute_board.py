@@ -11,7 +11,7 @@ import random
 
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QPushButton
 
 from afdesk import paths
 from afdesk.encounter.checks import CheckKind
@@ -48,6 +48,11 @@ def turn_of(window, cid: str) -> None:
             return
         assert not doc.push(NextTurn())
     raise AssertionError(f"{cid} never got a turn")
+
+
+def bar_buttons(window) -> dict:
+    """The decisions bar's buttons by label: the dispute's decisions wait there (P7, P8)."""
+    return {b.text(): b for row in window.decisions.rows for b in row.buttons}
 
 
 def texts(widget) -> str:
@@ -116,8 +121,9 @@ def test_tension_over_the_threshold_offers_battle_or_chase_at_once(window):
     enc = window.doc.encounter
     assert enc.dispute.outcome.how == "broken" and enc.turn.phase is Phase.TURNS
     assert "broke with no winner" in b.banner.text()
-    assert {"Battle now", "Chase now", "End the encounter"} <= set(b.decision_buttons)
-    b.decision_buttons["Chase now"].click()
+    assert {"Battle now", "Chase now", "End the encounter"} <= set(bar_buttons(window))
+    assert window.decisions.parentWidget().isVisibleTo(window)
+    bar_buttons(window)["Chase now"].click()
     assert window.doc.encounter.mode is Mode.CHASE
     assert window.mode_views.stack.currentWidget() is window.mode_views.board(Mode.CHASE)
     assert "at once: the dispute broke (P7)" in window.doc.encounter.log[-1].text
@@ -137,7 +143,7 @@ def test_the_players_board_shows_the_outcome_and_no_gm_only_data(window):
     assert not window.doc.push(MoveDisputant("farmers", "mill", count=7))  # 8 of T 8 (P6)
     banner = table.banner.text()
     assert "Rebuild the mill wins (P6)" in banner and "+2" in banner  # P9, E15
-    assert table.decision_buttons == {}
+    assert not table.findChildren(QPushButton)  # no GM decisions on the table
 
 
 def test_a_battle_turned_dispute_at_an_exchange_end_lists_every_character(window):
@@ -212,9 +218,9 @@ def test_a_fumbled_convince_proposes_one_tension_on_the_board(window):
     dialog.apply_button.click()
     assert "proposes +1 tension (P7, R6)" in window.doc.encounter.log[-1].text
     assert window.doc.encounter.dispute.tension == 0  # proposed, not added
-    b.decision_buttons["+1 tension"].click()
+    bar_buttons(window)["+1 tension"].click()
     assert window.doc.encounter.dispute.tension == 1
-    assert "+1 tension" not in b.decision_buttons
+    assert "+1 tension" not in bar_buttons(window)
 
 
 def test_the_character_menus_convince_offers_the_audience_and_says_p4b_first(window):
@@ -351,3 +357,26 @@ def test_on_a_tie_the_ending_tabs_pick_is_among_the_tied(window):
     c.close_button.click()
     assert doc.encounter.dispute.outcome.winner == c.winner.currentData()
     assert c.message.text() == ""
+
+
+def test_the_fumbles_tension_waits_on_the_decisions_bar_over_the_map_too(window):
+    turn_of(window, "huang")
+    b = board(window)
+    b.controls.source = ScriptedSource([1, 2, 1, 5])  # no Win, an Interference Win: Fumble
+    dialog = b.controls.open_check(CheckKind.CONVINCE)
+    dialog.modifiers.add_gm("the crowd jeers", -1)
+    dialog.dice.roll_attack.click()
+    dialog.apply_button.click()
+    window.mode_views.flip()  # the GM looks at the map (Ctrl+B)
+    assert window.mode_views.stack.currentWidget() is not b
+    bar = window.decisions
+    assert bar.parentWidget().isVisibleTo(window)
+    [row] = bar.rows
+    assert "Huang fumbled a social check" in row.text.text() and "(P7, R6)" in row.text.text()
+    window.doc.select("bao")  # another character selected: the decision stays
+    assert bar.rows == [row]
+    bar_buttons(window)["+1 tension"].click()
+    assert window.doc.encounter.dispute.tension == 1
+    assert bar.rows == [] and not bar.parentWidget().isVisibleTo(window)
+    window.doc.undo_stack.undo()  # undone: it waits again
+    assert "+1 tension" in bar_buttons(window)

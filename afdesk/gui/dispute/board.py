@@ -4,11 +4,12 @@ sees why T is what it is, P6), a card for the neutral audience, every individual
 grit, wits and sway (a group as one line with its count, P3), the tension against its
 threshold (P7), and how the dispute ended (P9).
 
-``player=True`` is the players' variant: no controls, no decisions, no denizen's numbers
-(only the band's own), nobody hidden. The GM's board carries the controls
-(:mod:`.controls`) and what waits for the GM's decision (:func:`afdesk.encounter.dispute.
-checks.decisions`: the fumble's tension, a broken dispute's battle or chase at once,
-closing at an exchange end).
+``player=True`` is the players' variant: no controls, no denizen's numbers (only the
+band's own), nobody hidden. The GM's board carries the controls (:mod:`.controls`); what
+waits for the GM's decision (the fumble's tension, a broken dispute's battle or chase at
+once, closing at an exchange end: P7, P8) is on the window's decisions bar, above the
+board or the map whatever the GM looks at (the dispute mode declares it,
+:func:`afdesk.encounter.pending.pending_decisions`).
 """
 
 from __future__ import annotations
@@ -22,14 +23,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QProgressBar,
-    QPushButton,
     QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
-from afdesk.encounter.dispute import checks
 from afdesk.encounter.dispute.ops import outcome_text
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, Platform
 from afdesk.encounter.state import Mode, Phase
@@ -191,19 +190,11 @@ class DisputeBoard(QWidget):
         self.banner.setWordWrap(True)
         self.banner.setTextFormat(Qt.TextFormat.RichText)
         outer.addWidget(self.banner)
-        self.decisions = QWidget()
-        self.decisions_box = QVBoxLayout(self.decisions)
-        self.decisions_box.setContentsMargins(0, 0, 0, 0)
-        self.decisions_box.setSpacing(2)
-        outer.addWidget(self.decisions)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.hint.setTextFormat(Qt.TextFormat.RichText)
         self.hint.setVisible(False)
         outer.addWidget(self.hint)
-        self.decision_buttons: dict[str, QPushButton] = {}
-        """The buttons of the decisions shown, by their label (tests press them)."""
-        self._decisions: list = []
         inner = QWidget()
         self.grid = QGridLayout(inner)
         self.grid.setContentsMargins(0, 0, 0, 0)
@@ -296,7 +287,6 @@ class DisputeBoard(QWidget):
         self._show_cards(d)
         if self.controls is not None:
             self._show_hint(d)
-            self._show_decisions()
             self.controls.refresh()
 
     def _show_hint(self, d: DisputeState) -> None:
@@ -398,50 +388,6 @@ class DisputeBoard(QWidget):
             for col in range(COLUMNS):
                 self.grid.setColumnStretch(col, 1)
             self._order = order
-
-    def _show_decisions(self) -> None:
-        doc = self.doc
-        enc = doc.encounter
-        now = (
-            doc.memo("dispute_decisions", lambda: checks.decisions(enc, enc.log))
-            if enc.mode is Mode.DISPUTE
-            else []
-        )
-        if now == self._decisions:
-            return
-        self._decisions = now
-        while self.decisions_box.count():
-            item = self.decisions_box.takeAt(0)
-            w = item.widget()
-            if w is not None:
-                w.deleteLater()
-        self.decision_buttons = {}
-        for dec in now:
-            row = QWidget()
-            row.setObjectName("disputeDecision")
-            row.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-            back = "#b00020" if dec.kind == "broken" else "#37474f"
-            row.setStyleSheet(
-                f"#disputeDecision {{ background: {back}; border-radius: 4px; }}"
-                " #disputeDecision QLabel { color: white; font-weight: bold; }"
-            )
-            box = QHBoxLayout(row)
-            box.setContentsMargins(8, 2, 4, 2)
-            label = QLabel(f"⚠ {dec.text}")
-            label.setWordWrap(True)
-            box.addWidget(label, 1)
-            for choice in dec.choices:
-                b = QPushButton(choice.label)
-                b.setToolTip(choice.tip)
-                b.clicked.connect(lambda _c=False, op=choice.op: self._decide(op))
-                box.addWidget(b)
-                self.decision_buttons[choice.label] = b
-            self.decisions_box.addWidget(row)
-
-    def _decide(self, op) -> None:
-        if self.doc is None or op is None or self.controls is None:
-            return
-        self.controls.push(op)
 
 
 def make_board(window) -> DisputeBoard:
