@@ -380,3 +380,17 @@ def test_the_fumbles_tension_waits_on_the_decisions_bar_over_the_map_too(window)
     assert bar.rows == [] and not bar.parentWidget().isVisibleTo(window)
     window.doc.undo_stack.undo()  # undone: it waits again
     assert "+1 tension" in bar_buttons(window)
+
+
+def test_a_taunt_with_no_weapon_shows_and_deals_its_success_margin(window):
+    turn_of(window, "huang")
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("bao"))
+    controls.source = ScriptedSource([5, 5, 1, 1])  # Result 5, Gain 2: margin 2 (R13)
+    dialog = controls.open_check(CheckKind.TAUNT)
+    assert dialog is not None and dialog.momentum.hits.value() == 0  # not rolled yet
+    dialog.dice.roll_attack.click()
+    assert dialog.momentum.hits.value() == 2
+    assert "success margin (R13, P5) 2" in dialog.momentum.damage_text.text()
+    dialog.apply_button.click()
+    assert window.doc.encounter.dispute.entry("bao").grit == 0  # 2 grit off (P5)

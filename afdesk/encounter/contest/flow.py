@@ -30,7 +30,7 @@ from afdesk.encounter.contest.assembly import (
     pools,
 )
 from afdesk.encounter.contest.spends import SpendSide
-from afdesk.encounter.damage import plan_damage
+from afdesk.encounter.damage import margin_damage, plan_damage
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
 from afdesk.rules import d20
@@ -77,13 +77,32 @@ class ContestFlow(SpendSide):
         self.momentum_uses: list[MomentumUse] = []
         self.decoy = None
         self.decoys: tuple[Area, ...] = ()
-        self.hits = plan_damage(enc.combatant(plan.attacker), plan.weapon)
-        """The attack's damage, dealt with Momentum's if the attack lands (E6, R12)."""
+        self._hits: int | None = plan_damage(enc.combatant(plan.attacker), plan.weapon)
+        if plan.action is CheckKind.TAUNT and not plan.weapon:
+            self._hits = None  # the success margin, as rolled (R13, P5): :attr:`hits`
         self.physical: list[str] = []
         """Rolls typed from physical dice ("attack", "defense"; afdesk.encounter.typed)."""
         self.note = ""
 
     # ------------------------------------------------------------------ configuration
+
+    @property
+    def hits(self) -> int:
+        """The attack's damage, dealt with Momentum's if the attack lands (E6, R12): the
+        GM's number, else the chosen weapon's; a Taunt with no weapon deals its success
+        margin as it stands now (R13, P5: :func:`~afdesk.encounter.damage.margin_damage`)."""
+        if self._hits is not None:
+            return self._hits
+        return margin_damage(self.verdict_now(), self.d20) if self.rolled else 0
+
+    @hits.setter
+    def hits(self, value: int) -> None:
+        self._hits = value
+
+    @property
+    def hits_from_margin(self) -> bool:
+        """The damage is the success margin (a Taunt with no weapon, the GM has typed none)."""
+        return self._hits is None
 
     @property
     def rolled(self) -> bool:

@@ -24,14 +24,13 @@ from afdesk.encounter.contest.assembly import (
     _state_mods,
     assemble_on_map,
 )
-from afdesk.encounter.damage import landed_hits
+from afdesk.encounter.damage import landed_hits, margin_damage
 from afdesk.encounter.dispute.convince import DisputeConvince
 from afdesk.encounter.dispute.ops import side_name
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, dispute_of
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.state import Phase
 from afdesk.rules import dispute as rules
-from afdesk.rules.rulesets import d20_margin
 
 if TYPE_CHECKING:
     from afdesk.encounter.contest.assembly import ContestRecord
@@ -202,13 +201,7 @@ def check_targets(enc: Encounter, attacker: str, action: CheckKind) -> list[tupl
 def convince_margin(enc: Encounter, record: ContestRecord, v: Verdict) -> int:
     """The success margin a Convince brings (R13; d20: the degree's, D2); 0 if it failed
     or was stopped."""
-    if not v.lands:
-        return 0
-    if v.attack is not None:
-        return v.attack.success_margin
-    if record.d20 is not None:
-        return max(d20_margin(record.d20.degree), 1)
-    return 0
+    return margin_damage(v, record.d20)
 
 
 def _convince(enc: Encounter, record: ContestRecord, v: Verdict) -> DisputeConvince:

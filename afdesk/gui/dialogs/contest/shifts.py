@@ -334,8 +334,9 @@ class MomentumPanel(Panel):
         self.hits = QSpinBox()
         self.hits.setRange(0, 50)
         self.hits.setToolTip(
-            "The attack's damage (the chosen weapon's; the GM may change it): dealt with the "
-            "Momentum spent on damage if the attack lands (E6, R12)"
+            "The attack's damage (the chosen weapon's; a Taunt with no weapon: its success "
+            "margin, R13, P5; the GM may change it): dealt with the Momentum spent on damage "
+            "if the attack lands (E6, R12)"
         )
         hits_label = QLabel("&Damage")
         self.damage_text = QLabel()
@@ -389,7 +390,8 @@ class MomentumPanel(Panel):
             return ""
         extra = momentum_damage(f.momentum_uses)
         total = landed_hits(f.hits, f.momentum_uses)
-        parts = [f"{f.plan.weapon or 'damage'} {f.hits}"]
+        what = "success margin (R13, P5)" if f.hits_from_margin else f.plan.weapon or "damage"
+        parts = [f"{what} {f.hits}"]
         if extra:
             parts.append(f"Momentum {extra:+d} (R12)")
         hits = f"{total} hit" + ("" if total == 1 else "s")
@@ -399,6 +401,8 @@ class MomentumPanel(Panel):
         f = self.flow
         attack = action.spec.attack
         self.hits.setEnabled(attack and f is not None)
+        if f is not None and f.hits_from_margin and self.hits.value() != f.hits:
+            self.reset()  # a Taunt with no weapon: the margin as it stands (R13, P5)
         self.damage_text.setText(self.damage_summary())
         if v is None or f is None or not f.rules.momentum:
             self.box.setEnabled(attack and f is not None)
