@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLabel, QPushButton
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import QLabel, QPushButton
 from afdesk import paths
 from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.dispute.ops import AddTension, MoveDisputant
+from afdesk.encounter.ops.economy import SetEconomy
 from afdesk.encounter.ops.flow import EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
@@ -394,3 +396,43 @@ def test_a_taunt_with_no_weapon_shows_and_deals_its_success_margin(window):
     assert "success margin (R13, P5) 2" in dialog.momentum.damage_text.text()
     dialog.apply_button.click()
     assert window.doc.encounter.dispute.entry("bao").grit == 0  # 2 grit off (P5)
+
+
+def test_p5_a_retort_by_another_cooperates_through_the_check_dialog(window):
+    turn_of(window, "huang")
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("lan"))
+    # Huang 5, 5 (cover: Interference 1, 1); then Bao's retort 4, 4, 2 (Interference 1)
+    # buys Lan two retries of her Fails 1, 1: 6 and 3; her 6 stops the taunt (R9, R11)
+    controls.source = ScriptedSource([5, 5, 1, 1, 4, 4, 2, 1, 1, 1, 6, 3])
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    panel = dialog.defense
+    bao = panel.button("retort", "guard", by="bao")
+    assert bao.text().startswith("Retort by Elder Bao (guard) — influence 3")
+    assert bao.isEnabled()
+    panel.choose("insight")
+    panel.cooperate("bao")
+    assert [o.defender for o in dialog.flow.defense] == ["lan", "bao"]
+    dialog.dice.roll_defense.click()
+    dialog.apply_button.click()
+    enc = window.doc.encounter
+    assert enc.combatant("bao").economy.guards == 0 and enc.dispute.entry("lan").grit == 1
+    assert "Widow Lan uses insight with Elder Bao's retort (P5)" in enc.log[-1].text
+
+
+def test_p5_a_retort_by_another_that_cannot_says_why(window):
+    turn_of(window, "huang")
+    enc = window.doc.encounter
+    e = enc.combatant("bao").economy
+    assert not window.doc.push(SetEconomy("bao", msgspec.structs.replace(e, guards=0)))
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("lan"))
+    controls.source = ScriptedSource([5, 5, 1, 1])
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    panel = dialog.defense
+    bao = panel.button("retort", "guard", by="bao")
+    assert not bao.isEnabled()
+    assert "Elder Bao's guard is used" in panel.why(bao) and "(E4)" in panel.why(bao)
+    assert "Not open now" in panel.closed_toggle.text()

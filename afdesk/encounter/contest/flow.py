@@ -29,6 +29,7 @@ from afdesk.encounter.contest.assembly import (
     momentum_refusal,
     pools,
 )
+from afdesk.encounter.contest.defense_side import helping_refusal
 from afdesk.encounter.contest.spends import SpendSide
 from afdesk.encounter.damage import margin_damage, plan_damage
 from afdesk.encounter.errors import IllegalOp
@@ -173,7 +174,14 @@ class ContestFlow(SpendSide):
                 raise IllegalOp(o.reason)
         if len(options) > 2:
             raise IllegalOp("at most a guard and a defense contest one check (E4)")
-        if len(options) == 2:
+        if len(options) == 2 and options[0].defender != options[1].defender:
+            # Another's retort cooperates with the target's own defense (P5, R11).
+            lead, helper = sorted(options, key=lambda o: o.defender != self.plan.target)
+            why = helping_refusal(lead, helper, self.plan.target)
+            if why:
+                raise IllegalOp(why)
+            options = (lead, helper)
+        elif len(options) == 2:
             guard, other = sorted(options, key=lambda o: o.via is not Via.GUARD)
             why = combinable(guard, other)
             if why:
@@ -181,7 +189,7 @@ class ContestFlow(SpendSide):
             options = (other, guard)  # the defense leads; the guard cooperates (E4)
         self.defense = tuple(options)
         self.defense_modifiers = {}
-        if len(options) == 2:
+        if len(options) == 2 and options[0].defender == options[1].defender:
             # Prepared and Momentum markers count on the character's next check once
             # (E5, R12): the leading defense uses them, not the guard that helps it.
             self.defense_modifiers[1] = [
