@@ -12,7 +12,7 @@ import random
 import msgspec
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QLabel, QPushButton
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton
 
 from afdesk import paths
 from afdesk.encounter.checks import CheckKind
@@ -436,3 +436,43 @@ def test_p5_a_retort_by_another_that_cannot_says_why(window):
     assert not bao.isEnabled()
     assert "Elder Bao's guard is used" in panel.why(bao) and "(E4)" in panel.why(bao)
     assert "Not open now" in panel.closed_toggle.text()
+
+
+def test_long_names_after_a_retort_fit_the_check_dialog_and_the_cards(window, qtbot):
+    """At 1280x720: long names are elided in the defenses (whole in the tooltip) and the
+    dialog needs no sideways scrolling; the cards show who used its guard (E4, P5) and
+    no card cuts off its last lines."""
+    from afdesk.encounter.dispute.ops import EditPlatform
+    from afdesk.encounter.ops.roster import EditCombatant
+
+    doc = window.doc
+    window.show()
+    enc = doc.encounter
+    bao_name = "Elder Bao Thuan of the Eastern Millstone Guild"
+    assert not doc.push(EditCombatant(enc.combatant("bao").replace(name=bao_name)))
+    bridge = enc.dispute.platform("bridge")
+    long = "Mend the stone bridge over the river before the spring floods"
+    assert not doc.push(EditPlatform(msgspec.structs.replace(bridge, name=long)))
+    turn_of(window, "huang")
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("lan"))
+    controls.source = ScriptedSource([5, 5, 1, 1, 4, 4, 2, 1, 1, 1, 6, 3])
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    bao = dialog.defense.button("retort", "guard", by="bao")
+    assert bao_name not in bao.text() and bao_name in bao.toolTip()
+    dialog.defense.choose("insight")
+    dialog.defense.cooperate("bao")
+    assert "helper: retort" in dialog.defense_options.pool_text()
+    qtbot.waitUntil(lambda: dialog.scroll.viewport().width() > 0)
+    body = dialog.scroll.widget()
+    assert body.minimumSizeHint().width() <= dialog.scroll.viewport().width()
+    dialog.dice.roll_defense.click()
+    dialog.apply_button.click()
+    cards = board(window).cards
+    assert "guard used" in cards["mill"].people.text()  # Bao retorted for Lan (P5)
+    assert "guard used" in cards["bridge"].people.text()  # Lan's own insight
+    assert "guard used" not in cards["magistrate"].people.text()
+    QApplication.processEvents()
+    for card in cards.values():
+        assert card.height() >= card.heightForWidth(card.width())

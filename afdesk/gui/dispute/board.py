@@ -78,7 +78,9 @@ class SideCard(QFrame):
         self.people.setTextFormat(Qt.TextFormat.RichText)
         self.people.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         box.addWidget(self.people, 1)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # Minimum, not Maximum: a wrapped title or line needs more than the size hint at a
+        # narrow width, and a card capped at its hint cut its last lines off.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.key: object = None
 
     def show_side(
@@ -90,9 +92,21 @@ class SideCard(QFrame):
         *,
         player: bool,
         leading: bool,
+        guard_used: frozenset[str] = frozenset(),
     ) -> None:
-        """Fill the card (only when what it shows changed)."""
-        key = (d.target(), platform, tuple(people), proponent, player, leading, d.outcome)
+        """Fill the card (only when what it shows changed); ``guard_used`` names the
+        entries whose character has used its guard (it returns on its turn, E4): a
+        retort, its own or for another, spends it (P5)."""
+        key = (
+            d.target(),
+            platform,
+            tuple(people),
+            proponent,
+            player,
+            leading,
+            d.outcome,
+            guard_used & {e.id for e in people},
+        )
         if key == self.key:
             return
         self.key = key
@@ -147,6 +161,8 @@ class SideCard(QFrame):
             if e.player:
                 name = f"<b>{name}</b>"
             numbers = "" if (player and not e.player) else stats_text(e)
+            if e.id in guard_used:
+                numbers += " · <i>guard used</i>"
             rows.append(
                 f"<tr><td>{name}</td><td style='padding-left:10px; color:#444'>{numbers}</td></tr>"
             )
@@ -362,6 +378,13 @@ class DisputeBoard(QWidget):
                 self.grid.removeWidget(card)
                 card.deleteLater()
         leader = d.leader() if not d.over else None
+        used = frozenset(
+            e.id
+            for e in d.entries
+            if not self.player
+            and (c := enc.combatants.get(e.character)) is not None
+            and c.economy.guards < 1
+        )
         for key in order:
             card = self.cards.get(key)
             if card is None:
@@ -381,6 +404,7 @@ class DisputeBoard(QWidget):
                 proponent,
                 player=self.player,
                 leading=leader == key and bool(key),
+                guard_used=used,
             )
         if order != self._order:
             for i, key in enumerate(order):

@@ -33,6 +33,10 @@ VIA_WORDS = {
 }
 
 
+NAME_WIDTH = 200
+"""The pixels a defender's name takes in a defense's words before it is elided."""
+
+
 def readable(widget: QWidget) -> None:
     """Draw ``widget``'s text, disabled, in the palette's own text colours: a defense not
     open now says why, and Qt's disabled grey (1.57:1) could not be read."""
@@ -99,6 +103,8 @@ class DefensePanel(Panel):
     def cooperate(self, ally: str, via: str = "guard") -> None:
         """Have ``ally``'s retort cooperate with the target's chosen insight (P5, R11), as
         the GM would tick it."""
+        if self._ally is None:
+            raise KeyError(f"no retort by another is open now (wanted {ally})")
         combo = self.ally_combo
         for i in range(combo.count()):
             option = self._allies[combo.itemData(i)]
@@ -161,6 +167,7 @@ class DefensePanel(Panel):
         closed = [o for o in plan.defenses if not o.allowed]
         for option in [o for o in plan.defenses if o.allowed] + closed:
             button = QRadioButton(self._text(option))
+            button.setToolTip(self._text(option, full=True))
             button.setEnabled(option.allowed)
             self._radios.append((button, option))
             button.toggled.connect(lambda _on: self._choose())
@@ -204,7 +211,7 @@ class DefensePanel(Panel):
         combo.setMinimumContentsLength(16)
         for i, o in enumerate(self._allies):
             combo.addItem(self._text(o), i)
-            combo.setItemData(i, self._text(o), Qt.ItemDataRole.ToolTipRole)
+            combo.setItemData(i, self._text(o, full=True), Qt.ItemDataRole.ToolTipRole)
         row.addWidget(box)
         row.addWidget(combo, 1)
         holder = QWidget()
@@ -257,12 +264,16 @@ class DefensePanel(Panel):
         self._layout.addWidget(self.closed_toggle)
         self._layout.addWidget(self.closed_list)
 
-    def _text(self, o: DefenseOption) -> str:
-        d = self.enc.combatant(o.defender)
+    def _text(self, o: DefenseOption, full: bool = False) -> str:
+        """The option's words; a long name is elided (``full``: not), so that the choices
+        fit the dialog's width (the button's tooltip has them whole)."""
+        name = self.enc.combatant(o.defender).name
+        if not full:
+            name = self.fontMetrics().elidedText(name, Qt.TextElideMode.ElideRight, NAME_WIDTH)
         mods = ", ".join(m.text() for m in o.modifiers)
-        text = f"{d.name}: {o.kind.label} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
+        text = f"{name}: {o.kind.label} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
         if self._target and o.defender != self._target:  # for the target (P5)
-            text = f"{o.kind.label} by {d.name} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
+            text = f"{o.kind.label} by {name} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
         if mods:
             text += f"; {mods}"
         return text

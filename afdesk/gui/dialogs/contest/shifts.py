@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -327,9 +328,21 @@ class MomentumPanel(Panel):
         for label, _kind, _dice in self.choices:
             self.kind.addItem(label)
         self.target = QComboBox()
+        # A long name must not widen the dialog: the box shows what fits, its tooltip all.
+        self.target.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.target.setMinimumContentsLength(14)
         for c in enc.roster():
             if c.on_map:
                 self.target.addItem(c.name, c.id)
+                self.target.setItemData(
+                    self.target.count() - 1, c.name, Qt.ItemDataRole.ToolTipRole
+                )
+        self.target.currentIndexChanged.connect(
+            lambda _i: self.target.setToolTip(self.target.currentText())
+        )
+        self.target.setToolTip(self.target.currentText())
         self.use = QPushButton("&Spend")
         self.hits = QSpinBox()
         self.hits.setRange(0, 50)
