@@ -415,6 +415,7 @@ def test_p5_a_retort_by_another_cooperates_through_the_check_dialog(window):
     panel.cooperate("bao")
     assert [o.defender for o in dialog.flow.defense] == ["lan", "bao"]
     dialog.dice.roll_defense.click()
+    assert dialog.dice.helper_label.text() == "Elder Bao's retort helping:"
     dialog.apply_button.click()
     enc = window.doc.encounter
     assert enc.combatant("bao").economy.guards == 0 and enc.dispute.entry("lan").grit == 1

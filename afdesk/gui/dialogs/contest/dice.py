@@ -190,6 +190,12 @@ class DicePanel(Panel):
         self.helper_dice.set_roll(f.helper_roll)
         self.helper_dice.setVisible(f.helper_roll is not None)
         self.helper_label.setVisible(f.helper_roll is not None)
+        if len(f.defense) == 2 and f.defense[1].defender != f.defense[0].defender:
+            who = f.enc.combatant(f.defense[1].defender).name  # a retort for another (P5)
+            self.helper_label.setText(f"{who}'s retort helping:")
+            self.helper_label.setWordWrap(True)
+        else:
+            self.helper_label.setText("the guard helping:")
         v = f.verdict_now() if rolled else None
         self.defense_text.setText(v.defense.describe() if v and v.defense else "")
         if v is not None:
