@@ -477,3 +477,22 @@ def test_long_names_after_a_retort_fit_the_check_dialog_and_the_cards(window, qt
     QApplication.processEvents()
     for card in cards.values():
         assert card.height() >= card.heightForWidth(card.width())
+
+
+def test_p5_physical_dice_for_a_retort_helping_are_typed_in_the_rulesets_order(window):
+    turn_of(window, "huang")
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("lan"))
+    controls.source = ScriptedSource([5, 5, 1, 1])
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    dialog.defense.choose("insight")
+    dialog.defense.cooperate("bao")
+    hint = dialog.dice.defense_faces.faces_edit.placeholderText()
+    # af-2.5.4: the helper's Gain buys the leader's retries, so it rolls first (R11)
+    assert "the helper's dice first, then the defense's" in hint
+    # Bao 4, 4, 2 and his Interference 1; Lan 1, 1, retried to 6 and 3: stopped
+    dialog.dice.defense_faces.type_faces("4 4 2 1 1 1 6 3")
+    dialog.dice.roll_defense.click()
+    assert dialog.flow.verdict_now().stopped
+    assert [d.face for d in dialog.flow.helper_roll.main_pool] == [4, 4, 2]

@@ -97,7 +97,7 @@ class DicePanel(Panel):
             text.setWordWrap(True)
         # Physical dice: the faces rolled at the table, per roll.
         self.attack_faces = FacesEntry("check")
-        self.defense_faces = FacesEntry("defense (and a helping guard's after it)")
+        self.defense_faces = FacesEntry("defense")
         top = Qt.AlignmentFlag.AlignTop
         grid.addWidget(QLabel("<b>The check</b>"), 0, 0, top)
         grid.addWidget(self.attack_dice, 0, 1)
@@ -196,6 +196,13 @@ class DicePanel(Panel):
             self.helper_label.setWordWrap(True)
         else:
             self.helper_label.setText("the guard helping:")
+        what = "defense"
+        if len(f.defense) == 2:  # typed in the order the ruleset rolls them (R11)
+            first = f.rules.helper_rolls_first
+            what = f"defense with its helper: the {'helper' if first else 'defense'}'s dice "
+            what += f"first, then the {'defense' if first else 'helper'}'s"
+        if what != self.defense_faces.what:
+            self.defense_faces.set_what(what)
         v = f.verdict_now() if rolled else None
         self.defense_text.setText(v.defense.describe() if v and v.defense else "")
         if v is not None:
