@@ -153,6 +153,17 @@ def test_p5_refusals_name_their_rule_and_change_nothing():
         with pytest.raises(IllegalOp, match=rf"\{rule[:-1]}\)"):
             enc.apply(_crafted(flow, d))
         assert enc.state() == before
+    helped = taunt_rolled(playing())
+    enc2 = helped.enc
+    helped.choose_defense(for_lan(enc2), own_insight(helped))
+    helped.roll_defense(ScriptedSource([4, 4, 2, 1, 1, 1, 6, 3]))
+    [lead] = helped.record().defenses
+    assert lead.helper is not None and lead.helper.defender == "bao"
+    insight_helper = msgspec.structs.replace(lead.helper, kind=DefenseKind.INSIGHT)
+    before2 = enc2.state()
+    with pytest.raises(IllegalOp, match=r"only a retort answers for another \(P5\)"):
+        enc2.apply(_crafted(helped, msgspec.structs.replace(lead, helper=insight_helper)))
+    assert enc2.state() == before2
     enc.apply(MoveDisputant("bao", "magistrate"))  # now on the attacker's side
     before = enc.state()
     with pytest.raises(IllegalOp, match=r"another side.*\(P5\)"):

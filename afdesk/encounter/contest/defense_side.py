@@ -241,12 +241,8 @@ def defenders_refusal(enc: Encounter, r: ContestRecord) -> str:
         h = d.helper
         if h is not None and h.defender != d.defender:
             lead = DefenseOption(d.defender, d.kind, d.via, d.facet, 0)
-            why = helping_refusal(
-                lead, DefenseOption(h.defender, h.kind, h.via, h.facet, 0), r.target
-            )
-            if why or d.defender != r.target:
-                return why or "another's retort cooperates with the target's own defense (P5)"
-            why = _for_another(enc, r, h)
+            helper = DefenseOption(h.defender, h.kind, h.via, h.facet, 0)
+            why = helping_refusal(lead, helper, r.target) or _for_another(enc, r, h)
             if why:
                 return why
     return ""
