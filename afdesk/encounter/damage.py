@@ -17,6 +17,8 @@ from afdesk.encounter.weapons import Attack
 
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
+    from afdesk.rules.d20 import D20Check
+    from afdesk.rules.verdict import Verdict
 
 
 class _Spent(Protocol):
@@ -93,5 +95,27 @@ def harm_text(c: Combatant) -> str:
 
 def plan_damage(attacker: Combatant, weapon: str) -> int:
     """The damage the check dialog starts from: the chosen attack's, else 0 (the GM types
-    it)."""
+    it). A Taunt with no weapon deals its success margin instead (:func:`margin_damage`)."""
     return attack_named(attacker, weapon).damage if weapon else 0
+
+
+def margin_damage(v: Verdict, d20: D20Check | None = None) -> int:
+    """The damage of a social attack made with no weapon: its success margin (R13), 0 when
+    it does not land; under d20-degrees the degree's margin, at least 1 (D2).
+
+    The reading (P5, E6, E17): a Taunt, the Attack action's social form, "deals its damage
+    to grit", and an attack "rolls damage if you succeed" (E6), but the pages give no
+    unarmed or social damage and RULES.md no damage table: damage is the chosen weapon's
+    on the sheet. A social attack needs no weapon (nothing in E6, E8 or P5 ties a Taunt to
+    one), so its damage comes from the check itself: the success margin, the number the
+    rules already turn into lost grit elsewhere (a chase's margin, H3; persevere's, E15)
+    and into people moved by a Convince (P4a). Momentum on damage (R12) adds to it."""
+    if not v.lands:
+        return 0
+    if v.attack is not None:
+        return max(v.attack.success_margin, 0)
+    if d20 is not None:
+        from afdesk.rules.rulesets import d20_margin
+
+        return max(d20_margin(d20.degree), 1)
+    return 0

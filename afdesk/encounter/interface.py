@@ -39,6 +39,9 @@ class Encounter(Protocol):
     """The GM's own pictures under the tiles (afdesk.encounter.art)."""
     combatants: dict[str, Combatant]
     order: tuple[str, ...]
+    log: list[Any]
+    """The log's entries (``afdesk.encounter.snapshot.LogEntry``), oldest first: read
+    only (a dispute's pending decisions look back for a fumble, P7)."""
 
     # Reading.
     def part(self, name: str) -> Any:

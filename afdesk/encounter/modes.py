@@ -127,6 +127,26 @@ class EncounterMode:
         a dispute that is over (P7, P9); "" for never."""
         return ""
 
+    def retort_refusal(self, enc: Encounter, attacker: str, target: str, ally: str) -> str:
+        """Why ``ally`` may not retort for ``target`` against ``attacker``'s social check
+        ("" if it may): a retort "may contest a social check aimed at anyone" (P5, E4).
+        A dispute lets anyone present on another side than the attacker's; battle offers
+        no retort on another's behalf (its check dialog lists the target's own
+        defenses)."""
+        who = enc.combatants[ally].name if ally in enc.combatants else ally
+        return (
+            f"{who} cannot retort on another's behalf here: afdesk plays a retort for "
+            "someone else in a dispute (P5)"
+        )
+
+    def decisions(self, enc: Encounter) -> list[Any]:
+        """What waits for the GM's decision in this mode, as ``afdesk.encounter.pending.
+        Decision``s with the Ops that decide them: the window's decisions bar lists them
+        with the rest (afdesk.encounter.pending). None in battle; a dispute's +1 tension
+        after a fumble, its broken end's battle, chase or end (P7), closing it (P8); an
+        infiltration's decoy lost to a fumble while hidden (N4d)."""
+        return []
+
     def check_modifiers(
         self, enc: Encounter, c: Combatant, kind: str
     ) -> tuple[tuple[str, str, int, str, str], ...]:
@@ -157,12 +177,6 @@ class EncounterMode:
         """What the players' ticker says of a character leaving over ``edge`` (E9): it
         leaves the fight; an intruder gets out (N8)."""
         return "leaves the fight"
-
-    def decisions(self, enc: Encounter) -> list[Any]:
-        """What else waits for the GM's decision in this mode (``pending.Decision``s, the
-        decisions bar lists them): none in battle; a decoy lost to a fumble while hidden
-        in an infiltration (N4d)."""
-        return []
 
     # ------------------------------------------------------------- changes of mode
 

@@ -1,7 +1,8 @@
 """What waits for the GM's decision, whoever is selected: hits that reached grit (down,
 out or nothing), an ongoing state the actor must resolve this turn (E3), reserve groups
-that may come in as reinforcements between exchanges (E1), and the mode's own (an
-infiltration's decoy lost to a fumble while hidden, N4d).
+that may come in as reinforcements between exchanges (E1), and what the mode declares (a
+dispute's tension after a fumble, its broken end, closing it: P7, P8; an infiltration's
+decoy lost to a fumble while hidden, N4d).
 
 The window's decisions bar lists these above the map until each is decided: a decision
 goes away when the model no longer asks for it (the Op was applied), never on a timer."""
@@ -56,7 +57,8 @@ _ONGOING = (StateKind.BLEEDING, StateKind.BURNING, StateKind.BLINDED)
 
 def pending_decisions(enc: Encounter) -> list[Decision]:
     """Every decision waiting for the GM now, in roster order: harm first, then the
-    actor's ongoing states, then the reserve groups between exchanges."""
+    actor's ongoing states, then the reserve groups between exchanges, then the mode's
+    own (:meth:`~afdesk.encounter.modes.EncounterMode.decisions`: a dispute's, P7, P8)."""
     out: list[Decision] = []
     for c in enc.roster():
         if hits_reach_grit(c):
@@ -94,5 +96,5 @@ def pending_decisions(enc: Encounter) -> list[Decision]:
             out.append(
                 Decision("reinforcements", group, text, (Choice("Bring in", tip, BringIn(group)),))
             )
-    out.extend(current_mode(enc).decisions(enc))  # the mode's own (N4d)
+    out.extend(current_mode(enc).decisions(enc))  # the mode's own (P7, P8, N4d)
     return out

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton
 
 from afdesk import paths
 from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.dispute.ops import AddTension, MoveDisputant
+from afdesk.encounter.ops.economy import SetEconomy
 from afdesk.encounter.ops.flow import EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
@@ -48,6 +50,11 @@ def turn_of(window, cid: str) -> None:
             return
         assert not doc.push(NextTurn())
     raise AssertionError(f"{cid} never got a turn")
+
+
+def bar_buttons(window) -> dict:
+    """The decisions bar's buttons by label: the dispute's decisions wait there (P7, P8)."""
+    return {b.text(): b for row in window.decisions.rows for b in row.buttons}
 
 
 def texts(widget) -> str:
@@ -116,8 +123,9 @@ def test_tension_over_the_threshold_offers_battle_or_chase_at_once(window):
     enc = window.doc.encounter
     assert enc.dispute.outcome.how == "broken" and enc.turn.phase is Phase.TURNS
     assert "broke with no winner" in b.banner.text()
-    assert {"Battle now", "Chase now", "End the encounter"} <= set(b.decision_buttons)
-    b.decision_buttons["Chase now"].click()
+    assert {"Battle now", "Chase now", "End the encounter"} <= set(bar_buttons(window))
+    assert window.decisions.parentWidget().isVisibleTo(window)
+    bar_buttons(window)["Chase now"].click()
     assert window.doc.encounter.mode is Mode.CHASE
     assert window.mode_views.stack.currentWidget() is window.mode_views.board(Mode.CHASE)
     assert "at once: the dispute broke (P7)" in window.doc.encounter.log[-1].text
@@ -137,7 +145,7 @@ def test_the_players_board_shows_the_outcome_and_no_gm_only_data(window):
     assert not window.doc.push(MoveDisputant("farmers", "mill", count=7))  # 8 of T 8 (P6)
     banner = table.banner.text()
     assert "Rebuild the mill wins (P6)" in banner and "+2" in banner  # P9, E15
-    assert table.decision_buttons == {}
+    assert not table.findChildren(QPushButton)  # no GM decisions on the table
 
 
 def test_a_battle_turned_dispute_at_an_exchange_end_lists_every_character(window):
@@ -212,9 +220,9 @@ def test_a_fumbled_convince_proposes_one_tension_on_the_board(window):
     dialog.apply_button.click()
     assert "proposes +1 tension (P7, R6)" in window.doc.encounter.log[-1].text
     assert window.doc.encounter.dispute.tension == 0  # proposed, not added
-    b.decision_buttons["+1 tension"].click()
+    bar_buttons(window)["+1 tension"].click()
     assert window.doc.encounter.dispute.tension == 1
-    assert "+1 tension" not in b.decision_buttons
+    assert "+1 tension" not in bar_buttons(window)
 
 
 def test_the_character_menus_convince_offers_the_audience_and_says_p4b_first(window):
@@ -351,3 +359,140 @@ def test_on_a_tie_the_ending_tabs_pick_is_among_the_tied(window):
     c.close_button.click()
     assert doc.encounter.dispute.outcome.winner == c.winner.currentData()
     assert c.message.text() == ""
+
+
+def test_the_fumbles_tension_waits_on_the_decisions_bar_over_the_map_too(window):
+    turn_of(window, "huang")
+    b = board(window)
+    b.controls.source = ScriptedSource([1, 2, 1, 5])  # no Win, an Interference Win: Fumble
+    dialog = b.controls.open_check(CheckKind.CONVINCE)
+    dialog.modifiers.add_gm("the crowd jeers", -1)
+    dialog.dice.roll_attack.click()
+    dialog.apply_button.click()
+    window.mode_views.flip()  # the GM looks at the map (Ctrl+B)
+    assert window.mode_views.stack.currentWidget() is not b
+    bar = window.decisions
+    assert bar.parentWidget().isVisibleTo(window)
+    [row] = bar.rows
+    assert "Huang fumbled a social check" in row.text.text() and "(P7, R6)" in row.text.text()
+    window.doc.select("bao")  # another character selected: the decision stays
+    assert bar.rows == [row]
+    bar_buttons(window)["+1 tension"].click()
+    assert window.doc.encounter.dispute.tension == 1
+    assert bar.rows == [] and not bar.parentWidget().isVisibleTo(window)
+    window.doc.undo_stack.undo()  # undone: it waits again
+    assert "+1 tension" in bar_buttons(window)
+
+
+def test_a_taunt_with_no_weapon_shows_and_deals_its_success_margin(window):
+    turn_of(window, "huang")
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("bao"))
+    controls.source = ScriptedSource([5, 5, 1, 1])  # Result 5, Gain 2: margin 2 (R13)
+    dialog = controls.open_check(CheckKind.TAUNT)
+    assert dialog is not None and dialog.momentum.hits.value() == 0  # not rolled yet
+    dialog.dice.roll_attack.click()
+    assert dialog.momentum.hits.value() == 2
+    assert "success margin (R13, P5) 2" in dialog.momentum.damage_text.text()
+    dialog.apply_button.click()
+    assert window.doc.encounter.dispute.entry("bao").grit == 0  # 2 grit off (P5)
+
+
+def test_p5_a_retort_by_another_cooperates_through_the_check_dialog(window):
+    turn_of(window, "huang")
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("lan"))
+    # Huang 5, 5 (cover: Interference 1, 1); then Bao's retort 4, 4, 2 (Interference 1)
+    # buys Lan two retries of her Fails 1, 1: 6 and 3; her 6 stops the taunt (R9, R11)
+    controls.source = ScriptedSource([5, 5, 1, 1, 4, 4, 2, 1, 1, 1, 6, 3])
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    panel = dialog.defense
+    bao = panel.button("retort", "guard", by="bao")
+    assert bao.text().startswith("Retort by Elder Bao (guard) — influence 3")
+    assert bao.isEnabled()
+    panel.choose("insight")
+    panel.cooperate("bao")
+    assert [o.defender for o in dialog.flow.defense] == ["lan", "bao"]
+    dialog.dice.roll_defense.click()
+    assert dialog.dice.helper_label.text() == "Elder Bao's retort helping:"
+    dialog.apply_button.click()
+    enc = window.doc.encounter
+    assert enc.combatant("bao").economy.guards == 0 and enc.dispute.entry("lan").grit == 1
+    assert "Widow Lan uses insight with Elder Bao's retort (P5)" in enc.log[-1].text
+
+
+def test_p5_a_retort_by_another_that_cannot_says_why(window):
+    turn_of(window, "huang")
+    enc = window.doc.encounter
+    e = enc.combatant("bao").economy
+    assert not window.doc.push(SetEconomy("bao", msgspec.structs.replace(e, guards=0)))
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("lan"))
+    controls.source = ScriptedSource([5, 5, 1, 1])
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    panel = dialog.defense
+    bao = panel.button("retort", "guard", by="bao")
+    assert not bao.isEnabled()
+    assert "Elder Bao's guard is used" in panel.why(bao) and "(E4)" in panel.why(bao)
+    assert "Not open now" in panel.closed_toggle.text()
+
+
+def test_long_names_after_a_retort_fit_the_check_dialog_and_the_cards(window, qtbot):
+    """At 1280x720: long names are elided in the defenses (whole in the tooltip) and the
+    dialog needs no sideways scrolling; the cards show who used its guard (E4, P5) and
+    no card cuts off its last lines."""
+    from afdesk.encounter.dispute.ops import EditPlatform
+    from afdesk.encounter.ops.roster import EditCombatant
+
+    doc = window.doc
+    window.show()
+    enc = doc.encounter
+    bao_name = "Elder Bao Thuan of the Eastern Millstone Guild"
+    assert not doc.push(EditCombatant(enc.combatant("bao").replace(name=bao_name)))
+    bridge = enc.dispute.platform("bridge")
+    long = "Mend the stone bridge over the river before the spring floods"
+    assert not doc.push(EditPlatform(msgspec.structs.replace(bridge, name=long)))
+    turn_of(window, "huang")
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("lan"))
+    controls.source = ScriptedSource([5, 5, 1, 1, 4, 4, 2, 1, 1, 1, 6, 3])
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    bao = dialog.defense.button("retort", "guard", by="bao")
+    assert bao_name not in bao.text() and bao_name in bao.toolTip()
+    dialog.defense.choose("insight")
+    dialog.defense.cooperate("bao")
+    assert "helper: retort" in dialog.defense_options.pool_text()
+    qtbot.waitUntil(lambda: dialog.scroll.viewport().width() > 0)
+    body = dialog.scroll.widget()
+    assert body.minimumSizeHint().width() <= dialog.scroll.viewport().width()
+    dialog.dice.roll_defense.click()
+    dialog.apply_button.click()
+    cards = board(window).cards
+    assert "guard used" in cards["mill"].people.text()  # Bao retorted for Lan (P5)
+    assert "guard used" in cards["bridge"].people.text()  # Lan's own insight
+    assert "guard used" not in cards["magistrate"].people.text()
+    QApplication.processEvents()
+    for card in cards.values():
+        assert card.height() >= card.heightForWidth(card.width())
+
+
+def test_p5_physical_dice_for_a_retort_helping_are_typed_in_the_rulesets_order(window):
+    turn_of(window, "huang")
+    controls = board(window).controls
+    controls.target.setCurrentIndex(controls.target.findData("lan"))
+    controls.source = ScriptedSource([5, 5, 1, 1])
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    dialog.defense.choose("insight")
+    dialog.defense.cooperate("bao")
+    hint = dialog.dice.defense_faces.faces_edit.placeholderText()
+    # af-2.5.4: the helper's Gain buys the leader's retries, so it rolls first (R11)
+    assert "the helper's dice first, then the defense's" in hint
+    # Bao 4, 4, 2 and his Interference 1; Lan 1, 1, retried to 6 and 3: stopped
+    dialog.dice.defense_faces.type_faces("4 4 2 1 1 1 6 3")
+    dialog.dice.roll_defense.click()
+    assert dialog.flow.verdict_now().stopped
+    assert [d.face for d in dialog.flow.helper_roll.main_pool] == [4, 4, 2]

@@ -11,15 +11,19 @@ import msgspec
 
 from afdesk.encounter.contest.assembly import (
     CheckKind,
+    ContestRecord,
+    DefenseKind,
     DefenseOption,
     DefenseUse,
     Modifier,
     Plan,
+    Via,
     assemble,
     higher_card,
     pools,
 )
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.modes import current_mode
 from afdesk.rules.contest import Role, ShiftExchange
 from afdesk.rules.dice import DiceSource, Roll
 from afdesk.rules.errors import RulesError
@@ -201,3 +205,59 @@ class DefenseSide:
         """``defense``'s index among the record's defenses (the chosen one first once it
         is rolled)."""
         return str(defense - (0 if self.defense_roll is not None else 1))
+
+
+# ------------------------------------------------------------ a retort for another (P5)
+
+
+def helping_refusal(lead: DefenseOption, helper: DefenseOption, target: str) -> str:
+    """Why ``helper``, another character's defense, cannot cooperate (R11) with ``lead``
+    against a check aimed at ``target`` ("" if it can): only a retort answers for someone
+    else, and it cooperates with the target's own insight (P5, E4, E8)."""
+    if lead.defender != target:
+        return "another's retort cooperates with the target's own defense (P5, R11)"
+    if helper.kind is not DefenseKind.RETORT:
+        return (
+            f"{helper.kind.label} protects only its user (E8); only a retort answers for "
+            "another (P5)"
+        )
+    if lead.kind.base is not DefenseKind.INSIGHT:
+        return f"a retort cooperates with the target's insight, not a {lead.kind.value} (P5, R11)"
+    return ""
+
+
+def defenders_refusal(enc: Encounter, r: ContestRecord) -> str:
+    """Why the record's defenses are not the target's own or a retort on its behalf ("" if
+    they are): another character answers a check aimed at someone else only with a retort,
+    against a social check, with its guard or its Quip, where the mode lets it (P5, E4, E8).
+    Every opponent in an overlap contests a move check to leave it (E14)."""
+    if r.action is CheckKind.LEAVE_OVERLAP:
+        return ""
+    for d in r.defenses:
+        if d.defender != r.target:
+            why = _for_another(enc, r, d)
+            if why:
+                return why
+        h = d.helper
+        if h is not None and h.defender != d.defender:
+            lead = DefenseOption(d.defender, d.kind, d.via, d.facet, 0)
+            helper = DefenseOption(h.defender, h.kind, h.via, h.facet, 0)
+            why = helping_refusal(lead, helper, r.target) or _for_another(enc, r, h)
+            if why:
+                return why
+    return ""
+
+
+def _for_another(enc: Encounter, r: ContestRecord, d: DefenseUse) -> str:
+    c = enc.combatants.get(d.defender)
+    who = c.name if c is not None else repr(d.defender)
+    if d.kind is not DefenseKind.RETORT:
+        return (
+            f"{who}'s {d.kind.label.lower()} protects only {who} (E8); only a retort answers "
+            "a check aimed at another (P5)"
+        )
+    if not r.action.spec.social:
+        return f"a retort answers social checks only, not a {r.action.label} (E8)"
+    if d.via not in (Via.GUARD, Via.QUIP):
+        return f"{who} retorts for another with its guard or its Quip's retort (P5, E4)"
+    return current_mode(enc).retort_refusal(enc, r.attacker, r.target, d.defender)

@@ -29,8 +29,9 @@ from afdesk.encounter.contest.assembly import (
     momentum_refusal,
     pools,
 )
+from afdesk.encounter.contest.defense_side import helping_refusal
 from afdesk.encounter.contest.spends import SpendSide
-from afdesk.encounter.damage import plan_damage
+from afdesk.encounter.damage import margin_damage, plan_damage
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import Area
 from afdesk.rules import d20
@@ -77,13 +78,32 @@ class ContestFlow(SpendSide):
         self.momentum_uses: list[MomentumUse] = []
         self.decoy = None
         self.decoys: tuple[Area, ...] = ()
-        self.hits = plan_damage(enc.combatant(plan.attacker), plan.weapon)
-        """The attack's damage, dealt with Momentum's if the attack lands (E6, R12)."""
+        self._hits: int | None = plan_damage(enc.combatant(plan.attacker), plan.weapon)
+        if plan.action is CheckKind.TAUNT and not plan.weapon:
+            self._hits = None  # the success margin, as rolled (R13, P5): :attr:`hits`
         self.physical: list[str] = []
         """Rolls typed from physical dice ("attack", "defense"; afdesk.encounter.typed)."""
         self.note = ""
 
     # ------------------------------------------------------------------ configuration
+
+    @property
+    def hits(self) -> int:
+        """The attack's damage, dealt with Momentum's if the attack lands (E6, R12): the
+        GM's number, else the chosen weapon's; a Taunt with no weapon deals its success
+        margin as it stands now (R13, P5: :func:`~afdesk.encounter.damage.margin_damage`)."""
+        if self._hits is not None:
+            return self._hits
+        return margin_damage(self.verdict_now(), self.d20) if self.rolled else 0
+
+    @hits.setter
+    def hits(self, value: int) -> None:
+        self._hits = value
+
+    @property
+    def hits_from_margin(self) -> bool:
+        """The damage is the success margin (a Taunt with no weapon, the GM has typed none)."""
+        return self._hits is None
 
     @property
     def rolled(self) -> bool:
@@ -154,7 +174,14 @@ class ContestFlow(SpendSide):
                 raise IllegalOp(o.reason)
         if len(options) > 2:
             raise IllegalOp("at most a guard and a defense contest one check (E4)")
-        if len(options) == 2:
+        if len(options) == 2 and options[0].defender != options[1].defender:
+            # Another's retort cooperates with the target's own defense (P5, R11).
+            lead, helper = sorted(options, key=lambda o: o.defender != self.plan.target)
+            why = helping_refusal(lead, helper, self.plan.target)
+            if why:
+                raise IllegalOp(why)
+            options = (lead, helper)
+        elif len(options) == 2:
             guard, other = sorted(options, key=lambda o: o.via is not Via.GUARD)
             why = combinable(guard, other)
             if why:
@@ -162,7 +189,7 @@ class ContestFlow(SpendSide):
             options = (other, guard)  # the defense leads; the guard cooperates (E4)
         self.defense = tuple(options)
         self.defense_modifiers = {}
-        if len(options) == 2:
+        if len(options) == 2 and options[0].defender == options[1].defender:
             # Prepared and Momentum markers count on the character's next check once
             # (E5, R12): the leading defense uses them, not the guard that helps it.
             self.defense_modifiers[1] = [

@@ -24,6 +24,7 @@ from afdesk.encounter.contest.assembly import (
     combinable,
     momentum_refusal,
 )
+from afdesk.encounter.contest.defense_side import defenders_refusal
 from afdesk.encounter.damage import (
     attack_named,
     hits_reach_grit,
@@ -115,6 +116,9 @@ class ResolveContest(Op, frozen=True):
         if r.action is CheckKind.LEAVE_OVERLAP:
             _one_move_check(enc, attacker, r)
         people[attacker.id] = _consume(attacker, r.modifiers)
+        why = defenders_refusal(enc, r)  # the target's own, or a retort for it (P5)
+        if why:
+            raise IllegalOp(why)
         for d in r.defenses:
             if d.defender not in people:
                 people[d.defender] = enc.combatant(d.defender)
@@ -126,6 +130,12 @@ class ResolveContest(Op, frozen=True):
             people[d.defender] = _consume(people[d.defender], d.modifiers)
             if d.helper is not None:
                 h = d.helper
+                if h.defender != d.defender:  # another's retort helps (P5, R11)
+                    if h.defender not in people:
+                        people[h.defender] = enc.combatant(h.defender)
+                    _defense_source(enc, h, people)
+                    people[h.defender] = _consume(people[h.defender], h.modifiers)
+                    continue
                 if h.via is not Via.GUARD or d.via is Via.GUARD:
                     raise IllegalOp("only a guard cooperates with a defense (E4)")
                 why = combinable(_as_option(h), _as_option(d))
@@ -342,7 +352,12 @@ class ResolveContest(Op, frozen=True):
         d = r.defenses[0]
         defender = name(enc, d.defender)
         via = "" if d.via is Via.GUARD else f" ({d.via.value})"
+        if d.defender != r.target and r.target and r.action is not CheckKind.LEAVE_OVERLAP:
+            via += f" for {name(enc, r.target)} (P5)"
         helper = f" with the guard's {d.helper.kind.value}" if d.helper else ""
+        if d.helper is not None and d.helper.defender != d.defender:
+            quip = " (quip)" if d.helper.via is Via.QUIP else ""
+            helper = f" with {name(enc, d.helper.defender)}'s retort{quip} (P5)"
         return (
             f"{head} — {defender} {d.kind.verb}{via}{helper}: {_dice_text(d.roll)} — "
             f"{v.explain()}{tail}"

@@ -14,26 +14,29 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from afdesk.encounter import features
 from afdesk.encounter.actor import spend_refusal
-from afdesk.encounter.checks import CheckKind
+from afdesk.encounter.checks import DEFENSE_FACET, CheckKind, DefenseKind, Via
 from afdesk.encounter.contest.assembly import (
     DefenseOption,
     Modifier,
     Plan,
     _defenses,
+    _guard_used,
     _state_mods,
     assemble_on_map,
 )
-from afdesk.encounter.damage import landed_hits
+from afdesk.encounter.damage import landed_hits, margin_damage
 from afdesk.encounter.dispute.convince import DisputeConvince
 from afdesk.encounter.dispute.ops import side_name
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, dispute_of
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.geometry import in_front
 from afdesk.encounter.state import Phase
 from afdesk.rules import dispute as rules
-from afdesk.rules.rulesets import d20_margin
 
 if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.contest.assembly import ContestRecord
     from afdesk.encounter.interface import Encounter
     from afdesk.encounter.pending import Decision
@@ -138,8 +141,10 @@ def dispute_plan(
     on_map = on_map and (target is None or target.area is not None)
     if action is not CheckKind.CONVINCE:
         if on_map:
-            return None
-        return _off_map(enc, attacker_id, action, target_id, facet, weapon)
+            plan = assemble_on_map(enc, attacker_id, action, target_id, facet, weapon)
+        else:
+            plan = _off_map(enc, attacker_id, action, target_id, facet, weapon)
+        return _with_retorts(enc, plan, on_map)
     if on_map and target is not None:
         plan = assemble_on_map(enc, attacker_id, action, target_id, facet, weapon)
     else:
@@ -156,11 +161,90 @@ def dispute_plan(
     mods = plan.modifiers
     if actor is not None:
         mods = (*mods, *property_modifiers(d, actor.side))
+    plan = _with_retorts(enc, plan, on_map)
     if why or not plan.allowed:
         return msgspec.structs.replace(
             plan, modifiers=mods, allowed=False, reason=why or plan.reason
         )
     return msgspec.structs.replace(plan, modifiers=mods)
+
+
+def retort_refusal(enc: Encounter, attacker: str, target: str, ally: str) -> str:
+    """Why ``ally`` may not retort for ``target`` against ``attacker``'s social check in
+    the dispute ("" if it may): anyone present, on a side other than the attacker's (P5,
+    P3); its guard or its Quip is the contest's to check (E4, E5)."""
+    d: DisputeState = dispute_of(enc)
+    c = enc.combatants.get(ally)
+    who = c.name if c is not None else repr(ally)
+    if ally == attacker:
+        return f"{who} cannot retort against its own check (P5)"
+    if c is None or c.exited or c.in_reserve:
+        return f"{who} is not in the encounter: nobody there retorts (P5)"
+    e = entry_of(d, ally)
+    if e is None:
+        return f"{who} takes no part in the dispute (P3, P5)"
+    mine = entry_of(d, attacker)
+    if mine is not None and e.side == mine.side:
+        return (
+            f"{who} stands on {side_name(d, e.side)} with {enc.combatant(attacker).name}: "
+            "a retort answers for the target from another side than the attacker's (P5)"
+        )
+    return ""
+
+
+def retort_options(
+    enc: Encounter, attacker: Combatant, target: Combatant, on_map: bool
+) -> list[DefenseOption]:
+    """A Retort by each character in the dispute on a side other than the attacker's (P5,
+    E4): with its guard (the reason when it is used) and, after a Quip, with its extra
+    retort (P5, E5). Its insight check cooperates with the target's own insight (R11) or
+    contests alone; on the map, an attacker behind its flank costs it -2 (E8)."""
+    d: DisputeState = dispute_of(enc)
+    facet = DEFENSE_FACET[DefenseKind.INSIGHT]
+    checks_ = ("defense", str(DefenseKind.INSIGHT), str(DefenseKind.RETORT))
+    out: list[DefenseOption] = []
+    for e in d.entries:
+        ally = enc.combatants.get(e.character)
+        if ally is None or ally.id in (attacker.id, target.id):
+            continue
+        if retort_refusal(enc, attacker.id, target.id, ally.id):
+            continue
+        mods = _state_mods(ally, enc, "defense", checks_)
+        a_area, area = attacker.area, ally.area
+        behind = False
+        if on_map and a_area is not None and area is not None:
+            behind = not in_front(area, ally.facing, a_area)
+        if behind:
+            why = f"{attacker.name} acts from behind {ally.name}'s flank"
+            mods.append(Modifier("flank", "Behind the flank", -2, why, "E8"))
+        used = "" if ally.economy.guards >= 1 else _guard_used(ally)
+        vias = [(Via.GUARD, used)]
+        if features.gives_defense(ally, Via.QUIP):
+            vias.append((Via.QUIP, ""))
+        for via, why_not in vias:
+            out.append(
+                DefenseOption(
+                    ally.id,
+                    DefenseKind.RETORT,
+                    via,
+                    facet,
+                    ally.facet(facet),
+                    tuple(mods),
+                    allowed=not why_not,
+                    reason=why_not,
+                )
+            )
+    return out
+
+
+def _with_retorts(enc: Encounter, plan: Plan, on_map: bool) -> Plan:
+    """``plan`` with the retorts others may make for its target (P5), if it is a social
+    check at someone."""
+    if not (plan.action.spec.social and plan.target and plan.defenses):
+        return plan
+    attacker, target = enc.combatant(plan.attacker), enc.combatant(plan.target)
+    extra = retort_options(enc, attacker, target, on_map)
+    return msgspec.structs.replace(plan, defenses=(*plan.defenses, *extra)) if extra else plan
 
 
 AUDIENCE_LABEL = "the neutral audience (P4a)"
@@ -202,13 +286,7 @@ def check_targets(enc: Encounter, attacker: str, action: CheckKind) -> list[tupl
 def convince_margin(enc: Encounter, record: ContestRecord, v: Verdict) -> int:
     """The success margin a Convince brings (R13; d20: the degree's, D2); 0 if it failed
     or was stopped."""
-    if not v.lands:
-        return 0
-    if v.attack is not None:
-        return v.attack.success_margin
-    if record.d20 is not None:
-        return max(d20_margin(record.d20.degree), 1)
-    return 0
+    return margin_damage(v, record.d20)
 
 
 def _convince(enc: Encounter, record: ContestRecord, v: Verdict) -> DisputeConvince:

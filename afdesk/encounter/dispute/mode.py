@@ -26,6 +26,7 @@ from afdesk.encounter.state import Mode
 if TYPE_CHECKING:
     from afdesk.encounter.contest.assembly import ContestRecord, Plan
     from afdesk.encounter.interface import Encounter
+    from afdesk.encounter.pending import Decision
     from afdesk.rules.verdict import Verdict
 
 DISPUTE_PART = Part("dispute", DisputeState, DisputeState, EventKind.DISPUTE)
@@ -92,6 +93,15 @@ class DisputeMode(Battle):
 
     def change_now(self, enc: Encounter) -> str:
         return checks.change_now(enc)
+
+    def retort_refusal(self, enc: Encounter, attacker: str, target: str, ally: str) -> str:
+        """Anyone present in the dispute on another side than the attacker's (P5)."""
+        return checks.retort_refusal(enc, attacker, target, ally)
+
+    def decisions(self, enc: Encounter) -> list[Decision]:
+        """The fumble's tension, a broken dispute's battle, chase or end (P7), closing at
+        an exchange end (P8): the window's decisions bar shows them (one source)."""
+        return checks.decisions(enc, enc.log)
 
     def next_turn(self, enc: Encounter) -> None:
         d: DisputeState = dispute_of(enc)

@@ -4,11 +4,12 @@ sees why T is what it is, P6), a card for the neutral audience, every individual
 grit, wits and sway (a group as one line with its count, P3), the tension against its
 threshold (P7), and how the dispute ended (P9).
 
-``player=True`` is the players' variant: no controls, no decisions, no denizen's numbers
-(only the band's own), nobody hidden. The GM's board carries the controls
-(:mod:`.controls`) and what waits for the GM's decision (:func:`afdesk.encounter.dispute.
-checks.decisions`: the fumble's tension, a broken dispute's battle or chase at once,
-closing at an exchange end).
+``player=True`` is the players' variant: no controls, no denizen's numbers (only the
+band's own), nobody hidden. The GM's board carries the controls (:mod:`.controls`); what
+waits for the GM's decision (the fumble's tension, a broken dispute's battle or chase at
+once, closing at an exchange end: P7, P8) is on the window's decisions bar, above the
+board or the map whatever the GM looks at (the dispute mode declares it,
+:func:`afdesk.encounter.pending.pending_decisions`).
 """
 
 from __future__ import annotations
@@ -22,14 +23,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QProgressBar,
-    QPushButton,
     QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
-from afdesk.encounter.dispute import checks
 from afdesk.encounter.dispute.ops import outcome_text
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, Platform
 from afdesk.encounter.state import Mode, Phase
@@ -80,7 +79,9 @@ class SideCard(QFrame):
         self.people.setTextFormat(Qt.TextFormat.RichText)
         self.people.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         box.addWidget(self.people, 1)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # Minimum, not Maximum: a wrapped title or line needs more than the size hint at a
+        # narrow width, and a card capped at its hint cut its last lines off.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.key: object = None
 
     def show_side(
@@ -92,9 +93,21 @@ class SideCard(QFrame):
         *,
         player: bool,
         leading: bool,
+        guard_used: frozenset[str] = frozenset(),
     ) -> None:
-        """Fill the card (only when what it shows changed)."""
-        key = (d.target(), platform, tuple(people), proponent, player, leading, d.outcome)
+        """Fill the card (only when what it shows changed); ``guard_used`` names the
+        entries whose character has used its guard (it returns on its turn, E4): a
+        retort, its own or for another, spends it (P5)."""
+        key = (
+            d.target(),
+            platform,
+            tuple(people),
+            proponent,
+            player,
+            leading,
+            d.outcome,
+            guard_used & {e.id for e in people},
+        )
         if key == self.key:
             return
         self.key = key
@@ -149,6 +162,8 @@ class SideCard(QFrame):
             if e.player:
                 name = f"<b>{name}</b>"
             numbers = "" if (player and not e.player) else stats_text(e)
+            if e.id in guard_used:
+                numbers += " · <i>guard used</i>"
             rows.append(
                 f"<tr><td>{name}</td><td style='padding-left:10px; color:#444'>{numbers}</td></tr>"
             )
@@ -193,19 +208,11 @@ class DisputeBoard(QWidget):
         self.banner.setWordWrap(True)
         self.banner.setTextFormat(Qt.TextFormat.RichText)
         outer.addWidget(self.banner)
-        self.decisions = QWidget()
-        self.decisions_box = QVBoxLayout(self.decisions)
-        self.decisions_box.setContentsMargins(0, 0, 0, 0)
-        self.decisions_box.setSpacing(2)
-        outer.addWidget(self.decisions)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.hint.setTextFormat(Qt.TextFormat.RichText)
         self.hint.setVisible(False)
         outer.addWidget(self.hint)
-        self.decision_buttons: dict[str, QPushButton] = {}
-        """The buttons of the decisions shown, by their label (tests press them)."""
-        self._decisions: list = []
         inner = QWidget()
         self.grid = QGridLayout(inner)
         self.grid.setContentsMargins(0, 0, 0, 0)
@@ -297,7 +304,6 @@ class DisputeBoard(QWidget):
         self._show_cards(d)
         if self.controls is not None:
             self._show_hint(d)
-            self._show_decisions()
             self.controls.refresh()
 
     def _show_hint(self, d: DisputeState) -> None:
@@ -373,6 +379,13 @@ class DisputeBoard(QWidget):
                 self.grid.removeWidget(card)
                 card.deleteLater()
         leader = d.leader() if not d.over else None
+        used = frozenset(
+            e.id
+            for e in d.entries
+            if not self.player
+            and (c := enc.combatants.get(e.character)) is not None
+            and c.economy.guards < 1
+        )
         for key in order:
             card = self.cards.get(key)
             if card is None:
@@ -392,6 +405,7 @@ class DisputeBoard(QWidget):
                 proponent,
                 player=self.player,
                 leading=leader == key and bool(key),
+                guard_used=used,
             )
         if order != self._order:
             for i, key in enumerate(order):
@@ -399,50 +413,6 @@ class DisputeBoard(QWidget):
             for col in range(COLUMNS):
                 self.grid.setColumnStretch(col, 1)
             self._order = order
-
-    def _show_decisions(self) -> None:
-        doc = self.doc
-        enc = doc.encounter
-        now = (
-            doc.memo("dispute_decisions", lambda: checks.decisions(enc, enc.log))
-            if enc.mode is Mode.DISPUTE
-            else []
-        )
-        if now == self._decisions:
-            return
-        self._decisions = now
-        while self.decisions_box.count():
-            item = self.decisions_box.takeAt(0)
-            w = item.widget()
-            if w is not None:
-                w.deleteLater()
-        self.decision_buttons = {}
-        for dec in now:
-            row = QWidget()
-            row.setObjectName("disputeDecision")
-            row.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-            back = "#b00020" if dec.kind == "broken" else "#37474f"
-            row.setStyleSheet(
-                f"#disputeDecision {{ background: {back}; border-radius: 4px; }}"
-                " #disputeDecision QLabel { color: white; font-weight: bold; }"
-            )
-            box = QHBoxLayout(row)
-            box.setContentsMargins(8, 2, 4, 2)
-            label = QLabel(f"⚠ {dec.text}")
-            label.setWordWrap(True)
-            box.addWidget(label, 1)
-            for choice in dec.choices:
-                b = QPushButton(choice.label)
-                b.setToolTip(choice.tip)
-                b.clicked.connect(lambda _c=False, op=choice.op: self._decide(op))
-                box.addWidget(b)
-                self.decision_buttons[choice.label] = b
-            self.decisions_box.addWidget(row)
-
-    def _decide(self, op) -> None:
-        if self.doc is None or op is None or self.controls is None:
-            return
-        self.controls.push(op)
 
 
 def make_board(window) -> DisputeBoard:

@@ -393,9 +393,8 @@ class DisputeControls(QWidget):
             if not actor:
                 out[kind] = "nobody in the dispute is a character who can act"
             elif not target and kind is not CheckKind.CONVINCE:
-                out[kind] = (
-                    f"{kind.label} needs one person: the audience can only be convinced (P4a)"
-                )
+                # The line reads "Taunt: pick one person ..." (no "Taunt: Taunt ...").
+                out[kind] = "pick one person at At: the audience can only be convinced (P4a)"
             else:
                 out[kind] = check_refusal(self.doc.encounter, actor, kind, target)
         return out

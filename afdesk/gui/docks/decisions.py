@@ -1,6 +1,8 @@
 """The decisions bar above the map: whatever waits for the GM's decision (hits at grit,
-the actor's ongoing states, reinforcements due), whoever is selected, with its buttons,
-until it is decided (afdesk.encounter.pending lists them from the model)."""
+the actor's ongoing states, reinforcements due, what the mode declares: a dispute's
+tension after a fumble, its broken end, closing it, P7, P8), whoever is selected and
+whatever the central view shows, with its buttons, until it is decided
+(afdesk.encounter.pending lists them from the model)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,13 @@ from afdesk.encounter.pending import Decision, pending_decisions
 from afdesk.gui.context import CommandContext
 from afdesk.gui.follow import Links, follow
 
-_COLOURS = {"harm": "#d0021b", "state": "#e65100", "reinforcements": "#4a148c"}
+_COLOURS = {
+    "harm": "#d0021b",
+    "state": "#e65100",
+    "reinforcements": "#4a148c",
+    "broken": "#b00020",
+}
+"""Each kind's strip; any other kind (a dispute's tension or closing) the default."""
 
 
 class DecisionRow(QWidget):
@@ -37,6 +45,7 @@ class DecisionRow(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 2, 4, 2)
         self.text = QLabel(f"⚠ {d.text}")
+        self.text.setWordWrap(True)  # a dispute's sentences are long (P7)
         row.addWidget(self.text, 1)
         self.buttons: list[QPushButton] = []
         for choice in d.choices:

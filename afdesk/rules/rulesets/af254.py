@@ -23,6 +23,7 @@ class AF254(DicePoolRuleset):
     spend_unit = SpendUnit.SHIFTS
     spend_kinds = (SpendKind.ADD, SpendKind.RETRY)
     six_retry = True
+    helper_rolls_first = True  # its Gain buys the defense retries of Fails (R11)
 
     def check_ventures(self, interference: int, ventures: int) -> None:
         af254.check_venture_allowed(interference, ventures)

@@ -94,6 +94,9 @@ class Ruleset(abc.ABC):
     """The ways to spend, in the order the GM is offered them."""
     odds_count_guard_help: ClassVar[bool] = True
     """The exact odds count a guard cooperating with a defense."""
+    helper_rolls_first: ClassVar[bool] = False
+    """A defense's helper (a guard, or another's retort, R11) rolls before the defense:
+    physical dice are typed in that order."""
     momentum: ClassVar[bool] = True
     """Successes earn Momentum to spend after the check (R7, R12, C3)."""
     momentum_marker: ClassVar[int] = 2

@@ -1,5 +1,6 @@
 """The defense picker: the target chooses after seeing the result (E4), a guard may
-cooperate with a defense of another type (R11), and the chosen defenses' modifiers."""
+cooperate with a defense of another type (R11), another character's retort may answer for
+the target or cooperate with its insight (P5, R11), and the chosen defenses' modifiers."""
 
 from __future__ import annotations
 
@@ -32,6 +33,10 @@ VIA_WORDS = {
 }
 
 
+NAME_WIDTH = 200
+"""The pixels a defender's name takes in a defense's words before it is elided."""
+
+
 def readable(widget: QWidget) -> None:
     """Draw ``widget``'s text, disabled, in the palette's own text colours: a defense not
     open now says why, and Qt's disabled grey (1.57:1) could not be read."""
@@ -62,6 +67,10 @@ class DefensePanel(Panel):
         outer.addWidget(self.mod_box)
         self._radios: list[tuple[QRadioButton, DefenseOption | None]] = []
         self._guard: tuple[QCheckBox, DefenseOption] | None = None
+        self._ally: tuple[QCheckBox, DefenseOption] | None = None
+        """Another character's retort cooperating with the target's own (P5, R11)."""
+        self._allies: list[DefenseOption] = []
+        self._target = ""
         self._built_for: Plan | None = None
         self.closed_toggle: QToolButton | None = None
         """Shows the defenses not open now (None: every defense listed is open)."""
@@ -74,19 +83,36 @@ class DefensePanel(Panel):
         """Each choice with its button: ``None`` is "No defense"."""
         return list(self._radios)
 
-    def button(self, kind: str, via: str = "guard") -> QRadioButton:
-        """The button of the ``kind`` defense coming from ``via`` (guard, defense, ...)."""
+    def button(self, kind: str, via: str = "guard", by: str = "") -> QRadioButton:
+        """The button of the ``kind`` defense coming from ``via`` (guard, defense, ...):
+        the target's own, or ``by`` another character's (a retort for it, P5)."""
         for button, option in self._radios:
-            if option is not None and option.kind.value == kind and option.via.value == via:
+            if option is None or (option.kind.value, option.via.value) != (kind, via):
+                continue
+            if option.defender == (by or self._target):
                 return button
-        raise KeyError(f"no {kind} via {via}")
+        raise KeyError(f"no {kind} via {via}" + (f" by {by}" if by else ""))
 
-    def choose(self, kind: str | None, via: str = "guard") -> None:
+    def choose(self, kind: str | None, via: str = "guard", by: str = "") -> None:
         """Pick a defense as the GM would click it (None: no defense)."""
         if kind is None:
             self._radios[0][0].setChecked(True)
         else:
-            self.button(kind, via).setChecked(True)
+            self.button(kind, via, by).setChecked(True)
+
+    def cooperate(self, ally: str, via: str = "guard") -> None:
+        """Have ``ally``'s retort cooperate with the target's chosen insight (P5, R11), as
+        the GM would tick it."""
+        if self._ally is None:
+            raise KeyError(f"no retort by another is open now (wanted {ally})")
+        combo = self.ally_combo
+        for i in range(combo.count()):
+            option = self._allies[combo.itemData(i)]
+            if option.defender == ally and option.via.value == via:
+                combo.setCurrentIndex(i)
+                self.ally_box.setChecked(True)
+                return
+        raise KeyError(f"no retort by {ally} via {via}")
 
     def note(self) -> str:
         """The line shown instead of choices when the check has no opposition."""
@@ -96,9 +122,9 @@ class DefensePanel(Panel):
     def choice(self) -> tuple[DefenseOption, ...]:
         """What is picked now: a defense, and the guard if it cooperates."""
         chosen = [o for b, o in self._radios if b.isChecked() and o is not None]
-        helper = self._guard
-        if helper is not None and helper[0].isChecked() and helper[0].isEnabled():
-            chosen.append(helper[1])
+        for helper in (self._guard, self._ally):
+            if helper is not None and helper[0].isChecked() and helper[0].isEnabled():
+                chosen.append(helper[1])
         return tuple(chosen)
 
     # ---------------------------------------------------------------------- building
@@ -120,7 +146,9 @@ class DefensePanel(Panel):
     def _build(self, plan: Plan | None) -> None:
         clear(self._layout)
         self._radios = []
-        self._guard = None
+        self._guard = self._ally = None
+        self._allies = []
+        self._target = plan.target if plan is not None else ""
         self.closed_toggle = self.closed_list = None
         self._why = {}
         if plan is None or not plan.defenses or not self.rules.defense_roll:
@@ -139,6 +167,7 @@ class DefensePanel(Panel):
         closed = [o for o in plan.defenses if not o.allowed]
         for option in [o for o in plan.defenses if o.allowed] + closed:
             button = QRadioButton(self._text(option))
+            button.setToolTip(self._text(option, full=True))
             button.setEnabled(option.allowed)
             self._radios.append((button, option))
             button.toggled.connect(lambda _on: self._choose())
@@ -146,8 +175,9 @@ class DefensePanel(Panel):
                 self._layout.addWidget(button)
         if closed:
             self._add_closed([(b, o) for b, o in self._radios if o is not None and not o.allowed])
-        guards = [o for o in plan.defenses if o.via is Via.GUARD and o.allowed]
-        if guards and any(o.via is not Via.GUARD and o.allowed for o in plan.defenses):
+        own = [o for o in plan.defenses if o.defender == plan.target]
+        guards = [o for o in own if o.via is Via.GUARD and o.allowed]
+        if guards and any(o.via is not Via.GUARD and o.allowed for o in own):
             row = QHBoxLayout()
             box = QCheckBox("…and the guard cooperates (E4, R11):")
             combo = QComboBox()
@@ -167,6 +197,35 @@ class DefensePanel(Panel):
 
             combo.currentIndexChanged.connect(lambda _i: changed())
             box.toggled.connect(lambda _on: changed())
+        self._allies = [o for o in plan.defenses if o.defender != plan.target and o.allowed]
+        if self._allies and any(o.allowed for o in own):
+            self._add_ally_row()
+
+    def _add_ally_row(self) -> None:
+        """ "…and a retort by another cooperates": another character's retort helping the
+        target's own insight (P5, R11), one entry per retort open now."""
+        row = QHBoxLayout()
+        box = QCheckBox("…and a retort by another cooperates (P5, R11):")
+        combo = QComboBox()
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(16)
+        for i, o in enumerate(self._allies):
+            combo.addItem(self._text(o), i)
+            combo.setItemData(i, self._text(o, full=True), Qt.ItemDataRole.ToolTipRole)
+        row.addWidget(box)
+        row.addWidget(combo, 1)
+        holder = QWidget()
+        holder.setLayout(row)
+        self._layout.addWidget(holder)
+        self._ally = (box, self._allies[0])
+        self.ally_box, self.ally_combo = box, combo
+
+        def changed() -> None:
+            self._ally = (box, self._allies[combo.currentData()])
+            self._choose()
+
+        combo.currentIndexChanged.connect(lambda _i: changed())
+        box.toggled.connect(lambda _on: changed())
 
     def why(self, button: QRadioButton) -> str:
         """The reason shown under a defense that is not open now ("" for an open one)."""
@@ -205,10 +264,16 @@ class DefensePanel(Panel):
         self._layout.addWidget(self.closed_toggle)
         self._layout.addWidget(self.closed_list)
 
-    def _text(self, o: DefenseOption) -> str:
-        d = self.enc.combatant(o.defender)
+    def _text(self, o: DefenseOption, full: bool = False) -> str:
+        """The option's words; a long name is elided (``full``: not), so that the choices
+        fit the dialog's width (the button's tooltip has them whole)."""
+        name = self.enc.combatant(o.defender).name
+        if not full:
+            name = self.fontMetrics().elidedText(name, Qt.TextElideMode.ElideRight, NAME_WIDTH)
         mods = ", ".join(m.text() for m in o.modifiers)
-        text = f"{d.name}: {o.kind.label} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
+        text = f"{name}: {o.kind.label} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
+        if self._target and o.defender != self._target:  # for the target (P5)
+            text = f"{o.kind.label} by {name} ({VIA_WORDS[o.via]}) — {o.facet} {o.dice}"
         if mods:
             text += f"; {mods}"
         return text

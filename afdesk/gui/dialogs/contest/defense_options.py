@@ -113,4 +113,17 @@ class DefenseOptionsPanel(Panel):
             self.ventures.setMaximum(max(f.max_defense_ventures(), f.defense_ventures))
         dice, intf = f.defense_pools(0)
         total = intf + self.rules.venture_interference * f.defense_ventures
-        self.pool_label.setText(f"defense: <b>{dice}</b> dice, <b>{total}</b> Interference")
+        text = f"defense: <b>{dice}</b> dice, <b>{total}</b> Interference"
+        tip = ""
+        if len(f.defense) == 2:  # a guard, or another's retort, cooperating (E4, P5, R11)
+            helper = f.defense[1]
+            h_dice, h_intf = f.defense_pools(1)
+            text += f"; helper: {helper.kind.label.lower()} <b>{h_dice}</b> dice (R11)"
+            who = f.enc.combatant(helper.defender).name
+            tip = (
+                f"{who}'s {helper.kind.label.lower()} helps: {h_dice} dice, {h_intf} "
+                "Interference, plus 1 Interference per other cooperator; its Gain buys the "
+                "leader retries (R11)"
+            )
+        self.pool_label.setText(text)
+        self.pool_label.setToolTip(tip)

@@ -186,6 +186,9 @@ class ContestDialog(QDialog):
         self.action_box.currentIndexChanged.connect(self._action_changed)
         self.target_box.currentIndexChanged.connect(lambda _i: self._replan())
         self.target_box.currentIndexChanged.connect(lambda _i: self.targetChanged.emit())
+        self.target_box.currentIndexChanged.connect(
+            lambda _i: self.target_box.setToolTip(self.target_box.currentText())
+        )
         self.facet_box.currentIndexChanged.connect(lambda _i: self._replan(keep_facet=True))
         self.weapon_box.currentIndexChanged.connect(lambda _i: self._replan(keep_facet=True))
         for panel in self.panels():
@@ -232,6 +235,10 @@ class ContestDialog(QDialog):
             i = self.target_box.findData(preferred)
             if i >= 0:
                 self.target_box.setCurrentIndex(i)
+        for i in range(self.target_box.count()):  # a long name or reason, whole (P4b)
+            text = self.target_box.itemText(i)
+            self.target_box.setItemData(i, text, Qt.ItemDataRole.ToolTipRole)
+        self.target_box.setToolTip(self.target_box.currentText())
         self.target_box.setEnabled(spec.takes_target)
         self.target_box.blockSignals(False)
 

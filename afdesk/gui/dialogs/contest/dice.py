@@ -97,7 +97,7 @@ class DicePanel(Panel):
             text.setWordWrap(True)
         # Physical dice: the faces rolled at the table, per roll.
         self.attack_faces = FacesEntry("check")
-        self.defense_faces = FacesEntry("defense (and a helping guard's after it)")
+        self.defense_faces = FacesEntry("defense")
         top = Qt.AlignmentFlag.AlignTop
         grid.addWidget(QLabel("<b>The check</b>"), 0, 0, top)
         grid.addWidget(self.attack_dice, 0, 1)
@@ -190,6 +190,19 @@ class DicePanel(Panel):
         self.helper_dice.set_roll(f.helper_roll)
         self.helper_dice.setVisible(f.helper_roll is not None)
         self.helper_label.setVisible(f.helper_roll is not None)
+        if len(f.defense) == 2 and f.defense[1].defender != f.defense[0].defender:
+            who = f.enc.combatant(f.defense[1].defender).name  # a retort for another (P5)
+            self.helper_label.setText(f"{who}'s retort helping:")
+            self.helper_label.setWordWrap(True)
+        else:
+            self.helper_label.setText("the guard helping:")
+        what = "defense"
+        if len(f.defense) == 2:  # typed in the order the ruleset rolls them (R11)
+            first = f.rules.helper_rolls_first
+            what = f"defense with its helper: the {'helper' if first else 'defense'}'s dice "
+            what += f"first, then the {'defense' if first else 'helper'}'s"
+        if what != self.defense_faces.what:
+            self.defense_faces.set_what(what)
         v = f.verdict_now() if rolled else None
         self.defense_text.setText(v.defense.describe() if v and v.defense else "")
         if v is not None:

@@ -41,14 +41,19 @@ class FacesEntry(QWidget):
             "for this check only (the next check opens with afdesk rolling)"
         )
         self.faces_edit = QLineEdit()
-        self.faces_edit.setPlaceholderText(
-            f"faces of the {what}, in the order rolled (each 6's extra die after it), e.g. 6 2 4"
-        )
+        self.set_what(what)
         row.addWidget(self.box)
         row.addWidget(self.faces_edit, 1)
         self.box.toggled.connect(self._toggled)
         self.faces_edit.setEnabled(False)
         self.set_side(Side.BAND)
+
+    def set_what(self, what: str) -> None:
+        """Say what the faces are of, in the order rolled (the hint in the empty box)."""
+        self.what = what
+        text = f"faces of the {what}, in the order rolled (each 6's extra die after it), e.g. 6 2 4"
+        self.faces_edit.setPlaceholderText(text)
+        self.faces_edit.setToolTip(text)
 
     def set_side(self, side: Side) -> None:
         """Name the roller's side in the label; the tick stays as the GM left it in this

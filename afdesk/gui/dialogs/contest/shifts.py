@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -327,15 +328,28 @@ class MomentumPanel(Panel):
         for label, _kind, _dice in self.choices:
             self.kind.addItem(label)
         self.target = QComboBox()
+        # A long name must not widen the dialog: the box shows what fits, its tooltip all.
+        self.target.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.target.setMinimumContentsLength(14)
         for c in enc.roster():
             if c.on_map:
                 self.target.addItem(c.name, c.id)
+                self.target.setItemData(
+                    self.target.count() - 1, c.name, Qt.ItemDataRole.ToolTipRole
+                )
+        self.target.currentIndexChanged.connect(
+            lambda _i: self.target.setToolTip(self.target.currentText())
+        )
+        self.target.setToolTip(self.target.currentText())
         self.use = QPushButton("&Spend")
         self.hits = QSpinBox()
         self.hits.setRange(0, 50)
         self.hits.setToolTip(
-            "The attack's damage (the chosen weapon's; the GM may change it): dealt with the "
-            "Momentum spent on damage if the attack lands (E6, R12)"
+            "The attack's damage (the chosen weapon's; a Taunt with no weapon: its success "
+            "margin, R13, P5; the GM may change it): dealt with the Momentum spent on damage "
+            "if the attack lands (E6, R12)"
         )
         hits_label = QLabel("&Damage")
         self.damage_text = QLabel()
@@ -389,7 +403,8 @@ class MomentumPanel(Panel):
             return ""
         extra = momentum_damage(f.momentum_uses)
         total = landed_hits(f.hits, f.momentum_uses)
-        parts = [f"{f.plan.weapon or 'damage'} {f.hits}"]
+        what = "success margin (R13, P5)" if f.hits_from_margin else f.plan.weapon or "damage"
+        parts = [f"{what} {f.hits}"]
         if extra:
             parts.append(f"Momentum {extra:+d} (R12)")
         hits = f"{total} hit" + ("" if total == 1 else "s")
@@ -399,6 +414,8 @@ class MomentumPanel(Panel):
         f = self.flow
         attack = action.spec.attack
         self.hits.setEnabled(attack and f is not None)
+        if f is not None and f.hits_from_margin and self.hits.value() != f.hits:
+            self.reset()  # a Taunt with no weapon: the margin as it stands (R13, P5)
         self.damage_text.setText(self.damage_summary())
         if v is None or f is None or not f.rules.momentum:
             self.box.setEnabled(attack and f is not None)
