@@ -13,19 +13,16 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from afdesk.encounter import (
+    installed,  # noqa: F401 - registers the modes, their parts and their Ops
     limits,
-    modes,  # noqa: F401 - registers the modes and their parts
 )
 from afdesk.encounter.art import MapArt
-from afdesk.encounter.chase import mode as chase_mode  # noqa: F401 - registers chase
 from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant, opposed
-from afdesk.encounter.dispute import mode as dispute_mode  # noqa: F401 - registers dispute
 from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.fog import Fog
 from afdesk.encounter.geometry import Area
-from afdesk.encounter.infiltration import mode as infiltration_mode  # noqa: F401
 from afdesk.encounter.infiltration.state import InfiltrationState
 from afdesk.encounter.parts import MISSING, Event, EventKind, all_parts, by_name
 from afdesk.encounter.reflex import Reflex

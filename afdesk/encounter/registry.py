@@ -29,8 +29,9 @@ _package_loaded = False
 
 def _import_package_ops() -> None:
     """Import every module of afdesk's own Ops (:mod:`afdesk.encounter.ops`, the contest's,
-    the modes' folders, ``restore``), so that they are all registered before anything is
-    decoded (whoever imported what so far).
+    ``restore``, and the installed modes' folders: each mode's ``mode.py`` imports its
+    own, :mod:`afdesk.encounter.installed`), so that they are all registered before
+    anything is decoded (whoever imported what so far).
 
     The modules are named here, not found on disk: the model reads no files (an import
     contract), and a test checks that this import names every module of the package."""
@@ -38,17 +39,9 @@ def _import_package_ops() -> None:
     if _package_loaded:
         return
     _package_loaded = True
+    from afdesk.encounter import installed as _installed  # noqa: F401 - the modes' Ops
     from afdesk.encounter import restore as _restore  # noqa: F401 - registers Restore
-    from afdesk.encounter.chase import check as _chase_check  # noqa: F401 - registers
-    from afdesk.encounter.chase import ops as _chase_ops  # noqa: F401 - registers
-    from afdesk.encounter.chase import ops_base as _chase_base  # noqa: F401 - registers
-    from afdesk.encounter.chase import special as _chase_special  # noqa: F401 - registers
-    from afdesk.encounter.chase import stage as _chase_stage  # noqa: F401 - registers
     from afdesk.encounter.contest import ops as _contest_ops  # noqa: F401 - registers
-    from afdesk.encounter.dispute import convince as _convince  # noqa: F401 - registers
-    from afdesk.encounter.dispute import ops as _dispute_ops  # noqa: F401 - registers
-    from afdesk.encounter.infiltration import ops as _infiltration_ops  # noqa: F401
-    from afdesk.encounter.infiltration import setup as _infiltration_setup  # noqa: F401
     from afdesk.encounter.ops import own_ops
 
     own_ops()  # the ops package's modules, as the package names them

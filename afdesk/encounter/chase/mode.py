@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.chase import ops as _ops  # noqa: F401 - its Ops (registers them)
+from afdesk.encounter.chase import ops_base as _ops_base  # noqa: F401 - its Ops
+from afdesk.encounter.chase import special as _special  # noqa: F401 - its Ops
+from afdesk.encounter.chase import stage as _stage  # noqa: F401 - its Ops
 from afdesk.encounter.chase.check import steady_crew
 from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Way, chase_of

@@ -16,6 +16,7 @@ import msgspec
 from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.dispute import checks
+from afdesk.encounter.dispute import convince as _convince  # noqa: F401 - its Ops
 from afdesk.encounter.dispute.ops import outcome_text
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, dispute_of
 from afdesk.encounter.errors import IllegalOp

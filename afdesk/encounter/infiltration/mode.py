@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from afdesk.encounter.infiltration import ops as _ops  # noqa: F401 - its Ops
+from afdesk.encounter.infiltration import setup as _setup  # noqa: F401 - its Ops
 from afdesk.encounter.infiltration.state import InfiltrationState, infiltration_of
 from afdesk.encounter.infiltration.watch import seen_by
 from afdesk.encounter.modes import Battle, register_mode
