@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import msgspec
 
-from afdesk.encounter import economy
+from afdesk.encounter import economy, limits
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.parts import Part, set_mode_part
 from afdesk.encounter.reflex import ROUNDS
@@ -47,6 +47,9 @@ class EncounterMode:
     """The value files hold for this mode."""
     part: ClassVar[Part | None] = None
     """The mode's own part of the encounter (chase state, ...), or None."""
+    bounds: ClassVar[dict[type, tuple[limits.Bound, ...]]] = {}
+    """The bounded numbers of the mode's own records, by record type
+    (:data:`afdesk.encounter.limits.BOUNDS`)."""
     phases: ClassVar[tuple[Phase, ...]] = tuple(Phase)
     """The phases play goes through in this mode, in order."""
     low_activity: ClassVar[bool] = False
@@ -255,6 +258,7 @@ def register_mode(obj: EncounterMode) -> None:
     """Make ``obj`` the behaviour of ``obj.mode`` (replacing the one registered before)."""
     _MODES[obj.mode] = obj
     set_mode_part(str(obj.mode), obj.part)
+    limits.declare_bounds(obj.bounds)
 
 
 register_mode(Battle())

@@ -73,7 +73,8 @@ class Part(msgspec.Struct, frozen=True):
 
     ``name`` is the attribute of the encounter, the field of ``EncounterState`` and of
     ``Restore``; ``event`` is what a change announces; ``on_change`` runs after every change
-    (to drop what the encounter derived from the old value).
+    (to drop what the encounter derived from the old value); ``owner`` is whose numbers
+    they are, in words, when a change would break one's limit (``the dispute's``).
     """
 
     name: str
@@ -81,6 +82,7 @@ class Part(msgspec.Struct, frozen=True):
     default: Callable[[], Any]
     event: EventKind
     on_change: Callable[[Encounter], None] | None = None
+    owner: str = "the encounter's"
 
 
 def _zone_changed(enc: Encounter) -> None:
@@ -88,14 +90,21 @@ def _zone_changed(enc: Encounter) -> None:
 
 
 PARTS: tuple[Part, ...] = (
-    Part("meta", Meta, Meta, EventKind.META),
-    Part("zone", Zone, lambda: Zone(tileset="", tiles=()), EventKind.ZONE, _zone_changed),
-    Part("reflex", Reflex, Reflex, EventKind.REFLEX),
-    Part("turn", TurnState, TurnState, EventKind.TURN),
+    Part("meta", Meta, Meta, EventKind.META, owner="the"),
+    Part(
+        "zone",
+        Zone,
+        lambda: Zone(tileset="", tiles=()),
+        EventKind.ZONE,
+        _zone_changed,
+        owner="a tile's",
+    ),
+    Part("reflex", Reflex, Reflex, EventKind.REFLEX, owner="a card's"),
+    Part("turn", TurnState, TurnState, EventKind.TURN, owner="the"),
     Part("mode", Mode, lambda: Mode.BATTLE, EventKind.MODE),
-    Part("settings", Settings, Settings, EventKind.SETTINGS),
+    Part("settings", Settings, Settings, EventKind.SETTINGS, owner="the"),
     Part("fog", Fog, Fog, EventKind.FOG),
-    Part("art", MapArt, MapArt, EventKind.ART),
+    Part("art", MapArt, MapArt, EventKind.ART, owner="the map art's"),
 )
 """Every whole value of an encounter (see the module)."""
 

@@ -9,14 +9,20 @@ refused (N4a).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
 from afdesk.encounter.infiltration import ops as _ops  # noqa: F401 - its Ops
 from afdesk.encounter.infiltration import setup as _setup  # noqa: F401 - its Ops
-from afdesk.encounter.infiltration.state import InfiltrationState, infiltration_of
-from afdesk.encounter.infiltration.watch import seen_by
+from afdesk.encounter.infiltration.state import (
+    Departure,
+    InfiltrationState,
+    Objective,
+    infiltration_of,
+)
+from afdesk.encounter.infiltration.watch import WatchStep, seen_by
+from afdesk.encounter.limits import FACING, ZONE_AREA, Bound, counters
 from afdesk.encounter.modes import Battle, register_mode
 from afdesk.encounter.parts import EventKind, Part
 from afdesk.encounter.state import Mode, Phase
@@ -26,7 +32,11 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 INFILTRATION_PART = Part(
-    "infiltration", InfiltrationState, InfiltrationState, EventKind.INFILTRATION
+    "infiltration",
+    InfiltrationState,
+    InfiltrationState,
+    EventKind.INFILTRATION,
+    owner="the infiltration's",
 )
 
 
@@ -36,6 +46,16 @@ class InfiltrationMode(Battle):
 
     mode = Mode.INFILTRATION
     part = INFILTRATION_PART
+    bounds: ClassVar[dict[type, tuple[Bound, ...]]] = {
+        Objective: (Bound("area", ZONE_AREA, "[]", "objective area (N1)"),),
+        Departure: counters(("exchange", "exchange (E1)")),
+        InfiltrationState: (Bound("obscured", ZONE_AREA, "[][]", "obscured area (N4a)"),),
+        WatchStep: (
+            Bound("area", ZONE_AREA, "[]", "watch step area (N3)"),
+            Bound("decoy", ZONE_AREA, "[]", "decoy area (N3)"),
+            Bound("facing", FACING, words="facing (E11)"),
+        ),
+    }
     surprise_leaves_down = True  # N7
     decoy_owners_secret = True  # N2
 
