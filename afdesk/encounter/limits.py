@@ -163,6 +163,17 @@ def declare_bounds(rows: dict[type, tuple[Bound, ...]]) -> None:
     added by ``register_mode``): the model, the loader and the schema read them as the
     others. What was worked out from the table before is worked out again."""
     BOUNDS.update(rows)
+    _forget_plans()
+
+
+def forget_bounds(rows: Iterable[type]) -> None:
+    """Take away the rows of these record types (a mode unregistered again)."""
+    for cls in rows:
+        BOUNDS.pop(cls, None)
+    _forget_plans()
+
+
+def _forget_plans() -> None:
     _PLANS.clear()
     _REACH.clear()
     _FROZEN.clear()

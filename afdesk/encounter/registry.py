@@ -22,8 +22,9 @@ from typing import Any, Union
 import msgspec
 
 from afdesk.encounter.op import _REGISTRY, AnyOp, Op, OpTagClash, _AnyOpMarker, register
+from afdesk.encounter.state import Mode, _ModeMarker
 
-_union_cache: tuple[int, Any] = (-1, None)
+_union_cache: tuple[tuple[type[Op], ...], Any] = ((), None)
 _package_loaded = False
 
 
@@ -51,22 +52,27 @@ def registered_ops() -> tuple[type[Op], ...]:
     """Every registered Op class, by tag: an order that does not depend on which module
     happened to be imported first (the published schema lists them so)."""
     _import_package_ops()
+    from afdesk.encounter.restore import restore_type
+
+    restore_type()  # "Restore" is the inverse of the modes registered now
     return tuple(_REGISTRY[tag] for tag in sorted(_REGISTRY))
 
 
 def op_union() -> Any:
-    """The tagged union of every registered Op, rebuilt when the registry has grown."""
+    """The tagged union of every registered Op, rebuilt when the registry has changed (an
+    Op registered, or the inverse of another set of modes: ``restore_type``)."""
     global _union_cache
     ops = registered_ops()
-    count, union = _union_cache
-    if count != len(ops) or union is None:
+    known, union = _union_cache
+    if known != ops or union is None:
         union = Union[ops]  # noqa: UP007 - a runtime union of the registered classes
-        _union_cache = (len(ops), union)
+        _union_cache = (ops, union)
     return union
 
 
 def decode_hook(kind: type, obj: Any) -> Any:
-    """msgspec's ``dec_hook``: an :data:`AnyOp` field becomes the registered Op its tag names.
+    """msgspec's ``dec_hook``: an :data:`AnyOp` field becomes the registered Op its tag names,
+    and a mode's field (``afdesk.encounter.state.AnyMode``) the declared mode it holds.
 
     Pass it to every decoder and ``msgspec.convert`` of a type that holds Ops.
     """
@@ -77,6 +83,10 @@ def decode_hook(kind: type, obj: Any) -> Any:
             # Keep msgspec's words and its place inside the Op; the decoder adds where the
             # Op is (see nested_message).
             raise ValueError(str(exc)) from None
+    if kind is _ModeMarker:  # a mode declared now (afdesk.encounter.state.Mode)
+        if not isinstance(obj, str):
+            raise ValueError(f"Expected `str`, got `{type(obj).__name__}`")
+        return Mode(obj)  # ValueError for an unknown one, as msgspec says it for an enum
     raise NotImplementedError(f"afdesk does not decode {kind!r}")
 
 

@@ -29,15 +29,18 @@ from afdesk.encounter.dispute.state import (
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.limits import HEADCOUNT, NON_NEGATIVE, Bound, counters
 from afdesk.encounter.modes import Battle, register_mode
-from afdesk.encounter.parts import EventKind, Part
-from afdesk.encounter.state import Mode
+from afdesk.encounter.parts import Part
+from afdesk.encounter.state import declare_mode
 
 if TYPE_CHECKING:
     from afdesk.encounter.contest.assembly import ContestRecord, Plan
     from afdesk.encounter.interface import Encounter
     from afdesk.rules.verdict import Verdict
 
-DISPUTE_PART = Part("dispute", DisputeState, DisputeState, EventKind.DISPUTE, owner="the dispute's")
+DISPUTE = declare_mode("dispute")
+DISPUTE_PART = Part(  # schema version 4
+    "dispute", DisputeState, DisputeState, "dispute", owner="the dispute's", before="art"
+)
 
 NOT_OFFERED = frozenset({"hide", "creep", "crouch", "hustle", "fend", "leave-overlap"})
 """What a dispute's menus leave out (P1): hiding, sneaking, moving quickly, parrying."""
@@ -46,7 +49,7 @@ NOT_OFFERED = frozenset({"hide", "creep", "crouch", "hustle", "fend", "leave-ove
 class DisputeMode(Battle):
     """Dispute (E16, P1-P9): battle's turn flow, the dispute's part, +2 to persevere."""
 
-    mode = Mode.DISPUTE
+    mode = DISPUTE
     part = DISPUTE_PART
     bounds: ClassVar[dict[type, tuple[Bound, ...]]] = {
         PlatformProperty: counters(("dice", "platform property dice (P2, R1)")),

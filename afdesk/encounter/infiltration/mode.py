@@ -24,19 +24,21 @@ from afdesk.encounter.infiltration.state import (
 from afdesk.encounter.infiltration.watch import WatchStep, seen_by
 from afdesk.encounter.limits import FACING, ZONE_AREA, Bound, counters
 from afdesk.encounter.modes import Battle, register_mode
-from afdesk.encounter.parts import EventKind, Part
-from afdesk.encounter.state import Mode, Phase
+from afdesk.encounter.parts import Part
+from afdesk.encounter.state import Phase, declare_mode
 
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.interface import Encounter
 
-INFILTRATION_PART = Part(
+INFILTRATION = declare_mode("infiltration")
+INFILTRATION_PART = Part(  # schema version 4
     "infiltration",
     InfiltrationState,
     InfiltrationState,
-    EventKind.INFILTRATION,
+    "infiltration",
     owner="the infiltration's",
+    before="art",
 )
 
 
@@ -44,7 +46,7 @@ class InfiltrationMode(Battle):
     """Infiltration (E16, N1-N8): battle's turn flow with unaware guardians (N3) until the
     alarm (N6)."""
 
-    mode = Mode.INFILTRATION
+    mode = INFILTRATION
     part = INFILTRATION_PART
     bounds: ClassVar[dict[type, tuple[Bound, ...]]] = {
         Objective: (Bound("area", ZONE_AREA, "[]", "objective area (N1)"),),
