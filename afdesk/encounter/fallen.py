@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from afdesk.encounter import features
 from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.geometry import Area
-from afdesk.encounter.restore import Restore
+from afdesk.encounter.restore import is_restore
 
 if TYPE_CHECKING:  # the steps are read, not made: a picture (export-png) needs no history
     from afdesk.encounter.history import Step
@@ -35,7 +35,7 @@ def fell_at(steps: Iterable[Step]) -> dict[str, Area]:
     places: dict[str, Area] = {}
     for step in steps:
         for _op, inverse in step.changes:
-            if not isinstance(inverse, Restore):
+            if not is_restore(inverse):
                 continue
             for slot in inverse.combatants:
                 old = slot.value

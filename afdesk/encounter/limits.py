@@ -25,9 +25,7 @@ import msgspec.inspect as mi
 
 from afdesk.encounter.art import ART_SIDE, TileArt
 from afdesk.encounter.combatant import Combatant, Economy, Facet, MomentumMarker, Speeds, State
-from afdesk.encounter.dispute.state import DisputeOutcome, DisputeState, Entry, PlatformProperty
-from afdesk.encounter.infiltration.state import Departure, InfiltrationState, Objective
-from afdesk.encounter.infiltration.watch import WatchStep
+from afdesk.encounter.parts import by_name
 from afdesk.encounter.reflex import Card
 from afdesk.encounter.state import Meta, Settings, TurnState
 from afdesk.encounter.zone import TILE, Segment, Tile
@@ -105,7 +103,8 @@ class Bound(msgspec.Struct, frozen=True):
     """The number in a GM's words, with the rule that gives it (``Shifts (R10)``)."""
 
 
-def _counters(*names: tuple[str, str]) -> tuple[Bound, ...]:
+def counters(*names: tuple[str, str]) -> tuple[Bound, ...]:
+    """Bounds of :data:`COUNTER` for fields given as (name, words)."""
     return tuple(Bound(name, COUNTER, words=words) for name, words in names)
 
 
@@ -122,7 +121,7 @@ BOUNDS: dict[type, tuple[Bound, ...]] = {
         Bound("area", ZONE_AREA, "[]", "area (E9)"),
         Bound("decoys", ZONE_AREA, "[][]", "decoy area (E6)"),
         Bound("facing", FACING, words="facing (E11)"),
-        *_counters(
+        *counters(
             ("reach", "reach (E12)"),
             ("weapon_range", "weapon range (E12)"),
             ("grit", "Grit (E15)"),
@@ -133,9 +132,9 @@ BOUNDS: dict[type, tuple[Bound, ...]] = {
             ("days_since_rest", "days since rest (E15)"),
         ),
     ),
-    Speeds: _counters(*((n, f"{n} speed (E14)") for n in ("run", "climb", "jump", "swim", "fly"))),
+    Speeds: counters(*((n, f"{n} speed (E14)") for n in ("run", "climb", "jump", "swim", "fly"))),
     Economy: (
-        *_counters(
+        *counters(
             ("turns", "turn count (E3)"),
             ("guards", "guards (E4)"),
             ("snaps", "snaps (E5)"),
@@ -143,39 +142,42 @@ BOUNDS: dict[type, tuple[Bound, ...]] = {
         ),
         Bound("exit_to", ZONE_AREA, "[][]", "exit area (E14)"),
     ),
-    Facet: _counters(("score", "facet score (R1)")),
-    State: _counters(("markers", "markers (E17)"), ("until", "end turn (E3)")),
-    MomentumMarker: _counters(("dice", "Momentum marker (R12)")),
+    Facet: counters(("score", "facet score (R1)")),
+    State: counters(("markers", "markers (E17)"), ("until", "end turn (E3)")),
+    MomentumMarker: counters(("dice", "Momentum marker (R12)")),
     Card: (Bound("rank", CARD_RANK, words="rank (E2)"),),
-    TurnState: _counters(
+    TurnState: counters(
         ("exchange", "exchange (E1)"),
         ("round", "round (E1)"),
         ("exchanges_played", "exchanges played (E15)"),
     ),
-    Meta: _counters(("referee_shifts", "referee's Shifts (R10)")),
-    Settings: _counters(("days_since_rest", "days since rest (E15)")),
-    PlatformProperty: _counters(("dice", "platform property dice (P2, R1)")),
-    Entry: (
-        Bound("count", HEADCOUNT, words="head count (P3)"),
-        Bound("grit", NON_NEGATIVE, words="grit (P3)"),
-        Bound("wits", NON_NEGATIVE, words="wits (P3, P6)"),
-        Bound("sway", NON_NEGATIVE, words="sway (P3, P4b)"),
-    ),
-    DisputeState: (
-        Bound("tension", NON_NEGATIVE, words="tension (P7)"),
-        Bound("threshold", NON_NEGATIVE, words="tension threshold (P7)"),
-    ),
-    DisputeOutcome: _counters(("exchange", "exchange (E1)")),
-    Objective: (Bound("area", ZONE_AREA, "[]", "objective area (N1)"),),
-    Departure: _counters(("exchange", "exchange (E1)")),
-    InfiltrationState: (Bound("obscured", ZONE_AREA, "[][]", "obscured area (N4a)"),),
-    WatchStep: (
-        Bound("area", ZONE_AREA, "[]", "watch step area (N3)"),
-        Bound("decoy", ZONE_AREA, "[]", "decoy area (N3)"),
-        Bound("facing", FACING, words="facing (E11)"),
-    ),
+    Meta: counters(("referee_shifts", "referee's Shifts (R10)")),
+    Settings: counters(("days_since_rest", "days since rest (E15)")),
 }
-"""Every bounded number, by the record type that holds it."""
+"""Every bounded number, by the record type that holds it (a mode adds its own records'
+rows when registered: :func:`declare_bounds`)."""
+
+
+def declare_bounds(rows: dict[type, tuple[Bound, ...]]) -> None:
+    """Add the bounded numbers of a mode's own records (its ``EncounterMode.bounds``,
+    added by ``register_mode``): the model, the loader and the schema read them as the
+    others. What was worked out from the table before is worked out again."""
+    BOUNDS.update(rows)
+    _forget_plans()
+
+
+def forget_bounds(rows: Iterable[type]) -> None:
+    """Take away the rows of these record types (a mode unregistered again)."""
+    for cls in rows:
+        BOUNDS.pop(cls, None)
+    _forget_plans()
+
+
+def _forget_plans() -> None:
+    _PLANS.clear()
+    _REACH.clear()
+    _FROZEN.clear()
+    _CLEAN.clear()
 
 
 def bound_place(cls: type, bound: Bound) -> str:
@@ -565,21 +567,9 @@ def change_refusal(combatants: Iterable[Combatant], parts: Iterable[tuple[str, A
         if found is None and name not in _SMALL_PARTS:
             found = number_problem(msgspec.to_builtins(value), name)
         if found is not None:
-            return found.refusal(_OWNERS.get(name, "the encounter's"))
+            return found.refusal(by_name(name).owner)
     return ""
 
-
-_OWNERS = {
-    "zone": "a tile's",
-    "reflex": "a card's",
-    "turn": "the",
-    "meta": "the",
-    "settings": "the",
-    "dispute": "the dispute's",
-    "infiltration": "the infiltration's",
-    "art": "the map art's",
-}
-"""Whose number it is, in words, by the part that holds it."""
 
 _SMALL_PARTS = frozenset({"zone", "reflex", "turn", "meta", "settings", "mode", "art"})
 """Parts whose every number is bounded above or set whole by an Op whose own numbers are

@@ -13,24 +13,18 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from afdesk.encounter import (
+    installed,  # noqa: F401 - registers the modes, their parts and their Ops
     limits,
-    modes,  # noqa: F401 - registers the modes and their parts
 )
 from afdesk.encounter.art import MapArt
-from afdesk.encounter.chase import mode as chase_mode  # noqa: F401 - registers chase
-from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant, opposed
-from afdesk.encounter.dispute import mode as dispute_mode  # noqa: F401 - registers dispute
-from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.fog import Fog
 from afdesk.encounter.geometry import Area
-from afdesk.encounter.infiltration import mode as infiltration_mode  # noqa: F401
-from afdesk.encounter.infiltration.state import InfiltrationState
 from afdesk.encounter.parts import MISSING, Event, EventKind, all_parts, by_name
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.registry import decode_hook
-from afdesk.encounter.state import Meta, Mode, Settings, TurnState
+from afdesk.encounter.state import AnyMode, Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Edge, Zone
 
 if TYPE_CHECKING:
@@ -72,17 +66,15 @@ _NOT_PARTS = frozenset({"combatants", "order", "log", "log_cut"})
 class Encounter:
     """One encounter's state. Read it freely; change it only with :meth:`apply`."""
 
-    # The parts (afdesk.encounter.parts), for type checkers; __init__ sets every one.
+    # The parts (afdesk.encounter.parts), for type checkers; __init__ sets every one,
+    # the modes' parts too (each read through its folder's accessor: chase_of(enc), ...).
     meta: Meta
     zone: Zone
     reflex: Reflex
     turn: TurnState
-    mode: Mode
+    mode: AnyMode
     settings: Settings
-    chase: ChaseState
     fog: Fog
-    dispute: DisputeState
-    infiltration: InfiltrationState
     art: MapArt
 
     def __init__(
@@ -123,9 +115,9 @@ class Encounter:
 
     def state(self) -> EncounterState:
         """An immutable snapshot of the whole encounter (what a file holds)."""
-        from afdesk.encounter.snapshot import EncounterState
+        from afdesk.encounter.snapshot import layout
 
-        return EncounterState(
+        return layout()(
             combatants=tuple(self.combatants[cid] for cid in self.order),
             log=tuple(self.log),
             **{p.name: getattr(self, p.name) for p in all_parts()},
@@ -228,7 +220,7 @@ class Encounter:
         """:meth:`apply`; ``trusted``: the inverse the model just made of an Op it applied
         (its values were the encounter's own a moment ago: well-typed, within limits), put
         back without checking them again."""
-        from afdesk.encounter.restore import Restore
+        from afdesk.encounter.restore import restore_type
         from afdesk.encounter.snapshot import LogEntry
 
         if self._rec is not None:
@@ -260,7 +252,7 @@ class Encounter:
         self._rec = None
         events = self._events
         self._events = []
-        inverse = Restore.from_record(rec)
+        inverse = restore_type().from_record(rec)
         if len(self._inverses) >= INVERSES_KEPT:
             self._inverses.clear()
         self._inverses[id(inverse)] = inverse

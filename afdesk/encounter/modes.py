@@ -1,7 +1,8 @@
 """Encounter modes as objects: what each mode owns and does (E16).
 
 The mode of an encounter (``enc.mode``, a :class:`~afdesk.encounter.state.Mode` that files
-hold) names an :class:`EncounterMode` object here; the object owns
+hold, declared by the mode itself) names an :class:`EncounterMode` object here; the object
+owns
 
 - its part of the state (:attr:`EncounterMode.part`, None for battle; see
   :mod:`afdesk.encounter.parts`),
@@ -12,11 +13,10 @@ hold) names an :class:`EncounterMode` object here; the object owns
   dispute is a low-activity encounter for persevere, E15),
 - what happens when the encounter enters or leaves it (:meth:`enter`, :meth:`leave`).
 
-Battle is here; chase (:mod:`afdesk.encounter.chase.mode`), dispute
-(:mod:`afdesk.encounter.dispute.mode`, P1-P9) and infiltration
-(:mod:`afdesk.encounter.infiltration.mode`, N1-N8) each register their object from their
-own folder with :func:`register_mode` (the model imports them), with no
-``if mode is DISPUTE`` anywhere else.
+Battle is here; every other mode registers its object from its own folder's ``mode.py``
+with :func:`register_mode` (chase, dispute, infiltration: the list of installed modes,
+:mod:`afdesk.encounter.installed`, imports them), with no ``if mode is DISPUTE`` anywhere
+else.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import msgspec
 
-from afdesk.encounter import economy
+from afdesk.encounter import economy, limits
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.parts import Part, set_mode_part
 from afdesk.encounter.reflex import ROUNDS
-from afdesk.encounter.state import Mode, Phase, TurnState
+from afdesk.encounter.state import BATTLE, Mode, Phase, TurnState, forget_mode
 
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
@@ -47,6 +47,9 @@ class EncounterMode:
     """The value files hold for this mode."""
     part: ClassVar[Part | None] = None
     """The mode's own part of the encounter (chase state, ...), or None."""
+    bounds: ClassVar[dict[type, tuple[limits.Bound, ...]]] = {}
+    """The bounded numbers of the mode's own records, by record type
+    (:data:`afdesk.encounter.limits.BOUNDS`)."""
     phases: ClassVar[tuple[Phase, ...]] = tuple(Phase)
     """The phases play goes through in this mode, in order."""
     low_activity: ClassVar[bool] = False
@@ -122,6 +125,12 @@ class EncounterMode:
         to grit instead (P5)."""
         return True
 
+    def fate(self, part: Any, cid: str) -> str:
+        """How ``cid`` ended by this mode's part (``part``, its value in a snapshot), in
+        the recap's words: "captured", "escaped", "out" or "" (none in battle; a chase's
+        result, H5)."""
+        return ""
+
     def change_now(self, enc: Encounter) -> str:
         """Why the encounter may change mode right now, outside an exchange end (E16):
         a dispute that is over (P7, P9); "" for never."""
@@ -135,8 +144,8 @@ class EncounterMode:
         defenses)."""
         who = enc.combatants[ally].name if ally in enc.combatants else ally
         return (
-            f"{who} cannot retort on another's behalf here: afdesk plays a retort for "
-            "someone else in a dispute (P5)"
+            f"{who} cannot retort on another's behalf in {self.label.lower()}: P5 lets a "
+            "character retort for another in a social conflict only"
         )
 
     def decisions(self, enc: Encounter) -> list[Any]:
@@ -207,7 +216,7 @@ class Battle(EncounterMode):
     """Battle (E1-E15): exchanges of five rounds; in each round every hand plays a reflex
     card and characters take their turns in card order; after round 5 the exchange ends."""
 
-    mode = Mode.BATTLE
+    mode = BATTLE
 
     def next_turn(self, enc: Encounter) -> None:
         """End the current turn and start the next in reflex order (E3); after the last
@@ -281,6 +290,16 @@ def register_mode(obj: EncounterMode) -> None:
     """Make ``obj`` the behaviour of ``obj.mode`` (replacing the one registered before)."""
     _MODES[obj.mode] = obj
     set_mode_part(str(obj.mode), obj.part)
+    limits.declare_bounds(obj.bounds)
+
+
+def unregister_mode(mode: Mode) -> None:
+    """Take away a mode registered for a while (a test's, a plug-in's): its object, its
+    part, its bounds and its value."""
+    obj = _MODES.pop(mode)
+    set_mode_part(str(mode), None)
+    limits.forget_bounds(obj.bounds)
+    forget_mode(mode)
 
 
 register_mode(Battle())
@@ -297,6 +316,11 @@ def mode_object(mode: Mode) -> EncounterMode:
 def current_mode(enc: Encounter) -> EncounterMode:
     """The mode object of ``enc`` now."""
     return mode_object(enc.mode)
+
+
+def registered_modes() -> tuple[EncounterMode, ...]:
+    """Every registered mode's object, battle first, then by name."""
+    return tuple(_MODES[m] for m in Mode if m in _MODES)
 
 
 def mode_parts() -> tuple[Part, ...]:

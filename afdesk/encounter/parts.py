@@ -8,10 +8,11 @@ recording and rollback, the inverse (``Restore``), the event a change sends, and
 document's Qt signal (``<name>Changed``).
 
 Adding a part (chase state, fog, a roster link) is one :class:`Part` in :data:`PARTS` (a mode
-declares its own with ``Mode.part``, see :mod:`afdesk.encounter.modes`) plus its own code. The
-file format is the one thing it must add by hand: a field in ``EncounterState`` and in
-``Restore`` (a test says so when one is missing), because a new field in a file is a
-format change that needs its default and, for old files, its migration.
+declares its own with ``EncounterMode.part``, see :mod:`afdesk.encounter.modes`) plus its own
+code. A part of the encounter's own also adds its field to the file format by hand (``_OWN``
+in :mod:`afdesk.encounter.snapshot` and :mod:`afdesk.encounter.restore`; a test says so when
+one is missing), because a new field in a file is a format change that needs its default
+and, for old files, its migration; a mode's part is placed in both by :func:`placed`.
 
 The characters and the log are collections with their own code (an undo restores one
 character, not the whole roster; the log is only appended to or cut), so they are not parts.
@@ -20,7 +21,7 @@ character, not the whole roster; the log is only appended to or cut), so they ar
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
@@ -28,7 +29,7 @@ import msgspec
 from afdesk.encounter.art import MapArt
 from afdesk.encounter.fog import Fog
 from afdesk.encounter.reflex import Reflex
-from afdesk.encounter.state import Meta, Mode, Settings, TurnState
+from afdesk.encounter.state import BATTLE, AnyMode, Meta, Settings, TurnState
 from afdesk.encounter.zone import Zone
 
 if TYPE_CHECKING:
@@ -36,7 +37,10 @@ if TYPE_CHECKING:
 
 
 class EventKind(enum.StrEnum):
-    """What changed. The document turns each kind into the Qt signal ``<value>Changed``."""
+    """What changed. The document turns each kind into the Qt signal ``<value>Changed``.
+
+    These are the encounter's own kinds; a mode's part announces its own (its name:
+    ``"chase"``), so an event's kind is any string."""
 
     COMBATANT = "combatant"
     """One character changed (``id``)."""
@@ -48,12 +52,6 @@ class EventKind(enum.StrEnum):
     MODE = "mode"
     SETTINGS = "settings"
     META = "meta"
-    CHASE = "chase"
-    """The chase's part (chase mode, H1-H5)."""
-    DISPUTE = "dispute"
-    """The dispute's part (dispute mode, P1-P9)."""
-    INFILTRATION = "infiltration"
-    """The infiltration's part (infiltration mode, N1-N8)."""
     FOG = "fog"
     """What the players' screen hides."""
     ART = "art"
@@ -64,7 +62,8 @@ class EventKind(enum.StrEnum):
 class Event(NamedTuple):
     """What changed: a kind and, for a character, its id."""
 
-    kind: EventKind
+    kind: str
+    """An :class:`EventKind`, or the name of a mode's part."""
     id: str = ""
 
 
@@ -72,15 +71,22 @@ class Part(msgspec.Struct, frozen=True):
     """One whole value of an encounter.
 
     ``name`` is the attribute of the encounter, the field of ``EncounterState`` and of
-    ``Restore``; ``event`` is what a change announces; ``on_change`` runs after every change
-    (to drop what the encounter derived from the old value).
+    ``Restore``; ``event`` is what a change announces (an :class:`EventKind`; a mode's
+    part: its name); ``on_change`` runs after every change
+    (to drop what the encounter derived from the old value); ``owner`` is whose numbers
+    they are, in words, when a change would break one's limit (``the dispute's``).
     """
 
     name: str
     type: Any
     default: Callable[[], Any]
-    event: EventKind
+    event: str
     on_change: Callable[[Encounter], None] | None = None
+    owner: str = "the encounter's"
+    before: str = ""
+    """A mode's part: the part it comes right before in files and inverses (where the
+    format first held it; the samples are byte for byte what afdesk writes), or "" for
+    after every other part."""
 
 
 def _zone_changed(enc: Encounter) -> None:
@@ -88,21 +94,32 @@ def _zone_changed(enc: Encounter) -> None:
 
 
 PARTS: tuple[Part, ...] = (
-    Part("meta", Meta, Meta, EventKind.META),
-    Part("zone", Zone, lambda: Zone(tileset="", tiles=()), EventKind.ZONE, _zone_changed),
-    Part("reflex", Reflex, Reflex, EventKind.REFLEX),
-    Part("turn", TurnState, TurnState, EventKind.TURN),
-    Part("mode", Mode, lambda: Mode.BATTLE, EventKind.MODE),
-    Part("settings", Settings, Settings, EventKind.SETTINGS),
+    Part("meta", Meta, Meta, EventKind.META, owner="the"),
+    Part(
+        "zone",
+        Zone,
+        lambda: Zone(tileset="", tiles=()),
+        EventKind.ZONE,
+        _zone_changed,
+        owner="a tile's",
+    ),
+    Part("reflex", Reflex, Reflex, EventKind.REFLEX, owner="a card's"),
+    Part("turn", TurnState, TurnState, EventKind.TURN, owner="the"),
+    Part("mode", AnyMode, lambda: BATTLE, EventKind.MODE),
+    Part("settings", Settings, Settings, EventKind.SETTINGS, owner="the"),
     Part("fog", Fog, Fog, EventKind.FOG),
-    Part("art", MapArt, MapArt, EventKind.ART),
+    Part("art", MapArt, MapArt, EventKind.ART, owner="the map art's"),
 )
 """Every whole value of an encounter (see the module)."""
 
 
 _MODE_PARTS: dict[str, Part] = {}
 """The parts the registered modes add, by mode (``afdesk.encounter.modes.register_mode``
-keeps it; the model imports the modes, so they are registered before any encounter)."""
+keeps it; the model imports the installed modes, so they are registered before any
+encounter)."""
+
+
+_ALL: list[tuple[Part, ...]] = [PARTS]
 
 
 def set_mode_part(mode: str, part: Part | None) -> None:
@@ -111,15 +128,33 @@ def set_mode_part(mode: str, part: Part | None) -> None:
         _MODE_PARTS.pop(mode, None)
     else:
         _MODE_PARTS[mode] = part
+    _ALL[0] = PARTS + tuple(sorted(_MODE_PARTS.values(), key=lambda p: p.name))
 
 
 def all_parts() -> tuple[Part, ...]:
-    """The parts of every encounter: :data:`PARTS` and those the modes add."""
-    return PARTS + tuple(_MODE_PARTS.values())
+    """The parts of every encounter: :data:`PARTS`, then those the modes add by name (in
+    the same order whichever mode was registered first)."""
+    return _ALL[0]
 
 
 MISSING: Any = object()
 """Where a record of what an Op changed says "this character did not exist"."""
+
+
+def placed(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` (the fields of a record that holds the parts: a file's, an inverse's) with
+    the name of every mode's part put in its place (:attr:`Part.before`; the modes' parts in
+    the order of their names, so that the order of their imports does not matter)."""
+    out = list(names)
+    parts = {p.name for p in PARTS}
+    for part in all_parts()[len(PARTS) :]:
+        if part.before in out and part.before in parts:
+            out.insert(out.index(part.before), part.name)
+        else:
+            last = max(i for i, n in enumerate(out) if n in parts)
+            out.insert(last + 1, part.name)
+        parts.add(part.name)
+    return tuple(out)
 
 
 def by_name(name: str) -> Part:

@@ -22,15 +22,17 @@ from typing import Any, Union
 import msgspec
 
 from afdesk.encounter.op import _REGISTRY, AnyOp, Op, OpTagClash, _AnyOpMarker, register
+from afdesk.encounter.state import Mode, _ModeMarker
 
-_union_cache: tuple[int, Any] = (-1, None)
+_union_cache: tuple[tuple[type[Op], ...], Any] = ((), None)
 _package_loaded = False
 
 
 def _import_package_ops() -> None:
     """Import every module of afdesk's own Ops (:mod:`afdesk.encounter.ops`, the contest's,
-    the modes' folders, ``restore``), so that they are all registered before anything is
-    decoded (whoever imported what so far).
+    ``restore``, and the installed modes' folders: each mode's ``mode.py`` imports its
+    own, :mod:`afdesk.encounter.installed`), so that they are all registered before
+    anything is decoded (whoever imported what so far).
 
     The modules are named here, not found on disk: the model reads no files (an import
     contract), and a test checks that this import names every module of the package."""
@@ -38,17 +40,9 @@ def _import_package_ops() -> None:
     if _package_loaded:
         return
     _package_loaded = True
+    from afdesk.encounter import installed as _installed  # noqa: F401 - the modes' Ops
     from afdesk.encounter import restore as _restore  # noqa: F401 - registers Restore
-    from afdesk.encounter.chase import check as _chase_check  # noqa: F401 - registers
-    from afdesk.encounter.chase import ops as _chase_ops  # noqa: F401 - registers
-    from afdesk.encounter.chase import ops_base as _chase_base  # noqa: F401 - registers
-    from afdesk.encounter.chase import special as _chase_special  # noqa: F401 - registers
-    from afdesk.encounter.chase import stage as _chase_stage  # noqa: F401 - registers
     from afdesk.encounter.contest import ops as _contest_ops  # noqa: F401 - registers
-    from afdesk.encounter.dispute import convince as _convince  # noqa: F401 - registers
-    from afdesk.encounter.dispute import ops as _dispute_ops  # noqa: F401 - registers
-    from afdesk.encounter.infiltration import ops as _infiltration_ops  # noqa: F401
-    from afdesk.encounter.infiltration import setup as _infiltration_setup  # noqa: F401
     from afdesk.encounter.ops import own_ops
 
     own_ops()  # the ops package's modules, as the package names them
@@ -58,22 +52,27 @@ def registered_ops() -> tuple[type[Op], ...]:
     """Every registered Op class, by tag: an order that does not depend on which module
     happened to be imported first (the published schema lists them so)."""
     _import_package_ops()
+    from afdesk.encounter.restore import restore_type
+
+    restore_type()  # "Restore" is the inverse of the modes registered now
     return tuple(_REGISTRY[tag] for tag in sorted(_REGISTRY))
 
 
 def op_union() -> Any:
-    """The tagged union of every registered Op, rebuilt when the registry has grown."""
+    """The tagged union of every registered Op, rebuilt when the registry has changed (an
+    Op registered, or the inverse of another set of modes: ``restore_type``)."""
     global _union_cache
     ops = registered_ops()
-    count, union = _union_cache
-    if count != len(ops) or union is None:
+    known, union = _union_cache
+    if known != ops or union is None:
         union = Union[ops]  # noqa: UP007 - a runtime union of the registered classes
-        _union_cache = (len(ops), union)
+        _union_cache = (ops, union)
     return union
 
 
 def decode_hook(kind: type, obj: Any) -> Any:
-    """msgspec's ``dec_hook``: an :data:`AnyOp` field becomes the registered Op its tag names.
+    """msgspec's ``dec_hook``: an :data:`AnyOp` field becomes the registered Op its tag names,
+    and a mode's field (``afdesk.encounter.state.AnyMode``) the declared mode it holds.
 
     Pass it to every decoder and ``msgspec.convert`` of a type that holds Ops.
     """
@@ -84,6 +83,10 @@ def decode_hook(kind: type, obj: Any) -> Any:
             # Keep msgspec's words and its place inside the Op; the decoder adds where the
             # Op is (see nested_message).
             raise ValueError(str(exc)) from None
+    if kind is _ModeMarker:  # a mode declared now (afdesk.encounter.state.Mode)
+        if not isinstance(obj, str):
+            raise ValueError(f"Expected `str`, got `{type(obj).__name__}`")
+        return Mode(obj)  # ValueError for an unknown one, as msgspec says it for an enum
     raise NotImplementedError(f"afdesk does not decode {kind!r}")
 
 

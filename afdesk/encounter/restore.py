@@ -2,83 +2,147 @@
 
 ``Encounter.apply`` records every part an Op changes before it changes it; ``Restore`` holds
 those old values, so undo is exact by construction.
+
+Its fields are the crash journal's format: the characters and the roster order, one per
+part of :mod:`afdesk.encounter.parts` (None: unchanged; a mode's part where its ``before``
+puts it, as in files) and the log. They are built from the declarations (:func:`restore_type`),
+so a new mode adds its field without a line here; :data:`Restore` is the inverse for the
+installed modes (:mod:`afdesk.encounter.installed`), and a mode registered later (a
+plug-in's, a test's) has its own while it is registered. Each is an Op tagged ``Restore``.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
+
+import msgspec
 
 from afdesk.encounter.art import MapArt
-from afdesk.encounter.chase.state import ChaseState
-from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.fog import Fog
-from afdesk.encounter.infiltration.state import InfiltrationState
-from afdesk.encounter.op import Op
-from afdesk.encounter.parts import MISSING, all_parts
+from afdesk.encounter.op import _REGISTRY, Op, register
+from afdesk.encounter.parts import MISSING, PARTS, Part, all_parts, placed
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.snapshot import LogEntry, Slot
-from afdesk.encounter.state import Meta, Mode, Settings, TurnState
+from afdesk.encounter.state import AnyMode, Meta, Settings, TurnState
 from afdesk.encounter.zone import Zone
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-class Restore(Op, frozen=True):
-    """Put parts of an encounter back as they were: the inverse of any Op."""
+_OWN: tuple[tuple[Any, ...], ...] = (
+    ("combatants", tuple[Slot, ...], ()),
+    ("order", tuple[str, ...] | None, None),
+    ("zone", Zone | None, None),
+    ("reflex", Reflex | None, None),
+    ("turn", TurnState | None, None),
+    ("mode", AnyMode | None, None),
+    ("settings", Settings | None, None),
+    ("meta", Meta | None, None),
+    ("fog", Fog | None, None),
+    ("art", MapArt | None, None),
+    ("log_length", int | None, None),
+    ("log_entries", tuple[LogEntry, ...], ()),
+)
+"""The fields that are not a mode's, in their order."""
 
-    # One field per part of afdesk.encounter.parts (None: unchanged). The fields are the
-    # crash journal's format, so they are written out here; a test checks that they cover
-    # the declaration. (The docstring above is in the published schema.)
+_DOC = "Put parts of an encounter back as they were: the inverse of any Op."
 
-    combatants: tuple[Slot, ...] = ()
-    order: tuple[str, ...] | None = None
-    zone: Zone | None = None
-    reflex: Reflex | None = None
-    turn: TurnState | None = None
-    mode: Mode | None = None
-    settings: Settings | None = None
-    meta: Meta | None = None
-    chase: ChaseState | None = None
-    fog: Fog | None = None
-    dispute: DisputeState | None = None
-    infiltration: InfiltrationState | None = None
-    art: MapArt | None = None
-    log_length: int | None = None
-    log_entries: tuple[LogEntry, ...] = ()
-    logged = False
-    label = "Restore"
 
-    @classmethod
-    def from_record(cls, rec: dict[str, Any]) -> "Restore":
-        slots = tuple(
-            Slot(cid, None if old is MISSING else old) for cid, old in rec["combatants"].items()
+def _from_record(cls: Any, rec: dict[str, Any]) -> Any:
+    """The inverse of a record of changes (``Encounter.apply``'s)."""
+    slots = tuple(
+        Slot(cid, None if old is MISSING else old) for cid, old in rec["combatants"].items()
+    )
+    log_length = rec.get("log")
+    entries: tuple[LogEntry, ...] = ()
+    if "log_cut" in rec:
+        log_length, cut = rec["log_cut"]
+        entries = tuple(cut)
+    return cls(
+        combatants=slots,
+        order=rec.get("order"),
+        log_length=log_length,
+        log_entries=entries,
+        **{p.name: rec.get(p.name) for p in all_parts()},
+    )
+
+
+def _execute(self: Any, enc: "Encounter") -> None:
+    for slot in self.combatants:
+        if slot.value is None:
+            if slot.id in enc.combatants:
+                enc.drop(slot.id)
+        else:
+            enc.put(slot.value)
+    if self.order is not None:
+        enc.set_order(self.order)
+    for part in all_parts():
+        value = getattr(self, part.name)
+        if value is not None:
+            enc.set_part(part.name, value)
+    if self.log_length is not None:
+        enc.truncate_log(self.log_length)
+        if self.log_entries:
+            enc.extend_log(self.log_entries)
+
+
+_TYPES: dict[tuple[Part, ...], Any] = {}
+
+
+def restore_type() -> "type[Restore]":
+    """The inverse for the modes registered now (see the module)."""
+    modes = all_parts()[len(PARTS) :]
+    cls = _TYPES.get(modes)
+    if cls is None:
+        fields = {f[0]: f for f in _OWN}
+        fields.update((p.name, (p.name, p.type | None, None)) for p in modes)
+        cls = msgspec.defstruct(
+            "Restore",
+            [fields[name] for name in placed(tuple(f[0] for f in _OWN))],
+            bases=(Op,),
+            frozen=True,
+            module=__name__,
+            namespace={
+                "__doc__": _DOC,
+                "logged": False,
+                "label": "Restore",
+                "from_record": classmethod(_from_record),
+                "execute": _execute,
+            },
         )
-        log_length = rec.get("log")
-        entries: tuple[LogEntry, ...] = ()
-        if "log_cut" in rec:
-            log_length, cut = rec["log_cut"]
-            entries = tuple(cut)
-        return cls(
-            combatants=slots,
-            order=rec.get("order"),
-            log_length=log_length,
-            log_entries=entries,
-            **{p.name: rec.get(p.name) for p in all_parts()},
-        )
+        _TYPES[modes] = cls
+    elif _REGISTRY.get("Restore") is not cls:
+        register(cls)  # these modes' inverse again (another mode came and went meanwhile)
+    return cast("type[Restore]", cls)
 
-    def execute(self, enc: "Encounter") -> None:
-        for slot in self.combatants:
-            if slot.value is None:
-                if slot.id in enc.combatants:
-                    enc.drop(slot.id)
-            else:
-                enc.put(slot.value)
-        if self.order is not None:
-            enc.set_order(self.order)
-        for part in all_parts():
-            value = getattr(self, part.name)
-            if value is not None:
-                enc.set_part(part.name, value)
-        if self.log_length is not None:
-            enc.truncate_log(self.log_length)
-            if self.log_entries:
-                enc.extend_log(self.log_entries)
+
+def is_restore(op: Op) -> "TypeGuard[Restore]":
+    """Whether ``op`` is an inverse (of whichever modes)."""
+    return type(op).__name__ == "Restore" and type(op).__module__ == __name__
+
+
+if TYPE_CHECKING:
+
+    class Restore(Op, frozen=True):
+        """Put parts of an encounter back as they were: the inverse of any Op."""
+
+        combatants: tuple[Slot, ...] = ()
+        order: tuple[str, ...] | None = None
+        zone: Zone | None = None
+        reflex: Reflex | None = None
+        turn: TurnState | None = None
+        mode: AnyMode | None = None
+        settings: Settings | None = None
+        meta: Meta | None = None
+        fog: Fog | None = None
+        art: MapArt | None = None
+        log_length: int | None = None
+        log_entries: tuple[LogEntry, ...] = ()
+
+        @classmethod
+        def from_record(cls, rec: dict[str, Any]) -> "Restore": ...
+
+        def __getattr__(self, name: str) -> Any:
+            """A mode's part."""
+
+else:
+    Restore = restore_type()

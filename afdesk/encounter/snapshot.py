@@ -3,25 +3,28 @@
 ``AnyOp`` types the fields that hold any registered Op (see
 :mod:`afdesk.encounter.registry`). The inverse of an Op is
 :class:`afdesk.encounter.restore.Restore`.
+
+:class:`EncounterState` holds the encounter's own parts and collections, and the part of
+every registered mode (:mod:`afdesk.encounter.parts`): its layout is built from those
+declarations (:func:`layout`), each mode's part where its ``before`` puts it, so a new mode
+adds its field to files without a line here. :data:`EncounterState` is the layout of the
+installed modes (:mod:`afdesk.encounter.installed`); a mode registered later (a plug-in's,
+a test's) has its own, which :func:`layout` gives while it is registered.
 """
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
+from afdesk.encounter import installed  # noqa: F401 - the modes' parts, before the layout
 from afdesk.encounter.art import MapArt
-from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.combatant import Combatant
-from afdesk.encounter.dispute.state import DisputeState
 from afdesk.encounter.fog import Fog
-from afdesk.encounter.infiltration.state import InfiltrationState
 from afdesk.encounter.op import AnyOp
+from afdesk.encounter.parts import PARTS, Part, all_parts, placed
 from afdesk.encounter.reflex import Reflex
-from afdesk.encounter.state import Meta, Mode, Settings, TurnState
+from afdesk.encounter.state import AnyMode, Meta, Settings, TurnState
 from afdesk.encounter.zone import Zone
-
-if TYPE_CHECKING:
-    pass
 
 
 class LogEntry(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -40,24 +43,61 @@ class Slot(msgspec.Struct, frozen=True, array_like=True):
     value: Combatant | None
 
 
-class EncounterState(msgspec.Struct, frozen=True):
-    """The whole encounter as immutable data: what a file holds."""
+_OWN: tuple[tuple[Any, ...], ...] = (
+    ("meta", Meta),
+    ("zone", Zone),
+    ("combatants", tuple[Combatant, ...]),
+    ("reflex", Reflex),
+    ("turn", TurnState),
+    ("mode", AnyMode),
+    ("settings", Settings),
+    ("fog", Fog, Fog()),  # optional: nothing hidden by default
+    ("art", MapArt, MapArt()),  # schema version 6
+    ("log", tuple[LogEntry, ...], ()),
+)
+"""The fields of a file that are the encounter's own, in their order."""
 
-    meta: Meta
-    zone: Zone
-    combatants: tuple[Combatant, ...]
-    reflex: Reflex
-    turn: TurnState
-    mode: Mode
-    settings: Settings
-    chase: ChaseState = ChaseState()
-    """The chase's part (H1-H5; schema version 3)."""
-    fog: Fog = Fog()
-    """What the players' screen hides (optional, nothing by default)."""
-    dispute: DisputeState = DisputeState()
-    """The dispute's part (P1-P9; schema version 4)."""
-    infiltration: InfiltrationState = InfiltrationState()
-    """The infiltration's part (N1-N8; schema version 4)."""
-    art: MapArt = MapArt()
-    """The GM's own pictures under the tiles (schema version 6)."""
-    log: tuple[LogEntry, ...] = ()
+_DOC = "The whole encounter as immutable data: what a file holds."
+
+_LAYOUTS: dict[tuple[Part, ...], Any] = {}
+
+
+def layout() -> "type[EncounterState]":
+    """The layout of a file for the modes registered now (see the module)."""
+    modes = all_parts()[len(PARTS) :]
+    cls = _LAYOUTS.get(modes)
+    if cls is None:
+        fields = {f[0]: f for f in _OWN}
+        fields.update((p.name, (p.name, p.type, p.default())) for p in modes)
+        cls = msgspec.defstruct(
+            "EncounterState",
+            [fields[name] for name in placed(tuple(f[0] for f in _OWN))],
+            frozen=True,
+            module=__name__,
+            namespace={"__doc__": _DOC},
+        )
+        _LAYOUTS[modes] = cls
+    return cast("type[EncounterState]", cls)
+
+
+if TYPE_CHECKING:
+
+    class EncounterState(msgspec.Struct, frozen=True):
+        """The whole encounter as immutable data: what a file holds."""
+
+        meta: Meta
+        zone: Zone
+        combatants: tuple[Combatant, ...]
+        reflex: Reflex
+        turn: TurnState
+        mode: AnyMode
+        settings: Settings
+        fog: Fog = Fog()
+        art: MapArt = MapArt()
+        log: tuple[LogEntry, ...] = ()
+
+        def __getattr__(self, name: str) -> Any:
+            """A mode's part (read it through its folder's accessor: ``chase_of``)."""
+
+else:
+    EncounterState = layout()

@@ -24,7 +24,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import History, Step, StepEvent
 from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.op import Op
-from afdesk.gui.follow import Links  # noqa: F401 - where views found it before
+from afdesk.encounter.parts import all_parts
 from afdesk.gui.text import sentence
 from afdesk.storage.errors import SaveError
 
@@ -95,12 +95,14 @@ class EncounterDocument(QObject):
     """An open encounter and everything about it that is not the model itself."""
 
     # One signal per kind of model event: combatantChanged(id), rosterChanged, zoneChanged,
-    # ..., logChanged (afdesk.encounter.parts.EventKind; a new part brings its own).
-    for _kind in EventKind:
-        locals()[f"{_kind.value}Changed"] = (
-            Signal(str) if _kind is EventKind.COMBATANT else Signal()
-        )
+    # ..., logChanged (afdesk.encounter.parts.EventKind), and one per installed mode's part
+    # (chaseChanged, ...: a part brings its own). A mode registered later (a plug-in's, a
+    # test's) is heard through partChanged(name).
+    for _kind in dict.fromkeys([*EventKind, *(p.event for p in all_parts())]):
+        locals()[f"{_kind}Changed"] = Signal(str) if _kind == EventKind.COMBATANT else Signal()
     del _kind
+    partChanged = Signal(str)
+    """A part with no signal of its own changed (its name)."""
     changed = Signal()
     """After every change (any kind), once."""
     selectionChanged = Signal(str)
@@ -402,8 +404,10 @@ class EncounterDocument(QObject):
                 if ev in seen:
                     continue
                 seen.add(ev)
-                signal = getattr(self, f"{ev.kind.value}Changed")
-                if ev.kind is EventKind.COMBATANT:
+                signal = getattr(self, f"{ev.kind}Changed", None)
+                if signal is None:
+                    self.partChanged.emit(ev.kind)
+                elif ev.kind == EventKind.COMBATANT:
                     signal.emit(ev.id)
                 else:
                     signal.emit()

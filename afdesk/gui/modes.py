@@ -2,11 +2,13 @@
 workspace, its sample and its extras in the GM's window (E16).
 
 The model's side of a mode lives in :mod:`afdesk.encounter.modes`; this is the GUI's.
-Each mode with something of its own to show has a folder under ``afdesk/gui`` whose
-``__init__`` calls :func:`register` with a :class:`ModeScreens`; :data:`PACKAGES` lists those
-folders, the one registration a new mode adds. The main window (:mod:`afdesk.gui.central`)
-and the players' window ask :func:`screens_for` the current mode what to show, and never
-name a mode. A mode with no registration (battle) shows the map and the reflex strip.
+Each mode with something of its own to show has a folder under ``afdesk/gui`` named as its
+model's folder (``afdesk/gui/chase`` beside ``afdesk/encounter/chase``) whose ``__init__``
+calls :func:`register` with a :class:`ModeScreens`; :data:`PACKAGES` finds them from the
+installed modes (:mod:`afdesk.encounter.installed`, the one registration a new mode
+adds). The main window (:mod:`afdesk.gui.central`) and the players' window ask
+:func:`screens_for` the current mode what to show, and never name a mode. A mode with no
+registration (battle) shows the map and the reflex strip.
 
 The entries' factories import their widgets when called, so that registering costs the
 start of the app nothing.
@@ -15,17 +17,27 @@ start of the app nothing.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from afdesk.encounter import installed
 from afdesk.encounter.state import Mode
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
-PACKAGES: tuple[str, ...] = ("afdesk.gui.chase", "afdesk.gui.dispute", "afdesk.gui.infiltration")
-"""The GUI folders of the modes, each registering its :class:`ModeScreens` on import."""
+
+def _packages() -> tuple[str, ...]:
+    names = (f"{__package__}.{folder}" for folder in installed.FOLDERS)
+    return tuple(name for name in names if importlib.util.find_spec(name) is not None)
+
+
+PACKAGES: tuple[str, ...] = _packages()
+"""The GUI folders of the installed modes (``afdesk.gui.<folder>`` for each folder of
+:data:`afdesk.encounter.installed.FOLDERS` that has one), each registering its
+:class:`ModeScreens` on import."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,12 @@ class ModeScreens:
     install: Callable[[Any], object] | None = None
     """Adds the mode's extras to the GM's window once it is whole (map layers, docks,
     menu entries); what it returns is kept on the window's mode views."""
+    check_step: Callable[[Any, Any], Any] | None = None
+    """Makes the mode's own panel in the check dialog, before the attack's dice (an
+    infiltration's perception against a surprise attack, N7), given the encounter and the
+    dice source: a contest ``Panel`` with a ``decided`` signal, ``show_plan(plan)``,
+    ``refresh()``, ``plan_after(plan)`` (the plan once decided) and ``op_for(op)`` (the
+    Op to push)."""
     player_install: Callable[[Any], Any] | None = None
     """Adds the mode's extras to the players' window (a layer on the players' map of what
     the table may see); what it returns has ``set_document(doc)`` and is kept on the

@@ -39,6 +39,7 @@ import msgspec
 
 from afdesk.encounter.registry import decode_hook, nested_message, op_union
 from afdesk.encounter.snapshot import EncounterState, LogEntry
+from afdesk.encounter.snapshot import layout as file_layout
 from afdesk.rules import RulesError
 from afdesk.rules.rulesets import ruleset_named, ruleset_names
 from afdesk.storage import meaning, messages, migrations, scan
@@ -50,7 +51,7 @@ MAX_BYTES = 64 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 
 _encoder = msgspec.json.Encoder()
-_fast: tuple[int, Any, msgspec.json.Decoder[Any]] | None = None
+_fast: tuple[Any, Any, Any, msgspec.json.Decoder[Any]] | None = None
 
 
 def _mirror(cls: Any, name: str, types: dict[str, Any]) -> Any:
@@ -80,18 +81,20 @@ def _fast_decoder() -> tuple[Any, msgspec.json.Decoder[Any]]:
     real ones (cheap: the Ops themselves are decoded straight into their classes)."""
     global _fast
     ops = op_union()
-    if _fast is None or _fast[0] is not ops:
+    real = file_layout()
+    if _fast is None or _fast[0] is not ops or _fast[1] is not real:
         entry = _mirror(LogEntry, "LogEntry", {"op": ops})
         log = tuple.__class_getitem__((entry, ...))  # tuple[entry, ...], built at run time
-        mirror = _mirror(EncounterState, "EncounterState", {"log": log})
-        _fast = (ops, mirror, msgspec.json.Decoder(mirror, dec_hook=decode_hook))
-    return _fast[1], _fast[2]
+        mirror = _mirror(real, "EncounterState", {"log": log})
+        _fast = (ops, real, mirror, msgspec.json.Decoder(mirror, dec_hook=decode_hook))
+    return _fast[2], _fast[3]
 
 
 def _real(mirror: Any) -> EncounterState:
-    values = {name: getattr(mirror, name) for name in EncounterState.__struct_fields__}
+    real = file_layout()
+    values = {name: getattr(mirror, name) for name in real.__struct_fields__}
     values["log"] = tuple(LogEntry(e.op, e.text, e.exchange, e.round) for e in mirror.log)
-    return EncounterState(**values)
+    return real(**values)
 
 
 class _Probe(msgspec.Struct):
@@ -283,7 +286,7 @@ def _decode(data: Any, source: str) -> tuple[EncounterState, int]:
         except migrations.MigrationError as exc:
             raise LoadError(source, f"version {version} file: {exc}") from None
         try:
-            state = msgspec.convert(doc, EncounterState, dec_hook=decode_hook)
+            state = msgspec.convert(doc, file_layout(), dec_hook=decode_hook)
         except msgspec.ValidationError as exc:
             raise LoadError(
                 source, f"{_explain(str(exc), doc)} (after upgrading from version {version})"
@@ -361,10 +364,10 @@ def _check_header(probe: _Probe, source: str) -> int:
     return version
 
 
-def _explain(message: str, doc: Any, layout: Any = EncounterState) -> str:
+def _explain(message: str, doc: Any, root: Any = None) -> str:
     message = nested_message(message)
     try:
-        return messages.validation_text(message, doc, layout)
+        return messages.validation_text(message, doc, file_layout() if root is None else root)
     except Exception:  # the wording is a courtesy: msgspec's own words will do
         return message
 

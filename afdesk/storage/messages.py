@@ -16,6 +16,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from afdesk.encounter.registry import AnyOp, op_union
+from afdesk.encounter.state import AnyMode, Mode
 
 _TYPE_WORDS = {
     "float": "a number",
@@ -153,6 +154,8 @@ def _choices(root: type, doc: Any, segments: list[str | int]) -> str:
         t = _type_at(root, doc, segments)
         if isinstance(t, mi.EnumType):
             values = [str(m.value) for m in t.cls]
+        elif isinstance(t, mi.CustomType) and t.cls is AnyMode:  # the modes declared now
+            values = [str(m.value) for m in Mode]
         elif isinstance(t, mi.LiteralType):
             values = [str(v) for v in t.values]
         else:

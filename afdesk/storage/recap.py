@@ -29,6 +29,7 @@ from afdesk.encounter.contest.assembly import ContestRecord, Modifier
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import History, Step
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.modes import registered_modes
 from afdesk.encounter.ops.damage import OUT_NOTE
 from afdesk.encounter.snapshot import EncounterState, LogEntry
 from afdesk.encounter.visibility import player_visible
@@ -193,12 +194,11 @@ def _for_players(entry: LogEntry, before: Encounter, after: Encounter) -> bool:
 
 def fate(c: Combatant, state: EncounterState) -> str:
     """How a character ended: 'captured by …', 'escaped', 'out', 'down', or ''."""
-    p = state.chase.participant(c.id)
-    if p is not None and p.result.startswith("captured by "):
-        return "captured"
-    if p is not None and p.result == "escaped":
-        return "escaped"
-    if c.exited == OUT_NOTE or (p is not None and (p.out or p.result == "out")):
+    fates = (m.fate(getattr(state, m.part.name), c.id) for m in registered_modes() if m.part)
+    fated = next((f for f in fates if f), "")  # a mode's own (a chase's result, H5)
+    if fated in ("captured", "escaped"):
+        return fated
+    if c.exited == OUT_NOTE or fated == "out":
         return "out"
     if c.exited:
         return f"escaped ({c.exited})"

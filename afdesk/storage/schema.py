@@ -14,8 +14,11 @@ from typing import Any, Union
 import msgspec
 
 from afdesk.encounter.limits import bound_place
+from afdesk.encounter.modes import mode_object
 from afdesk.encounter.registry import AnyOp, registered_ops
+from afdesk.encounter.restore import Restore
 from afdesk.encounter.snapshot import EncounterState
+from afdesk.encounter.state import AnyMode, Mode
 from afdesk.storage import meaning, migrations
 from afdesk.storage.descriptions import clean_descriptions
 
@@ -23,9 +26,14 @@ from afdesk.storage.descriptions import clean_descriptions
 def _components() -> dict[str, Any]:
     """The schemas of the encounter and of every Op afdesk itself defines, by name. A field
     that holds any Op (see afdesk.encounter.registry) is the tagged union of those; Ops
-    that plug-ins (or tests) register later are not part of the published format."""
+    and modes that plug-ins (or tests) register later are not part of the published
+    format (the file's layout and the inverse are the installed modes')."""
     ref = "#/$defs/{name}"
-    ours = tuple(c for c in registered_ops() if c.__module__.startswith("afdesk."))
+    ours = tuple(
+        Restore if c.__module__ == Restore.__module__ else c  # the installed modes' inverse
+        for c in registered_ops()
+        if c.__module__.startswith("afdesk.")
+    )
     ops = Union[ours]  # type: ignore[valid-type]  # noqa: UP007 - a runtime union of the classes
     (union,), _ = msgspec.json.schema_components(
         [ops], schema_hook=lambda t: {"anyOf": []}, ref_template=ref
@@ -34,12 +42,41 @@ def _components() -> dict[str, Any]:
     def hook(t: type) -> dict[str, Any]:
         if t is AnyOp:
             return union
+        if t is AnyMode:
+            return {"$ref": ref.format(name="Mode")}
         raise NotImplementedError
 
-    _, defs = msgspec.json.schema_components(
+    (state, _), defs = msgspec.json.schema_components(
         [EncounterState, ops], schema_hook=hook, ref_template=ref
     )
-    return dict(defs)
+    return _in_reference_order([state, union], {**defs, "Mode": _modes()})
+
+
+def _modes() -> dict[str, Any]:
+    """The modes afdesk itself installs (as its own Ops: a plug-in's or a test's mode is
+    not part of the published format), as msgspec writes an enum."""
+    ours = [m.value for m in Mode if type(mode_object(m)).__module__.startswith("afdesk.")]
+    doc = (Mode.__doc__ or "").split("\n\n")[0]
+    return {"title": "Mode", "description": doc, "enum": ours}
+
+
+def _in_reference_order(roots: list[Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """``defs`` in the order a walk from ``roots`` first refers to each, depth first: the
+    order msgspec itself gives them (so the modes, described here, sit where msgspec would
+    have put an enum of them)."""
+    order: dict[str, Any] = {}
+    stack = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(reversed([v for k, v in node.items() if k != "$ref"]))
+            name = node.get("$ref", "").rsplit("/", 1)[-1]
+            if name and name not in order:
+                order[name] = defs[name]
+                stack.append(defs[name])
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return order
 
 
 def _nodes(node: Any, defs: dict[str, Any], steps: list[str]) -> list[dict[str, Any]]:
@@ -82,6 +119,8 @@ def bound_nodes(defs: dict[str, Any], cls: type, bound: meaning.Bound) -> list[d
 def _limits(defs: dict[str, Any]) -> None:
     """Write the limits of :mod:`afdesk.encounter.limits` into the schema as bounds."""
     for cls, bounds in meaning.BOUNDS.items():
+        if cls.__name__ not in defs:
+            continue  # a record of a mode that is not published (a plug-in's, a test's)
         for bound in bounds:
             limit = bound.limit
             for node in bound_nodes(defs, cls, bound):

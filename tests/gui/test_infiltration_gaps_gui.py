@@ -135,7 +135,7 @@ def test_n7_the_check_dialog_offers_the_perception_and_it_opens_the_defenses(win
     doc = _ambush_doc(window, AddState("guard-1", StateKind.DEFENDING))
     dlg = _dialog(window, doc)
     qtbot.addWidget(dlg)
-    p = dlg.perception
+    p = dlg.step
     assert p.isVisibleTo(dlg) and p.button.isEnabled()
     assert p.button.text() == "&Perceive (study, spends guard)"
     odds = p.check.odds_query()()
@@ -167,8 +167,8 @@ def test_n7_a_perception_that_fails_leaves_the_attack_uncontested_and_the_target
     dlg = _dialog(window, doc)
     qtbot.addWidget(dlg)
     dlg.source = ScriptedSource([1, 2, 5, 5])
-    dlg.perception.button.click()  # the study fails: no sneak needed (R9)
-    assert "the perception fails (N7)" in dlg.perception.text.text()
+    dlg.step.button.click()  # the study fails: no sneak needed (R9)
+    assert "the perception fails (N7)" in dlg.step.text.text()
     assert "nothing contests the attack" in dlg.reason.text()
     assert _open_defenses(dlg) == []
     dlg.dice.roll_attack.click()
@@ -186,13 +186,13 @@ def test_n7_the_perception_is_not_offered_once_the_attack_is_rolled_or_outside_n
     qtbot.addWidget(dlg)
     dlg.source = ScriptedSource([5, 5])
     dlg.dice.roll_attack.click()
-    assert not dlg.perception.button.isEnabled()
-    assert "before the attack's dice (N7)" in dlg.perception.button.toolTip()
+    assert not dlg.step.button.isEnabled()
+    assert "before the attack's dice (N7)" in dlg.step.button.toolTip()
     from afdesk.gui.dialogs.contest import ContestDialog
 
     plain = ContestDialog(doc, "huang", CheckKind.CREEP, "", window)
     qtbot.addWidget(plain)
-    assert not plain.perception.isVisibleTo(plain)  # a Creep is no surprise attack
+    assert not plain.step.isVisibleTo(plain)  # a Creep is no surprise attack
 
 
 def test_the_facing_prompt_goes_when_the_intruder_leaves_by_an_edge(window):

@@ -18,7 +18,9 @@ from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops import Op
 from afdesk.encounter.ops.meta import Rename
 from afdesk.encounter.registry import AnyOp, OpTagClash, registered_ops
+from afdesk.encounter.restore import restore_type
 from afdesk.encounter.snapshot import EncounterState, LogEntry
+from afdesk.encounter.state import AnyMode, Mode
 from afdesk.encounter.zone import Segment
 from afdesk.storage import decode, encode, load, save
 from afdesk.storage.journal import Journal, pending_journals, recover
@@ -32,9 +34,12 @@ def package_ops() -> list[type[Op]]:
         importlib.import_module(info.name)
     found: list[type[Op]] = []
     todo = list(Op.__subclasses__())
+    now = restore_type()  # the inverse of the modes registered now (E16)
     while todo:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())
+        if cls.__module__ == now.__module__ and cls is not now:
+            continue  # the inverse of a mode a test registered for a while
         if cls.__module__.startswith("afdesk."):
             found.append(cls)
     return sorted(found, key=lambda c: c.__name__)
@@ -52,6 +57,8 @@ def example(t: Any, depth: int = 0) -> Any:
         return value
     if isinstance(t, mi.CustomType) and t.cls is AnyOp:
         return Rename("The ford at dusk")
+    if isinstance(t, mi.CustomType) and t.cls is AnyMode:  # an open enum (E16)
+        return list(Mode)[-1]
     if isinstance(t, mi.UnionType):
         members = [m for m in t.types if not isinstance(m, mi.NoneType)]
         if deep and len(members) < len(t.types):

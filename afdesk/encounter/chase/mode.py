@@ -9,22 +9,27 @@ round's stage properties, and a stage the GM prepared ahead is taken now.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from afdesk.encounter.chase import ops as _ops  # noqa: F401 - its Ops (registers them)
+from afdesk.encounter.chase import ops_base as _ops_base  # noqa: F401 - its Ops
+from afdesk.encounter.chase import special as _special  # noqa: F401 - its Ops
+from afdesk.encounter.chase import stage as _stage  # noqa: F401 - its Ops
 from afdesk.encounter.chase.check import steady_crew
 from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Way, chase_of
 from afdesk.encounter.modes import Battle, register_mode
-from afdesk.encounter.parts import EventKind, Part
-from afdesk.encounter.state import Mode, Phase
+from afdesk.encounter.parts import Part
+from afdesk.encounter.state import Phase, declare_mode
 from afdesk.rules import pursuit
 
 if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
-CHASE_PART = Part("chase", ChaseState, ChaseState, EventKind.CHASE)
+CHASE = declare_mode("chase")
+CHASE_PART = Part("chase", ChaseState, ChaseState, "chase", before="fog")  # schema version 3
 
 
 def round_pole(enc: Encounter, chase: ChaseState) -> tuple[str, int]:
@@ -68,8 +73,19 @@ class ChaseMode(Battle):
     """Chase (E16, H1-H5): battle's turn flow, plus the chase's part, the pole at each
     round's end and the stage it picks."""
 
-    mode = Mode.CHASE
+    mode = CHASE
     part = CHASE_PART
+
+    def fate(self, part: Any, cid: str) -> str:
+        """A participant captured, escaped or out of the chase (H5)."""
+        p = part.participant(cid) if isinstance(part, ChaseState) else None
+        if p is None:
+            return ""
+        if p.result.startswith("captured by "):
+            return "captured"
+        if p.result == "escaped":
+            return "escaped"
+        return "out" if p.out or p.result == "out" else ""
 
     def holds_no_reflex(self, enc: Encounter) -> frozenset[str]:
         """H5: only a vehicle's commander holds reflex; its helm and crew are dealt no cards

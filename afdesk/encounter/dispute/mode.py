@@ -9,19 +9,28 @@ sneaks or moves quickly; dodge and parry never contest a social check (P1, E8).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
 from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.dispute import checks
+from afdesk.encounter.dispute import convince as _convince  # noqa: F401 - its Ops
 from afdesk.encounter.dispute.ops import outcome_text
-from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, dispute_of
+from afdesk.encounter.dispute.state import (
+    AUDIENCE,
+    DisputeOutcome,
+    DisputeState,
+    Entry,
+    PlatformProperty,
+    dispute_of,
+)
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.limits import HEADCOUNT, NON_NEGATIVE, Bound, counters
 from afdesk.encounter.modes import Battle, register_mode
-from afdesk.encounter.parts import EventKind, Part
-from afdesk.encounter.state import Mode
+from afdesk.encounter.parts import Part
+from afdesk.encounter.state import declare_mode
 
 if TYPE_CHECKING:
     from afdesk.encounter.contest.assembly import ContestRecord, Plan
@@ -29,7 +38,10 @@ if TYPE_CHECKING:
     from afdesk.encounter.pending import Decision
     from afdesk.rules.verdict import Verdict
 
-DISPUTE_PART = Part("dispute", DisputeState, DisputeState, EventKind.DISPUTE)
+DISPUTE = declare_mode("dispute")
+DISPUTE_PART = Part(  # schema version 4
+    "dispute", DisputeState, DisputeState, "dispute", owner="the dispute's", before="art"
+)
 
 NOT_OFFERED = frozenset({"hide", "creep", "crouch", "hustle", "fend", "leave-overlap"})
 """What a dispute's menus leave out (P1): hiding, sneaking, moving quickly, parrying."""
@@ -38,8 +50,22 @@ NOT_OFFERED = frozenset({"hide", "creep", "crouch", "hustle", "fend", "leave-ove
 class DisputeMode(Battle):
     """Dispute (E16, P1-P9): battle's turn flow, the dispute's part, +2 to persevere."""
 
-    mode = Mode.DISPUTE
+    mode = DISPUTE
     part = DISPUTE_PART
+    bounds: ClassVar[dict[type, tuple[Bound, ...]]] = {
+        PlatformProperty: counters(("dice", "platform property dice (P2, R1)")),
+        Entry: (
+            Bound("count", HEADCOUNT, words="head count (P3)"),
+            Bound("grit", NON_NEGATIVE, words="grit (P3)"),
+            Bound("wits", NON_NEGATIVE, words="wits (P3, P6)"),
+            Bound("sway", NON_NEGATIVE, words="sway (P3, P4b)"),
+        ),
+        DisputeState: (
+            Bound("tension", NON_NEGATIVE, words="tension (P7)"),
+            Bound("threshold", NON_NEGATIVE, words="tension threshold (P7)"),
+        ),
+        DisputeOutcome: counters(("exchange", "exchange (E1)")),
+    }
     low_activity = True
 
     def offers(self, kind: object) -> bool:

@@ -9,23 +9,37 @@ refused (N4a).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
-from afdesk.encounter.infiltration.state import InfiltrationState, infiltration_of
-from afdesk.encounter.infiltration.watch import seen_by
+from afdesk.encounter.infiltration import ops as _ops  # noqa: F401 - its Ops
+from afdesk.encounter.infiltration import setup as _setup  # noqa: F401 - its Ops
+from afdesk.encounter.infiltration.state import (
+    Departure,
+    InfiltrationState,
+    Objective,
+    infiltration_of,
+)
+from afdesk.encounter.infiltration.watch import WatchStep, seen_by
+from afdesk.encounter.limits import FACING, ZONE_AREA, Bound, counters
 from afdesk.encounter.modes import Battle, register_mode
-from afdesk.encounter.parts import EventKind, Part
-from afdesk.encounter.state import Mode, Phase
+from afdesk.encounter.parts import Part
+from afdesk.encounter.state import Phase, declare_mode
 
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.interface import Encounter
     from afdesk.rules.verdict import Verdict
 
-INFILTRATION_PART = Part(
-    "infiltration", InfiltrationState, InfiltrationState, EventKind.INFILTRATION
+INFILTRATION = declare_mode("infiltration")
+INFILTRATION_PART = Part(  # schema version 4
+    "infiltration",
+    InfiltrationState,
+    InfiltrationState,
+    "infiltration",
+    owner="the infiltration's",
+    before="art",
 )
 
 
@@ -33,8 +47,18 @@ class InfiltrationMode(Battle):
     """Infiltration (E16, N1-N8): battle's turn flow with unaware guardians (N3) until the
     alarm (N6)."""
 
-    mode = Mode.INFILTRATION
+    mode = INFILTRATION
     part = INFILTRATION_PART
+    bounds: ClassVar[dict[type, tuple[Bound, ...]]] = {
+        Objective: (Bound("area", ZONE_AREA, "[]", "objective area (N1)"),),
+        Departure: counters(("exchange", "exchange (E1)")),
+        InfiltrationState: (Bound("obscured", ZONE_AREA, "[][]", "obscured area (N4a)"),),
+        WatchStep: (
+            Bound("area", ZONE_AREA, "[]", "watch step area (N3)"),
+            Bound("decoy", ZONE_AREA, "[]", "decoy area (N3)"),
+            Bound("facing", FACING, words="facing (E11)"),
+        ),
+    }
     surprise_leaves_down = True  # N7
     decoy_owners_secret = True  # N2
 

@@ -8,7 +8,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.modes import current_mode
 from afdesk.encounter.op import Op
 from afdesk.encounter.requires import require_phase
-from afdesk.encounter.state import Mode, Phase, Settings
+from afdesk.encounter.state import AnyMode, Phase, Settings
 from afdesk.rules import RulesError, ruleset_named
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ class ChangeMode(Op, frozen=True):
     """Change the encounter's mode: before play or at the end of an exchange (E16), or at
     any time as an explicit GM override."""
 
-    mode: Mode
+    mode: AnyMode
     override: bool = False
     label = "Mode"
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog
 
+from afdesk.encounter import installed  # noqa: F401 - every installed mode, before MODES
 from afdesk.encounter.op import Op
 from afdesk.encounter.ops.flow import EndEncounter, EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
@@ -260,7 +261,21 @@ PLAY_CARDS = _r(PlayCardsCommand())
 NEXT_TURN = _r(NextTurnCommand())
 ADVANCE = _r(AdvanceCommand())
 TRIM = _r(TrimCommand())
-MODES = {m: _r(ChangeModeCommand(m)) for m in Mode}
+
+
+class _ModeCommands(dict[Mode, ChangeModeCommand]):
+    """The Mode menu's commands, by mode (E16): a mode registered later (a plug-in's, a
+    test's) gets its command when first asked for."""
+
+    def __missing__(self, mode: Mode) -> ChangeModeCommand:
+        command = ChangeModeCommand(mode)
+        if command.id not in REGISTRY:
+            REGISTRY.register(command)
+        self[mode] = command
+        return command
+
+
+MODES = _ModeCommands({m: _r(ChangeModeCommand(m)) for m in Mode})
 END = _r(EndCommand())
 END_EXCHANGE = _r(EndExchangeCommand())
 PERSEVERE = _r(PersevereCommand())

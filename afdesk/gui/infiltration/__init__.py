@@ -1,7 +1,8 @@
 """The infiltration in the GM's window (E16, N1-N8): the map is its main view, so it
 registers no board; its extras are a map layer (guardians unaware or alerted, watch steps,
 the decoys seen and by whom, the alarm, objectives, who got out) and the Infiltration
-dock (watch steps to confirm, decoys to eliminate or reveal at, setup, objectives, exits);
+dock (watch steps to confirm, decoys to eliminate or reveal at, setup, objectives, exits)
+and, in the check dialog, the target's perception against a surprise attack (N7);
 on the players' map, the alarm once raised and the end (the decoys stay ownerless there:
 the mode keeps their owners secret, N2)."""
 
@@ -13,6 +14,12 @@ def _install(window):
     from afdesk.gui.infiltration.install import install
 
     return install(window)
+
+
+def _check_step(enc, source):
+    from afdesk.gui.infiltration.perception import PerceptionPanel
+
+    return PerceptionPanel(enc, source)
 
 
 def _player_install(players):
@@ -28,5 +35,6 @@ register(
         sample_label="Smugglers' warehouse (an infiltration)",
         install=_install,
         player_install=_player_install,
+        check_step=_check_step,
     )
 )

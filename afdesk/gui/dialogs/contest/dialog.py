@@ -27,10 +27,8 @@ from afdesk.encounter.contest.assembly import CheckKind, Plan, assemble, candida
 from afdesk.encounter.contest.flow import ContestFlow
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.geometry import distance
-from afdesk.encounter.infiltration.ops import SurpriseAttack
-from afdesk.encounter.infiltration.perception import after_perception
 from afdesk.encounter.modes import current_mode
-from afdesk.gui import screens
+from afdesk.gui import modes, screens
 from afdesk.gui.dialogs.contest.common import Panel, reading_order
 from afdesk.gui.dialogs.contest.defense import DefensePanel
 from afdesk.gui.dialogs.contest.defense_options import DefenseOptionsPanel
@@ -38,7 +36,6 @@ from afdesk.gui.dialogs.contest.dice import DicePanel
 from afdesk.gui.dialogs.contest.extras import ExtrasPanel
 from afdesk.gui.dialogs.contest.modifiers import ModifiersPanel, OptionsPanel
 from afdesk.gui.dialogs.contest.overlap import OverlapPanel
-from afdesk.gui.dialogs.contest.perception import PerceptionPanel
 from afdesk.gui.dialogs.contest.shifts import MomentumPanel, ShiftsPanel
 from afdesk.gui.dialogs.contest.sixes import SixesPanel
 from afdesk.gui.dialogs.contest.weapon import WeaponBox, zero_hits_landing, zero_hits_question
@@ -132,7 +129,10 @@ class ContestDialog(QDialog):
         self.modifiers = ModifiersPanel()
         self.options = OptionsPanel(self.rules)
         self.extras = ExtrasPanel(self.enc)
-        self.perception = PerceptionPanel(self.enc, lambda: self.source)
+        step = modes.screens_for(self.enc.mode).check_step
+        self.step = step(self.enc, lambda: self.source) if step is not None else None
+        """The mode's own step before the attack's dice (an infiltration's perception, N7),
+        or None."""
         self.defense = DefensePanel(self.enc, self.rules)
         self.defense_options = DefenseOptionsPanel(self.rules)
         self.odds = QLabel()
@@ -152,8 +152,9 @@ class ContestDialog(QDialog):
         body = QWidget()
         panels = QVBoxLayout(body)
         panels.setContentsMargins(0, 0, 0, 0)
-        for w in (self.modifiers, self.options, self.extras, self.perception):
-            panels.addWidget(w)
+        for w in (self.modifiers, self.options, self.extras, self.step):
+            if w is not None:
+                panels.addWidget(w)
         for w in (self.defense, self.defense_options):
             panels.addWidget(w)
         for w in (self.dice, self.overlap, self.sixes, self.shifts, self.momentum):
@@ -194,7 +195,8 @@ class ContestDialog(QDialog):
         for panel in self.panels():
             panel.changed.connect(self._refresh)
             panel.refused.connect(self._show_reason)
-        self.perception.perceived.connect(self._perceived)
+        if self.step is not None:
+            self.step.decided.connect(self._step_decided)
         self.dice.roll_attack.clicked.connect(self._after_roll)
         self.apply_button.clicked.connect(self._apply)
         self.buttons.rejected.connect(self.reject)
@@ -204,7 +206,7 @@ class ContestDialog(QDialog):
             self.modifiers,
             self.options,
             self.extras,
-            self.perception,
+            *((self.step,) if self.step is not None else ()),
             self.defense,
             self.defense_options,
             self.dice,
@@ -259,7 +261,8 @@ class ContestDialog(QDialog):
             facet = self.facet_box.currentData() or self.facet_box.itemData(0) or ""
         self._bind(None)
         self.plan = None
-        self.perception.show_plan(None)
+        if self.step is not None:
+            self.step.show_plan(None)
         try:
             weapon = self.weapon_box.weapon()
             plan = assemble(self.enc, self.attacker, self.action, target, facet or "", weapon)
@@ -268,7 +271,8 @@ class ContestDialog(QDialog):
             self._refresh()
             return
         self.plan = plan
-        self.perception.show_plan(plan if plan.allowed else None)
+        if self.step is not None:
+            self.step.show_plan(plan if plan.allowed else None)
         if not keep_facet:
             i = self.facet_box.findData(plan.facet)
             self.facet_box.blockSignals(True)
@@ -307,12 +311,13 @@ class ContestDialog(QDialog):
             nxt = self.dice.roll_defense if self.dice.roll_defense.isEnabled() else None
             (nxt or self.apply_button).setFocus()
 
-    def _perceived(self) -> None:
-        """N7: the target's perception is rolled; the attack's defenses follow from it."""
-        p, f = self.perception.result, self.flow
-        if p is None or f is None or self.plan is None:
+    def _step_decided(self) -> None:
+        """The mode's step is decided (a perception rolled, N7): the attack's defenses
+        follow from it."""
+        f = self.flow
+        if self.step is None or f is None or self.plan is None:
             return
-        self.plan = f.plan = after_perception(self.enc, self.plan, p)
+        self.plan = f.plan = self.step.plan_after(self.plan)
         self._show_reason(" ".join(self.plan.notes), note=True)
         self._refresh()
 
@@ -326,8 +331,8 @@ class ContestDialog(QDialog):
         except IllegalOp as exc:
             self._show_reason(str(exc))
             return
-        if self.perception.result is not None:  # the target perceived first (N7)
-            op = SurpriseAttack(op.record, op.override, perception=self.perception.result)
+        if self.step is not None:  # what the mode's step decided goes with it (N7)
+            op = self.step.op_for(op)
         if zero_hits_landing(self.enc, f):
             asked = (f.hits, len(f.momentum_uses))
             if self._zero_hits_asked != asked:
@@ -361,7 +366,8 @@ class ContestDialog(QDialog):
         self.options.refresh()
         mods = f.modifiers if f is not None else list(self.plan.modifiers if self.plan else [])
         self.modifiers.show_modifiers(mods, editable=not rolled)
-        self.perception.refresh()
+        if self.step is not None:
+            self.step.refresh()
         self.defense.show_plan(self.plan, rolled)
         self.defense_options.refresh()
         self.dice.refresh()

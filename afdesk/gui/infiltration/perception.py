@@ -3,7 +3,10 @@ infiltration) the check dialog of a surprise attack offers the target "Perceive 
 spends guard)" with its exact odds, before the attack's dice. Rolled, the attacker's sneak
 contests it (R9); if it stands the attack is contested normally, but not by a dodge (E8);
 if not, nothing contests it and landing it leaves the target down (E17). The model says
-all this (afdesk.encounter.infiltration.perception); the panel shows it and rolls."""
+all this (afdesk.encounter.infiltration.perception); the panel shows it and rolls.
+
+The infiltration registers the panel as its ``check_step`` (afdesk.gui.modes): the check
+dialog names no mode, and asks the step for the plan once decided and for the Op to push."""
 
 from __future__ import annotations
 
@@ -13,14 +16,18 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from afdesk.encounter.contest.assembly import Plan
+from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.infiltration.ops import SurpriseAttack
 from afdesk.encounter.infiltration.perception import (
     PERCEIVE,
     Perception,
     PerceptionCheck,
+    after_perception,
     perception_refusal,
 )
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.op import Op
 from afdesk.gui.dialogs.contest.common import Panel
 from afdesk.gui.text import pct, sentence
 from afdesk.rules.dice import DiceSource
@@ -29,8 +36,9 @@ from afdesk.rules.dice import DiceSource
 class PerceptionPanel(Panel):
     """The perception's odds and its Perceive button; hidden for every other check."""
 
-    perceived = Signal()
-    """The perception is rolled: the dialog works out the attack's defenses again."""
+    decided = Signal()
+    """The perception is rolled: the dialog asks :meth:`plan_after` for the attack's
+    defenses again."""
 
     def __init__(
         self, enc: Encounter, source: Callable[[], DiceSource | None], parent: QWidget | None = None
@@ -117,4 +125,17 @@ class PerceptionPanel(Panel):
             self.refused.emit(str(exc))
             return
         self.text.setText(c.text())
-        self.perceived.emit()
+        self.decided.emit()
+
+    def plan_after(self, plan: Plan) -> Plan:
+        """``plan`` once the perception is rolled: the defenses it opens, or none (N7)."""
+        p = self.result
+        return plan if p is None else after_perception(self.enc, plan, p)
+
+    def op_for(self, op: Op) -> Op:
+        """The Op the dialog pushes: the attack with the perception rolled before it, as
+        one :class:`SurpriseAttack` (one undo step, one journal line)."""
+        p = self.result
+        if p is None or not isinstance(op, ResolveContest):
+            return op
+        return SurpriseAttack(op.record, op.override, perception=p)
