@@ -160,7 +160,7 @@ def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
         enc,
         CHANGES,
         seed=17,
-        mix="fights",
+        mix="wide",
     )
     session_s = time.perf_counter() - t0
     late = _measure(window, doc, 4)
