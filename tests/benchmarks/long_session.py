@@ -94,18 +94,21 @@ def _wide(enc: Encounter, rng: random.Random, what: int, c) -> list[Op]:
         path = movement.path_to(steps, rng.choice(places))
         face = rng.choice((0.0, 90.0, 180.0, 270.0))
         return [MoveCombatant(actor.id, tuple(path), face, maneuver=not actor.economy.movement)]
-    if what == 8:  # hits up to grit, then the GM's decision: down, out or nothing (E17)
+    if what == 8:  # hits up to grit, the GM's decision (down, out or nothing, E17), healed
         if hits_reach_grit(c):
             out = len([x for x in enc.roster() if x.on_map]) > 5  # most stay in the fight
             return [DecideHarm(c.id, rng.choice(("down", "nothing", "out" if out else "down")))]
-        return [AdjustCounter(c.id, "hits", max(c.grit - c.hits, 1))]
+        if c.hits >= c.grit:
+            return [AdjustCounter(c.id, "hits", -c.hits)]
+        # past the hits the GM last decided at: a decision again (damage.hits_reach_grit)
+        return [AdjustCounter(c.id, "hits", max(c.grit, c.harm_call + 1) - c.hits)]
     if what == 9:  # a hidden character's decoys (E6)
         spots = decoy_spots(enc, c)
         if not c.hidden:
             return [AddState(c.id, StateKind.HIDDEN, 0)]
         return [SetDecoys(c.id, tuple(rng.sample(spots, min(2, len(spots)))))]
     if what == 10:  # a Momentum marker for the next check, or one taken off (R12)
-        if c.momentum and rng.random() < 0.5:
+        if len(c.momentum) > 2 or (c.momentum and rng.random() < 0.5):
             return [RemoveMomentum(c.id, 0)]
         return [AddMomentum(c.id, rng.choice((2, -2)), "bench")]
     if actor is None:  # a snap or a plain action of the actor's (E5, E6)
