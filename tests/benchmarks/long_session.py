@@ -12,6 +12,7 @@ from collections.abc import Callable
 from afdesk.encounter import features, movement
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.damage import hits_reach_grit
+from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.fog import tile_region
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.op import Op
@@ -87,7 +88,10 @@ def _wide(enc: Encounter, rng: random.Random, what: int, c) -> list[Op]:
         if actor is None or not actor.on_map:
             return next_ops(enc, rng)
         budget = actor.economy.movement or movement.maneuver_ticks(actor)
-        steps = movement.reachable(enc, actor.id, budget)
+        try:
+            steps = movement.reachable(enc, actor.id, budget)
+        except IllegalOp:  # in an overlap: its move check first (E14); the turn goes on
+            return next_ops(enc, rng)
         places = sorted(a for a in steps if a != actor.area)
         if not places:
             return next_ops(enc, rng)
@@ -147,8 +151,6 @@ def run(
 def model_only(enc: Encounter, log_lines: int, seed: int = 11) -> None:
     """Grow ``enc``'s log to ``log_lines`` with seeded changes applied to the model alone
     (no undo: what an earlier session left in the file)."""
-    from afdesk.encounter.errors import IllegalOp
-
     rng = random.Random(seed)
     while len(enc.log) < log_lines:
         _kind, ops = change(enc, rng, "table")
