@@ -103,7 +103,9 @@ class Workspaces:
                 frozenset(x.windowTitle() for x in (d, *w.tabifiedDockWidgets(d))), []
             ).append(d)
         hidden = []
-        for bar in w.findChildren(QTabBar):
+        # The window's own tab bars only: a search of every widget below the window
+        # cost each layout more as its docks grew (this runs after every change).
+        for bar in w.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
             if bar.parent() is not w or not bar.isVisible():
                 continue
             titles = frozenset(bar.tabText(i) for i in range(bar.count()))
@@ -293,7 +295,9 @@ class Workspaces:
     def _docks(self) -> list[QDockWidget]:
         return [
             d
-            for d in self.window.findChildren(QDockWidget)
+            for d in self.window.findChildren(
+                QDockWidget, options=Qt.FindChildOption.FindDirectChildrenOnly
+            )
             if d.parent() is self.window and d.objectName()
         ]
 

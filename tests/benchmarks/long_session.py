@@ -1,26 +1,45 @@
 """A long session at the table, seeded: varied changes (turns, facings, states, counters,
-fog) with undos and redos among them, pushed through a document or applied to the model
-alone (to give an encounter a long log before the window opens)."""
+fog; in the "wide" mix also moves, hits to grit and the GM's harm decision, hidden
+characters' decoys, Momentum markers, snaps and actions) with undos and redos among them,
+pushed through a document or applied to the model alone (to give an encounter a long log
+before the window opens)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
+from afdesk.encounter import features, movement
 from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.damage import hits_reach_grit
+from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.fog import tile_region
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.op import Op
+from afdesk.encounter.ops.damage import DecideHarm
+from afdesk.encounter.ops.economy import TakeAction, UseSnap
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.fog import SetFog
+from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
-from afdesk.encounter.ops.roster import AddState, AdjustCounter, RemoveState, SetFacing
+from afdesk.encounter.ops.roster import (
+    AddMomentum,
+    AddState,
+    AdjustCounter,
+    RemoveMomentum,
+    RemoveState,
+    SetDecoys,
+    SetFacing,
+    decoy_spots,
+)
 from afdesk.encounter.state import Phase
 
 MIXES = {
-    # weights of: turn, facing, state, counter, fog, undo, redo
-    "table": (5, 3, 2, 2, 1, 2, 1),
-    "fights": (3, 1, 4, 4, 0, 3, 2),
+    # weights of: turn, facing, state, counter, fog, undo, redo (then, "wide" only: move,
+    # harm, decoys, momentum, snap or action; zero weights leave a mix's draws as they were)
+    "table": (5, 3, 2, 2, 1, 2, 1, 0, 0, 0, 0, 0),
+    "fights": (3, 1, 4, 4, 0, 3, 2, 0, 0, 0, 0, 0),
+    "wide": (4, 1, 2, 1, 1, 3, 2, 3, 2, 1, 1, 2),
 }
 
 
@@ -36,7 +55,7 @@ def next_ops(enc: Encounter, rng: random.Random) -> list[Op]:
 
 def change(enc: Encounter, rng: random.Random, mix: str) -> tuple[str, list[Op]]:
     """One seeded change: ("undo", []), ("redo", []) or ("ops", the Ops of one step)."""
-    what = rng.choices(range(7), MIXES[mix])[0]
+    what = rng.choices(range(12), MIXES[mix])[0]
     if what == 5:
         return "undo", []
     if what == 6:
@@ -44,6 +63,8 @@ def change(enc: Encounter, rng: random.Random, mix: str) -> tuple[str, list[Op]]
     if what == 0:
         return "ops", next_ops(enc, rng)
     on_map = [c for c in enc.roster() if c.on_map]
+    if not on_map:  # everyone is out of the fight ("wide"): play on until undone
+        return "ops", next_ops(enc, rng)
     c = rng.choice(on_map)
     if what == 1:
         return "ops", [SetFacing(c.id, rng.choice((0.0, 45.0, 135.0, 200.0)), override=True)]
@@ -54,8 +75,53 @@ def change(enc: Encounter, rng: random.Random, mix: str) -> tuple[str, list[Op]]
         return "ops", [AddState(c.id, kind, 1 if kind is StateKind.BLEEDING else 0)]
     if what == 3:
         return "ops", [AdjustCounter(c.id, "grit", 1 if c.grit < 3 else -1)]
-    tile = enc.zone.tile_at(1, 0)
-    return "ops", [SetFog.of(tile_region(tile), not enc.fog.areas)]
+    if what == 4:
+        tile = enc.zone.tile_at(1, 0)
+        return "ops", [SetFog.of(tile_region(tile), not enc.fog.areas)]
+    return "ops", _wide(enc, rng, what, c)
+
+
+def _wide(enc: Encounter, rng: random.Random, what: int, c) -> list[Op]:
+    """The "wide" mix's changes (some are refused: the run draws again)."""
+    actor = enc.combatants.get(enc.actor) if enc.turn.phase is Phase.TURNS else None
+    if what == 7:  # the actor moves somewhere it can reach (a Maneuver if need be)
+        if actor is None or not actor.on_map:
+            return next_ops(enc, rng)
+        budget = actor.economy.movement or movement.maneuver_ticks(actor)
+        try:
+            steps = movement.reachable(enc, actor.id, budget)
+        except IllegalOp:  # in an overlap: its move check first (E14); the turn goes on
+            return next_ops(enc, rng)
+        places = sorted(a for a in steps if a != actor.area)
+        if not places:
+            return next_ops(enc, rng)
+        path = movement.path_to(steps, rng.choice(places))
+        face = rng.choice((0.0, 90.0, 180.0, 270.0))
+        return [MoveCombatant(actor.id, tuple(path), face, maneuver=not actor.economy.movement)]
+    if what == 8:  # hits up to grit, the GM's decision (down, out or nothing, E17), healed
+        if hits_reach_grit(c):
+            out = len([x for x in enc.roster() if x.on_map]) > 5  # most stay in the fight
+            return [DecideHarm(c.id, rng.choice(("down", "nothing", "out" if out else "down")))]
+        if c.hits >= c.grit:
+            return [AdjustCounter(c.id, "hits", -c.hits)]
+        # past the hits the GM last decided at: a decision again (damage.hits_reach_grit)
+        return [AdjustCounter(c.id, "hits", max(c.grit, c.harm_call + 1) - c.hits)]
+    if what == 9:  # a hidden character's decoys (E6)
+        spots = decoy_spots(enc, c)
+        if not c.hidden:
+            return [AddState(c.id, StateKind.HIDDEN, 0)]
+        return [SetDecoys(c.id, tuple(rng.sample(spots, min(2, len(spots)))))]
+    if what == 10:  # a Momentum marker for the next check, or one taken off (R12)
+        if len(c.momentum) > 2 or (c.momentum and rng.random() < 0.5):
+            return [RemoveMomentum(c.id, 0)]
+        return [AddMomentum(c.id, rng.choice((2, -2)), "bench")]
+    if actor is None:  # a snap or a plain action of the actor's (E5, E6)
+        return next_ops(enc, rng)
+    if rng.random() < 0.5:
+        snaps = [r for r in features.plain_snaps() if not features.snap_refusal(enc, actor, r.kind)]
+        if snaps:
+            return [UseSnap(actor.id, rng.choice(snaps).kind)]
+    return [TakeAction(actor.id, rng.choice(features.plain_actions()).kind)]
 
 
 def run(
@@ -85,8 +151,6 @@ def run(
 def model_only(enc: Encounter, log_lines: int, seed: int = 11) -> None:
     """Grow ``enc``'s log to ``log_lines`` with seeded changes applied to the model alone
     (no undo: what an earlier session left in the file)."""
-    from afdesk.encounter.errors import IllegalOp
-
     rng = random.Random(seed)
     while len(enc.log) < log_lines:
         _kind, ops = change(enc, rng, "table")

@@ -65,3 +65,36 @@ def test_the_players_screen_shows_down_on_the_token(window):
     player = MapScene(doc, player=True)
     token = player.tokens[victim.id]
     assert token.fallen == "DOWN" and "DOWN" not in token.badge_texts()  # the plate (E17)
+
+
+def test_rows_are_kept_and_show_the_next_decisions(window):
+    """Decisions that come and go do not make widgets on every change (each new row piled
+    up until the event loop deleted the old one, and the window laid all of them out): the
+    bar holds at most as many rows as it ever showed at once, and a kept row's buttons
+    decide the decision it shows now (E17)."""
+    from afdesk.gui.docks.decisions import DecisionRow
+
+    doc = window.doc
+    enc = doc.encounter
+    bar = window.decisions
+    a, b = [c for c in enc.roster() if c.on_map and c.grit > 0][:2]
+    for c in (a, b):
+        assert doc.push(AdjustCounter(c.id, "hits", c.grit - c.hits)) == ""
+    assert [r.decision.about for r in bar.rows] == [a.id, b.id]
+    for _ in range(30):
+        doc.undo()
+        assert len(bar.rows) == 1
+        doc.redo()
+        assert len(bar.rows) == 2
+    assert len(bar.findChildren(DecisionRow)) == 2
+    bar.rows[0].buttons[1].click()  # a is out: b's decision moves into the first row
+    assert not enc.combatants[a.id].on_map  # out of the fight
+    [row] = bar.rows
+    assert row.decision.about == b.id and b.name in row.text.text()
+    assert [x.text() for x in row.buttons] == ["Down", "Out", "Nothing"]
+    hidden = [r for r in bar.findChildren(DecisionRow) if r not in bar.rows]
+    assert len(hidden) == 1 and hidden[0].isHidden()
+    row.buttons[0].click()  # Down, for b: the row decides what it shows now
+    assert enc.combatants[b.id].has(StateKind.DOWN)
+    assert not enc.combatants[a.id].has(StateKind.DOWN)
+    assert bar.rows == [] and len(bar.findChildren(DecisionRow)) == 2

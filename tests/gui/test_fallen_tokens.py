@@ -90,3 +90,57 @@ def test_the_players_never_see_a_hidden_characters_out_token(playing_doc, qtbot)
     assert playing_doc.push(AddState("bandit-2", StateKind.HIDDEN)) == ""
     _out(playing_doc, "bandit-2")
     assert "bandit-2" in gm.fallen.items and "bandit-2" not in players.fallen.items
+
+
+def test_where_they_fell_is_followed_step_by_step_not_read_again():
+    """The OUT tokens' places (E17) follow the undo history change by change: after every
+    step done, undone, redone, merged or forgotten at the undo limit they are those of the
+    whole history read afresh, and each change reads the places of the steps it brought
+    only (the whole history was read on every change: the third hour cost more)."""
+    import random
+
+    from afdesk.encounter.errors import IllegalOp
+    from afdesk.encounter.fallen import fell_at
+    from afdesk.encounter.history import History
+    from afdesk.encounter.ops.reflex import deal_hands, play_cards
+    from afdesk.encounter.ops.roster import SetFacing
+    from afdesk.gui.map.fallen import FallPlaces
+    from afdesk.storage import samples
+    from tests.benchmarks import long_session
+
+    enc = samples.build()
+    enc.apply(deal_hands(enc, random.Random(1)))
+    enc.apply(play_cards(enc, rng=random.Random(2)))
+    history = History(enc, limit=40)  # a short limit: the oldest steps are forgotten
+    places = FallPlaces()
+    rng = random.Random(8)
+    ids = list(enc.combatants)
+    merges = brought = 0
+
+    def check() -> None:
+        expected = fell_at(history.steps[: history.index])
+        assert {cid: places.place(cid) for cid in ids if places.place(cid)} == expected
+
+    for _ in range(400):
+        before = places.read
+        kind, ops = long_session.change(enc, rng, "wide")
+        try:
+            if kind == "undo" and history.can_undo():
+                history.undo()
+            elif kind == "redo" and history.can_redo():
+                history.redo()
+                brought += 1
+            elif ops and rng.random() < 0.1:  # a burst of turns: one merged step
+                c = rng.choice([c for c in enc.roster() if c.on_map] or [None])
+                if c is not None:
+                    history.push(SetFacing(c.id, rng.choice((0.0, 90.0)), True), merge_key="f")
+                    merges += 1
+            elif ops:
+                history.push(ops)
+        except IllegalOp:
+            pass
+        places.follow(history.steps, history.index)
+        assert places.read - before <= 1  # the step done or redone, if any
+        check()
+    assert merges and brought and len(history.steps) == 40
+    assert any(fell_at(history.steps[: history.index]).values())

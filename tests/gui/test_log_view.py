@@ -172,3 +172,42 @@ def test_a_hidden_log_scrolls_to_its_end_when_shown(playing_doc, qtbot):
     bar = panel.view.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
     assert not panel.view.at_end_when_shown
+
+
+def test_a_key_typed_or_taken_back_looks_through_the_lines_it_can_change(playing_doc, qtbot):
+    """Typing on looks only through the lines the shorter text let through, and taking a
+    key back finds the earlier filter as it was: the keys after the first cost the lines
+    that match, not the log's length. A change to the log in between is followed (the
+    earlier filters no longer cover it)."""
+    doc = playing_doc
+    long_session.model_only(doc.encounter, 600)
+    panel = LogPanel()
+    qtbot.addWidget(panel)
+    panel.set_document(doc)
+    panel.show()
+    model = panel.model
+    lines = len(doc.encounter.log)
+    for round_ in range(2):
+        before = model.examined
+        for ch in "faces":
+            panel.search.setText(panel.search.text() + ch)
+            check(panel, doc)
+        matching_f = len(expected(doc, "f", "", False))
+        # a whole pass a key would be 5 * lines
+        assert model.examined - before <= lines + 4 * matching_f < 5 * lines
+        middle = model.examined
+        for _ in "faces":
+            panel.search.setText(panel.search.text()[:-1])
+            check(panel, doc)
+        # each filter taken back was kept; after a change, the empty one is looked for again
+        assert model.examined - middle == (0 if round_ == 0 else lines)
+        long_session.run(  # the log changes: the next round's filters look afresh
+            lambda ops: doc.push_many(ops),
+            lambda: doc.history.can_undo() and (doc.undo() or True),
+            lambda: doc.history.can_redo() and (doc.redo() or True),
+            doc.encounter,
+            changes=10,
+            seed=round_,
+        )
+        lines = len(doc.encounter.log)
+        check(panel, doc)

@@ -30,30 +30,55 @@ _COLOURS = {
 
 
 class DecisionRow(QWidget):
-    """One decision: a coloured strip with its sentence and its buttons."""
+    """One decision: a coloured strip with its sentence and its buttons. A row is kept and
+    shows the next decision put in it (:meth:`show_decision`): widgets made and dropped on
+    every change piled up until the event loop deleted them, and the window laid out and
+    painted every one of them meanwhile."""
 
     def __init__(self, d: Decision, bar: DecisionsBar) -> None:
         super().__init__()
+        self.bar = bar
         self.decision = d
+        self._kind = ""
         self.setObjectName("decisionRow")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-        self.setStyleSheet(
-            f"#decisionRow {{ background: {_COLOURS.get(d.kind, '#37474f')};"
-            " border-radius: 4px; }"
-            " #decisionRow QLabel { color: white; font-weight: bold; }"
-        )
-        row = QHBoxLayout(self)
-        row.setContentsMargins(8, 2, 4, 2)
-        self.text = QLabel(f"⚠ {d.text}")
+        self._row = QHBoxLayout(self)
+        self._row.setContentsMargins(8, 2, 4, 2)
+        self.text = QLabel()
         self.text.setWordWrap(True)  # a dispute's sentences are long (P7)
-        row.addWidget(self.text, 1)
+        self._row.addWidget(self.text, 1)
+        self._buttons: list[QPushButton] = []
         self.buttons: list[QPushButton] = []
-        for choice in d.choices:
-            b = QPushButton(choice.label)
+        """The buttons of the decision shown, one per choice."""
+        self.show_decision(d)
+
+    def show_decision(self, d: Decision) -> None:
+        """Show ``d`` in this row, its buttons made only when it has more choices than
+        any decision the row showed before."""
+        self.decision = d
+        if d.kind != self._kind:  # a style sheet re-polishes the row: only when it changes
+            self._kind = d.kind
+            self.setStyleSheet(
+                f"#decisionRow {{ background: {_COLOURS.get(d.kind, '#37474f')};"
+                " border-radius: 4px; }"
+                " #decisionRow QLabel { color: white; font-weight: bold; }"
+            )
+        self.text.setText(f"⚠ {d.text}")
+        while len(self._buttons) < len(d.choices):
+            b, at = QPushButton(), len(self._buttons)
+            b.clicked.connect(lambda _c=False, at=at: self._clicked(at))
+            self._row.addWidget(b)
+            self._buttons.append(b)
+        for b, choice in zip(self._buttons, d.choices, strict=False):
+            b.setText(choice.label)
             b.setToolTip(choice.tip)
-            b.clicked.connect(lambda _c=False, ch=choice: bar.decide(d, ch))
-            row.addWidget(b)
-            self.buttons.append(b)
+        for i, b in enumerate(self._buttons):
+            b.setVisible(i < len(d.choices))
+        self.buttons = self._buttons[: len(d.choices)]
+
+    def _clicked(self, at: int) -> None:
+        if at < len(self.decision.choices):
+            self.bar.decide(self.decision, self.decision.choices[at])
 
 
 class DecisionsBar(QWidget):
@@ -66,6 +91,9 @@ class DecisionsBar(QWidget):
         self._links = Links()
         self.decisions: list[Decision] = []
         self.rows: list[DecisionRow] = []
+        """The rows showing :attr:`decisions`, in order."""
+        self._made: list[DecisionRow] = []
+        """Every row made, those in use first (the others hidden)."""
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(2, 2, 2, 2)
         self._layout.setSpacing(2)
@@ -89,14 +117,27 @@ class DecisionsBar(QWidget):
         now = doc.memo("pending_decisions", lambda: pending_decisions(doc.encounter))
         if now != self.decisions:
             self.decisions = list(now)
-            for row in self.rows:
-                self._layout.removeWidget(row)
-                row.deleteLater()
-            self.rows = [DecisionRow(d, self) for d in self.decisions]
-            for i, row in enumerate(self.rows):
-                self._layout.insertWidget(i, row)
+            self._show_rows()
             self.refusal.setVisible(False)
         self._show(bool(self.decisions) or self.refusal.isVisible())
+
+    def _show_rows(self) -> None:
+        """One row per decision, in order: a row already showing its decision is left as
+        it is, another shows the new one, and rows no longer needed are hidden and kept
+        for the decisions to come (a session makes no widgets after its busiest moment)."""
+        for i, d in enumerate(self.decisions):
+            if i < len(self._made):
+                row = self._made[i]
+                if row.decision != d:
+                    row.show_decision(d)
+            else:
+                row = DecisionRow(d, self)
+                self._layout.insertWidget(i, row)
+                self._made.append(row)
+            row.setVisible(True)
+        for row in self._made[len(self.decisions) :]:
+            row.setVisible(False)
+        self.rows = self._made[: len(self.decisions)]
 
     def _show(self, on: bool) -> None:
         holder = self.parentWidget()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import html
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QRect, QSize, QStringListModel, Qt, QTimer
@@ -84,6 +85,10 @@ class LogModel(QStringListModel):
         self.text = ""
         self.person = ""
         self.checks_only = False
+        self._recent: dict[tuple[str, str, bool], list[int]] = {}
+        """The lines recent filters let through, while the log is unchanged."""
+        self.examined = 0
+        """How many lines the filters looked through (a test counts the work)."""
         self._take(0)
         self.set_filter("", "", False)
         self._links = Links()
@@ -100,9 +105,24 @@ class LogModel(QStringListModel):
 
     def set_filter(self, text: str, person: str, checks_only: bool) -> None:
         """Show only the lines containing ``text`` (any case), about ``person`` (an id; ""
-        for everyone), and only checks if ``checks_only``."""
-        self.text, self.person, self.checks_only = text.lower(), person, checks_only
-        self.rows = self._accepted(range(len(self.entries)))
+        for everyone), and only checks if ``checks_only``.
+
+        A key typed or taken back costs the lines it can change, not the log: a longer
+        text (the earlier one inside it) looks only through the lines the earlier one let
+        through, and a filter of the last few, unchanged since (the log too), is taken as
+        it was (:attr:`examined` counts the lines looked at)."""
+        key = (text.lower(), person, checks_only)
+        narrower = key[1:] == (self.person, self.checks_only) and self.text in key[0] != self.text
+        self.text, self.person, self.checks_only = key
+        rows = self._recent.get(key)
+        if rows is None:
+            within = self.rows if narrower else range(len(self.entries))
+            self.examined += len(within)
+            rows = self._accepted(within)
+            if len(self._recent) >= 16:
+                self._recent.clear()
+            self._recent[key] = rows
+        self.rows = list(rows)
         self._hold_newest()
 
     def _hold_newest(self) -> None:
@@ -119,7 +139,7 @@ class LogModel(QStringListModel):
                 self.setData(self.index(row), self._lines[self.rows[self.first + row]])
         return count
 
-    def _accepted(self, indices: range) -> list[int]:
+    def _accepted(self, indices: Sequence[int]) -> list[int]:
         rows = list(indices)
         if self.checks_only:
             rows = [i for i in rows if isinstance(self.entries[i].op, ResolveContest)]
@@ -157,6 +177,7 @@ class LogModel(QStringListModel):
             keep = next(i for i in range(keep) if old[i] is not log[i])
         if keep == len(old) == new:
             return
+        self._recent.clear()  # their lines no longer cover the log
         cut = bisect.bisect_left(self.rows, keep)
         if cut < self.first:  # cut back beyond what Qt holds: hold the newest again
             del self.rows[cut:]
@@ -237,7 +258,11 @@ class LogView(QTreeView):
         self.setWordWrap(True)
         self.header().setStretchLastSection(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setItemDelegate(_WrapDelegate(self))
+        # Kept here: setItemDelegate takes no ownership, and a delegate only Qt points
+        # at was collected with its C++ object while the view still laid rows out with
+        # it (a segfault in the log's sizeHint, whenever a collection ran first).
+        self._delegate = _WrapDelegate(self)
+        self.setItemDelegate(self._delegate)
         self._width = -1
         self.at_end_when_shown = False
         """Lines came while hidden: scroll to the newest when shown."""
