@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QSizePolicy, QStackedWidget, QWidget
 
-from afdesk.encounter.state import Mode
 from afdesk.gui import modes
 
 if TYPE_CHECKING:
+    from afdesk.encounter.state import Mode
     from afdesk.gui.modes import ModeScreens
 
 

@@ -24,30 +24,13 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import History, Step, StepEvent
 from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.op import Op
+from afdesk.gui.links import Links  # noqa: F401 - the views import it from here
 from afdesk.gui.text import sentence
 from afdesk.storage.errors import SaveError
 
 UNDO_LIMIT = 1000
 """How many steps the GM can undo: older ones are forgotten (a three-hour session's history
 would otherwise grow without bound, and the Undo history dock with it)."""
-
-
-class Links:
-    """Signal connections a view made to one document, undone together when it shows
-    another (so an old document never drives the new one's views)."""
-
-    def __init__(self) -> None:
-        self._links: list[tuple[object, object]] = []
-
-    def connect(self, signal, slot) -> None:
-        signal.connect(slot)
-        self._links.append((signal, slot))
-
-    def clear(self) -> None:
-        for signal, slot in self._links:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(slot)
-        self._links = []
 
 
 def merge_id(merge_key: str | None) -> int:

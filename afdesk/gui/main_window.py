@@ -18,19 +18,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.model import Encounter
-from afdesk.encounter.state import Mode, Phase
-from afdesk.encounter.summary import whose_turn
 from afdesk.gui import modes, screens
 from afdesk.gui.context import CommandContext
-from afdesk.gui.document import EncounterDocument, Links
 from afdesk.gui.errors import MESSAGE_MS, Reporter
 from afdesk.gui.file_menu import FileMenu
 from afdesk.gui.help_menu import HelpMenu
+from afdesk.gui.links import Links
 from afdesk.gui.workspaces import Workspaces, names_dock
 
 if TYPE_CHECKING:
+    # The first frame imports no model (tests/gui/test_lazy_imports.py): the document,
+    # the map and the model come with the first encounter shown.
     from afdesk.gui.commands import Command
+    from afdesk.gui.document import EncounterDocument
+    from afdesk.gui.map.view import MapView
 
 
 DOCK_WIDTH, LOG_HEIGHT = 340, 250
@@ -75,8 +76,9 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         self._campaign = None
         self._reserves_panel = None
         self._saved_layout = b""
+        self._map: MapView | None = None
         self.setAcceptDrops(True)
-        self._build_map()
+        self._build_map(defer)
         self._build_dock_frames()
         self._build_menu_titles()
         self._build_status()
@@ -193,17 +195,46 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
 
     # ----------------------------------------------------------------------- building
 
-    def _build_map(self) -> None:
+    @property
+    def map(self) -> MapView:
+        """The map view: made with the first document shown (or when first asked for,
+        showing an empty encounter)."""
+        if self._map is None:
+            self._make_map()
+        return self._map
+
+    def _build_map(self, defer: bool) -> None:
+        """``defer``: the first frame draws the map's empty ground (the map's modules and
+        the model are imported once it is drawn, with the first document)."""
+        if defer:
+            from afdesk.gui.map.blank import BlankMap
+
+            self.setCentralWidget(BlankMap())
+        else:
+            self._make_map()
+
+    def _make_map(self, doc: EncounterDocument | None = None) -> None:
         from afdesk.gui.map.view import MapView
         from afdesk.gui.token_menu import install as install_token_menu
 
-        self.map = MapView(EncounterDocument(Encounter(), journal_factory=lambda d: None))
-        self.map.setObjectName("map")
-        self.setCentralWidget(self.map)
-        install_token_menu(self.map)  # a token's right-click menu: its commands
-        self.map.actionRequested.connect(self.perform)
-        self.map.statusMessage.connect(self.show_message)
-        self.ctx.dialog_opened = self.map.follow_check
+        if doc is None:
+            from afdesk.encounter.model import Encounter
+            from afdesk.gui.document import EncounterDocument
+
+            doc = EncounterDocument(Encounter(), journal_factory=lambda d: None)
+        view = self._map = MapView(doc)
+        view.setObjectName("map")
+        blank = self.centralWidget()
+        had = blank is not None and blank.hasFocus()
+        if had:  # the keyboard goes from the empty ground to the map, nowhere between
+            blank.clearFocus()
+        self.setCentralWidget(view)
+        if had:
+            view.setFocus(Qt.FocusReason.OtherFocusReason)
+        install_token_menu(view)  # a token's right-click menu: its commands
+        view.actionRequested.connect(self.perform)
+        view.statusMessage.connect(self.show_message)
+        self.ctx.dialog_opened = view.follow_check
 
     def _build_dock_frames(self) -> None:
         """The docks' frames, titled and placed (so the saved layout applies to the first
@@ -385,6 +416,8 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         e.addSeparator()
         e.addAction(self.act_trim)
         self.mode_menu = e.addMenu("&Mode")
+        from afdesk.encounter.state import Mode
+
         for mode in Mode:
             command = cmd.MODES[mode]
             act = self.mode_menu.addAction(command.label)
@@ -416,7 +449,10 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         old = self.doc
         self.doc = doc
         doc.setParent(self)
-        self.map.set_document(doc)
+        if self._map is None:
+            self._make_map(doc)  # the first document shown: the map is made for it
+        else:
+            self.map.set_document(doc)
         if not self.completed and modes.screens_for(doc.encounter.mode).board:
             self.complete()  # the first frame shows the mode's board; its panels show doc
         elif self.completed:
@@ -542,6 +578,9 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         self.map.set_rear_arcs(self.act_rear.isChecked())
 
     def _turn_changed(self) -> None:
+        from afdesk.encounter.state import Phase
+        from afdesk.encounter.summary import whose_turn
+
         enc = self.doc.encounter
         t = enc.turn
         if whose_turn(enc):

@@ -19,10 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from afdesk.encounter.state import Mode
-
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
+
+    from afdesk.encounter.state import Mode  # not at start: the first frame has no model
 
 PACKAGES: tuple[str, ...] = ("afdesk.gui.chase", "afdesk.gui.dispute", "afdesk.gui.infiltration")
 """The GUI folders of the modes, each registering its :class:`ModeScreens` on import."""
@@ -90,5 +90,7 @@ def screens_for(mode: Mode) -> ModeScreens:
 
 def registered() -> list[ModeScreens]:
     """Every registered mode's screens, in the order of :class:`Mode`."""
+    from afdesk.encounter.state import Mode
+
     _load()
     return [_SCREENS[m] for m in Mode if m in _SCREENS]
