@@ -23,6 +23,7 @@ from afdesk.gui.context import CommandContext
 from afdesk.gui.errors import MESSAGE_MS, Reporter
 from afdesk.gui.file_menu import FileMenu
 from afdesk.gui.help_menu import HelpMenu
+from afdesk.gui.late_parts import LateParts
 from afdesk.gui.links import Links
 from afdesk.gui.workspaces import Workspaces, names_dock
 
@@ -31,14 +32,13 @@ if TYPE_CHECKING:
     # the map and the model come with the first encounter shown.
     from afdesk.gui.commands import Command
     from afdesk.gui.document import EncounterDocument
-    from afdesk.gui.map.view import MapView
 
 
 DOCK_WIDTH, LOG_HEIGHT = 340, 250
 """The side docks' width and the log's height on a first start (no saved layout)."""
 
 
-class MainWindow(FileMenu, HelpMenu, QMainWindow):
+class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
     """One encounter at a time; File > Open replaces it (asking first if it has changes).
 
     GM commands run through one :class:`CommandContext` (the current document, the dice,
@@ -74,11 +74,14 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         self.completed = False
         self._completing = False
         self._campaign = None
-        self._reserves_panel = None
         self._saved_layout = b""
-        self._map: MapView | None = None
         self.setAcceptDrops(True)
-        self._build_map(defer)
+        if defer:  # the first frame draws the map's empty ground: no model imported
+            from afdesk.gui.map.blank import BlankMap
+
+            self.setCentralWidget(BlankMap())
+        else:
+            self._make_map()
         self._build_dock_frames()
         self._build_menu_titles()
         self._build_status()
@@ -138,10 +141,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
             self._update_actions()
         else:  # the start page: nothing to act on until an encounter opens
             self._enable_encounter_actions(False)
-        from afdesk.gui.docks import history
-
-        if history.on_screen(self.reserves_dock):  # a saved layout shows it in front
-            self._reserves_shown(True)
+        self._make_panels_on_screen()  # the others when first shown (late_parts)
 
     # The document, the dice and the last dialog live in the commands' context.
 
@@ -164,23 +164,6 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         return self._campaign
 
     @property
-    def reserves_panel(self):
-        """The Reserves dock's panel, made when the dock is first shown (it sits behind
-        the Character dock's tab) or the panel is first asked for."""
-        if self._reserves_panel is None:
-            from afdesk.gui.docks import reserves
-
-            self._reserves_panel = reserves.ReservesPanel(self.ctx)
-            self.reserves_dock.setWidget(self._reserves_panel)
-            if self.doc is not None:
-                self._reserves_panel.set_document(self.doc)
-        return self._reserves_panel
-
-    def _reserves_shown(self, shown: bool) -> None:
-        if shown and self._reserves_panel is None:
-            self.reserves_panel  # noqa: B018 - made now that it shows
-
-    @property
     def rng(self) -> random.Random:
         return self.ctx.rng
 
@@ -194,47 +177,6 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         return self.ctx.dialog
 
     # ----------------------------------------------------------------------- building
-
-    @property
-    def map(self) -> MapView:
-        """The map view: made with the first document shown (or when first asked for,
-        showing an empty encounter)."""
-        if self._map is None:
-            self._make_map()
-        return self._map
-
-    def _build_map(self, defer: bool) -> None:
-        """``defer``: the first frame draws the map's empty ground (the map's modules and
-        the model are imported once it is drawn, with the first document)."""
-        if defer:
-            from afdesk.gui.map.blank import BlankMap
-
-            self.setCentralWidget(BlankMap())
-        else:
-            self._make_map()
-
-    def _make_map(self, doc: EncounterDocument | None = None) -> None:
-        from afdesk.gui.map.view import MapView
-        from afdesk.gui.token_menu import install as install_token_menu
-
-        if doc is None:
-            from afdesk.encounter.model import Encounter
-            from afdesk.gui.document import EncounterDocument
-
-            doc = EncounterDocument(Encounter(), journal_factory=lambda d: None)
-        view = self._map = MapView(doc)
-        view.setObjectName("map")
-        blank = self.centralWidget()
-        had = blank is not None and blank.hasFocus()
-        if had:  # the keyboard goes from the empty ground to the map, nowhere between
-            blank.clearFocus()
-        self.setCentralWidget(view)
-        if had:
-            view.setFocus(Qt.FocusReason.OtherFocusReason)
-        install_token_menu(view)  # a token's right-click menu: its commands
-        view.actionRequested.connect(self.perform)
-        view.statusMessage.connect(self.show_message)
-        self.ctx.dialog_opened = view.follow_check
 
     def _build_dock_frames(self) -> None:
         """The docks' frames, titled and placed (so the saved layout applies to the first
@@ -262,29 +204,25 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
     def _build_panels(self) -> None:
         from afdesk.gui.docks.combatant import CombatantPanel
         from afdesk.gui.docks.log import LogPanel
-        from afdesk.gui.docks.reflex import ReflexPanel
 
-        self.reflex_panel = ReflexPanel(self.ctx)
         self.combatant_panel = CombatantPanel(self.ctx)
         self.log_panel = LogPanel(self.ctx)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
         for dock, panel in (
-            (self.reflex_dock, self.reflex_panel),
             (self.combatant_dock, self.combatant_panel),
             (self.log_dock, self.log_panel),
             (self.history_dock, self.history),
         ):
             dock.setWidget(panel)
-        # The Reserves sit behind the Character dock's tab: made when first shown.
-        self.reserves_dock.visibilityChanged.connect(self._reserves_shown)
+        # The Reflex and the Reserves may sit behind a tab: made when first on screen.
+        self._make_panels_when_shown()
 
     def _show_in_panels(self, doc: EncounterDocument) -> None:
-        self.reflex_panel.set_document(doc)
         self.combatant_panel.set_document(doc)
         self.log_panel.set_document(doc)
-        if self._reserves_panel is not None:  # else it is made with the document shown
-            self._reserves_panel.set_document(doc)
+        for panel in self._late_panels_made():  # the others are made with the doc shown
+            panel.set_document(doc)
         from afdesk.gui.docks import history  # the list follows the stack while shown
 
         history.follow(self.history, self.history_dock, doc.undo_stack)
