@@ -168,6 +168,9 @@ def test_the_whole_window_loads_nothing_it_does_not_show(tmp_path):
         "afdesk.gui.docks.reflex",  # behind the Character dock's tab at this size
         "afdesk.gui.chase.board",  # a battle: no chase board
         "html",  # its entity table: afdesk.gui.text.escape does without it
+        # the Table menu is built without the players' camera or the rolls' gate
+        "afdesk.gui.table.camera",
+        "afdesk.gui.table.rolls",
     }
 
 
