@@ -89,6 +89,26 @@ def test_the_commands_first_frame_imports_no_model_rules_loader_or_msgspec(tmp_p
     assert "afdesk.gui.document" not in loaded
 
 
+def test_the_apps_command_line():
+    """What :func:`afdesk.gui.app.main` reads of its arguments (afdesk.cli has already
+    refused any option but ``--version`` and a second file)."""
+    from afdesk.gui.app import arguments
+
+    assert arguments([]) == (None, [])
+    assert arguments(["fight.afenc"]) == ("fight.afenc", [])
+    assert arguments(["-reverse"]) == (None, ["-reverse"])
+    assert arguments(["-reverse", "a.afenc"]) == ("a.afenc", ["-reverse"])
+    assert arguments(["-"]) == ("-", [])
+
+
+def test_the_app_says_its_version_before_it_starts_qt(capsys):
+    from afdesk import __version__
+    from afdesk.gui.app import main
+
+    assert main(["fight.afenc", "--version"]) == 0
+    assert capsys.readouterr().out == f"afdesk {__version__}\n"
+
+
 def test_the_window_is_drawn_before_the_model_is_imported_then_shows_the_sample(tmp_path):
     """The window made as the app makes it: drawn with no model; then the file opens."""
     at_first_frame = _modules(FIRST_FRAME, tmp_path, line=-2)
