@@ -113,6 +113,7 @@ class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
             self.zone_editor.palette_dock  # noqa: B018
         from afdesk.gui.central import ModeViews
 
+        self.map  # noqa: B018 - the map view, not its empty ground, goes into the stack
         self.mode_views = ModeViews(self)  # a mode's own main view (a board), its extras
         from afdesk.gui.table.install import TableControl
 
