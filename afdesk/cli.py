@@ -141,7 +141,7 @@ def run(argv: list[str]) -> int:
         args = _parser_check().parse_args(argv[1:])
         return check_files(args.files, out=sys.stdout)
     if first == "export-png":
-        _before_qt(app=False)
+        _before_qt()
         from afdesk.gui.export import main as export_main
 
         return export_main(argv[1:], last=True)  # the process ends with the command
@@ -159,7 +159,9 @@ def run(argv: list[str]) -> int:
     # Start-up makes tens of thousands of long-lived objects and no garbage worth a
     # cycle collection: the collector waits until the first frame is drawn.
     gc.disable()
-    _before_qt(app=True)
+    # Nothing of the model before Qt: the window's first frame is drawn with Qt and
+    # afdesk.gui's frame alone; the model, the loader and msgspec come with the file,
+    # once it is drawn (afdesk.gui.app, tests/gui/test_lazy_imports.py).
     from afdesk.gui.app import main as app_main
 
     return app_main(argv, collect_after_first_frame=True)
@@ -176,19 +178,15 @@ def _no_display() -> bool:
     return bool(message)
 
 
-def _before_qt(*, app: bool) -> None:
-    """Import the model (and for ``export-png`` the file loader and every Op) before
-    Qt. Once ``PySide6.QtCore`` is imported, PySide6 reads the source of every module
+def _before_qt() -> None:
+    """For ``export-png``: import the model, the file loader and every Op before Qt.
+    Once ``PySide6.QtCore`` is imported, PySide6 reads the source of every module
     imported after it (its ``__feature__`` import hook looks for the word "PySide6");
-    msgspec's own imports and the pure layers have no use for that. The app's window
-    notes afdesk's modules for the hook (:mod:`afdesk.gui.feature_hook`), so its first
-    frame takes only the model it needs before Qt: the loader, the Ops a file's log names
-    and the journal come when the file is opened, after the first frame."""
+    msgspec's own imports and the pure layers have no use for that. (The app's window
+    notes afdesk's modules and msgspec's for the hook instead,
+    :mod:`afdesk.gui.feature_hook`, and imports the model after its first frame.)"""
     import afdesk.encounter.model
-    import afdesk.encounter.summary  # the map's headline
-
-    if app:
-        return
+    import afdesk.encounter.summary
     import afdesk.encounter.visibility  # what the players' map shows
     import afdesk.storage  # noqa: F401
     from afdesk.encounter.registry import registered_ops

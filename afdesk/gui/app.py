@@ -4,7 +4,6 @@ sample."""
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import sys
@@ -113,10 +112,10 @@ def main(argv: list[str], *, collect_after_first_frame: bool = False) -> int:
 
 
 def _run(argv: list[str], collect_after_first_frame: bool) -> int:
-    parser = argparse.ArgumentParser(prog="afdesk", description="Action Frameworks encounters")
-    parser.add_argument("file", nargs="?", help="an encounter file (.afenc) to open")
-    parser.add_argument("--version", action="version", version=f"afdesk {__version__}")
-    args, qt_args = parser.parse_known_args(argv)
+    if "--version" in argv:
+        print(f"afdesk {__version__}")
+        return 0
+    given, qt_args = arguments(argv)
     missing = platform_check.missing_packages()
     if missing:  # Qt would abort the process; say what to install instead
         print(platform_check.advice(missing), file=sys.stderr)
@@ -159,9 +158,20 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
     QTimer.singleShot(WHOLE_BY_MS, drawn)
     if first_frame_only:
         exit_after_first_frame(window)  # the start-up benchmark: the first frame only
-    file = str(Path(args.file)) if args.file else None  # opened once the window is drawn
+    file = str(Path(given)) if given else None  # opened once the window is drawn
     window.show()
     return app.exec()
+
+
+def arguments(argv: list[str]) -> tuple[str | None, list[str]]:
+    """The file to open (the first word that is not an option: :func:`afdesk.cli.run`
+    has checked there is at most one) and what is left for Qt. Read by hand: an argparse
+    parser (its messages looked up for translation) cost every start about a millisecond."""
+    file = next((a for a in argv if a == "-" or not a.startswith("-")), None)
+    rest = list(argv)
+    if file is not None:
+        rest.remove(file)
+    return file, rest
 
 
 def keeping_the_keyboard(window, build) -> None:

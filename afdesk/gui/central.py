@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QSizePolicy, QStackedWidget, QWidget
 
-from afdesk.encounter.state import Mode
 from afdesk.gui import modes
 from afdesk.gui.follow import Links, follow
 
 if TYPE_CHECKING:
+    from afdesk.encounter.state import Mode
     from afdesk.gui.modes import ModeScreens
 
 

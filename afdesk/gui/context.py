@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
-from afdesk.encounter.op import Op
 from afdesk.gui.errors import Reporter
 
 if TYPE_CHECKING:
+    from afdesk.encounter.op import Op
     from afdesk.gui.document import EncounterDocument
 
 

@@ -24,9 +24,7 @@ Qt's own critical messages are appended to the report folder's ``qt-messages.log
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import os
-import platform
 import sys
 import traceback
 from pathlib import Path
@@ -97,6 +95,8 @@ class CrashHandler:
 
     def qt_message(self, kind: QtMsgType, context: object, message: str) -> None:
         if kind in (QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
+            import datetime as dt  # not at start: the handler is installed before the first frame
+
             with contextlib.suppress(OSError):
                 folder = reports_dir()
                 folder.mkdir(parents=True, exist_ok=True)
@@ -118,6 +118,9 @@ class CrashHandler:
             return f"the crash journal could not be secured: {exc}"
 
     def _write_report(self, details: str, journal: str, why: str = "") -> Path:
+        import datetime as dt
+        import platform
+
         folder = reports_dir()
         folder.mkdir(parents=True, exist_ok=True)
         now = dt.datetime.now()

@@ -21,14 +21,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
-from afdesk.encounter.errors import IllegalOp
 from afdesk.gui.style import meaning_style
 from afdesk.gui.text import sentence
-from afdesk.rules.errors import RulesError
-from afdesk.storage.errors import LoadError, SaveError
-
-GM_ERRORS: tuple[type[Exception], ...] = (IllegalOp, RulesError, LoadError, SaveError)
-"""Errors whose message is written for the GM (the root ``AfdeskError`` replaces them)."""
 
 MESSAGE_MS = 8000
 """How long a status-bar message stays."""
@@ -39,6 +33,12 @@ def words(error: BaseException | str) -> str:
     note that afdesk itself failed (a bug) naming the exception."""
     if isinstance(error, str):
         return error
+    # Imported here: the window's first frame makes its reporter before the model, the
+    # rules and the loader are imported (afdesk.gui.app).
+    from afdesk.encounter.errors import IllegalOp
+    from afdesk.rules.errors import RulesError
+    from afdesk.storage.errors import LoadError, SaveError
+
     if isinstance(error, (IllegalOp, RulesError)):
         return sentence(str(error))
     if isinstance(error, (LoadError, SaveError)):

@@ -7,13 +7,16 @@ answer in ``__feature__.pyside_feature_dict`` (0: a module of PySide6's default
 features, -1: a module that never calls Qt). afdesk selects no feature, and its import
 contracts already say which of its modules may use Qt (only ``afdesk.gui``): noting that
 answer for every afdesk module beforehand spares the start reading the source of the
-hundred-odd modules it imports after Qt. The modules imported before Qt (the standard
-library's, msgspec's, the model's) cannot have selected a feature either, and are noted
-as never calling Qt; PySide6's and shiboken's own are left to the hook. A PySide6 that
-keeps no such table is left as it is (its hook then reads as before)."""
+hundred-odd modules it imports after Qt. The model's dependencies, imported with the
+first file after the first frame (msgspec, the ``typing_extensions`` it uses, the standard
+library's top-level modules), never call Qt and are noted so too, and so are the modules
+imported before Qt: none of them can have selected a feature. PySide6's and shiboken's
+own are left to the hook. A PySide6 that keeps no such table is left as it is (its hook
+then reads as before)."""
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import sys
 from collections.abc import Iterator
@@ -35,11 +38,29 @@ def spare_afdesk_modules() -> int:
                 uses_qt = name == "afdesk.gui" or name.startswith("afdesk.gui.")
                 table[name] = 0 if uses_qt else -1
                 noted += 1
+    for root in _package_folders("msgspec"):
+        for name in _module_names(root, "msgspec"):
+            if name not in table:
+                table[name] = -1
+                noted += 1
+    for name in (*sys.stdlib_module_names, "typing_extensions"):
+        if name not in table:
+            table[name] = -1
+            noted += 1
     for name in list(sys.modules):  # imported before Qt: none of them selects a feature
         if name not in table and not name.startswith(("PySide6", "shiboken", "__feature__")):
             table[name] = -1
             noted += 1
     return noted
+
+
+def _package_folders(package: str) -> list[str]:
+    """The folders of the installed top-level ``package``, found without importing it
+    (none if it is not installed)."""
+    spec = importlib.machinery.PathFinder.find_spec(package)
+    if spec is None or spec.submodule_search_locations is None:
+        return []
+    return list(spec.submodule_search_locations)
 
 
 def _module_names(folder: str, package: str) -> Iterator[str]:

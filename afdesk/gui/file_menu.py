@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
@@ -15,9 +16,10 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk import paths
-from afdesk.encounter.model import Encounter
 from afdesk.gui import screens, start_page
-from afdesk.gui.document import EncounterDocument
+
+if TYPE_CHECKING:  # the model and the document come with the first file, not at start
+    from afdesk.gui.document import EncounterDocument
 
 FILE_FILTER = "afdesk encounters (*.afenc);;All files (*)"
 
@@ -59,6 +61,8 @@ def kept_text(doc: EncounterDocument) -> str:
 def document_from_file(path: Path, *, copy: bool = False) -> EncounterDocument:
     """The encounter in ``path`` as a document (``copy``: as a new unsaved one, with no
     path); :class:`afdesk.storage.LoadError` if it cannot be read."""
+    from afdesk.encounter.model import Encounter
+    from afdesk.gui.document import EncounterDocument
     from afdesk.storage import clean_stale_temps, load
 
     if not copy:
@@ -130,6 +134,8 @@ class FileMenu:
         self.ctx.open_dialog(dlg)
 
     def _start_new(self, dlg) -> None:
+        from afdesk.gui.document import EncounterDocument
+
         self.set_document(EncounterDocument(dlg.encounter()))
         if dlg.starts_empty():
             self.zone_editor.action.setChecked(True)
@@ -162,6 +168,9 @@ class FileMenu:
         self._links.clear()
         if self.completed:
             self.campaign.close()
+        from afdesk.encounter.model import Encounter
+        from afdesk.gui.document import EncounterDocument
+
         blank = EncounterDocument(Encounter(), journal_factory=lambda d: None)
         blank.setParent(self)
         self.documentChanged.emit(blank)  # the views let go of the closed encounter

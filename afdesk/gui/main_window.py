@@ -18,27 +18,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from afdesk.encounter.model import Encounter
-from afdesk.encounter.state import Mode, Phase
-from afdesk.encounter.summary import whose_turn
 from afdesk.gui import modes, screens
 from afdesk.gui.context import CommandContext
-from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import MESSAGE_MS, Reporter
 from afdesk.gui.file_menu import FileMenu
 from afdesk.gui.follow import Links, follow
 from afdesk.gui.help_menu import HelpMenu
+from afdesk.gui.late_parts import LateParts
 from afdesk.gui.workspaces import Workspaces, names_dock
 
 if TYPE_CHECKING:
+    # The first frame imports no model (tests/gui/test_lazy_imports.py): the document,
+    # the map and the model come with the first encounter shown.
     from afdesk.gui.commands import Command
+    from afdesk.gui.document import EncounterDocument
 
 
 DOCK_WIDTH, LOG_HEIGHT = 340, 250
 """The side docks' width and the log's height on a first start (no saved layout)."""
 
 
-class MainWindow(FileMenu, HelpMenu, QMainWindow):
+class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
     """One encounter at a time; File > Open replaces it (asking first if it has changes).
 
     GM commands run through one :class:`CommandContext` (the current document, the dice,
@@ -74,10 +74,14 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         self.completed = False
         self._completing = False
         self._campaign = None
-        self._reserves_panel = None
         self._saved_layout = b""
         self.setAcceptDrops(True)
-        self._build_map()
+        if defer:  # the first frame draws the map's empty ground: no model imported
+            from afdesk.gui.map.blank import BlankMap
+
+            self.setCentralWidget(BlankMap())
+        else:
+            self._make_map()
         self._build_dock_frames()
         self._build_menu_titles()
         self._build_status()
@@ -109,6 +113,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
             self.zone_editor.palette_dock  # noqa: B018
         from afdesk.gui.central import ModeViews
 
+        self.map  # noqa: B018 - the map view, not its empty ground, goes into the stack
         self.mode_views = ModeViews(self)  # a mode's own main view (a board), its extras
         from afdesk.gui.table.install import TableControl
 
@@ -134,10 +139,7 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         follow(self, self._follow_edits)
         if self.doc is None:  # the start page: nothing to act on until an encounter opens
             self._enable_encounter_actions(False)
-        from afdesk.gui.docks import history
-
-        if history.on_screen(self.reserves_dock):  # a saved layout shows it in front
-            self._reserves_shown(True)
+        self._make_panels_on_screen()  # the others when first shown (late_parts)
 
     # The document, the dice and the last dialog live in the commands' context.
 
@@ -160,22 +162,6 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         return self._campaign
 
     @property
-    def reserves_panel(self):
-        """The Reserves dock's panel, made when the dock is first shown (it sits behind
-        the Character dock's tab) or the panel is first asked for."""
-        if self._reserves_panel is None:
-            from afdesk.gui.docks import reserves
-
-            self._reserves_panel = reserves.ReservesPanel(self.ctx)
-            self.reserves_dock.setWidget(self._reserves_panel)
-            follow(self, self._reserves_panel.set_document)
-        return self._reserves_panel
-
-    def _reserves_shown(self, shown: bool) -> None:
-        if shown and self._reserves_panel is None:
-            self.reserves_panel  # noqa: B018 - made now that it shows
-
-    @property
     def rng(self) -> random.Random:
         return self.ctx.rng
 
@@ -189,19 +175,6 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         return self.ctx.dialog
 
     # ----------------------------------------------------------------------- building
-
-    def _build_map(self) -> None:
-        from afdesk.gui.map.view import MapView
-        from afdesk.gui.token_menu import install as install_token_menu
-
-        self.map = MapView(EncounterDocument(Encounter(), journal_factory=lambda d: None))
-        self.map.setObjectName("map")
-        self.setCentralWidget(self.map)
-        follow(self, self.map.set_document)
-        install_token_menu(self.map)  # a token's right-click menu: its commands
-        self.map.actionRequested.connect(self.perform)
-        self.map.statusMessage.connect(self.show_message)
-        self.ctx.dialog_opened = self.map.follow_check
 
     def _build_dock_frames(self) -> None:
         """The docks' frames, titled and placed (so the saved layout applies to the first
@@ -229,29 +202,25 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
     def _build_panels(self) -> None:
         from afdesk.gui.docks.combatant import CombatantPanel
         from afdesk.gui.docks.log import LogPanel
-        from afdesk.gui.docks.reflex import ReflexPanel
 
-        self.reflex_panel = ReflexPanel(self.ctx)
         self.combatant_panel = CombatantPanel(self.ctx)
         self.log_panel = LogPanel(self.ctx)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
         for dock, panel in (
-            (self.reflex_dock, self.reflex_panel),
             (self.combatant_dock, self.combatant_panel),
             (self.log_dock, self.log_panel),
             (self.history_dock, self.history),
         ):
             dock.setWidget(panel)
         for slot in (
-            self.reflex_panel.set_document,
             self.combatant_panel.set_document,
             self.log_panel.set_document,
             self._show_history,
         ):
             follow(self, slot)
-        # The Reserves sit behind the Character dock's tab: made when first shown.
-        self.reserves_dock.visibilityChanged.connect(self._reserves_shown)
+        # The Reflex and the Reserves may sit behind a tab: made when first on screen.
+        self._make_panels_when_shown()
 
     def _show_history(self, doc: EncounterDocument) -> None:
         from afdesk.gui.docks import history  # the list follows the stack while shown
@@ -385,6 +354,8 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         e.addSeparator()
         e.addAction(self.act_trim)
         self.mode_menu = e.addMenu("&Mode")
+        from afdesk.encounter.state import Mode
+
         for mode in Mode:
             command = cmd.MODES[mode]
             act = self.mode_menu.addAction(command.label)
@@ -417,6 +388,8 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         old = self.doc
         self.doc = doc
         doc.setParent(self)
+        if self._map is None:
+            self._make_map(doc)  # the first document shown: the map is made for it
         self._links.clear()
         for signal, slot in (
             (doc.modifiedChanged, self._update_title),
@@ -543,6 +516,9 @@ class MainWindow(FileMenu, HelpMenu, QMainWindow):
         self.map.set_rear_arcs(self.act_rear.isChecked())
 
     def _turn_changed(self) -> None:
+        from afdesk.encounter.state import Phase
+        from afdesk.encounter.summary import whose_turn
+
         enc = self.doc.encounter
         t = enc.turn
         if whose_turn(enc):

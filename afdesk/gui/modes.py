@@ -4,7 +4,7 @@ workspace, its sample and its extras in the GM's window (E16).
 The model's side of a mode lives in :mod:`afdesk.encounter.modes`; this is the GUI's.
 Each mode with something of its own to show has a folder under ``afdesk/gui`` named as its
 model's folder (``afdesk/gui/chase`` beside ``afdesk/encounter/chase``) whose ``__init__``
-calls :func:`register` with a :class:`ModeScreens`; :data:`PACKAGES` finds them from the
+calls :func:`register` with a :class:`ModeScreens`; :func:`packages` finds them from the
 installed modes (:mod:`afdesk.encounter.installed`, the one registration a new mode
 adds). The main window (:mod:`afdesk.gui.central`) and the players' window ask
 :func:`screens_for` the current mode what to show, and never name a mode. A mode with no
@@ -22,22 +22,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from afdesk.encounter import installed
-from afdesk.encounter.state import Mode
-
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
+    from afdesk.encounter.state import Mode  # not at start: the first frame has no model
 
-def _packages() -> tuple[str, ...]:
+
+def packages() -> tuple[str, ...]:
+    """The GUI folders of the installed modes (``afdesk.gui.<folder>`` for each folder of
+    :data:`afdesk.encounter.installed.FOLDERS` that has one), each registering its
+    :class:`ModeScreens` on import. Asked when the modes are first needed, not at start
+    (the list of installed modes imports the model)."""
+    from afdesk.encounter import installed
+
     names = (f"{__package__}.{folder}" for folder in installed.FOLDERS)
     return tuple(name for name in names if importlib.util.find_spec(name) is not None)
-
-
-PACKAGES: tuple[str, ...] = _packages()
-"""The GUI folders of the installed modes (``afdesk.gui.<folder>`` for each folder of
-:data:`afdesk.encounter.installed.FOLDERS` that has one), each registering its
-:class:`ModeScreens` on import."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        for name in PACKAGES:
+        for name in packages():
             importlib.import_module(name)
 
 
@@ -108,5 +107,7 @@ def screens_for(mode: Mode) -> ModeScreens:
 
 def registered() -> list[ModeScreens]:
     """Every registered mode's screens, in the order of :class:`Mode`."""
+    from afdesk.encounter.state import Mode
+
     _load()
     return [_SCREENS[m] for m in Mode if m in _SCREENS]

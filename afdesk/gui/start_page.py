@@ -11,7 +11,6 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from afdesk import paths
-from afdesk.encounter.state import Mode
 from afdesk.gui import modes
 from afdesk.gui.central import open_mode_sample
 from afdesk.gui.follow import follow
@@ -162,6 +161,8 @@ class StartPage(QWidget):
             return True
         if kind == "mode":
             w.complete()  # the mode's board
+            from afdesk.encounter.state import Mode
+
             return open_mode_sample(w, Mode(where))
         if kind == "campaign":
             w.complete()

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QWidget
 
-from afdesk.encounter.combatant import Side
+if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Side
 
 SIDE_COLOURS = {
-    Side.BAND: QColor("#2b6cd4"),
-    Side.OPPONENT: QColor("#c8322d"),
-    Side.DENIZEN: QColor("#c9a227"),
-    Side.FOLLOWER: QColor("#2e9e5b"),
+    "band": QColor("#2b6cd4"),
+    "opponent": QColor("#c8322d"),
+    "denizen": QColor("#c9a227"),
+    "follower": QColor("#2e9e5b"),
 }
+"""Each side's colour, by its value: a ``Side`` (a ``StrEnum``) finds its own. Keyed by
+the words so that the window's first frame, which imports this module, imports no model."""
 ACTOR = QColor("#ffd21f")
 SELECTED = QColor("#ffffff")
 OVERLAP = QColor("#e0301e")

@@ -40,3 +40,13 @@ def breakable(text: str, every: int = 16) -> str:
             word = ZWSP.join(word[i : i + every] for i in range(0, len(word), every))
         out.append(word)
     return " ".join(out)
+
+
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
+
+
+def escape(text: str) -> str:
+    """``text`` safe inside HTML (rich-text labels, the exported log): what
+    ``html.escape`` gives, without importing :mod:`html` (its table of named entities
+    cost the start of the window a couple of milliseconds)."""
+    return text.translate(_ESCAPES)

@@ -322,3 +322,19 @@ def test_the_zone_editors_parts_are_made_when_it_first_opens(qtbot, tmp_path, pl
     assert window.map.active_tool().name == "edit"
     editor.action.setChecked(False)
     assert not editor.palette_dock.isVisible() and window.map.active_tool().name == "move"
+
+
+def test_a_window_completed_with_no_encounter_holds_the_map_in_its_stack(qtbot, tmp_path):
+    """The first frame draws the map's empty ground; completed before any encounter is
+    shown (the start page), the window's central stack holds the map view, not the
+    ground, and an encounter opened then shows on it."""
+    from afdesk.gui.map.view import MapView
+
+    window = _window(qtbot, tmp_path, "no-encounter", defer=True)
+    assert type(window.centralWidget()).__name__ == "BlankMap"
+    window.complete()
+    stack = window.mode_views.stack
+    assert window.centralWidget() is stack
+    assert isinstance(stack.widget(0), MapView) and stack.widget(0) is window.map
+    window.open_sample()
+    assert window.map.doc is window.doc and window.centralWidget() is stack

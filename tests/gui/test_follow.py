@@ -119,9 +119,10 @@ def test_every_view_follows_a_new_document_also_those_made_late(qtbot, tmp_path,
 def test_closing_hands_every_view_an_empty_document(qtbot, tmp_path, doc):
     w = _window(qtbot, tmp_path)
     w.set_document(doc)
+    views = (w.map, w.reflex_panel, w.combatant_panel, w.log_panel, w.decisions)
     assert w.close_encounter()
     assert w.doc is None
-    for view in (w.map, w.reflex_panel, w.combatant_panel, w.log_panel, w.decisions):
+    for view in views:
         assert view.doc is not doc and view.doc is not None
 
 

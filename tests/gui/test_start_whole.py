@@ -1,9 +1,10 @@
-"""The start, end to end: ``afdesk`` draws its first frame (the map, the docks' frames,
-the menu titles), then opens the file and builds the rest of the window. Once the start
-is over the window must be whole and answer the GM: every dock filled and following the
-encounter, the menus bound, a command that changes the encounter, and its undo; the cycle
-collector back on, with what the start made frozen out of its walks. Each in a fresh
-process, as the GM starts it (``cli.run``)."""
+"""The start, end to end: ``afdesk`` draws its first frame (the map's ground, the docks'
+frames, the menu titles), then opens the file and builds the rest of the window. Once the
+start is over the window must be whole and answer the GM: every dock on screen filled and
+following the encounter (one behind another dock's tab is filled when raised), the menus
+bound, a command that changes the encounter, and its undo; the cycle collector back on,
+with what the start made frozen out of its walks. Each in a fresh process, as the GM
+starts it (``cli.run``)."""
 
 from __future__ import annotations
 
@@ -38,8 +39,11 @@ def check():
         os._exit(3)
 
 def facts():
+    from afdesk.gui.docks.history import on_screen
+
     w = windows[0]
     doc = w.doc
+    docks = (w.reflex_dock, w.combatant_dock, w.log_dock, w.history_dock, w.reserves_dock)
     got = {
         "said": said,
         "completed": w.completed,
@@ -47,9 +51,8 @@ def facts():
         "characters": len(doc.encounter.combatants),
         "name": doc.encounter.meta.name,
         "map": w.map.doc is doc,
-        "docks": [d.widget() is not None for d in
-                  (w.reflex_dock, w.combatant_dock, w.log_dock, w.history_dock)],
-        "panels": [p.doc is doc for p in (w.reflex_panel, w.combatant_panel, w.log_panel)],
+        "docks": [(d.widget() is not None, on_screen(d)) for d in docks],
+        "panels": [p.doc is doc for p in (w.combatant_panel, w.log_panel)],
         "menus": {a.text(): len(a.menu().actions())
                   for a in w.menuBar().actions() if a.menu() is not None},
         "bound": [(a.isEnabled(), c.available(doc, "").enabled) for a, c in w._bound],
@@ -60,6 +63,12 @@ def facts():
         "frozen": gc.get_freeze_count() > 0
         and not any(o is w or o is doc.encounter for g in range(3) for o in gc.get_objects(g)),
     }
+    for dock in docks:  # each tab raised in turn, as the GM clicks it (its panel made then)
+        dock.raise_()
+    got["raised"] = [
+        d.widget() is not None and getattr(d.widget(), "doc", doc) is doc for d in docks
+    ]
+    w.combatant_dock.raise_()
     w.act_deal.trigger()  # Deal reflex (E2), as the GM picks it from the menu
     w.maybe_save = lambda: True  # quitting does not ask about the deal
     got["after_deal"] = [doc.undo_stack.count(), w.act_undo.isEnabled(), w.act_undo.text(),
@@ -96,8 +105,12 @@ def _start(tmp_path, *args: str) -> dict:
 def _assert_whole_and_interactive(facts: dict) -> None:
     assert facts["completed"] and facts["visible"]
     assert facts["map"]
-    assert facts["docks"] == [True, True, True, True]
-    assert facts["panels"] == [True, True, True]
+    # every dock on screen is filled (the Character and Log docks are, on any screen);
+    # one behind another's tab is filled once raised, and follows the encounter
+    assert all(made for made, shown in facts["docks"] if shown)
+    assert facts["docks"][1] == facts["docks"][2] == [True, True]  # JSON: lists
+    assert facts["panels"] == [True, True]
+    assert facts["raised"] == [True] * 5
     # every menu holds its entries (the Character menu fills when opened, for the selection)
     assert all(n > 0 for title, n in facts["menus"].items() if title != "&Character")
     assert {"&File", "&Edit", "&View", "E&ncounter", "&Table", "&Help"} <= set(facts["menus"])

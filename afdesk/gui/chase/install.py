@@ -4,15 +4,22 @@ main view is."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 
-from afdesk.gui.chase.board import ChaseBoard
 from afdesk.gui.chase.map_rows import FallenRows
 from afdesk.gui.follow import follow
 
+if TYPE_CHECKING:
+    from afdesk.gui.chase.board import ChaseBoard
+
 
 def make_board(window) -> ChaseBoard:
-    """The GM's chase board (``window`` given) or the players' (``window`` None)."""
+    """The GM's chase board (``window`` given) or the players' (``window`` None): its
+    module is imported then, not when the window installs the chase's map rows."""
+    from afdesk.gui.chase.board import ChaseBoard
+
     board = ChaseBoard(player=window is None)
     if window is not None:
         board.setObjectName("chaseBoardView")

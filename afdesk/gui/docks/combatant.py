@@ -4,8 +4,6 @@ reflect and change the model (E3-E8, E17, R12)."""
 
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -37,6 +35,7 @@ from afdesk.gui.docks.states import StatesBox
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.follow import Links
 from afdesk.gui.style import fill_style, meaning_colour, meaning_style, side_colour
+from afdesk.gui.text import escape
 
 
 def _toggle(text: str, tip: str) -> QToolButton:
@@ -315,7 +314,7 @@ class CombatantPanel(QWidget):
             f", fly {s.fly}" if s.fly else ""
         )
         ranged = f" · weapon range {c.weapon_range}" if c.weapon_range else ""
-        ranged += "".join(f"<br>{html.escape(a.label())}" for a in c.attacks)
+        ranged += "".join(f"<br>{escape(a.label())}" for a in c.attacks)
         self.facets.setText(f"{facets}<br>Speeds: {speeds} · reach {c.reach}{ranged}")
         self.notes.setText(f"GM notes: {c.notes}" if c.notes else "")
         cmd.show_availability(self.attack_button, cmd.REGISTRY["hack"], self.doc, c.id)

@@ -4,7 +4,6 @@ exportable as text or HTML."""
 from __future__ import annotations
 
 import bisect
-import html
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from afdesk.gui.commands import CommandContext
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.follow import Links
 from afdesk.gui.style import EXPORT_PAGE
+from afdesk.gui.text import escape
 
 
 def entry_line(entry: LogEntry) -> str:
@@ -408,17 +408,17 @@ def export_log(doc: EncounterDocument, path: Path, entries: list[LogEntry]) -> N
     name = doc.encounter.meta.name
     if path.suffix.lower() in (".html", ".htm"):
         rows = "\n".join(
-            f"<tr><td class='w'>{html.escape(entry_line(e).split(']')[0][1:])}</td>"
+            f"<tr><td class='w'>{escape(entry_line(e).split(']')[0][1:])}</td>"
             f"<td>{_html_text(e)}</td></tr>"
             for e in entries
         )
         text = (
             "<!doctype html><meta charset='utf-8'>"
-            f"<title>{html.escape(name)} — log</title>"
+            f"<title>{escape(name)} — log</title>"
             "<style>body{font-family:sans-serif} td{padding:2px 8px;vertical-align:top}"
             f" .w{{color:{EXPORT_PAGE['hint']};white-space:nowrap}} .d{{font-family:monospace;"
             f"background:{EXPORT_PAGE['dice']};padding:0 3px}}</style>"
-            f"<h1>{html.escape(name)}</h1><table>{rows}</table>\n"
+            f"<h1>{escape(name)}</h1><table>{rows}</table>\n"
         )
     else:
         text = f"{name}\n\n" + "\n".join(entry_line(e) for e in entries) + "\n"
@@ -426,7 +426,7 @@ def export_log(doc: EncounterDocument, path: Path, entries: list[LogEntry]) -> N
 
 
 def _html_text(entry: LogEntry) -> str:
-    out = html.escape(entry.text)
+    out = escape(entry.text)
     # Dice lists such as [5,4,2] become dice-styled spans.
     import re
 

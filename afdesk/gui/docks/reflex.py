@@ -3,7 +3,6 @@ at the end of an exchange (E1, E2, E9, E16)."""
 
 from __future__ import annotations
 
-import html
 from typing import NamedTuple
 
 from PySide6.QtCore import Qt, QTimer
@@ -34,7 +33,7 @@ from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.follow import Links
 from afdesk.gui.style import meaning_colour, meaning_fill
-from afdesk.gui.text import breakable
+from afdesk.gui.text import breakable, escape
 
 
 class ReflexPanel(QWidget):
@@ -326,7 +325,7 @@ class ReflexPanel(QWidget):
                 "now: see the GM notes."
             )
             if enc.meta.notes:
-                notes = html.escape(breakable(enc.meta.notes)).replace("\n", "<br>")
+                notes = escape(breakable(enc.meta.notes)).replace("\n", "<br>")
                 lines.append(f"<i>GM notes:</i> {notes}")
         else:
             lines.append("Persevere follows if it lasted more than one exchange (E15).")

@@ -13,9 +13,9 @@ from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Signal
 from PySide6.QtGui import QPolygonF, QTransform
 
 from afdesk.gui import mapgeom
+from afdesk.gui.table.settings import ROTATIONS
 
 AREA = mapgeom.AREA
-ROTATIONS = (0, 90, 180, 270)
 
 
 class TableCamera(QObject):

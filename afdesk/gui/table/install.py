@@ -17,9 +17,8 @@ from afdesk.encounter.fog import Region, fogged
 from afdesk.encounter.ops.fog import SetFog
 from afdesk.gui.follow import follow
 from afdesk.gui.table.fog_tool import FogTool
-from afdesk.gui.table.rolls import CHOICES, gate_for
 from afdesk.gui.table.screen_control import ScreenControl
-from afdesk.gui.table.settings import HIDDEN_TURN_CHOICES, TableSettings
+from afdesk.gui.table.settings import HIDDEN_TURN_CHOICES, NEXT_CHECK_CHOICES, TableSettings
 
 
 class TableControl:
@@ -84,7 +83,7 @@ class TableControl:
         self.menu.addSeparator()
         self.next_menu = self.menu.addMenu("&Next check is")
         self.next_group = QActionGroup(self.next_menu)
-        for key, words in CHOICES.items():
+        for key, words in NEXT_CHECK_CHOICES.items():
             act = self.next_menu.addAction(words)
             act.setCheckable(True)
             act.setData(key)
@@ -125,17 +124,24 @@ class TableControl:
         if pw is not None:
             pw.refresh_strip()
 
+    def _gate(self):
+        """The document's roll gate (:mod:`afdesk.gui.table.rolls`, imported when the GM
+        first asks about the table's rolls, not when the menu is built)."""
+        from afdesk.gui.table.rolls import gate_for
+
+        return gate_for(self.doc)
+
     def _sync_next_menu(self) -> None:
-        choice = gate_for(self.doc).next_choice
+        choice = self._gate().next_choice
         for act in self.next_group.actions():
             act.setChecked(act.data() == choice)
 
     def _next_choice(self, key: str) -> None:
-        gate_for(self.doc).next_choice = key
-        self.window.show_message(f"The next check is {CHOICES[key]}")
+        self._gate().next_choice = key
+        self.window.show_message(f"The next check is {NEXT_CHECK_CHOICES[key]}")
 
     def _show_last(self) -> None:
-        why = gate_for(self.doc).show_last()
+        why = self._gate().show_last()
         if why:
             self.window.show_refusal(f"Not shown to the table: {why}")
         else:

@@ -27,11 +27,11 @@ from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.ticker import PUBLIC, RESULT, SECRET, seen_by_players, ticker_lines
 from afdesk.encounter.visibility import player_visible
-from afdesk.gui.table.settings import TableSettings
+from afdesk.gui.table.settings import NEXT_CHECK_CHOICES, TableSettings
 from afdesk.rules.dice import Roll
 from afdesk.rules.errors import RulesError
 
-CHOICES = {"": "as the side's default", "public": "shown to the table", "gm": "GM only"}
+CHOICES = NEXT_CHECK_CHOICES
 """The GM's choice for the next check."""
 
 

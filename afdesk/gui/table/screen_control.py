@@ -15,9 +15,9 @@ from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import QMenu
 
 from afdesk.gui.follow import follow
-from afdesk.gui.table.camera import ROTATIONS
 from afdesk.gui.table.fog_tool import PingTool
 from afdesk.gui.table.screen import HOLDS, TvFrameItem
+from afdesk.gui.table.settings import ROTATIONS
 
 
 class ScreenControl:

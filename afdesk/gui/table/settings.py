@@ -10,6 +10,13 @@ from afdesk.encounter.combatant import Side
 
 HIDDEN_TURN_CHOICES = {"?": "as a generic “?”", "skip": "not at all"}
 
+NEXT_CHECK_CHOICES = {"": "as the side's default", "public": "shown to the table", "gm": "GM only"}
+"""Who sees the GM's next check (:mod:`afdesk.gui.table.rolls`, its ``CHOICES``)."""
+
+ROTATIONS = (0, 90, 180, 270)
+"""The turns of the players' view (:mod:`afdesk.gui.table.camera`). Here, with the other
+choices the Table menu lists, so that building the menu imports neither module."""
+
 PUBLIC_BY_DEFAULT = {
     Side.BAND: True,
     Side.FOLLOWER: True,
