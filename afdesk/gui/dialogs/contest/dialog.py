@@ -321,6 +321,13 @@ class ContestDialog(QDialog):
         if f is None or not f.rolled:
             self._show_reason("roll the check first")
             return
+        if f.defense and f.defense_roll is None:
+            # A defense chosen but not rolled would be dropped without a word (E4).
+            self._show_reason(
+                "Roll the defense first, or pick No defense: the chosen defense is not "
+                "rolled yet (E4)"
+            )
+            return
         try:
             op = f.op()
         except IllegalOp as exc:

@@ -1,0 +1,88 @@
+"""Snags found playing a dispute and an infiltration as a new GM at 1280x720, through the
+real window's widgets: the village council, the smugglers' warehouse, and the river ford
+battle switched at an exchange end (E16). Each test failed before its fix."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PySide6.QtCore import QRect, QSettings
+from PySide6.QtWidgets import QApplication
+
+from afdesk import paths
+from afdesk.encounter.checks import CheckKind
+from afdesk.encounter.ops.flow import EndExchangeEarly, NextTurn
+from afdesk.encounter.ops.meta import ChangeMode
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
+from afdesk.encounter.state import Mode
+from afdesk.gui import screens
+from afdesk.gui.main_window import MainWindow
+from afdesk.rules.dice import ScriptedSource
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setattr(screens, "available", lambda widget=None: QRect(0, 0, 1280, 720))
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    w.maybe_save = lambda: True
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def settle() -> None:
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def bar_buttons(window) -> list[str]:
+    return [b.text() for row in window.decisions.rows for b in row.buttons]
+
+
+def council_at_turn_of(window, cid: str):
+    window.mode_views.samples[Mode.DISPUTE].trigger()
+    doc = window.doc
+    assert not doc.push(deal_hands(doc.encounter, random.Random(3)))
+    assert not doc.push(play_cards(doc.encounter, rng=random.Random(4)))
+    for _ in range(40):
+        if doc.encounter.actor == cid:
+            return window.mode_views.board(Mode.DISPUTE).controls
+        assert not doc.push(NextTurn())
+    raise AssertionError(f"{cid} never got a turn")
+
+
+def ford_turned(window, mode: Mode):
+    """The river ford battle, its first exchange ended, switched to ``mode`` (E16)."""
+    assert window.open_bundled(paths.resource_dir() / "encounters" / "river-ford.afenc")
+    doc = window.doc
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(EndExchangeEarly())
+    assert not doc.push(ChangeMode(mode))
+    settle()
+    return doc
+
+
+def test_a_chosen_defense_not_yet_rolled_is_not_dropped_by_apply(window):
+    """E4: the GM picks the target's insight and clicks Apply before Roll the defense:
+    the check is not applied as if undefended; the dialog says to roll the defense or
+    pick No defense, and nothing changes until then."""
+    controls = council_at_turn_of(window, "huang")
+    enc = window.doc.encounter
+    controls.target.setCurrentIndex(controls.target.findData("lan"))
+    controls.source = ScriptedSource([5, 5, 1, 1])
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    dialog.defense.choose("insight")
+    before = window.doc.encounter.state()
+    dialog.apply_button.click()
+    assert window.doc.encounter.state() == before  # nothing applied
+    assert dialog.isVisible()
+    reason = dialog.reason.text()
+    assert "Roll the defense" in reason and "No defense" in reason and "(E4)" in reason
+    dialog.defense.choose(None)  # the GM decides on no defense after all
+    dialog.apply_button.click()
+    assert enc is window.doc.encounter
+    assert window.doc.encounter.dispute.entry("lan").grit == 0  # 2 off her grit 1 (P5)
