@@ -15,8 +15,9 @@ from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.ops.flow import EndExchangeEarly, NextTurn
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
-from afdesk.encounter.state import Mode
+from afdesk.encounter.state import Mode, Phase
 from afdesk.gui import screens
+from afdesk.gui.dispute.controls import NEW
 from afdesk.gui.main_window import MainWindow
 from afdesk.rules.dice import ScriptedSource
 
@@ -86,3 +87,22 @@ def test_a_chosen_defense_not_yet_rolled_is_not_dropped_by_apply(window):
     dialog.apply_button.click()
     assert enc is window.doc.encounter
     assert window.doc.encounter.dispute.entry("lan").grit == 0  # 2 off her grit 1 (P5)
+
+
+def test_a_dispute_just_switched_to_is_not_offered_closing_before_its_first_exchange(window):
+    """P8, E16: the battle becomes a dispute at the end of exchange 1; the bar does not
+    at once offer to close the dispute that has not had an exchange yet (with 0 support
+    everywhere), but does at the end of the dispute's first exchange."""
+    doc = ford_turned(window, Mode.DISPUTE)
+    controls = window.mode_views.board(Mode.DISPUTE).controls
+    for name, by in (("Pay the toll", "huang"), ("Fight through", "gao")):
+        controls.platform.setCurrentIndex(controls.platform.findData(NEW))
+        controls.p_name.setText(name)
+        controls.p_proponent.setCurrentIndex(controls.p_proponent.findData(by))
+        assert controls.do_platform()
+    assert len(doc.encounter.dispute.platforms) == 2
+    assert doc.encounter.turn.phase is Phase.EXCHANGE_END
+    assert not [b for b in bar_buttons(window) if b.startswith("Close:")]
+    assert not doc.push(deal_hands(doc.encounter, random.Random(2)))
+    assert not doc.push(EndExchangeEarly())
+    assert [b for b in bar_buttons(window) if b.startswith("Close:")]

@@ -395,6 +395,21 @@ def _fumble_pending(enc: Encounter, log: Sequence[Any]) -> str:
     return ""
 
 
+def _had_an_exchange(enc: Encounter, log: Sequence[Any]) -> bool:
+    """Whether the dispute has played an exchange: not so at the end of the exchange in
+    which the encounter became a dispute (E16), when there is nothing yet to close (P8)."""
+    from afdesk.encounter.ops.flow import NextTurn
+    from afdesk.encounter.ops.meta import ChangeMode
+    from afdesk.encounter.state import Mode
+
+    for entry in reversed(log):
+        if isinstance(entry.op, NextTurn):
+            return True  # a turn taken since (also after a GM override mid-exchange)
+        if isinstance(entry.op, ChangeMode) and entry.op.mode is Mode.DISPUTE:
+            return bool(entry.exchange != enc.turn.exchange)
+    return True
+
+
 def decisions(enc: Encounter, log: Sequence[Any]) -> list[Decision]:
     """What waits for the GM in a dispute, with the Ops that decide it: +1 tension after
     a fumbled social check (P7, R6); a broken dispute's battle, chase or end at once (P7);
@@ -451,7 +466,7 @@ def decisions(enc: Encounter, log: Sequence[Any]) -> list[Decision]:
                 (Choice("+1 tension", "Tension rises by 1 (P7)", AddTension(1)),),
             )
         )
-    if enc.turn.phase is Phase.EXCHANGE_END and d.platforms:
+    if enc.turn.phase is Phase.EXCHANGE_END and d.platforms and _had_an_exchange(enc, log):
         conv = d.conventional()
         won, tied = rules.closing_winner(d.support(), conv.id if conv else None)
         picks: tuple[tuple[str, CloseDispute], ...]
