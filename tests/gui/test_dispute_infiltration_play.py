@@ -106,3 +106,18 @@ def test_a_dispute_just_switched_to_is_not_offered_closing_before_its_first_exch
     assert not doc.push(deal_hands(doc.encounter, random.Random(2)))
     assert not doc.push(EndExchangeEarly())
     assert [b for b in bar_buttons(window) if b.startswith("Close:")]
+
+
+def test_the_who_box_shows_a_long_name_and_its_side_whole(window):
+    """The Play tab's Who box had 24 letters while the At box took the rest of the row:
+    'Green-Jade Huang (the neutral audi' lost its side. Both boxes share the row now."""
+    ford_turned(window, Mode.DISPUTE)
+    controls = window.mode_views.board(Mode.DISPUTE).controls
+    settle()
+    box = controls.actor
+    assert box.currentText() == "Green-Jade Huang (the neutral audience)"
+    needed = box.fontMetrics().horizontalAdvance(box.currentText())
+    assert box.width() > needed + 24  # the text and the arrow
+    target = controls.target
+    assert target.width() > target.fontMetrics().horizontalAdvance(target.currentText()) + 24
+    assert window.width() <= 1280
