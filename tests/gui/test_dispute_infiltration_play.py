@@ -121,3 +121,18 @@ def test_the_who_box_shows_a_long_name_and_its_side_whole(window):
     target = controls.target
     assert target.width() > target.fontMetrics().horizontalAdvance(target.currentText()) + 24
     assert window.width() <= 1280
+
+
+def test_the_retry_of_sixes_names_whose_roll_whole(window):
+    """R3: the '6s of' box was sized before it was filled ('Elder Ba', 'Dock Gua')."""
+    controls = council_at_turn_of(window, "bao")
+    controls.source = ScriptedSource([5, 5, 4])
+    dialog = controls.open_check(CheckKind.CONVINCE)
+    settle()  # the dialog is on screen before the GM rolls
+    dialog.dice.roll_attack.click()
+    settle()
+    box = dialog.sixes.roll_choice
+    assert box.currentText() == "Elder Bao's check"
+    for i in range(box.count()):
+        text = box.itemText(i)
+        assert box.width() > box.fontMetrics().horizontalAdvance(text) + 16, text
