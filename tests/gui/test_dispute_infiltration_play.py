@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from PySide6.QtCore import QRect, QSettings
+from PySide6.QtCore import QPointF, QRect, QRectF, QSettings
 from PySide6.QtWidgets import QApplication
 
 from afdesk import paths
@@ -19,6 +19,7 @@ from afdesk.encounter.state import Mode, Phase
 from afdesk.gui import screens
 from afdesk.gui.dispute.controls import NEW
 from afdesk.gui.main_window import MainWindow
+from afdesk.gui.mapgeom import AREA
 from afdesk.rules.dice import ScriptedSource
 
 
@@ -136,3 +137,28 @@ def test_the_retry_of_sixes_names_whose_roll_whole(window):
     for i in range(box.count()):
         text = box.itemText(i)
         assert box.width() > box.fontMetrics().horizontalAdvance(text) + 16, text
+
+
+def test_the_alarm_banner_hides_no_decoy_or_character_in_the_top_row(window):
+    """N6: Huang's decoy moved to (0, 0) (N5) then the alarm: the banner at the zone's
+    top left covered that decoy on both maps; it now sits on the top edge band."""
+    from afdesk.encounter.infiltration.ops import RaiseAlarm
+    from afdesk.encounter.ops.roster import PlaceCombatant
+    from afdesk.gui.infiltration.layer import Tag
+
+    window.mode_views.samples[Mode.INFILTRATION].trigger()
+    doc = window.doc
+    assert not doc.push(PlaceCombatant("guard-1", (2, 0)))  # a guardian in the top row
+    assert not doc.push(RaiseAlarm())
+    window.show_player_view()
+    settle()
+    for scene in (window.map.map_scene, window.player_window.view.map_scene):
+        (banner,) = [i for i in scene.items() if isinstance(i, Tag) and i.text.startswith("ALARM")]
+        covered = banner.sceneBoundingRect()
+        people = [*scene.decoys.values(), *scene.tokens.values()]
+        assert people
+        r = 0.3 * AREA  # the disc of a token or a decoy, round its centre
+        for item in people:
+            disc = QRectF(item.pos() - QPointF(r, r), item.pos() + QPointF(r, r))
+            assert not covered.intersects(disc), item
+        assert scene.map_rect().contains(covered)  # still within what Fit shows

@@ -21,6 +21,7 @@ from afdesk.encounter.infiltration.watch import seen_lines, watch_steps
 from afdesk.encounter.state import Mode
 from afdesk.gui import mapgeom
 from afdesk.gui.follow import Links
+from afdesk.gui.map.terrain import EDGE_DEPTH
 from afdesk.gui.map.theme import font
 
 AREA = mapgeom.AREA
@@ -306,7 +307,9 @@ class InfiltrationLayer:
         self.banner = text
         rect = self.view.map_scene.zone_rect()
         size = 34 if self.player else 22  # the table reads it from across the room
-        at = rect.topLeft() + QPointF(6, size + 2)
+        # On the top edge band, not over the top row: there it hid a decoy or a guardian
+        # standing in the corner (N5, N6), on the players' screen too.
+        at = rect.topLeft() + QPointF(6, -EDGE_DEPTH / 2)
         self._add(Tag(text, colour, size, "left"), at, 0, Z_BANNER)
 
 
