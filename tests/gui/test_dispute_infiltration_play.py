@@ -162,3 +162,33 @@ def test_the_alarm_banner_hides_no_decoy_or_character_in_the_top_row(window):
             disc = QRectF(item.pos() - QPointF(r, r), item.pos() + QPointF(r, r))
             assert not covered.intersects(disc), item
         assert scene.map_rect().contains(covered)  # still within what Fit shows
+
+
+def test_the_surprise_attacks_notes_read_as_sentences(window):
+    """N7, E8: the check dialog's notes ran together: 'cannot be dodged (E8) Dock Guard 1
+    tries to perceive'; each note is now a sentence of its own."""
+    from afdesk.encounter.infiltration.ops import HiddenActsFrom
+    from afdesk.encounter.ops.roster import PlaceCombatant, SetFacing
+    from afdesk.gui.dialogs.contest import ContestDialog
+    from afdesk.gui.document import EncounterDocument
+    from afdesk.storage.samples import build_warehouse
+    from tests.encounter.conftest import start_round, turn_of
+
+    enc = build_warehouse()
+    start_round(enc)
+    turn_of(enc, "huang")
+    doc = EncounterDocument(enc, journal_factory=lambda d: None)
+    window.set_document(doc)
+    for op in (
+        HiddenActsFrom("huang", (3, 2)),
+        PlaceCombatant("guard-1", (4, 3)),
+        SetFacing("guard-1", 0.0, override=True),
+    ):
+        assert doc.push(op) == ""
+    dlg = ContestDialog(doc, "huang", CheckKind.HACK, "guard-1", window)
+    dlg.source = ScriptedSource([1, 2, 5, 5])
+    dlg.perception.button.click()  # the study fails (N7)
+    reason = dlg.reason.text()
+    assert "cannot be dodged (E8). Dock Guard 1 tries to perceive Huang" in reason
+    assert reason.endswith("leaves Dock Guard 1 down.")
+    dlg.close()
