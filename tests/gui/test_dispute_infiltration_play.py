@@ -192,3 +192,19 @@ def test_the_surprise_attacks_notes_read_as_sentences(window):
     assert "cannot be dodged (E8). Dock Guard 1 tries to perceive Huang" in reason
     assert reason.endswith("leaves Dock Guard 1 down.")
     dlg.close()
+
+
+def test_leaving_by_an_edge_from_inside_says_its_rule(window):
+    """N8, E9: 'Huang left by north' with Huang two areas in was refused without its rule
+    ('Huang is not at the north edge: move there first'); the words now name E9, and
+    nothing changes."""
+    window.mode_views.samples[Mode.INFILTRATION].trigger()
+    _layer, panel = window.mode_views.extras[Mode.INFILTRATION]
+    doc = window.doc
+    doc.select("huang")
+    settle()
+    before = doc.encounter.state()
+    panel.buttons["left:huang"].click()
+    assert "Huang is not at the north edge" in panel.refusal.text()
+    assert "(E9)" in panel.refusal.text()
+    assert doc.encounter.state() == before
