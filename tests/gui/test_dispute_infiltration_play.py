@@ -208,3 +208,39 @@ def test_leaving_by_an_edge_from_inside_says_its_rule(window):
     assert "Huang is not at the north edge" in panel.refusal.text()
     assert "(E9)" in panel.refusal.text()
     assert doc.encounter.state() == before
+
+
+def test_who_got_out_shows_whole_inside_the_zone_clear_of_the_banner(window):
+    """N8: Huang out north, Mei out east. The east 'Got out' tag hung half over the
+    legend (Mei's name under it) and the north one lay under the end banner; each now
+    sits whole inside the zone at its edge."""
+    from afdesk.encounter.ops.roster import PlaceCombatant
+    from afdesk.gui.infiltration.layer import Tag
+
+    window.mode_views.samples[Mode.INFILTRATION].trigger()
+    _layer, panel = window.mode_views.extras[Mode.INFILTRATION]
+    doc = window.doc
+    window.show_player_view()
+    for cid, area in (("huang", (3, 0)), ("mei", (14, 3))):
+        assert not doc.push(PlaceCombatant(cid, area))
+        doc.select(cid)
+        settle()
+        panel.buttons[f"left:{cid}"].click()
+    assert [(d.id, d.edge) for d in doc.encounter.infiltration.left] == [
+        ("huang", "north"),
+        ("mei", "east"),
+    ]
+    settle()
+    scene = window.map.map_scene  # the players' map shows only its banner (N8)
+    tags = [i for i in scene.items() if isinstance(i, Tag)]
+    (banner,) = [t for t in tags if t.text.startswith("The infiltration is over")]
+    got_out = [t for t in tags if t.text.startswith("Got out")]
+    assert {t.text for t in got_out} == {"Got out (north): Huang", "Got out (east): Mei"}
+    zone = scene.zone_rect()
+    for tag in got_out:
+        rect = tag.sceneBoundingRect()
+        assert zone.contains(rect), tag.text
+        assert not rect.intersects(banner.sceneBoundingRect()), tag.text
+        assert not rect.intersects(scene.legend.sceneBoundingRect()), tag.text
+    players = window.player_window.view.map_scene
+    assert [t.text for t in players.items() if isinstance(t, Tag)] == ["The infiltration is over"]

@@ -283,8 +283,16 @@ class InfiltrationLayer:
             per_edge.setdefault(edge, []).append(who)
         for edge, who in per_edge.items():
             fx, fy = EDGE_WORDS.get(edge, (0.5, 0.5))
-            at = QPointF(x + fx * w, y + fy * h)
-            self._add(Tag(f"Got out ({edge}): {', '.join(who)}", DONE, 13), at, 0, Z_BANNER)
+            tag = Tag(f"Got out ({edge}): {', '.join(who)}", DONE, 13)
+            # Whole inside the zone against its edge: on the edge line it hung half over
+            # the legend (east), off the map (west) or under the banner (north).
+            half = tag.boundingRect().width() / 2 + 4
+            inset = 0.35 * AREA
+            at = QPointF(
+                min(max(x + fx * w, x + half), x + w - half),
+                min(max(y + fy * h, y + inset), y + h - inset),
+            )
+            self._add(tag, at, 0, Z_BANNER)
 
     def _banner(self, alarm: bool, ended: str, unaware: int, guarded: bool = True) -> None:
         """The alarm (N6) and the end (N8), above the zone's top left corner; with no
