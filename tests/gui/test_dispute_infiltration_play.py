@@ -8,7 +8,7 @@ import random
 
 import pytest
 from PySide6.QtCore import QPointF, QRect, QRectF, QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 from afdesk import paths
 from afdesk.encounter.checks import CheckKind
@@ -244,3 +244,31 @@ def test_who_got_out_shows_whole_inside_the_zone_clear_of_the_banner(window):
         assert not rect.intersects(scene.legend.sceneBoundingRect()), tag.text
     players = window.player_window.view.map_scene
     assert [t.text for t in players.items() if isinstance(t, Tag)] == ["The infiltration is over"]
+
+
+def shown_hints(panel) -> list[QLabel]:
+    """The dock's "not hidden yet" words on show (a rebuilt dock hides the old ones)."""
+    return [h for h in panel.findChildren(QLabel, "notHiddenYet") if h.isVisibleTo(panel)]
+
+
+def test_after_the_roles_the_dock_says_who_still_waits_to_start_hidden(window):
+    """N1, N2: the river ford turned infiltration; once the band intrudes the dock said
+    nothing more (no intruder selected): it now lists the intruders not hidden yet and
+    says to select one on the map to start it hidden; the list shrinks as they do."""
+    ford_turned(window, Mode.INFILTRATION)
+    _layer, panel = window.mode_views.extras[Mode.INFILTRATION]
+    doc = window.doc
+    panel.buttons["roles:band"].click()
+    settle()
+    (hint,) = shown_hints(panel)
+    text = hint.text()
+    assert "Green-Jade Huang" in text and "Brother Bao" in text
+    assert "select one on the map to start it hidden (N2)" in text
+    doc.select("huang")
+    settle()
+    panel.buttons["hide:huang"].click()
+    doc.select("")
+    settle()
+    (hint,) = shown_hints(panel)
+    assert "Green-Jade Huang" not in hint.text()
+    assert "Tenacious Chen" in hint.text()
