@@ -272,3 +272,18 @@ def test_after_the_roles_the_dock_says_who_still_waits_to_start_hidden(window):
     (hint,) = shown_hints(panel)
     assert "Green-Jade Huang" not in hint.text()
     assert "Tenacious Chen" in hint.text()
+
+
+def test_a_fumbled_taunts_log_line_says_fumble_once(window):
+    """P7, R6: the log read 'vs Interference [5,5] — Fumble — Fumble: the app proposes +1
+    tension'; the proposal follows the verdict without repeating it."""
+    controls = council_at_turn_of(window, "bao")
+    controls.target.setCurrentIndex(controls.target.findData("huang"))
+    controls.source = ScriptedSource([2, 1, 5, 5] + [1] * 12)
+    dialog = controls.open_check(CheckKind.TAUNT)
+    dialog.dice.roll_attack.click()
+    dialog.apply_button.click()
+    text = window.doc.encounter.log[-1].text
+    assert text.count("Fumble") == 1, text
+    assert text.endswith("— Fumble — the app proposes +1 tension (P7, R6)")
+    assert "+1 tension" in bar_buttons(window)

@@ -355,7 +355,7 @@ def check_text(enc: Encounter, record: ContestRecord, v: Verdict) -> str:
             f"{max(target.grit - damage, 0)} left (P5)"
         )
     if fumbled_social(record, v) and not d.over:
-        text += " — Fumble: the app proposes +1 tension (P7, R6)"
+        text += " — the app proposes +1 tension (P7, R6)"
     return text
 
 
