@@ -287,3 +287,21 @@ def test_a_fumbled_taunts_log_line_says_fumble_once(window):
     assert text.count("Fumble") == 1, text
     assert text.endswith("— Fumble — the app proposes +1 tension (P7, R6)")
     assert "+1 tension" in bar_buttons(window)
+
+
+def test_the_character_dock_says_by_which_edge_an_intruder_left(window):
+    """E9, N8: Mei out east: the Character dock read 'left the encounter: left east'; it
+    now says 'left the encounter over the east edge (E9)'."""
+    from afdesk.encounter.ops.roster import PlaceCombatant
+
+    window.mode_views.samples[Mode.INFILTRATION].trigger()
+    _layer, panel = window.mode_views.extras[Mode.INFILTRATION]
+    doc = window.doc
+    assert not doc.push(PlaceCombatant("mei", (14, 3)))
+    doc.select("mei")
+    settle()
+    panel.buttons["left:mei"].click()
+    settle()
+    words = window.combatant_panel.subtitle.text()
+    assert "left the encounter over the east edge (E9)" in words, words
+    assert "left east" not in words
