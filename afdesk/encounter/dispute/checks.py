@@ -355,7 +355,7 @@ def check_text(enc: Encounter, record: ContestRecord, v: Verdict) -> str:
             f"{max(target.grit - damage, 0)} left (P5)"
         )
     if fumbled_social(record, v) and not d.over:
-        text += " — Fumble: the app proposes +1 tension (P7, R6)"
+        text += " — the app proposes +1 tension (P7, R6)"
     return text
 
 
@@ -393,6 +393,21 @@ def _fumble_pending(enc: Encounter, log: Sequence[Any]) -> str:
             c = enc.combatants.get(op.record.attacker)
             return c.name if c is not None else op.record.attacker
     return ""
+
+
+def _had_an_exchange(enc: Encounter, log: Sequence[Any]) -> bool:
+    """Whether the dispute has played an exchange: not so at the end of the exchange in
+    which the encounter became a dispute (E16), when there is nothing yet to close (P8)."""
+    from afdesk.encounter.ops.flow import NextTurn
+    from afdesk.encounter.ops.meta import ChangeMode
+    from afdesk.encounter.state import Mode
+
+    for entry in reversed(log):
+        if isinstance(entry.op, NextTurn):
+            return True  # a turn taken since (also after a GM override mid-exchange)
+        if isinstance(entry.op, ChangeMode) and entry.op.mode is Mode.DISPUTE:
+            return bool(entry.exchange != enc.turn.exchange)
+    return True
 
 
 def decisions(enc: Encounter, log: Sequence[Any]) -> list[Decision]:
@@ -451,7 +466,7 @@ def decisions(enc: Encounter, log: Sequence[Any]) -> list[Decision]:
                 (Choice("+1 tension", "Tension rises by 1 (P7)", AddTension(1)),),
             )
         )
-    if enc.turn.phase is Phase.EXCHANGE_END and d.platforms:
+    if enc.turn.phase is Phase.EXCHANGE_END and d.platforms and _had_an_exchange(enc, log):
         conv = d.conventional()
         won, tied = rules.closing_winner(d.support(), conv.id if conv else None)
         picks: tuple[tuple[str, CloseDispute], ...]

@@ -236,7 +236,7 @@ class ExitCombatant(Op, frozen=True):
         require_on_map(c, "leave the zone")
         rule = enc.zone.edge_rule(self.edge)
         if rule.blocked:  # no override leaves over a blocked edge
-            raise IllegalOp(f"the {self.edge.value} edge is blocked: nobody leaves that way")
+            raise IllegalOp(f"the {self.edge.value} edge is blocked: nobody leaves that way (E9)")
         if not rule.exits and not self.override:
             raise IllegalOp(
                 f"the {self.edge.value} edge does not exit the encounter: moving off it "
@@ -252,7 +252,7 @@ class ExitCombatant(Op, frozen=True):
             Edge.EAST: col == c1,
         }[self.edge]
         if not at_edge:
-            raise IllegalOp(f"{c.name} is not at the {self.edge.value} edge: move there first")
+            raise IllegalOp(f"{c.name} is not at the {self.edge.value} edge: move there first (E9)")
         note = self.note or rule.note or f"left {self.edge.value}"
         c = c.without_state(StateKind.HESITATING)  # a kept action leaves with them
         enc.put(c.replace(area=None, exited=note, decoys=()))

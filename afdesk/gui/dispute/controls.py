@@ -168,6 +168,8 @@ class DisputeControls(QWidget):
         self.why.setWordWrap(True)
         self.why.setStyleSheet(meaning_style("hint", self.why))
         grid.addWidget(self.why, 2, 0, 1, 4)
+        # Who and At share the row: a long name keeps its side in view (1280x720).
+        grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
         self.actor.currentIndexChanged.connect(lambda _i: self._refresh_play())
         self.target.currentIndexChanged.connect(lambda _i: self._refresh_why())

@@ -276,7 +276,7 @@ class CombatantPanel(QWidget):
         where = (
             f"at ({c.area[0]}, {c.area[1]}), facing {c.facing:.0f}°"
             if c.area
-            else (f"left the encounter: {c.exited}" if c.exited else "not on the map")
+            else (_left(c.exited) if c.exited else "not on the map")
         )
         group = f", {c.group}" if c.group else ""
         self.subtitle.setText(f"{c.side.label}{group} · {where}")
@@ -350,3 +350,12 @@ class CombatantPanel(QWidget):
 
     def _adjust(self, key: str, delta: int) -> None:
         self._push(AdjustCounter(self.cid, key, delta))
+
+
+def _left(note: str) -> str:
+    """Where a character went: the edge's own words, or over which edge (E9); the
+    default note "left east" read "left the encounter: left east"."""
+    edge = note.removeprefix("left ")
+    if edge != note and edge in ("north", "east", "south", "west"):
+        return f"left the encounter over the {edge} edge (E9)"
+    return f"left the encounter: {note}"

@@ -21,6 +21,7 @@ from afdesk.encounter.infiltration.watch import seen_lines, watch_steps
 from afdesk.encounter.state import Mode
 from afdesk.gui import mapgeom
 from afdesk.gui.follow import Links
+from afdesk.gui.map.terrain import EDGE_DEPTH
 from afdesk.gui.map.theme import font
 
 AREA = mapgeom.AREA
@@ -282,8 +283,16 @@ class InfiltrationLayer:
             per_edge.setdefault(edge, []).append(who)
         for edge, who in per_edge.items():
             fx, fy = EDGE_WORDS.get(edge, (0.5, 0.5))
-            at = QPointF(x + fx * w, y + fy * h)
-            self._add(Tag(f"Got out ({edge}): {', '.join(who)}", DONE, 13), at, 0, Z_BANNER)
+            tag = Tag(f"Got out ({edge}): {', '.join(who)}", DONE, 13)
+            # Whole inside the zone against its edge: on the edge line it hung half over
+            # the legend (east), off the map (west) or under the banner (north).
+            half = tag.boundingRect().width() / 2 + 4
+            inset = 0.35 * AREA
+            at = QPointF(
+                min(max(x + fx * w, x + half), x + w - half),
+                min(max(y + fy * h, y + inset), y + h - inset),
+            )
+            self._add(tag, at, 0, Z_BANNER)
 
     def _banner(self, alarm: bool, ended: str, unaware: int, guarded: bool = True) -> None:
         """The alarm (N6) and the end (N8), above the zone's top left corner; with no
@@ -306,7 +315,9 @@ class InfiltrationLayer:
         self.banner = text
         rect = self.view.map_scene.zone_rect()
         size = 34 if self.player else 22  # the table reads it from across the room
-        at = rect.topLeft() + QPointF(6, size + 2)
+        # On the top edge band, not over the top row: there it hid a decoy or a guardian
+        # standing in the corner (N5, N6), on the players' screen too.
+        at = rect.topLeft() + QPointF(6, -EDGE_DEPTH / 2)
         self._add(Tag(text, colour, size, "left"), at, 0, Z_BANNER)
 
 

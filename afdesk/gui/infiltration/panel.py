@@ -365,8 +365,24 @@ class InfiltrationPanel(QWidget):
         first area beside it that the rules allow (the model refuses a wrong one)."""
         cid = self.doc.selected
         c = enc.combatants.get(cid)
-        if c is None or cid not in inf.intruders or c.hidden or c.area is None or inf.alarm:
+        if inf.alarm:
             return  # after the alarm, hiding is the Hide action (N6, E6)
+        waiting = [
+            w.name
+            for i in inf.intruders
+            if (w := enc.combatants.get(i)) is not None and w.on_map and not w.hidden
+        ]
+        if c is None or cid not in inf.intruders or c.hidden or c.area is None:
+            if waiting:  # what a GM who just set the roles does next (N2)
+                grid = self._group("Setup (N2)")
+                label = QLabel(
+                    f"Not hidden yet: {', '.join(waiting)}: select one on the map to start "
+                    "it hidden (N2)."
+                )
+                label.setWordWrap(True)
+                label.setObjectName("notHiddenYet")
+                grid.addWidget(label, 0, 0)
+            return
         here = (c.area[0], c.area[1])
         beside = next((n for n in neighbours(here) if enc.zone.contains(n)), here)
         grid = self._group("Setup (N2)")

@@ -49,6 +49,14 @@ from afdesk.rules.odds import ContestOdds
 from afdesk.rules.rulesets import ruleset_named
 
 
+def notes_text(notes) -> str:
+    """The plan's notes one after another, each a sentence of its own: "… dodged (E8)."
+    then "Dock Guard 1 tries …" (they ran together)."""
+    notes = [n.strip() for n in notes if n.strip()]
+    ends = [n if n.endswith((".", "!", "?")) else n + "." for n in notes[:-1]]
+    return " ".join(ends + notes[-1:])
+
+
 class ContestDialog(QDialog):
     """Assemble, roll and resolve one check; Apply pushes one ResolveContest Op.
 
@@ -282,7 +290,7 @@ class ContestDialog(QDialog):
             self._show_reason(plan.reason)
             self._refresh()
             return
-        self._show_reason(" ".join(plan.notes), note=True)
+        self._show_reason(notes_text(plan.notes), note=True)
         self._bind(ContestFlow(self.enc, plan))
         self.momentum.reset()
         self.extras.show_plan(self.attacker, self.action, plan)
@@ -318,13 +326,20 @@ class ContestDialog(QDialog):
         if self.step is None or f is None or self.plan is None:
             return
         self.plan = f.plan = self.step.plan_after(self.plan)
-        self._show_reason(" ".join(self.plan.notes), note=True)
+        self._show_reason(notes_text(self.plan.notes), note=True)
         self._refresh()
 
     def _apply(self) -> None:
         f = self.flow
         if f is None or not f.rolled:
             self._show_reason("roll the check first")
+            return
+        if f.defense and f.defense_roll is None:
+            # A defense chosen but not rolled would be dropped without a word (E4).
+            self._show_reason(
+                "Roll the defense first, or pick No defense: the chosen defense is not "
+                "rolled yet (E4)"
+            )
             return
         try:
             op = f.op()
@@ -387,7 +402,7 @@ class ContestDialog(QDialog):
         if dice != self._dice_seen:
             # New dice on the table: a refusal of earlier typed faces no longer applies.
             self._dice_seen = dice
-            self._show_reason(" ".join(f.plan.notes), note=True)
+            self._show_reason(notes_text(f.plan.notes), note=True)
         self.sixes.refresh()
         self.shifts.refresh()
         self.momentum.refresh(self.action, f.verdict_now() if rolled else None)

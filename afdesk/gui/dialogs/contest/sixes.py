@@ -47,6 +47,9 @@ class SixesPanel(Panel):
         row = QHBoxLayout()
         inner.addLayout(row)
         self.roll_choice = QComboBox()
+        # Filled after the roll, so sized to what it holds then, not when first shown
+        # empty ('Elder Ba' at 1280x720).
+        self.roll_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.roll_choice.setToolTip("Whose roll: each roller retries its own 6s (R3)")
         self.pick = DicePicker("no 6 left to retry")
         self.retry = QPushButton(RETRY_TEXT)
