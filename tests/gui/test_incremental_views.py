@@ -209,7 +209,9 @@ def check_views(window: MainWindow, qtbot) -> None:
     pw = window.player_window
     assert pw.strip.state == strip_state(enc, pw.table.hidden_turn)
     if pw.strip.isVisible():
-        qtbot.waitUntil(lambda: backing_store(pw.strip) == fresh_picture(pw.strip), timeout=2000)
+        # A long limit: the repaint comes at once unless the machine is starved, and a
+        # 2 s limit on a shared 2-core machine left too little room.
+        qtbot.waitUntil(lambda: backing_store(pw.strip) == fresh_picture(pw.strip), timeout=20000)
     # The players' chase board is brought up to date when asked.
     board = ChaseBoard(player=True)
     qtbot.addWidget(board)
