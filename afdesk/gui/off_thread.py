@@ -12,51 +12,17 @@ off itself would be too late: making the context manager, the call into the job 
 ``with`` line all allocate in the worker first, and with a collection due one of those ran
 it there (all nine collections of a run of 3,000 odds jobs; tests/gui/test_off_thread.py).
 The same holds at the end: switched back on in the worker, the job's next allocation (its
-result's signal) could collect there.
+result's signal) could collect there. The holds are counted in :mod:`afdesk.storage.gc_hold`,
+with the journal's fsync thread's.
 """
 
 from __future__ import annotations
 
-import gc
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThread, QThreadPool, Signal, Slot
 
-_lock = threading.Lock()
-_working = 0
-_was_on = False
+from afdesk.storage.gc_hold import hold, no_collection, release
 
-
-def _hold() -> None:
-    global _working, _was_on
-    with _lock:
-        if _working == 0:
-            _was_on = gc.isenabled()
-            gc.disable()
-        _working += 1
-
-
-def _release() -> None:
-    global _working
-    with _lock:
-        _working -= 1
-        if _working == 0 and _was_on:
-            gc.enable()
-
-
-@contextmanager
-def no_collection() -> Iterator[None]:
-    """No automatic garbage collection while the body runs; nested and concurrent uses (and
-    jobs started with :func:`start`) count, and the collector is back as it was when the
-    last one ends. Entered in a worker it is too late (see the module): start workers with
-    :func:`start`."""
-    _hold()
-    try:
-        yield
-    finally:
-        _release()
+__all__ = ["done", "no_collection", "start"]
 
 
 class _Resumer(QObject):
@@ -66,7 +32,7 @@ class _Resumer(QObject):
 
     @Slot()
     def resume(self) -> None:
-        _release()
+        release()
 
 
 _resumer: _Resumer | None = None
@@ -82,7 +48,7 @@ def start(pool: QThreadPool, job: QRunnable) -> None:
     if _resumer is None:
         _resumer = _Resumer()
         _resumer.finished.connect(_resumer.resume)  # queued when emitted from a worker
-    _hold()
+    hold()
     pool.start(job)
 
 
