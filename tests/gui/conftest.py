@@ -39,6 +39,10 @@ def collected_after_each_test():
     asked for it: afdesk.gui.screens.screen_of)."""
     yield
     gc.collect()
+    # What outlived the test is frozen out of later walks (as the app freezes what its
+    # start made): each test's collection then walks only what that test made. Walking the
+    # whole session's heap took 0.22 s a test, 142 s of a 233 s run of tests/gui.
+    gc.freeze()
 
 
 @pytest.fixture
