@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from afdesk.gui.off_thread import no_collection
+from afdesk.gui import off_thread
 
 
 def run_query(query: Callable[[], Any]) -> Any:
@@ -47,14 +47,18 @@ class _Job(QRunnable):
         self.context = context
 
     def run(self) -> None:
+        # Started by off_thread.start: no collection here (it would crash Qt) until the UI
+        # thread hears off_thread.done(), the last thing this does.
         try:
-            with no_collection():  # a collection here would crash Qt (afdesk.gui.off_thread)
+            try:
                 result: object = self.compute(self.query)
-        except Exception as exc:  # shown as the odds' text, never raised into Qt
-            result = exc
-        # RuntimeError: the worker is gone (its dialog closed) and nobody waits.
-        with contextlib.suppress(RuntimeError):
-            self.relay.done.emit(self.request, result, self.context)
+            except Exception as exc:  # shown as the odds' text, never raised into Qt
+                result = exc
+            # RuntimeError: the worker is gone (its dialog closed) and nobody waits.
+            with contextlib.suppress(RuntimeError):
+                self.relay.done.emit(self.request, result, self.context)
+        finally:
+            off_thread.done()
 
 
 class OddsWorker(QObject):
@@ -104,7 +108,7 @@ class OddsWorker(QObject):
 
     def _start(self, job: _Job) -> None:
         self._running = True
-        self._pool.start(job)
+        off_thread.start(self._pool, job)
 
     def _finished(self, request: int, result: object, context: object) -> None:
         self._running = False

@@ -147,7 +147,7 @@ class PlayerWindow(QWidget):
         another screen than the GM's; on a single screen a window that fits inside it."""
         every = QGuiApplication.screens()
         by_name = {s.name(): s for s in every}
-        here = self.screen() or QGuiApplication.primaryScreen()
+        here = screens.screen_of(self) or QGuiApplication.primaryScreen()
         name = self.table.player_screen
         remembered = by_name.get(name) if name else None
         others = [s for s in every if s is not here]
@@ -397,7 +397,7 @@ class PlayerWindow(QWidget):
         if self.isFullScreen():
             self.showNormal()
             self.table.player_fullscreen = False
-            here = self.screen()
+            here = screens.screen_of(self)
             if here is not None:
                 self.table.player_screen = here.name()
                 self.fit_in(here.availableGeometry())

@@ -11,8 +11,9 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QPoint, QRect, QSize, QStandardPaths, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QScreen
 from PySide6.QtWidgets import QAbstractScrollArea, QDialog, QFrame, QScrollArea, QWidget
 
 TITLE_BAR = 40
@@ -25,9 +26,30 @@ SMALL = QSize(1400, 820)
 """Below this available size the docks share space (tabs) and the log is short."""
 
 
+_KEPT: dict[int, QScreen] = {}
+"""The newest Python wrapper of each screen :func:`screen_of` handed out, by C++ address."""
+
+
+def screen_of(widget: QWidget) -> QScreen | None:
+    """``widget.screen()``, safe from the garbage collector: always ask for a widget's
+    screen through here, never with ``widget.screen()`` (tests/gui/test_screen_of.py).
+
+    PySide6 makes the QScreen wrapper that ``QWidget.screen()`` returns a child of the
+    widget's wrapper. When that widget is freed by the cycle collector (most of afdesk's
+    widgets are in a cycle through their connected slots) and nothing else holds the
+    wrapper, shiboken deletes the application's QScreen with it; the next widget that asks
+    for its screen (a polish, a font change) then crashes, in whatever code happens to run
+    after that collection. Held here, the wrapper is only invalidated with the widget and
+    the screen lives on."""
+    screen = widget.screen()
+    if screen is not None:
+        _KEPT[shiboken6.getCppPointer(screen)[0]] = screen
+    return screen
+
+
 def available(widget: QWidget | None = None) -> QRect:
     """The part of ``widget``'s screen (the primary one without it) that windows may use."""
-    screen = widget.screen() if widget is not None else None
+    screen = screen_of(widget) if widget is not None else None
     screen = screen or QGuiApplication.primaryScreen()
     return screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 720)
 

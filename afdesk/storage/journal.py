@@ -56,7 +56,7 @@ from pathlib import Path
 
 from afdesk.encounter.history import Change, History, StepEvent
 from afdesk.encounter.snapshot import EncounterState
-from afdesk.storage import atomic, codec, files
+from afdesk.storage import atomic, codec, files, gc_hold
 from afdesk.storage.errors import SaveError
 from afdesk.storage.journal_file import (
     NEW_SUFFIX,
@@ -397,10 +397,20 @@ class Journal:
 
 class _Syncer:
     """One thread that fsyncs a journal's descriptor when asked, so the UI thread only
-    waits for it when the next change comes (usually long done by then)."""
+    waits for it when the next change comes (usually long done by then).
+
+    The cycle collector never runs in that thread (:mod:`afdesk.storage.gc_hold`: in the GUI
+    a collection there destroys Qt objects off the UI thread). :meth:`start` holds it off
+    before waking the thread, and the thread releases its holds as the last thing before it
+    sleeps again, on a lock made beforehand: sleeping on the Condition makes a lock, and a
+    collection due then ran in this thread (tests/storage/test_journal_fsync.py)."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
+        self._wake = threading.Lock()  # the thread sleeps acquiring it; released to wake it
+        self._wake.acquire()
+        self._woken = False
+        self._holds = 0  # collector holds taken for the thread's work, not yet released
         self._fd: int | None = None  # a descriptor to fsync, not yet done
         self._busy = False
         self._error: OSError | None = None
@@ -409,14 +419,21 @@ class _Syncer:
 
     def start(self, fd: int) -> None:
         with self._cond:
-            if self._thread is None:
+            self._fd = fd
+            self._busy = True
+            gc_hold.hold()
+            self._holds += 1
+            self._wake_thread()
+            if self._thread is None:  # started held: its start-up allocates too
                 self._thread = threading.Thread(
                     target=self._run, name="afdesk-journal-fsync", daemon=True
                 )
                 self._thread.start()
-            self._fd = fd
-            self._busy = True
-            self._cond.notify_all()
+
+    def _wake_thread(self) -> None:
+        if not self._woken:
+            self._woken = True
+            self._wake.release()
 
     def wait(self) -> OSError | None:
         """Block until the last fsync asked for is done; its error, if it failed."""
@@ -427,24 +444,39 @@ class _Syncer:
             return error
 
     def stop(self) -> None:
+        gc_hold.hold()  # the thread's way out runs with the collector off as well
         with self._cond:
             self._stopped = True
-            self._cond.notify_all()
+            thread = self._thread
+            if thread is not None:
+                self._wake_thread()
+        if thread is not None:
+            thread.join(timeout=30)
+        with self._cond:
+            held, self._holds = self._holds, 0
+        gc_hold.release(held + 1)
 
     def _run(self) -> None:
         while True:
+            self._wake.acquire()  # asleep; nothing is allocated between the release and here
             with self._cond:
-                while self._fd is None and not self._stopped:
-                    self._cond.wait()
-                if self._fd is None:
-                    return
+                self._woken = False
                 fd, self._fd = self._fd, None
-            error = None
-            try:
-                os.fsync(fd)
-            except OSError as exc:
-                error = exc
+                stopped = self._stopped
+            if fd is not None:
+                error = None
+                try:
+                    os.fsync(fd)
+                except OSError as exc:
+                    error = exc
+                with self._cond:
+                    self._error = error
+                    self._busy = self._fd is not None
+                    self._cond.notify_all()
+            if stopped:
+                return  # stop() releases what is still held once this thread is gone
             with self._cond:
-                self._error = error
-                self._busy = self._fd is not None
-                self._cond.notify_all()
+                if self._woken:
+                    continue  # asked again meanwhile: still held for that
+                held, self._holds = self._holds, 0
+            gc_hold.release(held)

@@ -21,6 +21,7 @@ from afdesk.gui.chase.controls import parse_faces
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.storage import samples
+from tests.gui.odds_wait import ODDS_MS
 
 
 @pytest.fixture
@@ -82,7 +83,7 @@ def test_the_board_replaces_the_map_in_a_chase_and_plays_three_exchanges(window,
                 # mid-round: a couple of turns played
                 controls = view.board(Mode.CHASE).controls
                 assert controls.odds.text().startswith(("agility", "machinery"))
-                qtbot.waitUntil(lambda c=controls: "success" in c.odds.text())
+                qtbot.waitUntil(lambda c=controls: "success" in c.odds.text(), timeout=ODDS_MS)
             mid = str(tmp_path / "mid.png") if (exchange, rnd) == (0, 2) else None
             k = _play_turns(window, k, mid)
         assert doc.encounter.turn.phase is Phase.EXCHANGE_END

@@ -20,6 +20,7 @@ from afdesk.gui.main_window import MainWindow
 from afdesk.rules.contest import Role
 from afdesk.rules.dice import ScriptedSource
 from afdesk.rules.rulesets import SpendKind
+from tests.gui.odds_wait import ODDS_MS
 
 
 @pytest.fixture
@@ -284,7 +285,7 @@ def test_the_chase_check_is_rolled_with_shifts_both_ways(window, qtbot):
     assert c.check.isEnabled()
     c.source = ScriptedSource([5, 2, 3, 6, 1, 4, 4, 4])
     dialog = c.open_check()
-    qtbot.waitUntil(lambda: "success" in dialog.odds.text())
+    qtbot.waitUntil(lambda: "success" in dialog.odds.text(), timeout=ODDS_MS)
     assert "af-2.5.4" in dialog.odds.text()
     assert dialog.roll_check()
     assert dialog.dice.roll() is not None
@@ -307,12 +308,12 @@ def test_board_odds_and_the_check_follow_the_encounters_ruleset(window, qtbot):
     doc, c = window.doc, controls(window)
     assert not doc.push(SetRuleset("d20-degrees"))
     start_round(doc, 6)
-    qtbot.waitUntil(lambda: "success" in c.odds.text())
+    qtbot.waitUntil(lambda: "success" in c.odds.text(), timeout=ODDS_MS)
     c.faces.setText("2")
     assert c.do_roll(), c.message.text()
     c.source = ScriptedSource([17])
     dialog = c.open_check()
-    qtbot.waitUntil(lambda: "d20-degrees" in dialog.odds.text())
+    qtbot.waitUntil(lambda: "d20-degrees" in dialog.odds.text(), timeout=ODDS_MS)
     assert dialog.roll_check()
     assert not dialog.dice.isVisible()  # a d20 has no dice pool to draw
     assert "Success" in dialog.result.text() or "Triumph" in dialog.result.text()

@@ -28,6 +28,7 @@ from afdesk.rules.dice import ScriptedSource
 from afdesk.rules.pursuit.checks import chase_turn_odds, rolled_turn_odds
 from afdesk.rules.rulesets import ruleset_named
 from afdesk.storage import load
+from tests.gui.odds_wait import ODDS_MS
 
 
 @pytest.fixture
@@ -58,7 +59,7 @@ LAN = Combatant(
 
 
 def wait_odds(qtbot, label):
-    qtbot.waitUntil(lambda: "…" not in label.text() and label.text() != "")
+    qtbot.waitUntil(lambda: "…" not in label.text() and label.text() != "", timeout=ODDS_MS)
     return label.text()
 
 

@@ -31,6 +31,7 @@ from afdesk.gui.docks.reflex import ReflexPanel
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.errors import Reporter, words
 from afdesk.gui.main_window import MainWindow
+from afdesk.gui.screens import screen_of
 from afdesk.storage import samples as sample
 from afdesk.storage.errors import LoadError
 
@@ -290,7 +291,7 @@ def test_the_docks_take_a_context_and_leave_window_and_screen_alone(table, qtbot
         qtbot.addWidget(panel)
         panel.set_document(table.ctx.doc)
         assert panel.window() is panel  # QWidget.window(), not a main window attribute
-        assert panel.screen() is not None
+        assert screen_of(panel) is not None
         assert panel.ctx is table.ctx
 
 

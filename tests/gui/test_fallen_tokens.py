@@ -86,7 +86,8 @@ def test_out_of_the_fight_leaves_an_out_token_where_it_fell(playing_doc, qtbot):
 
 
 def test_the_players_never_see_a_hidden_characters_out_token(playing_doc, qtbot):
-    gm, players = (v.map_scene for v in _views(playing_doc, qtbot))
+    views = _views(playing_doc, qtbot)  # kept: a dropped view's scene goes with it
+    gm, players = (v.map_scene for v in views)
     assert playing_doc.push(AddState("bandit-2", StateKind.HIDDEN)) == ""
     _out(playing_doc, "bandit-2")
     assert "bandit-2" in gm.fallen.items and "bandit-2" not in players.fallen.items

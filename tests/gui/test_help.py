@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QTextBrowser
 
 from afdesk.gui.help import keyboard_html, keyboard_rows, mnemonic
 from afdesk.gui.main_window import MainWindow
+from afdesk.gui.screens import screen_of
 from afdesk.paths import manual_dir
 
 
@@ -74,7 +75,7 @@ def test_f1_opens_the_card_inside_the_screen(qtbot, doc):
     card = w.help_dialog
     qtbot.addWidget(card)
     assert card.isVisible() and card.objectName() == "keyboardCard"
-    assert card.screen().availableGeometry().contains(card.geometry())
+    assert screen_of(card).availableGeometry().contains(card.geometry())
     text = card.browser.toPlainText()
     assert "Deal reflex" in text and "Ctrl+D" in text and "Alt+C" in text
 
@@ -121,4 +122,4 @@ def test_help_manual_shows_the_guide_in_the_app(qtbot, doc):
     html = manual_dir().joinpath("index.html").read_text(encoding="utf-8")
     links = re.findall(r'href="([^"]+)"', html)
     assert links and all(f'<a name="{link[1:]}">' in html for link in links), links
-    assert dialog.screen().availableGeometry().contains(dialog.geometry())
+    assert screen_of(dialog).availableGeometry().contains(dialog.geometry())

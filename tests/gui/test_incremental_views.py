@@ -39,6 +39,7 @@ from afdesk.gui.docks.reflex import ReflexPanel
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.gui.map.scene import MapScene
+from afdesk.gui.screens import screen_of
 from afdesk.gui.table.strip import strip_state
 from afdesk.storage import samples
 from tests.benchmarks.test_map_bench import crowd
@@ -146,7 +147,7 @@ def backing_store(widget) -> QImage:
     """What the screen holds of ``widget`` now (the pixels Qt last painted there)."""
     top = widget.window()
     at = widget.mapTo(top, widget.rect().topLeft())
-    shot = top.screen().grabWindow(top.winId(), at.x(), at.y(), widget.width(), widget.height())
+    shot = screen_of(top).grabWindow(top.winId(), at.x(), at.y(), widget.width(), widget.height())
     return shot.toImage().convertToFormat(QImage.Format.Format_RGB32)
 
 
@@ -166,7 +167,7 @@ def same_legend_picture(view) -> None:
     vp = view.viewport()
     top = vp.window()
     at = vp.mapTo(top, where.topLeft())
-    shot = top.screen().grabWindow(top.winId(), at.x(), at.y(), where.width(), where.height())
+    shot = screen_of(top).grabWindow(top.winId(), at.x(), at.y(), where.width(), where.height())
     shown = shot.toImage().convertToFormat(QImage.Format.Format_RGB32)
     mode = legend.cacheMode()
     legend.setCacheMode(QGraphicsItem.CacheMode.NoCache)
@@ -208,7 +209,9 @@ def check_views(window: MainWindow, qtbot) -> None:
     pw = window.player_window
     assert pw.strip.state == strip_state(enc, pw.table.hidden_turn)
     if pw.strip.isVisible():
-        qtbot.waitUntil(lambda: backing_store(pw.strip) == fresh_picture(pw.strip), timeout=2000)
+        # A long limit: the repaint comes at once unless the machine is starved, and a
+        # 2 s limit on a shared 2-core machine left too little room.
+        qtbot.waitUntil(lambda: backing_store(pw.strip) == fresh_picture(pw.strip), timeout=20000)
     # The players' chase board is brought up to date when asked.
     board = ChaseBoard(player=True)
     qtbot.addWidget(board)

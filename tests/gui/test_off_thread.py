@@ -51,4 +51,33 @@ def test_odds_are_computed_with_the_collector_off(qtbot):
     worker.ready.connect(lambda request, result, context: results.append(result))
     worker.request(lambda: 0.5)
     qtbot.waitUntil(lambda: results == [0.5], timeout=10000)
-    assert during == [False] and gc.isenabled()
+    assert during == [False]
+    qtbot.waitUntil(gc.isenabled)  # back on once the UI thread hears the job is done
+
+
+def test_no_collection_ever_runs_in_an_odds_worker(qtbot):
+    """The collector is off before the worker runs any Python, and only the UI thread turns
+    it back on. Turned off inside the job instead, the job's first allocations (the context
+    manager, the call into run) ran the collections that were due in the worker: 60 of
+    this test's collections did."""
+    threads: list[bool] = []
+
+    def seen(phase, _info):
+        if phase == "start":
+            threads.append(threading.current_thread() is threading.main_thread())
+
+    worker = OddsWorker()
+    results: list[object] = []
+    worker.ready.connect(lambda request, result, context: results.append(result))
+    before = gc.get_threshold()
+    gc.set_threshold(20, 5, 5)
+    gc.callbacks.append(seen)
+    try:
+        for i in range(300):
+            worker.request(lambda: sum(range(200)))
+            qtbot.waitUntil(lambda i=i: len(results) > i, timeout=20000)
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*before)
+    assert results == [sum(range(200))] * 300
+    assert threads and all(threads), f"{threads.count(False)} collections in a worker"

@@ -59,12 +59,12 @@ def test_leaving_full_screen_fits_the_window_back_inside_its_screen(doc, qtbot, 
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
-    w.show_fullscreen_on(w.screen())
+    w.show_fullscreen_on(screens.screen_of(w))
     assert w.isFullScreen() and w.table.player_fullscreen
     w.leave_fullscreen()
     assert not w.isFullScreen() and not w.table.player_fullscreen
-    assert w.screen().availableGeometry().contains(w.geometry())
-    assert w.table.player_screen == w.screen().name()
+    assert screens.screen_of(w).availableGeometry().contains(w.geometry())
+    assert w.table.player_screen == screens.screen_of(w).name()
     assert _cut(w) == []
 
 
@@ -83,15 +83,16 @@ SCRIPT = textwrap.dedent(
     app.setOrganizationName("afdesk-tests"); app.setApplicationName("afdesk-tests")
     from afdesk.gui.document import EncounterDocument
     from afdesk.gui.player_view import PlayerWindow
+    from afdesk.gui.screens import screen_of
     from afdesk.storage import samples
     w = PlayerWindow(EncounterDocument(samples.build(), journal_factory=lambda d: None))
     w.show(); app.processEvents()
-    print(w.isFullScreen(), w.screen().name(), *w.geometry().getRect(), w.bar.isVisible())
+    print(w.isFullScreen(), screen_of(w).name(), *w.geometry().getRect(), w.bar.isVisible())
     for step in sys.argv[1:]:
         if step == "leave":
             w.leave_fullscreen()
         elif step == "full":
-            w.show_fullscreen_on(w.screen())
+            w.show_fullscreen_on(screen_of(w))
         app.processEvents()
     """
 )

@@ -19,6 +19,7 @@ from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.tokens import DecoyItem, TokenItem
 from afdesk.gui.map.view import MapView
 from afdesk.gui.player_view import PlayerWindow
+from afdesk.gui.screens import screen_of
 from afdesk.storage import samples as sample
 
 TRUE_PLACE = (12, 0)
@@ -152,7 +153,7 @@ def test_player_window_full_screen_on_a_chosen_screen(hidden_doc, qtbot):
     screen = QGuiApplication.screens()[-1]
     assert window.screen_box.count() == len(QGuiApplication.screens())
     window.show_fullscreen_on(screen)
-    assert window.isFullScreen() and window.screen() is screen
+    assert window.isFullScreen() and screen_of(window) is screen
     assert not window.bar.isVisible()
     window.leave_fullscreen()
     assert not window.isFullScreen() and window.bar.isVisible()

@@ -4,6 +4,7 @@ disk before the next one is written: at most the change in flight is lost."""
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import threading
 
@@ -110,5 +111,37 @@ def test_an_unclean_close_waits_for_the_last_fsync(tmp_path, monkeypatch):
     closer.join(timeout=30)
     assert not closer.is_alive() and len(done) == 1
     assert order == ["fsynced", "closed"]
+    (pending,) = pending_journals()
+    assert recover(pending) == enc.state()
+
+
+def test_no_garbage_is_collected_in_the_fsync_thread(tmp_path):
+    """In the GUI a collection in the fsync thread would destroy the UI thread's unreachable
+    Qt objects off the UI thread (a crash). The thread is woken with the collector held off
+    (afdesk.storage.gc_hold) and lets go of it just before it sleeps again; woken on its
+    Condition instead, its first allocations ran collections that were due (102 of this
+    test's did), and the collector is back on once the journal is closed."""
+    threads: list[str] = []
+
+    def seen(phase, _info):
+        if phase == "start":
+            threads.append(threading.current_thread().name)
+
+    enc, history, journal = _journaled(tmp_path)
+    before = gc.get_threshold()
+    gc.set_threshold(1, 100, 100)  # a collection at the first allocation of any thread
+    gc.callbacks.append(seen)
+    try:
+        for i in range(50):
+            history.push(Rename(f"Ford {i % 7}"))
+            journal.flush()
+        journal.close(clean=False)
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*before)
+    assert threads and threads.count("afdesk-journal-fsync") == 0, threads.count(
+        "afdesk-journal-fsync"
+    )
+    assert gc.isenabled()
     (pending,) = pending_journals()
     assert recover(pending) == enc.state()

@@ -3,8 +3,6 @@ program) is a LoadError, never another exception and never a silently shorter en
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from afdesk.paths import sample_encounter
@@ -32,11 +30,11 @@ def _cut_everywhere(data: bytes, source: str) -> int:
 
 
 def test_sample_truncated_at_every_byte():
+    # How fast a cut file is refused is a benchmark (tests/benchmarks/test_storage_bench.py,
+    # as a ratio to a floor): a wall-clock limit here failed or not by the machine's load.
     data = sample_encounter().read_bytes()
-    start = time.perf_counter()
     failures = _cut_everywhere(data, "river-ford.afenc")
     assert failures == len(data) - 1
-    assert time.perf_counter() - start < 20
 
 
 def test_played_encounter_truncated_at_every_byte():

@@ -29,7 +29,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QImage
 
-from afdesk.gui.off_thread import no_collection
+from afdesk.gui import off_thread
 
 THUMB_SIZE = (192, 108)
 
@@ -66,9 +66,11 @@ class _Render(QRunnable):
         self.key, self.path, self.carrier, self.size = key, path, carrier, size
         self.setAutoDelete(True)
 
-    def run(self) -> None:  # in a pool thread
-        with no_collection():  # (afdesk.gui.off_thread: a collection here crashes Qt)
+    def run(self) -> None:  # in a pool thread, started by off_thread.start
+        try:
             self._render()
+        finally:
+            off_thread.done()  # (afdesk.gui.off_thread: no collection here until then)
 
     def _render(self) -> None:
         from afdesk.encounter.model import Encounter
@@ -140,7 +142,7 @@ class Thumbnails(QObject):
             return self._cache[stamp]
         if stamp not in self._pending:
             self._pending.add(stamp)
-            self.pool.start(_Render(_key(stamp), Path(path), self._carrier, self.size))
+            off_thread.start(self.pool, _Render(_key(stamp), Path(path), self._carrier, self.size))
         return None
 
     def _file_changed(self, path: str) -> None:

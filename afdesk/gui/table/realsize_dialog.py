@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from afdesk.gui import screens
 from afdesk.gui.style import meaning_style
 from afdesk.gui.table.realsize import (
     UNITS,
@@ -67,7 +68,7 @@ class RealSizeDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Real size on the players' screen")
         self.pw = player_window
-        screen = player_window.screen()
+        screen = screens.screen_of(player_window)
         dpr = screen.devicePixelRatio() if screen is not None else 1.0
         geo = screen.geometry() if screen is not None else None
         self.dpr = dpr
