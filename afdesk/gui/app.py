@@ -107,8 +107,18 @@ def main(argv: list[str], *, collect_after_first_frame: bool = False) -> int:
     try:
         return _run(argv, collect_after_first_frame)
     finally:
-        if collect_after_first_frame:
-            gc.enable()  # also when the window was never drawn
+        if collect_after_first_frame:  # also when the window was never drawn
+            _collector_on()
+
+
+def _collector_on() -> None:
+    """The cycle collector back on after the start, but not under a worker thread that
+    holds it off (afdesk.storage.gc_hold); with no such module loaded no worker ran."""
+    gc_hold = sys.modules.get("afdesk.storage.gc_hold")
+    if gc_hold is None:
+        gc.enable()
+    else:
+        gc_hold.turn_on()
 
 
 def _run(argv: list[str], collect_after_first_frame: bool) -> int:
@@ -149,7 +159,7 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
                 # encounter opened) lives about as long as the window: frozen, no later
                 # collection walks it again, quitting included.
                 gc.freeze()
-                gc.enable()
+                _collector_on()
         if exit_when == "complete":  # the window whole: its docks filled, its menus bound
             QTimer.singleShot(0, QCoreApplication.quit)
 

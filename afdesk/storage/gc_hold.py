@@ -43,6 +43,18 @@ def release(count: int = 1) -> None:
             gc.enable()
 
 
+def turn_on() -> None:
+    """The collector on, once no hold keeps it off: the start turns it off before any of
+    afdesk's threads runs (afdesk.cli) and on here when the window is drawn, so that a
+    worker holding it off then is not collected under (the last release turns it on)."""
+    global _was_on
+    with _lock:
+        if _holds:
+            _was_on = True
+        else:
+            gc.enable()
+
+
 @contextmanager
 def no_collection() -> Iterator[None]:
     """A hold for the body (for the thread that runs it: entered in a worker, it comes

@@ -145,3 +145,25 @@ def test_no_garbage_is_collected_in_the_fsync_thread(tmp_path):
     assert gc.isenabled()
     (pending,) = pending_journals()
     assert recover(pending) == enc.state()
+
+
+def test_turning_the_collector_on_waits_for_the_holds():
+    """The start turns the collector off before any thread runs and on once the window
+    is drawn (gc_hold.turn_on): under a worker's hold it stays off until that hold goes."""
+    import gc
+
+    from afdesk.storage import gc_hold
+
+    was = gc.isenabled()
+    try:
+        gc.disable()  # as afdesk.cli does before the first frame
+        gc_hold.hold()  # a worker at work
+        gc_hold.turn_on()
+        assert not gc.isenabled()
+        gc_hold.release()
+        assert gc.isenabled()
+        gc.disable()
+        gc_hold.turn_on()  # no hold: on at once
+        assert gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
