@@ -124,22 +124,12 @@ def clear_line_on(enc: Encounter, observer: Area, facing: float, target: Area) -
 
 def seen_decoys(enc: Encounter) -> dict[tuple[str, Area], tuple[str, ...]]:
     """Every decoy of a hidden character that an opponent, or an opponent's decoy, has a
-    clear line to (N4a), with who sees it: ``{(owner, decoy area): (observer ids)}``."""
-    inf: InfiltrationState = infiltration_of(enc)
-    out: dict[tuple[str, Area], tuple[str, ...]] = {}
-    for owner in (*inf.intruders, *inf.guardians):
-        c = enc.combatants.get(owner)
-        if c is None or c.exited or not c.hidden:
-            continue
-        eyes = _eyes(enc, inf, owner)
-        for d in c.decoys:
-            area = (d[0], d[1])
-            who = tuple(
-                dict.fromkeys(oid for oid, at, f in eyes if clear_line_on(enc, at, f, area))
-            )
-            if who:
-                out[(owner, area)] = who
-    return out
+    clear line to (N4a), with who sees it: ``{(owner, decoy area): (observer ids)}``
+    (:func:`seen_lines`, grouped by decoy)."""
+    seen: dict[tuple[str, Area], dict[str, None]] = {}
+    for line in seen_lines(enc):
+        seen.setdefault((line.owner, line.decoy), {})[line.observer] = None
+    return {key: tuple(who) for key, who in seen.items()}
 
 
 def seen_by(enc: Encounter, hider: str, area: Area) -> tuple[str, ...]:
