@@ -111,3 +111,30 @@ def registered() -> list[ModeScreens]:
 
     _load()
     return [_SCREENS[m] for m in Mode if m in _SCREENS]
+
+
+class CatchesUp:
+    """A mode's main view that rebuilds only when someone can see it: a change comes while
+    the encounter is in its mode or the board shows, else it is noted and the board catches
+    up when it shows (a battle's actions do not rebuild a board nobody sees). Mix it in
+    before ``QWidget``; the board sets :attr:`own_mode`, has ``doc`` and ``refresh()``, and
+    its ``refresh`` clears :attr:`_stale`."""
+
+    own_mode: Any = None
+    """The mode whose changes the board shows at once."""
+    _stale = False
+    """A change came while nobody could see the board."""
+
+    def _changed(self, *_args) -> None:
+        doc = self.doc  # type: ignore[attr-defined]
+        if doc is None:
+            return
+        if doc.encounter.mode is self.own_mode or self.isVisible():  # type: ignore[attr-defined]
+            self.refresh()  # type: ignore[attr-defined]
+        else:
+            self._stale = True
+
+    def showEvent(self, event) -> None:
+        if self._stale:
+            self.refresh()  # type: ignore[attr-defined]
+        super().showEvent(event)  # type: ignore[misc]

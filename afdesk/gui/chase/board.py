@@ -28,6 +28,7 @@ from afdesk.encounter.chase.state import ChaseState
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.chase.lanes import Lane, LaneData
 from afdesk.gui.follow import Links
+from afdesk.gui.modes import CatchesUp
 from afdesk.rules.pursuit.stages import StageProperty
 
 ARROW_MARGIN = 90
@@ -102,8 +103,10 @@ class StageCard(QFrame):
         self.setMaximumHeight(CARDS_HEIGHT - 6)
 
 
-class ChaseBoard(QWidget):
+class ChaseBoard(CatchesUp, QWidget):
     """The chase board of a document (see the module)."""
+
+    own_mode = Mode.CHASE
 
     def __init__(self, *, player: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -154,10 +157,6 @@ class ChaseBoard(QWidget):
             outer.addWidget(self.controls)
         self._cards: list[StageCard] = []
         self._stage: tuple[StageProperty, ...] | None = None
-        self._stale = False
-        """A change came while nobody could see the board (a battle, the board behind the
-        map): it is brought up to date when it shows, or when the encounter becomes a chase
-        (a battle's actions do not rebuild a board nobody sees)."""
 
     def set_document(self, doc) -> None:
         # The chase itself changes only while the encounter is a chase: shown at once.
@@ -175,21 +174,6 @@ class ChaseBoard(QWidget):
 
     def _combatant_changed(self, _cid: str) -> None:
         self._changed()
-
-    def _changed(self) -> None:
-        """The document changed: refresh now if the board can be seen or the encounter is a
-        chase, else once it shows (:meth:`showEvent`)."""
-        if self.doc is None:
-            return
-        if self.doc.encounter.mode is Mode.CHASE or self.isVisible():
-            self.refresh()
-        else:
-            self._stale = True
-
-    def showEvent(self, event) -> None:
-        if self._stale:
-            self.refresh()
-        super().showEvent(event)
 
     def lane(self, pid: str) -> Lane | None:
         if self._stale:

@@ -33,6 +33,7 @@ from afdesk.encounter.dispute.ops import outcome_text
 from afdesk.encounter.dispute.state import AUDIENCE, DisputeState, Entry, Platform
 from afdesk.encounter.state import Mode, Phase
 from afdesk.gui.follow import Links
+from afdesk.gui.modes import CatchesUp
 from afdesk.gui.style import meaning_colour
 
 COLUMNS = 3
@@ -172,8 +173,10 @@ class SideCard(QFrame):
         )
 
 
-class DisputeBoard(QWidget):
+class DisputeBoard(CatchesUp, QWidget):
     """The dispute board of a document (see the module)."""
+
+    own_mode = Mode.DISPUTE
 
     def __init__(self, *, player: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -233,7 +236,6 @@ class DisputeBoard(QWidget):
             self.controls = DisputeControls(self)
             self.controls.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
             outer.addWidget(self.controls)
-        self._stale = False
 
     def _pt(self, size: float) -> int:
         return round(size * self.scale)
@@ -249,21 +251,6 @@ class DisputeBoard(QWidget):
         if self.controls is not None:
             self.controls.set_document(doc)
         self.refresh()
-
-    def _changed(self) -> None:
-        """Refresh now if the board can be seen or the encounter is a dispute, else once
-        it shows (a battle's changes do not rebuild a board nobody sees)."""
-        if self.doc is None:
-            return
-        if self.doc.encounter.mode is Mode.DISPUTE or self.isVisible():
-            self.refresh()
-        else:
-            self._stale = True
-
-    def showEvent(self, event) -> None:
-        if self._stale:
-            self.refresh()
-        super().showEvent(event)
 
     # ------------------------------------------------------------------ view
 
@@ -285,7 +272,6 @@ class DisputeBoard(QWidget):
         """Bring the board up to date."""
         if self.doc is None:
             return
-        self._stale = False
         enc = self.doc.encounter
         d: DisputeState = enc.dispute
         t = enc.turn
