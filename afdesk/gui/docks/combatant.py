@@ -34,6 +34,7 @@ from afdesk.gui.docks.harm_flag import HarmFlag
 from afdesk.gui.docks.states import StatesBox
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.follow import Links
+from afdesk.gui.steady_scroll import SteadyHeight
 from afdesk.gui.style import fill_style, meaning_colour, meaning_style, side_colour
 from afdesk.gui.text import escape
 
@@ -70,6 +71,9 @@ class CombatantPanel(QWidget):
         outer.addWidget(scroll)
         body = QWidget()
         scroll.setWidget(body)
+        # Another character every turn: the page keeps its height (painted again whole
+        # at each resize otherwise).
+        self._steady = SteadyHeight(scroll)
         layout = QVBoxLayout(body)
         self.title = QLabel("Select a character on the map.")
         self.title.setStyleSheet("font-size: 17px; font-weight: bold;")
@@ -181,6 +185,7 @@ class CombatantPanel(QWidget):
 
     def set_document(self, doc: EncounterDocument) -> None:
         self.doc = doc
+        self._steady.reset()
         self._links.clear()
         self._links.connect(doc.selectionChanged, self.show_character)
         self._links.connect(doc.combatantChanged, self._combatant_changed)
