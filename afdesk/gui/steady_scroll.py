@@ -5,8 +5,10 @@ the dock, a page that followed each character's height was resized at every turn
 resized page is painted again whole (every group box, button and wrapped label), its scroll
 bar too: a character with a few states cost three times one whose page fit. Here the page
 grows to the tallest content it has shown and keeps that height, the spare room blank at
-its foot (where the page's stretch is), until the area's visible size changes or
-:meth:`SteadyHeight.reset` is called (another document): only what changed is painted."""
+its foot (where the page's stretch is), until the area's width changes (the labels wrap
+anew) or :meth:`SteadyHeight.reset` is called (another document): only what changed is
+painted. A change of the area's height alone (the decisions bar above the map showing or
+going) keeps the page as it is."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ class SteadyHeight(QObject):
     def __init__(self, area: QScrollArea) -> None:
         super().__init__(area)
         self._area = area
-        self._seen = area.viewport().size()
+        self._width = area.viewport().width()
         area.viewport().installEventFilter(self)
         area.widget().installEventFilter(self)
 
@@ -32,8 +34,8 @@ class SteadyHeight(QObject):
         if event.type() == QEvent.Type.Resize:
             page = self._area.widget()
             if watched is self._area.viewport():
-                if event.size() != self._seen:  # another width wraps the labels anew
-                    self._seen = event.size()
+                if event.size().width() != self._width:  # the labels wrap anew
+                    self._width = event.size().width()
                     self.reset()
             elif watched is page and page.height() > page.minimumHeight():
                 page.setMinimumHeight(page.height())

@@ -93,6 +93,14 @@ def test_a_taller_character_still_fits_and_another_size_measures_again(panel, pl
     assert page.height() < kept
     assert page.height() >= page.heightForWidth(page.width())
 
+    playing_doc.select("chen")
+    _settle()
+    kept = page.height()
+    playing_doc.select("lan")
+    panel.resize(panel.width(), panel.height() - 40)  # a shorter dock (the decisions bar)
+    _settle()
+    assert page.height() == kept  # the same width: nothing wraps anew, nothing resized
+
 
 def test_another_document_lets_the_page_take_its_own_height(panel, playing_doc):
     _many_states(playing_doc, "chen")
