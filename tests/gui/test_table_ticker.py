@@ -119,3 +119,31 @@ def test_a_long_line_wraps_inside_the_map(playing_doc, qtbot):
     assert w.ticker.width() <= area.width() // 2
     label = w.ticker._labels[0]
     assert label.wordWrap() and label.height() >= label.heightForWidth(label.width())
+
+
+def test_a_line_that_looks_the_same_is_not_styled_again(playing_doc, qtbot):
+    """A style sheet set again polishes its label again (the ticker did so for every line
+    at every action and every tick of its clock): only a line whose look changes gets one."""
+    from PySide6.QtCore import QEvent, QObject
+
+    w, clock = window(playing_doc, qtbot)
+    assert playing_doc.push(AdjustCounter("gao", "hits", 2)) == ""
+    first = w.ticker._labels[0]
+    restyled: list[int] = []
+
+    class Watch(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.StyleChange:
+                restyled.append(1)
+            return False
+
+    watch = Watch()
+    first.installEventFilter(watch)
+    clock.now += 1  # far from fading: the first line looks the same
+    assert playing_doc.push(AdjustCounter("gao", "hits", 1)) == ""
+    w.ticker.expire()
+    assert len(w.ticker.texts()) == 2 and restyled == []
+    clock.now = 100 + w.ticker.seconds - FADE / 2  # fading: its colour changes
+    w.ticker.expire()
+    assert restyled
+    first.removeEventFilter(watch)

@@ -99,9 +99,11 @@ class TickerPanel(QFrame):
             alpha = int(255 * self.opacity(at, now))
             r, g, b = TEXT
             label.setText(line.text)
-            label.setStyleSheet(
+            sheet = (
                 f"font-size: {px}px; background: transparent; color: rgba({r}, {g}, {b}, {alpha});"
             )
+            if label.styleSheet() != sheet:  # a new sheet polishes the label again: costly
+                label.setStyleSheet(sheet)
             label.ensurePolished()  # its font as the style sheet sets it, for place()
             label.show()
         if not self.lines:
