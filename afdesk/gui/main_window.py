@@ -114,7 +114,8 @@ class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
         from afdesk.gui.central import ModeViews
 
         self.map  # noqa: B018 - the map view, not its empty ground, goes into the stack
-        self.mode_views = ModeViews(self)  # a mode's own main view (a board), its extras
+        # a mode's own main view (a board), its extras (made when the mode is first on)
+        self.mode_views = ModeViews(self, bytes(saved) if saved is not None else None)
         from afdesk.gui.table.install import TableControl
 
         self.table = TableControl(self)  # fog, the players' screen
