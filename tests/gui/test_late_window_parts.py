@@ -1,7 +1,8 @@
 """Parts of the GM's window made when first needed, not at the start (each not made in a
 battle's whole window, and there and working once needed): a mode's extras (the
 infiltration's dock and map layer, the chase's fallen rows on the map, E16) when the
-encounter is first in that mode."""
+encounter is first in that mode; the frame on the GM's map of what the players' screen
+shows when that screen first shows the map."""
 
 from __future__ import annotations
 
@@ -84,3 +85,16 @@ def test_a_saved_layout_placing_the_infiltration_dock_has_it_made_at_the_start(
     qtbot.addWidget(again)
     assert again.mode_views.extras.installed(Mode.INFILTRATION)
     assert _infiltration_dock(again) is not None
+
+
+def test_the_frame_of_the_players_screen_comes_when_that_screen_shows_the_map(qtbot, tmp_path, doc):
+    w = _window(qtbot, tmp_path, doc)
+    screen = w.table.screen
+    assert screen.frame is None  # no players' screen yet: nothing to frame
+    screen.push()  # opens the players' screen on what the GM's map shows
+    qtbot.addWidget(w.player_window)
+    frame = screen.frame
+    assert frame is not None and frame.scene() is w.map.map_scene
+    assert frame.isVisible() and frame.polygon() == w.player_window.camera.shown()
+    screen.hold("black")
+    assert not frame.isVisible()

@@ -198,6 +198,7 @@ def test_the_whole_window_loads_nothing_it_does_not_show(tmp_path):
         # the Table menu is built without the players' camera or the rolls' gate
         "afdesk.gui.table.camera",
         "afdesk.gui.table.rolls",
+        "afdesk.gui.table.screen",  # the frame of what the TV shows: when it shows the map
     }
 
 
