@@ -2,7 +2,8 @@
 battle's whole window, and there and working once needed): a mode's extras (the
 infiltration's dock and map layer, the chase's fallen rows on the map, E16) when the
 encounter is first in that mode; the frame on the GM's map of what the players' screen
-shows when that screen first shows the map."""
+shows when that screen first shows the map; the Undo history's list when its dock is first
+on screen."""
 
 from __future__ import annotations
 
@@ -98,3 +99,24 @@ def test_the_frame_of_the_players_screen_comes_when_that_screen_shows_the_map(qt
     assert frame.isVisible() and frame.polygon() == w.player_window.camera.shown()
     screen.hold("black")
     assert not frame.isVisible()
+
+
+def test_the_undo_history_list_comes_when_its_dock_is_first_on_screen(qtbot, tmp_path, doc):
+    """The Undo history starts behind another dock's tab: its list is made when the GM
+    raises it, and shows the encounter's undo stack from then on."""
+    from afdesk.encounter.ops.meta import Rename
+    from afdesk.gui.docks.history import on_screen
+
+    w = _window(qtbot, tmp_path, doc)
+    assert not on_screen(w.history_dock)
+    in_front = next(d for d in w.tabifiedDockWidgets(w.history_dock) if on_screen(d))
+    assert w._history_view is None and w.history_dock.widget() is None
+    assert doc.push(Rename("The ford at dusk")) == ""
+    w.history_dock.raise_()
+    qtbot.waitUntil(lambda: w._history_view is not None)
+    view = w.history
+    assert w.history_dock.widget() is view
+    qtbot.waitUntil(lambda: view.stack() is doc.undo_stack)
+    assert view.model().rowCount() == 2  # "Opened" and the rename
+    in_front.raise_()
+    qtbot.waitUntil(lambda: view.stack() is None)  # behind its tab: it follows no stack
