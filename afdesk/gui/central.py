@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QSizePolicy, QStackedWidget, QWidget
 
 from afdesk.gui import modes
 from afdesk.gui.follow import Links, follow
+from afdesk.gui.workspaces import names_dock
 
 if TYPE_CHECKING:
     from afdesk.encounter.state import Mode
@@ -29,14 +30,42 @@ def open_mode_sample(window, mode: Mode) -> bool:
     return bool(window.open_bundled(paths.resource_dir() / "encounters" / screens.sample))
 
 
+class Extras(dict):
+    """What each mode's ``install`` returned (map layers, docks), by mode: installed when
+    the encounter shown is first in that mode, or when first asked for (a battle never
+    builds the infiltration's dock or layer). A mode with no extras is a KeyError."""
+
+    def __init__(self, window) -> None:
+        super().__init__()
+        self.window = window
+
+    def __missing__(self, mode: Mode) -> object:
+        install = modes.screens_for(mode).install
+        if install is None:
+            raise KeyError(mode)
+        made = self[mode] = install(self.window)
+        return made
+
+    def install(self, mode: Mode) -> object:
+        """``mode``'s extras, installed now if they were not yet."""
+        return self[mode]
+
+    def installed(self, mode: Mode) -> bool:
+        """Whether ``mode``'s extras are made (asking does not make them)."""
+        return dict.__contains__(self, mode)
+
+
 class ModeViews:
     """The window's central stack and the modes' parts (kept as ``window.mode_views``)."""
 
-    def __init__(self, window) -> None:
+    def __init__(self, window, saved_layout: bytes | None = None) -> None:
+        """``saved_layout``: the window's layout as saved, if any; a mode's extras whose
+        docks it places are installed now, while that layout can still place them
+        (:attr:`ModeScreens.docks`)."""
         self.window = window
         self._boards: dict[Mode, QWidget] = {}
-        self.extras: dict[Mode, object] = {}
-        """What each mode's ``install`` returned (map layers, docks)."""
+        self.extras = Extras(window)
+        """What each mode's ``install`` returned (map layers, docks), made when needed."""
         self.stack = QStackedWidget()
         self.stack.setObjectName("centralStack")
         # Like the map it holds: the window's spare room goes to it, not to the docks
@@ -62,8 +91,11 @@ class ModeViews:
                 act.setStatusTip(f"The bundled {screens.mode.label.lower()} sample, unsaved")
                 act.triggered.connect(lambda _=False, m=screens.mode: open_mode_sample(window, m))
                 self.samples[screens.mode] = act
-            if screens.install is not None:
-                self.extras[screens.mode] = screens.install(window)
+            placed = saved_layout is not None and any(
+                names_dock(saved_layout, dock) for dock in screens.docks
+            )
+            if screens.install is not None and placed:
+                self.extras.install(screens.mode)  # now (see __init__)
         self._add_to_menus()
         follow(window, self.set_document)
 
@@ -131,6 +163,8 @@ class ModeViews:
     def _mode_changed(self) -> None:
         self.toggle.setEnabled(self.has_board())
         screens = self.screens()
+        if screens is not None and screens.install is not None:
+            self.extras.install(screens.mode)  # the mode's extras, once it is on
         if screens is not None and screens.make_board is not None and not self.show_map:
             self.stack.setCurrentWidget(self.board(screens.mode))
         else:

@@ -4,8 +4,8 @@
 - the map view, made with the first document shown: the first frame draws the map's empty
   ground in its place (:mod:`afdesk.gui.map.blank`), so that it imports no model;
 - the panels of the docks that may start behind another dock's tab (the Reflex dock, the
-  Reserves), made when their dock is first on screen or the panel is first asked for; a
-  panel once made follows the document shown, as the others do.
+  Reserves, the Undo history), made when their dock is first on screen or the panel is
+  first asked for; a panel once made follows the document shown, as the others do.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ class LateParts:
     _map: MapView | None = None
     _reflex_panel = None
     _reserves_panel = None
+    _history_view = None
 
     @property
     def map(self) -> MapView:
@@ -79,17 +80,29 @@ class LateParts:
 
         return self._late_panel("_reserves_panel", self.reserves_dock, ReservesPanel)
 
-    def _late_panel(self, attr: str, dock: QDockWidget, make):
+    @property
+    def history(self):
+        """The Undo history dock's list (it starts behind the Character dock's tab): it
+        shows the document's undo stack while the dock is on screen."""
+        return self._late_panel("_history_view", self.history_dock, _undo_view, "_show_history")
+
+    def _late_panel(self, attr: str, dock: QDockWidget, make, shows: str = ""):
+        """The panel ``attr`` of ``dock``, made now if it was not yet; it follows the
+        document shown through its ``set_document`` (or the window's method ``shows``)."""
         panel = getattr(self, attr)
         if panel is None:
             panel = make(self.ctx)
             setattr(self, attr, panel)
             dock.setWidget(panel)
-            follow(self, panel.set_document)
+            follow(self, getattr(self, shows) if shows else panel.set_document)
         return panel
 
     def _late_docks(self) -> tuple[tuple[QDockWidget, str], ...]:
-        return ((self.reflex_dock, "reflex_panel"), (self.reserves_dock, "reserves_panel"))
+        return (
+            (self.reflex_dock, "reflex_panel"),
+            (self.reserves_dock, "reserves_panel"),
+            (self.history_dock, "history"),
+        )
 
     def _make_panels_when_shown(self) -> None:
         """Each late panel is made the first time its dock shows."""
@@ -105,4 +118,13 @@ class LateParts:
                 getattr(self, name)
 
     def _late_panels_made(self) -> list:
-        return [p for p in (self._reflex_panel, self._reserves_panel) if p is not None]
+        made = (self._reflex_panel, self._reserves_panel, self._history_view)
+        return [p for p in made if p is not None]
+
+
+def _undo_view(_ctx):
+    from PySide6.QtWidgets import QUndoView
+
+    view = QUndoView()
+    view.setEmptyLabel("Opened")
+    return view

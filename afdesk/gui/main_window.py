@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QUndoView,
     QWidget,
 )
 
@@ -114,7 +113,8 @@ class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
         from afdesk.gui.central import ModeViews
 
         self.map  # noqa: B018 - the map view, not its empty ground, goes into the stack
-        self.mode_views = ModeViews(self)  # a mode's own main view (a board), its extras
+        # a mode's own main view (a board), its extras (made when the mode is first on)
+        self.mode_views = ModeViews(self, bytes(saved) if saved is not None else None)
         from afdesk.gui.table.install import TableControl
 
         self.table = TableControl(self)  # fog, the players' screen
@@ -205,21 +205,15 @@ class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
 
         self.combatant_panel = CombatantPanel(self.ctx)
         self.log_panel = LogPanel(self.ctx)
-        self.history = QUndoView()
-        self.history.setEmptyLabel("Opened")
         for dock, panel in (
             (self.combatant_dock, self.combatant_panel),
             (self.log_dock, self.log_panel),
-            (self.history_dock, self.history),
         ):
             dock.setWidget(panel)
-        for slot in (
-            self.combatant_panel.set_document,
-            self.log_panel.set_document,
-            self._show_history,
-        ):
+        for slot in (self.combatant_panel.set_document, self.log_panel.set_document):
             follow(self, slot)
-        # The Reflex and the Reserves may sit behind a tab: made when first on screen.
+        # The Reflex, the Reserves and the Undo history may sit behind a tab: made when
+        # first on screen (late_parts).
         self._make_panels_when_shown()
 
     def _show_history(self, doc: EncounterDocument) -> None:

@@ -63,8 +63,12 @@ class ModeScreens:
     sample_label: str = ""
     """How File > Open sample and the start page name the sample ("Rooftop chase")."""
     install: Callable[[Any], object] | None = None
-    """Adds the mode's extras to the GM's window once it is whole (map layers, docks,
-    menu entries); what it returns is kept on the window's mode views."""
+    """Adds the mode's extras to the GM's window (map layers, docks): called once the
+    window is whole and the encounter shown is first in this mode (or its extras are
+    first asked for: ``window.mode_views.extras[mode]``); what it returns is kept there."""
+    docks: tuple[str, ...] = ()
+    """The object names of the docks ``install`` adds: a saved layout that places one has
+    the extras installed as the window is completed, so that the layout places the dock."""
     check_step: Callable[[Any, Any], Any] | None = None
     """Makes the mode's own panel in the check dialog, before the attack's dice (an
     infiltration's perception against a surprise attack, N7), given the encounter and the

@@ -33,11 +33,12 @@ import functools
 import gc
 import importlib
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Union
 
 import msgspec
 
-from afdesk.encounter.registry import decode_hook, nested_message, op_union
+from afdesk.encounter.op import _REGISTRY
+from afdesk.encounter.registry import decode_hook, nested_message, op_union, registered_ops
 from afdesk.encounter.snapshot import EncounterState, LogEntry
 from afdesk.encounter.snapshot import layout as file_layout
 from afdesk.rules import RulesError
@@ -88,6 +89,58 @@ def _fast_decoder() -> tuple[Any, msgspec.json.Decoder[Any]]:
         mirror = _mirror(real, "EncounterState", {"log": log})
         _fast = (ops, real, mirror, msgspec.json.Decoder(mirror, dec_hook=decode_hook))
     return _fast[2], _fast[3]
+
+
+class _OpTag(msgspec.Struct):
+    op: str
+
+
+class _TaggedEntry(msgspec.Struct):
+    op: _OpTag
+
+
+class _LogTags(msgspec.Struct):
+    """Only the tags of the log's Ops: what a file's decoder needs to know of them."""
+
+    log: list[_TaggedEntry] = []
+
+
+_tags_decoder = msgspec.json.Decoder(_LogTags)
+_narrow: dict[tuple[frozenset[Any], Any], tuple[Any, msgspec.json.Decoder[Any]]] = {}
+_NARROW_KEPT = 8
+"""Decoders kept for as many sets of Ops (a session opens a few files)."""
+
+
+def _decoder_for(data: bytes) -> tuple[Any, msgspec.json.Decoder[Any]] | None:
+    """A decoder like :func:`_fast_decoder`'s whose log entries name only the Ops the
+    file's log holds: msgspec then reads the layout of a handful of Op classes, not of
+    every one registered (the start opens the sample with four kinds of Op). None when
+    the tags cannot be read or one names no registered Op: the full decoder then reads
+    the file and says what is wrong, as always."""
+    try:
+        entries = _tags_decoder.decode(data).log
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+    registered_ops()  # every afdesk Op registered, as op_union() has them
+    try:
+        ops = frozenset(_REGISTRY[tag] for tag in {e.op.op for e in entries})
+    except KeyError:
+        return None
+    if not ops:
+        return None
+    real = file_layout()
+    key = (ops, real)
+    made = _narrow.get(key)
+    if made is None:
+        classes = tuple(sorted(ops, key=lambda cls: cls.__name__))
+        union: Any = Union[classes]  # noqa: UP007 - a runtime union of the file's Ops
+        entry = _mirror(LogEntry, "LogEntry", {"op": union})
+        log = tuple.__class_getitem__((entry, ...))  # tuple[entry, ...], built at run time
+        mirror = _mirror(real, "EncounterState", {"log": log})
+        made = _narrow[key] = (mirror, msgspec.json.Decoder(mirror, dec_hook=decode_hook))
+        while len(_narrow) > _NARROW_KEPT:
+            del _narrow[next(iter(_narrow))]
+    return made
 
 
 def _real(mirror: Any) -> EncounterState:
@@ -261,13 +314,20 @@ def _decode(data: Any, source: str) -> tuple[EncounterState, int]:
     version = _check_header(probe, source)
 
     if version == migrations.CURRENT_VERSION:
-        layout, decoder = _fast_decoder()
+        narrow = _decoder_for(data)
         try:
-            state = _real(decoder.decode(data))
-        except msgspec.ValidationError as exc:
-            raise LoadError(source, _explain_in(str(exc), data, layout)) from None
-        except UnicodeDecodeError:
-            raise LoadError(source, _not_utf8(data)) from None
+            if narrow is None:
+                raise msgspec.ValidationError  # read by the full decoder below
+            state = _real(narrow[1].decode(data))
+        except (msgspec.ValidationError, UnicodeDecodeError):
+            # Whatever is wrong is said as the full decoder, holding every Op, says it.
+            layout, decoder = _fast_decoder()
+            try:
+                state = _real(decoder.decode(data))
+            except msgspec.ValidationError as exc:
+                raise LoadError(source, _explain_in(str(exc), data, layout)) from None
+            except UnicodeDecodeError:
+                raise LoadError(source, _not_utf8(data)) from None
         if encode(state) != data:
             # Not byte for byte what afdesk writes (edited by hand?): look for repeated
             # keys the slow way; the usual file never gets here.

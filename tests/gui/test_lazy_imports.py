@@ -177,7 +177,8 @@ WHOLE_WINDOW = FIRST_FRAME.replace(
 def test_the_whole_window_loads_nothing_it_does_not_show(tmp_path):
     """Complete, on the sample (a battle; no campaign; the editor never opened; the
     Reserves behind their tab): the editor's palette and panel, the campaign's window
-    parts and the Reserves panel are made, and imported, when first shown."""
+    parts, the Reserves panel and the other modes' extras are made, and imported, when
+    first shown (tests/gui/test_late_window_parts.py: there once needed)."""
     loaded = _modules(WHOLE_WINDOW, tmp_path)
     assert "afdesk.gui.docks.log" in loaded  # it did complete
     assert not loaded & {
@@ -187,10 +188,17 @@ def test_the_whole_window_loads_nothing_it_does_not_show(tmp_path):
         "afdesk.gui.docks.reserves",
         "afdesk.gui.docks.reflex",  # behind the Character dock's tab at this size
         "afdesk.gui.chase.board",  # a battle: no chase board
+        # nor a mode's extras (made when the encounter is first in that mode)
+        "afdesk.gui.chase.install",
+        "afdesk.gui.chase.map_rows",
+        "afdesk.gui.infiltration.install",
+        "afdesk.gui.infiltration.panel",
+        "afdesk.gui.infiltration.layer",
         "html",  # its entity table: afdesk.gui.text.escape does without it
         # the Table menu is built without the players' camera or the rolls' gate
         "afdesk.gui.table.camera",
         "afdesk.gui.table.rolls",
+        "afdesk.gui.table.screen",  # the frame of what the TV shows: when it shows the map
     }
 
 

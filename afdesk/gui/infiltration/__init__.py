@@ -34,6 +34,7 @@ register(
         sample="smugglers-warehouse.afenc",
         sample_label="Smugglers' warehouse (an infiltration)",
         install=_install,
+        docks=("infiltrationDock",),
         player_install=_player_install,
         check_step=_check_step,
     )

@@ -9,8 +9,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QGraphicsRectItem, QWidget
 
 from afdesk.gui import mapgeom
-
-HOLDS = {"": "the map", "title": "a title card", "black": "black"}
+from afdesk.gui.table.settings import HOLDS
 
 
 class HoldCard(QWidget):

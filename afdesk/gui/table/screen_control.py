@@ -9,6 +9,7 @@ Ops (the fog is the encounter's and goes through the document).
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtGui import QActionGroup
@@ -16,8 +17,10 @@ from PySide6.QtWidgets import QMenu
 
 from afdesk.gui.follow import follow
 from afdesk.gui.table.fog_tool import PingTool
-from afdesk.gui.table.screen import HOLDS, TvFrameItem
-from afdesk.gui.table.settings import ROTATIONS
+from afdesk.gui.table.settings import HOLDS, ROTATIONS
+
+if TYPE_CHECKING:  # made, and imported, when the players' screen first shows the map
+    from afdesk.gui.table.screen import TvFrameItem
 
 
 class ScreenControl:
@@ -159,29 +162,36 @@ class ScreenControl:
     # ------------------------------------------------------------------ the frame
 
     def _document_changed(self, *_args) -> None:
-        """The GM's map has a new scene: the frame goes onto it."""
-        scene = self.window.map.map_scene
-        if scene is self._frame_scene:
-            return
-        # The old scene goes with its items: a new frame for the new one.
-        self.frame = TvFrameItem()
-        self.frame.setVisible(False)
-        scene.addItem(self.frame)
-        self._frame_scene = scene
+        """The GM's map has a new scene: the frame goes onto it (once there is something
+        to draw)."""
         self.sync_frame()
+
+    def _frame(self, make: bool) -> TvFrameItem | None:
+        """The frame on the GM's map's current scene; made (``make``) when the players'
+        screen first shows the map: until then there is nothing to draw, and its module
+        (the ping's animation with it) is not imported."""
+        scene = self.window.map.map_scene
+        if scene is not self._frame_scene:
+            # The old scene goes with its items: a new frame for the new one.
+            self.frame = None
+            self._frame_scene = scene
+        if self.frame is None and make:
+            from afdesk.gui.table.screen import TvFrameItem
+
+            self.frame = TvFrameItem()
+            self.frame.setVisible(False)
+            scene.addItem(self.frame)
+        return self.frame
 
     def sync_frame(self) -> None:
         """Draw on the GM's map what the players' screen shows (nothing if it is closed
         or holding)."""
-        self._document_changed()
-        frame = self.frame
+        pw = self.player(open_it=False)
+        shown = pw is not None and pw.isVisible() and not pw.held
+        frame = self._frame(make=shown)
         if frame is None:
             return
-        pw = self.player(open_it=False)
-        if pw is None or not pw.isVisible() or pw.held:
-            frame.sync(None)
-            return
-        frame.sync(pw.camera.shown())
+        frame.sync(pw.camera.shown() if shown else None)
 
 
 __all__ = ["ScreenControl"]

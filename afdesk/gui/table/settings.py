@@ -13,6 +13,9 @@ HIDDEN_TURN_CHOICES = {"?": "as a generic “?”", "skip": "not at all"}
 NEXT_CHECK_CHOICES = {"": "as the side's default", "public": "shown to the table", "gm": "GM only"}
 """Who sees the GM's next check (:mod:`afdesk.gui.table.rolls`, its ``CHOICES``)."""
 
+HOLDS = {"": "the map", "title": "a title card", "black": "black"}
+"""What the players' screen shows on Hold (:mod:`afdesk.gui.table.screen`), by kind."""
+
 ROTATIONS = (0, 90, 180, 270)
 """The turns of the players' view (:mod:`afdesk.gui.table.camera`). Here, with the other
 choices the Table menu lists, so that building the menu imports neither module."""
