@@ -28,6 +28,9 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0], *(argv or [])])
+    from afdesk.gui import kept_icons
+
+    kept_icons.install(app)  # the docks' title bar icons made once, not at every layout
     QCoreApplication.setOrganizationName("afdesk")
     QCoreApplication.setApplicationName("afdesk")
     QCoreApplication.setApplicationVersion(__version__)
