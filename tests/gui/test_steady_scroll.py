@@ -113,3 +113,11 @@ def test_another_document_lets_the_page_take_its_own_height(panel, playing_doc):
     other.select("lan")
     _settle()
     assert page.height() < tall
+
+
+def test_with_no_character_the_dock_asks_for_one_wherever_the_gm_picks_it(panel, playing_doc):
+    """A chase or a dispute shows its board where the map was: the empty dock does not send
+    the GM to a map that is not on screen."""
+    playing_doc.select("")
+    _settle()
+    assert panel.title.text() == "Select a character to see it here."

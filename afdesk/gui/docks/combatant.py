@@ -75,7 +75,7 @@ class CombatantPanel(QWidget):
         # at each resize otherwise).
         self._steady = SteadyHeight(scroll)
         layout = QVBoxLayout(body)
-        self.title = QLabel("Select a character on the map.")
+        self.title = QLabel("Select a character to see it here.")
         self.title.setStyleSheet("font-size: 17px; font-weight: bold;")
         self.title.setWordWrap(True)
         layout.addWidget(self.title)
@@ -261,7 +261,7 @@ class CombatantPanel(QWidget):
             # Nothing of a previous character (or encounter) stays behind: no notes, no
             # counters, no live buttons.
             self.cid = ""
-            self.title.setText("Select a character on the map.")
+            self.title.setText("Select a character to see it here.")
             for label in (self.subtitle, self.facets, self.notes, self.refusal):
                 label.setText("")
             for label in self.counter_labels.values():
