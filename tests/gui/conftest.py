@@ -58,3 +58,22 @@ def playing_doc():
     enc.apply(deal_hands(enc, random.Random(3)))
     enc.apply(play_cards(enc, rng=random.Random(4)))
     return EncounterDocument(enc, journal_factory=lambda d: None)
+
+
+def character_panel(doc, qtbot):
+    """A Character dock panel showing ``doc``, its commands run as the window runs them
+    (a seeded roll, refusals said to no one), kept alive with its parent by ``qtbot``."""
+    from PySide6.QtWidgets import QWidget
+
+    from afdesk.gui.commands import CommandContext
+    from afdesk.gui.docks.combatant import CombatantPanel
+    from afdesk.gui.errors import Reporter
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    ctx = CommandContext(parent, Reporter(parent, lambda _m: None), random.Random(5))
+    ctx.doc = doc
+    panel = CombatantPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.set_document(doc)
+    return panel

@@ -3,29 +3,17 @@ action back whole (TakeBack, E6/E7), so a double click never leaves an impossibl
 
 from __future__ import annotations
 
-import random
-
 import msgspec
 import pytest
-from PySide6.QtWidgets import QWidget
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.ops.economy import SetEconomy
-from afdesk.gui.commands import CommandContext
-from afdesk.gui.docks.combatant import CombatantPanel
-from afdesk.gui.errors import Reporter
+from tests.gui.conftest import character_panel
 
 
 @pytest.fixture
 def panel(playing_doc, qtbot):
-    parent = QWidget()
-    qtbot.addWidget(parent)
-    status: list[str] = []
-    ctx = CommandContext(parent, Reporter(parent, status.append), random.Random(5))
-    ctx.doc = playing_doc
-    p = CombatantPanel(ctx)
-    qtbot.addWidget(p)
-    p.set_document(playing_doc)
+    p = character_panel(playing_doc, qtbot)
     playing_doc.select(playing_doc.encounter.actor)
     return p
 

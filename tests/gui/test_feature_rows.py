@@ -5,10 +5,7 @@ snap row made up in the test reaching the menu, the log, the badge, the dock and
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from PySide6.QtWidgets import QWidget
 
 from afdesk.encounter import features
 from afdesk.encounter.combatant import StateKind
@@ -19,10 +16,9 @@ from afdesk.encounter.ops.economy import UseSnap
 from afdesk.encounter.ops.reserve import HoldInReserve
 from afdesk.encounter.ops.roster import AddMomentum, AddState, AdjustCounter, RemoveMomentum
 from afdesk.gui import actions
-from afdesk.gui.commands import REGISTRY, CommandContext
-from afdesk.gui.docks.combatant import CombatantPanel
-from afdesk.gui.errors import Reporter
+from afdesk.gui.commands import REGISTRY
 from afdesk.gui.map.scene import MapScene
+from tests.gui.conftest import character_panel
 
 STEADIED = features.StateRow(
     "steadied",
@@ -44,13 +40,7 @@ STEADY = features.SnapRow(
 
 
 def _table(doc, qtbot):
-    parent = QWidget()
-    qtbot.addWidget(parent)
-    ctx = CommandContext(parent, Reporter(parent, lambda _m: None), random.Random(5))
-    ctx.doc = doc
-    panel = CombatantPanel(ctx)
-    qtbot.addWidget(panel)
-    panel.set_document(doc)
+    panel = character_panel(doc, qtbot)
     doc.select(doc.encounter.actor or doc.encounter.order[0])
     return doc, panel, MapScene(doc)
 

@@ -6,33 +6,23 @@ and a taller character always fits."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.ops.roster import AddMomentum, AddState
-from afdesk.gui.commands import CommandContext
 from afdesk.gui.docks.combatant import CombatantPanel
 from afdesk.gui.document import EncounterDocument
-from afdesk.gui.errors import Reporter
 from afdesk.storage import samples
+from tests.gui.conftest import character_panel
 
 
 @pytest.fixture
 def panel(playing_doc, qtbot):
-    parent = QWidget()
-    qtbot.addWidget(parent)
-    ctx = CommandContext(parent, Reporter(parent, lambda text: None), random.Random(5))
-    ctx.doc = playing_doc
-    p = CombatantPanel(ctx)
-    qtbot.addWidget(p)
-    p.set_document(playing_doc)
+    p = character_panel(playing_doc, qtbot)
     p.resize(300, 420)  # a short dock: a character with many states overflows it
     p.show()
     qtbot.waitExposed(p)
-    p._parent = parent  # kept with the panel
     return p
 
 
