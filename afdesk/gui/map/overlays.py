@@ -189,11 +189,22 @@ ACTOR_DISC = 2 * 15.0 + 8
 taller)."""
 ACTOR_ROOM = LEGEND_WIDTH - 32 - 2 * 15.0 - 16
 """The width of the actor's line beside the disc."""
+KEY_HEIGHT = 2 * 28 + 7 * 27 + 4 + 8 * 27
+"""The key under the header: two section titles, seven rows of sides and marks, a gap,
+eight rows of terrain (the heights :meth:`LegendItem.paint` gives them)."""
+HEADER_ROOM = 40.0
+"""Room left between the tallest header the legend expects and its key, for text a view
+draws taller than the font's own measure."""
 
 
 class LegendItem(MapItem):
     """The panel beside the zone: the encounter's name, the round and whose turn it is, and
-    what the colours, rings, glyphs and edge bands mean."""
+    what the colours, rings, glyphs and edge bands mean.
+
+    The key (what the colours and glyphs mean) sits at the panel's foot when the header
+    surely fits above it: the header then changes alone, whatever its height (a turn or a
+    round moving on repaints the header, never the key). In a panel too short for that the
+    key follows the header."""
 
     def __init__(self, theme: MapTheme) -> None:
         super().__init__()
@@ -212,6 +223,9 @@ class LegendItem(MapItem):
         """The views (by id) that painted the legend since then, and at what scale."""
         self._heights: dict[tuple[int, float, str], float] = {}
         """How tall each view's painter found an actor's line, by view, scale and text."""
+        self._anchor: float | None = None
+        """Where the key begins when it sits at the panel's foot (None: it follows the
+        header)."""
 
     def sync(self, title: str, turn: str, actor: str, actor_side: Side | None, height: float):
         """The header lines; ``height`` is the zone's height (the panel matches it)."""
@@ -219,12 +233,17 @@ class LegendItem(MapItem):
         if key == self._key:
             return
         header = self._same_layout(self._key, key)
+        old_anchor = self._anchor
         self._key = key
         self._title, self._turn, self._actor = title, turn, actor
         self._actor_side = actor_side
         self._height = max(height, 9.5 * AREA)
         self.set_bounds(QRectF(0, 0, LEGEND_WIDTH, self._height))
-        if header and self._body_y is not None and self._painted:
+        self._anchor = self._foot()
+        if self._anchor is not None and self._anchor == old_anchor and self._painted:
+            # The key stays at the foot: the header alone is painted again.
+            self.update(QRectF(0, 0, LEGEND_WIDTH, self._anchor - 4))
+        elif header and self._anchor is None and self._body_y is not None and self._painted:
             # Only the header changed and its height did not: the key below stays as it
             # is (a turn moving on repaints the header alone).
             self.update(QRectF(0, 0, LEGEND_WIDTH, self._body_y - 10))
@@ -232,6 +251,27 @@ class LegendItem(MapItem):
             self._body_y = None
             self._painted = {}
             self.update()
+
+    def _foot(self) -> float | None:
+        """Where the key begins at the panel's foot, if the header surely fits above it
+        (measured generously: each line of the title and the actor's line one more than
+        the font's own wrapping gives); None otherwise."""
+        top = self._height - 16 - KEY_HEIGHT
+        s = self.theme.text_scale
+        width = LEGEND_WIDTH - 32
+        title = QFontMetricsF(font(22 * s, bold=True)).boundingRect(
+            QRectF(0, 0, width * 0.85, 1000), Qt.TextFlag.TextWordWrap, self._title
+        )
+        tall = 16 + title.height() + 22 * s * 1.5 + 6
+        tall += 26 * s * (len(self.turn_lines()) + 1) + 2 * s
+        if self._actor:
+            line = QFontMetricsF(font(20 * s, bold=True)).boundingRect(
+                QRectF(0, 0, ACTOR_ROOM * 0.85, 1000),
+                Qt.TextFlag.TextWordWrap,
+                f"{self._actor}'s turn",
+            )
+            tall += max(ACTOR_DISC, line.height() + 20 * s * 1.5) + 10
+        return top if tall + 6 + HEADER_ROOM <= top else None
 
     def _same_layout(self, old: tuple, new: tuple) -> bool:
         """Whether the header of ``new`` is as tall as that of ``old`` wherever it is
@@ -291,6 +331,9 @@ class LegendItem(MapItem):
             painter.drawText(QRectF(pad, y, width, 26 * s), Qt.AlignmentFlag.AlignLeft, line)
             y += 26 * s
         y += 2 * s
+        tr = painter.worldTransform()
+        view = (id(widget), round(math.hypot(tr.m11(), tr.m12()), 6))
+        self._painted[view[0]] = view[1]
         if self._actor:
             r = 15.0
             painter.setFont(font(20 * s, bold=True))
@@ -298,12 +341,9 @@ class LegendItem(MapItem):
             text = f"{self._actor}'s turn"
             text_flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
             used = painter.boundingRect(text_box, text_flags, text)
-            tr = painter.worldTransform()
-            view = (id(widget), round(math.hypot(tr.m11(), tr.m12()), 6))
             if len(self._heights) > 2000:
                 self._heights.clear()
             self._heights[(*view, text)] = used.height()
-            self._painted[view[0]] = view[1]
             centre = QPointF(pad + r + 4, y + max(r + 4, used.height() / 2))
             painter.setPen(QPen(style.ACTOR, 6))
             colour = style.side_colour(self._actor_side) if self._actor_side else QColor("#888")
@@ -313,6 +353,8 @@ class LegendItem(MapItem):
             painter.drawText(text_box, text_flags, text)
             y += max(ACTOR_DISC, used.height()) + 10
         y += 6
+        if self._anchor is not None:
+            y = max(y, self._anchor)  # the key at the panel's foot
         # The key below the header: nothing of it needs painting when Qt repaints the
         # header alone (its clip ends above; the key's ink starts below y).
         self._body_y = y if self._body_y is None else max(self._body_y, y)

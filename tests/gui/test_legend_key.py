@@ -1,0 +1,73 @@
+"""The map legend's key (what the colours and glyphs mean) sits at the panel's foot: a turn
+or a round moving on repaints the header alone, on the GM's map and the players', though
+the header grows and shrinks (a two-line round line while the cards are played, an
+actor's name on one line or two). Before, the key followed the header and was painted
+again whole at most turns: the largest part of a turn's repaint, and of an undo across a
+round. In a panel too short for both, the key follows the header as before."""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtWidgets import QApplication
+
+from afdesk.encounter.ops.flow import NextTurn
+from afdesk.encounter.ops.reflex import deal_hands, play_cards
+from afdesk.encounter.state import Phase
+from afdesk.gui.map import theme
+from afdesk.gui.map.overlays import KEY_HEIGHT, LegendItem
+from afdesk.gui.map.view import MapView
+from tests.gui.test_incremental_views import same_legend_picture
+
+
+def _key_paints(view) -> list[int]:
+    """Counts the key's section titles painted in ``view``'s scene from now on."""
+    legend = view.map_scene.legend
+    count = [0]
+    section = legend._section
+
+    def counted(painter, y, text):
+        count[0] += 1
+        return section(painter, y, text)
+
+    legend._section = counted
+    return count
+
+
+def test_turns_and_rounds_repaint_the_header_alone(doc, qtbot):
+    views = [MapView(doc), MapView(doc, player=True)]
+    for view in views:
+        qtbot.addWidget(view)
+        view.resize(1100, 760)
+        view.show()
+        qtbot.waitExposed(view)
+    for _ in range(3):  # painted whole once
+        QApplication.processEvents()
+    enc = doc.encounter
+    rng = random.Random(5)
+    counts = [_key_paints(view) for view in views]
+    heights = set()
+    for _ in range(24):  # three rounds and more: cards, turns, the next deal
+        if enc.turn.phase is Phase.TURNS:
+            doc.push(NextTurn())
+        elif enc.turn.phase is Phase.CARDS:
+            doc.push(play_cards(enc, rng=rng))
+        else:
+            doc.push(deal_hands(enc, rng))
+        for _ in range(3):
+            QApplication.processEvents()
+        legend = views[0].map_scene.legend
+        heights.add((len(legend.turn_lines()), legend._actor))
+    assert len(heights) > 3  # the header changed height and words
+    assert [c[0] for c in counts] == [0, 0]
+    assert all(view.map_scene.legend._anchor is not None for view in views)
+    for view in views:  # and what shows is what a fresh paint shows
+        same_legend_picture(view)
+
+
+def test_a_short_panel_puts_the_key_under_the_header():
+    legend = LegendItem(theme.GM)
+    legend.sync("River ford", "Exchange 1 · Round 1", "Bandit Chief Gao", None, 600)
+    assert legend._anchor is None  # 608 tall: the key follows the header
+    legend.sync("River ford", "Exchange 1 · Round 1", "Bandit Chief Gao", None, 950)
+    assert legend._anchor == 950 - 16 - KEY_HEIGHT
