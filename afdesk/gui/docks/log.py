@@ -7,7 +7,7 @@ import bisect
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QRect, QSize, QStringListModel, Qt, QTimer
+from PySide6.QtCore import QEvent, QMetaObject, QRect, QSize, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -267,11 +267,20 @@ class LogView(QTreeView):
         self.at_end_when_shown = False
         """Lines came while hidden: scroll to the newest when shown."""
 
+    def scroll_to_end_soon(self) -> None:
+        """Scroll to the newest line once the events waiting now are handled (laid out).
+
+        Qt's own slot, queued: no Python callable waits for it. On Python 3.13 a
+        ``QTimer.singleShot`` aimed at the view's ``scrollToBottom`` fired into a view
+        whose panel the collector was taking apart, its model and delegate gone (a
+        segfault in QTreeViewPrivate::itemHeight); a queued call goes with its view."""
+        QMetaObject.invokeMethod(self, "scrollToBottom", Qt.ConnectionType.QueuedConnection)
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self.at_end_when_shown:
             self.at_end_when_shown = False
-            QTimer.singleShot(0, self, self.scrollToBottom)
+            self.scroll_to_end_soon()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -329,7 +338,7 @@ class LogPanel(QWidget):
         self._links.connect(doc.rosterChanged, self._fill_people)
         self.view.scrollToBottom()
         # Once laid out, the newest lines are what shows (not the setup's first ones).
-        QTimer.singleShot(0, self.view, self.view.scrollToBottom)
+        self.view.scroll_to_end_soon()
 
     def _fill_people(self) -> None:
         current = self.person.currentData()
