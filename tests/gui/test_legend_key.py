@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from PySide6.QtWidgets import QApplication
 
 from afdesk.encounter.ops.flow import NextTurn
@@ -34,11 +35,14 @@ def _key_paints(view) -> list[int]:
     return count
 
 
-def test_turns_and_rounds_repaint_the_header_alone(doc, qtbot):
+@pytest.mark.parametrize("size", [(1100, 760), (560, 380)])
+def test_turns_and_rounds_repaint_the_header_alone(doc, qtbot, size):
+    """At a laptop's zoom and at a small one (a view repaints whole pixels and a margin
+    around what changed: more of the scene, the smaller the zoom)."""
     views = [MapView(doc), MapView(doc, player=True)]
     for view in views:
         qtbot.addWidget(view)
-        view.resize(1100, 760)
+        view.resize(*size)
         view.show()
         qtbot.waitExposed(view)
     for _ in range(3):  # painted whole once

@@ -241,8 +241,10 @@ class LegendItem(MapItem):
         self.set_bounds(QRectF(0, 0, LEGEND_WIDTH, self._height))
         self._anchor = self._foot()
         if self._anchor is not None and self._anchor == old_anchor and self._painted:
-            # The key stays at the foot: the header alone is painted again.
-            self.update(QRectF(0, 0, LEGEND_WIDTH, self._anchor - 4))
+            # The key stays at the foot: the header's words alone are painted again, inside
+            # the panel's rounded edge (a corner drawn again clipped came out a shade off).
+            edge = 14.0
+            self.update(QRectF(edge, edge, LEGEND_WIDTH - 2 * edge, self._anchor - 2 * edge))
         elif header and self._anchor is None and self._body_y is not None and self._painted:
             # Only the header changed and its height did not: the key below stays as it
             # is (a turn moving on repaints the header alone).
@@ -358,7 +360,9 @@ class LegendItem(MapItem):
         # The key below the header: nothing of it needs painting when Qt repaints the
         # header alone (its clip ends above; the key's ink starts below y).
         self._body_y = y if self._body_y is None else max(self._body_y, y)
-        if painter.hasClipping() and painter.clipBoundingRect().bottom() <= y - 2:
+        # (A view widens what it repaints to whole pixels and a little more: at a small
+        # zoom the header's clip reaches down past its own rectangle, toward the key.)
+        if painter.hasClipping() and painter.clipBoundingRect().bottom() <= y - 1:
             return
         y = self._section(painter, y, "Sides")
         for side, label in (
