@@ -9,6 +9,9 @@ process as the GM starts it.
   know (a scroll area's own viewport, a tool bar's extension button), first makes Python
   classes for every widget class it knows (about 6 ms each time it starts over). A widget
   class the start never uses (a calendar) has no Python class once the window is whole.
+- The classes of what the GM only sees when asking (a message box, a file dialog, the
+  desktop's folders) are made then: PySide6 makes a class, with its enums, when a module
+  first imports it.
 - The map builds the first document's scene once (it is made for that document, and
   follows the ones shown after).
 - The decisions bar's tool bar is made when something first waits (nothing does on the
@@ -24,7 +27,7 @@ import sys
 WHOLE_START = """
 import json, sys
 from PySide6.QtCore import QTimer
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 import afdesk.gui.main_window as mw
 
 windows = []
@@ -49,6 +52,11 @@ def facts():
         "modes": sorted(m for m in sys.modules if m.rsplit(".", 1)[-1] == "mode"
                         and m.startswith("afdesk.encounter.")),
         "calendar": "QCalendarWidget" in QtWidgets.__dict__,
+        "asked_only": sorted(
+            name for module, names in ((QtWidgets, ("QMessageBox", "QFileDialog")),
+                                       (QtCore, ("QStandardPaths",)))
+            for name in names if name in module.__dict__
+        ),
         "widget_classes": len([k for k in QtWidgets.__dict__ if k.startswith("Q")]),
         "scenes": len(scenes),
         "scene_shown": w.map.map_scene is scenes[-1] if scenes else False,
@@ -95,5 +103,8 @@ def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
     ]
     assert facts["mode_ops"] == []
     assert not facts["calendar"], f"{facts['widget_classes']} widget classes made"
+    # a message box, a file dialog and the desktop's folders: their classes (and their
+    # enums) are made when first asked for, not imported with the window's modules
+    assert facts["asked_only"] == []
     assert facts["scenes"] == 1 and facts["scene_shown"]
     assert not facts["decisions_tool_bar"]
