@@ -12,6 +12,8 @@ process as the GM starts it.
 - The classes of what the GM only sees when asking (a message box, a file dialog, the
   desktop's folders) are made then: PySide6 makes a class, with its enums, when a module
   first imports it.
+- No dataclass: importing ``dataclasses`` and defining one cost more than a millisecond
+  (records are Structs, or plain classes before the first frame).
 - The map builds the first document's scene once (it is made for that document, and
   follows the ones shown after).
 - The decisions bar's tool bar is made when something first waits (nothing does on the
@@ -52,6 +54,7 @@ def facts():
         "modes": sorted(m for m in sys.modules if m.rsplit(".", 1)[-1] == "mode"
                         and m.startswith("afdesk.encounter.")),
         "calendar": "QCalendarWidget" in QtWidgets.__dict__,
+        "dataclasses": "dataclasses" in sys.modules,
         "asked_only": sorted(
             name for module, names in ((QtWidgets, ("QMessageBox", "QFileDialog")),
                                        (QtCore, ("QStandardPaths",)))
@@ -106,5 +109,6 @@ def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
     # a message box, a file dialog and the desktop's folders: their classes (and their
     # enums) are made when first asked for, not imported with the window's modules
     assert facts["asked_only"] == []
+    assert not facts["dataclasses"]  # records at the start: plain classes and Structs
     assert facts["scenes"] == 1 and facts["scene_shown"]
     assert not facts["decisions_tool_bar"]
