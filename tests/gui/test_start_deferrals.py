@@ -16,6 +16,7 @@ process as the GM starts it.
   (records are Structs, or plain classes before the first frame).
 - The map builds the first document's scene once (it is made for that document, and
   follows the ones shown after).
+- The zone editor's map tool is made when the editor first opens.
 - The decisions bar's tool bar is made when something first waits (nothing does on the
   sample)."""
 
@@ -55,6 +56,7 @@ def facts():
                         and m.startswith("afdesk.encounter.")),
         "calendar": "QCalendarWidget" in QtWidgets.__dict__,
         "dataclasses": "dataclasses" in sys.modules,
+        "edit_tool": "afdesk.gui.map.tools.editor" in sys.modules,
         "asked_only": sorted(
             name for module, names in ((QtWidgets, ("QMessageBox", "QFileDialog")),
                                        (QtCore, ("QStandardPaths",)))
@@ -110,5 +112,6 @@ def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
     # enums) are made when first asked for, not imported with the window's modules
     assert facts["asked_only"] == []
     assert not facts["dataclasses"]  # records at the start: plain classes and Structs
+    assert not facts["edit_tool"]  # the zone editor's tool comes with the editor
     assert facts["scenes"] == 1 and facts["scene_shown"]
     assert not facts["decisions_tool_bar"]
