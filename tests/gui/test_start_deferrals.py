@@ -56,6 +56,7 @@ def facts():
                         and m.startswith("afdesk.encounter.")),
         "calendar": "QCalendarWidget" in QtWidgets.__dict__,
         "dataclasses": "dataclasses" in sys.modules,
+        "fractions": "fractions" in sys.modules,
         "edit_tool": "afdesk.gui.map.tools.editor" in sys.modules,
         "asked_only": sorted(
             name for module, names in ((QtWidgets, ("QMessageBox", "QFileDialog")),
@@ -112,6 +113,7 @@ def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
     # enums) are made when first asked for, not imported with the window's modules
     assert facts["asked_only"] == []
     assert not facts["dataclasses"]  # records at the start: plain classes and Structs
+    assert not facts["fractions"]  # movement's areas as fractions: when a move is shown
     assert not facts["edit_tool"]  # the zone editor's tool comes with the editor
     assert facts["scenes"] == 1 and facts["scene_shown"]
     assert not facts["decisions_tool_bar"]
