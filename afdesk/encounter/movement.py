@@ -10,7 +10,6 @@ shown to the GM in areas of running (ticks * run / T).
 
 from __future__ import annotations
 
-import heapq
 import math
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -119,6 +118,8 @@ def exit_limits(enc: Encounter, c: Combatant) -> tuple[Area, ...] | None:
 def reachable(enc: Encounter, cid: str, budget: int | None = None) -> dict[Area, Step]:
     """Every area the character can reach with ``budget`` ticks (default: what it has
     left), with the cheapest path. Entering an opponent's overlap ends the move (E14)."""
+    import heapq  # with the first reach asked for, not with the model
+
     c = enc.combatant(cid)
     if c.area is None:
         return {}

@@ -57,6 +57,7 @@ def facts():
         "calendar": "QCalendarWidget" in QtWidgets.__dict__,
         "dataclasses": "dataclasses" in sys.modules,
         "fractions": "fractions" in sys.modules,
+        "heapq": "heapq" in sys.modules,
         "edit_tool": "afdesk.gui.map.tools.editor" in sys.modules,
         "asked_only": sorted(
             name for module, names in ((QtWidgets, ("QMessageBox", "QFileDialog")),
@@ -114,6 +115,7 @@ def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
     assert facts["asked_only"] == []
     assert not facts["dataclasses"]  # records at the start: plain classes and Structs
     assert not facts["fractions"]  # movement's areas as fractions: when a move is shown
+    assert not facts["heapq"]  # the cheapest paths: when a reach is first asked for
     assert not facts["edit_tool"]  # the zone editor's tool comes with the editor
     assert facts["scenes"] == 1 and facts["scene_shown"]
     assert not facts["decisions_tool_bar"]
