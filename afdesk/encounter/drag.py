@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import random
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -38,6 +38,9 @@ from afdesk.encounter.ops.roster import ExitCombatant, PlaceCombatant
 from afdesk.encounter.ops.zone import draw_extension
 from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import TILE, Edge
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class DragKind(enum.StrEnum):

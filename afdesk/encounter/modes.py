@@ -61,6 +61,23 @@ class EncounterMode:
     """N7 holds: nothing contests a surprise attack (from hiding) unless the target's
     perception stood, and one that lands without it also leaves its target down (E17): in
     an infiltration, not in battle."""
+    op_tags: ClassVar[frozenset[str]] = frozenset()
+    """The tags of the mode's own Ops (files, journals and logs name them), which
+    :meth:`import_ops` registers. Declared here so that the mode's Op modules are
+    imported only when a file's log names one of them, when the mode is in play or when
+    every Op is asked for (:mod:`afdesk.encounter.registry`): the start opens a battle
+    without them. A test holds each declaration to the Ops its modules define."""
+    _ops_loaded: bool = False
+
+    def import_ops(self) -> None:
+        """Import the modules of the mode's own Ops (registering them). A mode whose
+        module imports its Ops itself (a test's, a plug-in's) has nothing to do here."""
+
+    def load_ops(self) -> None:
+        """Register the mode's Ops (:meth:`import_ops`), once."""
+        if not self._ops_loaded:
+            self._ops_loaded = True
+            self.import_ops()
 
     @property
     def label(self) -> str:
@@ -314,8 +331,11 @@ def mode_object(mode: Mode) -> EncounterMode:
 
 
 def current_mode(enc: Encounter) -> EncounterMode:
-    """The mode object of ``enc`` now."""
-    return mode_object(enc.mode)
+    """The mode object of ``enc`` now (the mode in play: its Ops registered)."""
+    obj = mode_object(enc.mode)
+    if not obj._ops_loaded:
+        obj.load_ops()
+    return obj
 
 
 def registered_modes() -> tuple[EncounterMode, ...]:

@@ -10,9 +10,7 @@ shown to the GM in areas of running (ticks * run / T).
 
 from __future__ import annotations
 
-import heapq
 import math
-from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
 from afdesk.encounter.combatant import Combatant, StateKind, opposed
@@ -21,6 +19,8 @@ from afdesk.encounter.geometry import NEIGHBOURS, Area, crossed_areas, in_front
 from afdesk.encounter.zone import PLAIN, AreaTerrain
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from afdesk.encounter.interface import Encounter
 
 
@@ -75,7 +75,10 @@ def available(c: Combatant) -> tuple[int, bool]:
 
 
 def as_areas(c: Combatant, ticks: int) -> Fraction:
-    """Ticks in areas of running, for display."""
+    """Ticks in areas of running, for display (``fractions`` is imported here: its
+    import cost the start about half a millisecond)."""
+    from fractions import Fraction
+
     if c.speeds.run <= 0:
         return Fraction(0)
     return Fraction(ticks * c.speeds.run, tick_unit(c))
@@ -115,6 +118,8 @@ def exit_limits(enc: Encounter, c: Combatant) -> tuple[Area, ...] | None:
 def reachable(enc: Encounter, cid: str, budget: int | None = None) -> dict[Area, Step]:
     """Every area the character can reach with ``budget`` ticks (default: what it has
     left), with the cheapest path. Entering an opponent's overlap ends the move (E14)."""
+    import heapq  # with the first reach asked for, not with the model
+
     c = enc.combatant(cid)
     if c.area is None:
         return {}

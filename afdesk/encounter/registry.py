@@ -17,6 +17,7 @@ time it is used, and never again; a union frozen then would refuse every Op regi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any, Union
 
 import msgspec
@@ -30,22 +31,57 @@ _package_loaded = False
 
 def _import_package_ops() -> None:
     """Import every module of afdesk's own Ops (:mod:`afdesk.encounter.ops`, the contest's,
-    ``restore``, and the installed modes' folders: each mode's ``mode.py`` imports its
-    own, :mod:`afdesk.encounter.installed`), so that they are all registered before
-    anything is decoded (whoever imported what so far).
+    ``restore``, and the registered modes' Ops: :meth:`EncounterMode.load_ops`, the
+    installed modes' from :mod:`afdesk.encounter.installed`), so that they are all
+    registered before anything is decoded with every Op (whoever imported what so far).
 
     The modules are named here, not found on disk: the model reads no files (an import
     contract), and a test checks that this import names every module of the package."""
+    _import_own_ops()
+    from afdesk.encounter.modes import registered_modes
+
+    for mode in registered_modes():  # each mode's Ops (EncounterMode.import_ops)
+        mode.load_ops()
+
+
+def _import_own_ops() -> None:
+    """Import the modules of the model's own Ops (battle's, the contest's, ``Restore``)
+    and the installed modes (their declarations, not their Ops)."""
     global _package_loaded
     if _package_loaded:
         return
     _package_loaded = True
-    from afdesk.encounter import installed as _installed  # noqa: F401 - the modes' Ops
+    from afdesk.encounter import installed as _installed  # noqa: F401 - the modes
     from afdesk.encounter import restore as _restore  # noqa: F401 - registers Restore
     from afdesk.encounter.contest import ops as _contest_ops  # noqa: F401 - registers
     from afdesk.encounter.ops import own_ops
 
     own_ops()  # the ops package's modules, as the package names them
+
+
+def ops_tagged(tags: Iterable[str]) -> dict[str, type[Op]] | None:
+    """The registered Op of each tag, or None when a tag names none. Loads only what the
+    tags need: the model's own Ops and, of the modes, those whose declared tags
+    (:attr:`~afdesk.encounter.modes.EncounterMode.op_tags`) hold one of them; a tag
+    found nowhere else loads every Op first (as :func:`registered_ops`). The loader's
+    narrow decoder reads a file's log with these (a battle's file loads no mode's Ops)."""
+    wanted = set(tags)
+    _import_own_ops()
+    from afdesk.encounter.modes import registered_modes
+
+    for mode in registered_modes():
+        if wanted & mode.op_tags:
+            mode.load_ops()
+    if "Restore" in wanted:
+        from afdesk.encounter.restore import restore_type
+
+        restore_type()  # the inverse of the modes registered now
+    if not wanted <= _REGISTRY.keys():
+        registered_ops()
+    try:
+        return {tag: _REGISTRY[tag] for tag in wanted}
+    except KeyError:
+        return None
 
 
 def registered_ops() -> tuple[type[Op], ...]:
@@ -111,6 +147,7 @@ __all__ = [
     "decode_hook",
     "nested_message",
     "op_union",
+    "ops_tagged",
     "register",
     "registered_ops",
 ]

@@ -10,11 +10,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
 from afdesk.gui.errors import Reporter
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QDialog
+
     from afdesk.encounter.op import Op
     from afdesk.gui.document import EncounterDocument
 
@@ -97,5 +99,7 @@ class CommandContext:
 
     def confirm(self, title: str, question: str) -> bool:
         """Ask the GM a yes/no question."""
+        from PySide6.QtWidgets import QMessageBox  # made when first used
+
         answer = QMessageBox.question(self.parent, title, question)
         return answer == QMessageBox.StandardButton.Yes

@@ -29,12 +29,16 @@ import sys
 import traceback
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QtMsgType, qInstallMessageHandler
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from afdesk import __version__
 from afdesk.paths import data_dir
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMessageBox
 
 
 def reports_dir() -> Path:
@@ -138,6 +142,8 @@ class CrashHandler:
     def _tell(
         self, exc: BaseException, details: str, report: Path, why: str = "", journal: str = ""
     ) -> None:
+        from PySide6.QtWidgets import QMessageBox  # made when first used
+
         box = QMessageBox(self.window)
         box.setIcon(QMessageBox.Icon.Critical)
         box.setWindowTitle("afdesk hit an unexpected error")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from afdesk.gui.style import meaning_style
 from afdesk.gui.text import sentence
@@ -85,6 +85,8 @@ class Reporter:
         """Something the GM asked for could not be done (a file, a journal): a warning
         box with the reason and, if given, what was kept. ``offer`` adds a button for a
         way out (Save As…); True if the GM chose it."""
+        from PySide6.QtWidgets import QMessageBox  # made when first used
+
         text = words(error)
         if kept:
             text = f"{text}\n\n{kept}"

@@ -10,10 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QMessageBox,
-)
 
 from afdesk import paths
 from afdesk.gui import screens, start_page
@@ -116,6 +112,8 @@ class FileMenu:
         return True
 
     def open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog  # made when first used
+
         start = str(self.doc.path.parent) if self.doc and self.doc.path else str(gm_folder())
         name, _ = QFileDialog.getOpenFileName(self, "Open encounter", start, FILE_FILTER)
         if name:
@@ -199,6 +197,8 @@ class FileMenu:
         """File > Export recap: one self-contained HTML page of the session (the log by
         exchange and round, the map at each round's start, every check's dice); for the
         players, without what only the GM sees. A clear message if it cannot be made."""
+        from PySide6.QtWidgets import QFileDialog, QMessageBox  # made when first used
+
         from afdesk.gui.recap_export import build
         from afdesk.storage import SaveError
         from afdesk.storage.recap import RecapError, write_recap
@@ -224,6 +224,8 @@ class FileMenu:
         return True
 
     def export_image(self) -> None:
+        from PySide6.QtWidgets import QFileDialog, QMessageBox  # made when first used
+
         from afdesk.gui.export import render_map  # only when asked
 
         start = str(gm_folder() / (self.doc.encounter.meta.name + ".png"))
@@ -250,6 +252,8 @@ class FileMenu:
         return self._save_to(self.doc.path)
 
     def save_as(self) -> bool:
+        from PySide6.QtWidgets import QFileDialog  # made when first used
+
         if self.doc is None:
             return False
         if self.doc.path:
@@ -296,6 +300,8 @@ class FileMenu:
         """Ask before losing changes; False if the GM cancels."""
         if self.doc is None or not self.doc.is_modified():
             return True
+        from PySide6.QtWidgets import QMessageBox  # made when first used
+
         answer = QMessageBox.question(
             self,
             "Unsaved changes",
@@ -440,6 +446,8 @@ class FileMenu:
     def add_encounter_to_campaign(self, path: str | Path | None = None) -> bool:
         """File > Add encounter to campaign: an ``.afenc`` made outside Prepare is copied
         into the campaign folder under a free name and listed as prepared."""
+        from PySide6.QtWidgets import QFileDialog  # made when first used
+
         if self._campaign is None or self.campaign.doc is None:
             self.reporter.failed(
                 "No campaign is open",

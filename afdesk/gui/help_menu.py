@@ -4,8 +4,6 @@ Each dialog's module is imported when the GM first asks for it."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QMessageBox
-
 
 class HelpMenu:
     """Mixed into :class:`~afdesk.gui.main_window.MainWindow`."""
@@ -28,6 +26,8 @@ class HelpMenu:
         self.help_dialog.show()
 
     def _about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox  # made when first used
+
         from afdesk.gui.help_text import about
 
         QMessageBox.about(self, "About afdesk", about())

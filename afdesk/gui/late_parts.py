@@ -39,9 +39,12 @@ class LateParts:
             self._make_map()
         return self._map
 
-    def _make_map(self, doc: EncounterDocument | None = None) -> None:
+    def _make_map(self, doc: EncounterDocument | None = None, *, follows: bool = True) -> None:
         """The map view, showing ``doc``, in the place of the empty ground; the keyboard
-        goes straight from the ground to the map (through no widget Qt made)."""
+        goes straight from the ground to the map (through no widget Qt made). With
+        ``follows`` False the caller has it follow the documents shown after ``doc``
+        (the window, which makes it as it is about to hand ``doc`` to every view: the
+        map would build ``doc``'s scene a second time)."""
         from afdesk.gui.map.view import MapView
         from afdesk.gui.token_menu import install as install_token_menu
 
@@ -64,7 +67,8 @@ class LateParts:
         view.actionRequested.connect(window.perform)
         view.statusMessage.connect(window.show_message)
         window.ctx.dialog_opened = view.follow_check
-        follow(window, view.set_document, now=False)  # it shows doc already
+        if follows:
+            follow(window, view.set_document, now=False)  # it shows doc already
 
     @property
     def reflex_panel(self):

@@ -382,8 +382,9 @@ class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
         old = self.doc
         self.doc = doc
         doc.setParent(self)
-        if self._map is None:
-            self._make_map(doc)  # the first document shown: the map is made for it
+        made_map = self._map is None
+        if made_map:  # the first document shown: the map is made for it
+            self._make_map(doc, follows=False)
         self._links.clear()
         for signal, slot in (
             (doc.modifiedChanged, self._update_title),
@@ -397,6 +398,8 @@ class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
         ):
             self._links.connect(signal, slot)
         self.documentChanged.emit(doc)  # the map, the panels, the players' window, ...
+        if made_map:  # it shows doc already; it follows the next ones, in its turn
+            follow(self, self._map.set_document, now=False)
         if not self.completed and modes.screens_for(doc.encounter.mode).board:
             self.complete()  # the first frame shows the mode's board; its panels show doc
         self._update_title()

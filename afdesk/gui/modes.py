@@ -19,7 +19,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -39,46 +38,119 @@ def packages() -> tuple[str, ...]:
     return tuple(name for name in names if importlib.util.find_spec(name) is not None)
 
 
-@dataclass(frozen=True)
+_FIELDS = (
+    "mode",
+    "board",
+    "make_board",
+    "attach",
+    "strip",
+    "workspace",
+    "sample",
+    "sample_label",
+    "install",
+    "docks",
+    "check_step",
+    "player_install",
+)
+"""The fields of :class:`ModeScreens`, in the order its constructor takes them."""
+
+
 class ModeScreens:
-    """What one mode shows (see the module)."""
+    """What one mode shows (see the module): a frozen record, compared field by field. A
+    plain class rather than a dataclass: importing ``dataclasses`` and defining this one
+    cost the start about 2.5 ms (msgspec is not imported before the first frame)."""
+
+    __slots__ = _FIELDS
 
     mode: Mode
-    board: str = ""
+    board: str
     """The name of the mode's main view ("chase board"), shown instead of the map while
     the encounter is in this mode (the map one click away); "" if the map is the main
     view."""
-    make_board: Callable[[Any], QWidget] | None = None
+    make_board: Callable[[Any], QWidget] | None
     """Makes the main view: given the GM's window for the GM's board, None for the
     players' variant (no controls, nothing the players may not see). The widget has
     ``set_document(doc)``."""
-    attach: Callable[[QWidget, Any], None] | None = None
+    attach: Callable[[QWidget, Any], None] | None
     """Called with the GM's board and the window after each ``set_document`` (the dice)."""
-    strip: bool = True
+    strip: bool
     """Whether the players' screen shows the reflex strip in this mode."""
-    workspace: str = ""
+    workspace: str
     """The workspace (:mod:`afdesk.gui.layouts`) the mode asks for; "" for Play."""
-    sample: str = ""
+    sample: str
     """The bundled sample's file name in ``resources/encounters`` ("" for none)."""
-    sample_label: str = ""
+    sample_label: str
     """How File > Open sample and the start page name the sample ("Rooftop chase")."""
-    install: Callable[[Any], object] | None = None
+    install: Callable[[Any], object] | None
     """Adds the mode's extras to the GM's window (map layers, docks): called once the
     window is whole and the encounter shown is first in this mode (or its extras are
     first asked for: ``window.mode_views.extras[mode]``); what it returns is kept there."""
-    docks: tuple[str, ...] = ()
+    docks: tuple[str, ...]
     """The object names of the docks ``install`` adds: a saved layout that places one has
     the extras installed as the window is completed, so that the layout places the dock."""
-    check_step: Callable[[Any, Any], Any] | None = None
+    check_step: Callable[[Any, Any], Any] | None
     """Makes the mode's own panel in the check dialog, before the attack's dice (an
     infiltration's perception against a surprise attack, N7), given the encounter and the
     dice source: a contest ``Panel`` with a ``decided`` signal, ``show_plan(plan)``,
     ``refresh()``, ``plan_after(plan)`` (the plan once decided) and ``op_for(op)`` (the
     Op to push)."""
-    player_install: Callable[[Any], Any] | None = None
+    player_install: Callable[[Any], Any] | None
     """Adds the mode's extras to the players' window (a layer on the players' map of what
     the table may see); what it returns has ``set_document(doc)`` and is kept on the
     players' window's ``mode_extras``."""
+
+    def __init__(
+        self,
+        mode: Mode,
+        board: str = "",
+        make_board: Callable[[Any], QWidget] | None = None,
+        attach: Callable[[QWidget, Any], None] | None = None,
+        strip: bool = True,
+        workspace: str = "",
+        sample: str = "",
+        sample_label: str = "",
+        install: Callable[[Any], object] | None = None,
+        docks: tuple[str, ...] = (),
+        check_step: Callable[[Any, Any], Any] | None = None,
+        player_install: Callable[[Any], Any] | None = None,
+    ) -> None:
+        for name, value in zip(
+            _FIELDS,
+            (
+                mode,
+                board,
+                make_board,
+                attach,
+                strip,
+                workspace,
+                sample,
+                sample_label,
+                install,
+                docks,
+                check_step,
+                player_install,
+            ),
+            strict=True,
+        ):
+            object.__setattr__(self, name, value)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not ModeScreens:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a ModeScreens is frozen: cannot assign to {name!r}")
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELDS)
+        return f"ModeScreens({shown})"
 
 
 _SCREENS: dict[Mode, ModeScreens] = {}

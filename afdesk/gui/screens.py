@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QPoint, QRect, QSize, QStandardPaths, Qt
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QAbstractScrollArea, QDialog, QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QScrollArea, QWidget
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QDialog
 
 TITLE_BAR = 40
 """Room left for the window manager's title bar above a dialog or the window."""
@@ -57,6 +61,8 @@ def available(widget: QWidget | None = None) -> QRect:
 def documents_folder() -> Path:
     """The GM's documents folder, where a first Save As starts (the home folder if the
     desktop names none)."""
+    from PySide6.QtCore import QStandardPaths  # made when first used
+
     where = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     return Path(where) if where else Path.home()
 

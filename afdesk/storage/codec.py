@@ -37,8 +37,7 @@ from typing import Any, Union
 
 import msgspec
 
-from afdesk.encounter.op import _REGISTRY
-from afdesk.encounter.registry import decode_hook, nested_message, op_union, registered_ops
+from afdesk.encounter.registry import decode_hook, nested_message, op_union, ops_tagged
 from afdesk.encounter.snapshot import EncounterState, LogEntry
 from afdesk.encounter.snapshot import layout as file_layout
 from afdesk.rules import RulesError
@@ -121,13 +120,11 @@ def _decoder_for(data: bytes) -> tuple[Any, msgspec.json.Decoder[Any]] | None:
         entries = _tags_decoder.decode(data).log
     except (msgspec.DecodeError, UnicodeDecodeError):
         return None
-    registered_ops()  # every afdesk Op registered, as op_union() has them
-    try:
-        ops = frozenset(_REGISTRY[tag] for tag in {e.op.op for e in entries})
-    except KeyError:
+    # the Ops the log names, their modules loaded (a battle's file: no mode's Ops)
+    tagged = ops_tagged({e.op.op for e in entries})
+    if not tagged:
         return None
-    if not ops:
-        return None
+    ops = frozenset(tagged.values())
     real = file_layout()
     key = (ops, real)
     made = _narrow.get(key)

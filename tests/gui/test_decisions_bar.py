@@ -31,7 +31,7 @@ def test_harm_at_grit_is_asked_above_the_map_whoever_is_selected(window):
     doc = window.doc
     enc = doc.encounter
     bar = window.decisions
-    assert not bar.parentWidget().isVisible()  # nothing waits: no bar
+    assert bar.parentWidget() is None  # nothing has waited yet: no tool bar made
     actor = enc.actor
     victim = next(c for c in enc.roster() if c.id != actor and c.on_map and c.grit > 0)
     doc.select(actor)  # the attacker stays selected, as after Apply

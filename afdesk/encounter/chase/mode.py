@@ -5,6 +5,9 @@ the participant rolls its pursuit die and checks (the Ops in
 :mod:`afdesk.encounter.chase.ops`). When a round ends, the pole is the participant whose
 total gained most this round (H3, the higher reflex card breaks ties); it picks the next
 round's stage properties, and a stage the GM prepared ahead is taken now.
+
+The mode's Ops are imported when a file names one, when the chase is in play or when
+every Op is asked for (:attr:`ChaseMode.op_tags`), not with the mode.
 """
 
 from __future__ import annotations
@@ -13,11 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from afdesk.encounter.chase import ops as _ops  # noqa: F401 - its Ops (registers them)
-from afdesk.encounter.chase import ops_base as _ops_base  # noqa: F401 - its Ops
-from afdesk.encounter.chase import special as _special  # noqa: F401 - its Ops
-from afdesk.encounter.chase import stage as _stage  # noqa: F401 - its Ops
-from afdesk.encounter.chase.check import steady_crew
 from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Way, chase_of
 from afdesk.encounter.modes import Battle, register_mode
@@ -75,6 +73,29 @@ class ChaseMode(Battle):
 
     mode = CHASE
     part = CHASE_PART
+    op_tags = frozenset(
+        {
+            "AddVehicle",
+            "CatchDecoy",
+            "ChaseCheck",
+            "CrewCheck",
+            "EndSpecial",
+            "EndStageEffect",
+            "HazardAttack",
+            "KnockOut",
+            "LeaveVehicle",
+            "ResolveChase",
+            "RollCountdown",
+            "RollPursuit",
+            "SetCountdown",
+            "SetParticipant",
+            "SetStage",
+            "SpecialAction",
+        }
+    )
+
+    def import_ops(self) -> None:
+        from afdesk.encounter.chase import check, ops, special, stage  # noqa: F401 - its Ops
 
     def fate(self, part: Any, cid: str) -> str:
         """A participant captured, escaped or out of the chase (H5)."""
@@ -141,6 +162,8 @@ class ChaseMode(Battle):
             ahead = chase.stages_ahead
             if ahead:
                 stage, ahead = ahead[0], ahead[1:]
+            from afdesk.encounter.chase.check import steady_crew
+
             steady_crew(enc, stage)
             enc.set_part(
                 "chase",

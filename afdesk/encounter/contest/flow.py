@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -43,6 +42,8 @@ from afdesk.rules.rulesets import Ruleset, ruleset_named
 from afdesk.rules.verdict import Verdict
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from afdesk.encounter.contest.ops import ResolveContest
     from afdesk.encounter.interface import Encounter
 

@@ -15,9 +15,6 @@ import msgspec
 
 from afdesk.encounter.checks import CheckKind
 from afdesk.encounter.combatant import Side
-from afdesk.encounter.dispute import checks
-from afdesk.encounter.dispute import convince as _convince  # noqa: F401 - its Ops
-from afdesk.encounter.dispute.ops import outcome_text
 from afdesk.encounter.dispute.state import (
     AUDIENCE,
     DisputeOutcome,
@@ -52,6 +49,22 @@ class DisputeMode(Battle):
 
     mode = DISPUTE
     part = DISPUTE_PART
+    op_tags = frozenset(
+        {
+            "AddPlatform",
+            "AddTension",
+            "CloseDispute",
+            "DisputeConvince",
+            "EditPlatform",
+            "JoinDispute",
+            "MoveDisputant",
+            "SetDisputeStats",
+            "SetTensionThreshold",
+            "SettleDispute",
+        }
+    )
+    """Imported when a file names one, when the dispute is in play or when every Op is
+    asked for, not with the mode."""
     bounds: ClassVar[dict[type, tuple[Bound, ...]]] = {
         PlatformProperty: counters(("dice", "platform property dice (P2, R1)")),
         Entry: (
@@ -93,6 +106,9 @@ class DisputeMode(Battle):
         if new:
             enc.set_part("dispute", msgspec.structs.replace(d, entries=(*d.entries, *new)))
 
+    def import_ops(self) -> None:
+        from afdesk.encounter.dispute import checks, convince, ops  # noqa: F401 - its Ops
+
     def leave(self, enc: Encounter) -> None:
         """The dispute's part stays as it is: a later dispute picks it up again (E16)."""
 
@@ -101,37 +117,55 @@ class DisputeMode(Battle):
     ) -> Plan | None:
         """A Convince against the audience or a personality, the platform's dice on it, and
         any check without a zone (P1, P2, P4)."""
+        from afdesk.encounter.dispute import checks  # with its Ops
+
         return checks.dispute_plan(enc, attacker, CheckKind(action), target, facet, weapon)
 
     def check_targets(
         self, enc: Encounter, attacker: str, action: str
     ) -> list[tuple[str, str, str]] | None:
+        from afdesk.encounter.dispute import checks  # with its Ops
+
         return checks.check_targets(enc, attacker, CheckKind(action))
 
     def after_check(self, enc: Encounter, record: ContestRecord, v: Verdict) -> None:
+        from afdesk.encounter.dispute import checks  # with its Ops
+
         checks.after_check(enc, record, v)
 
     def check_text(self, enc: Encounter, record: ContestRecord, v: Verdict) -> str:
+        from afdesk.encounter.dispute import checks  # with its Ops
+
         return checks.check_text(enc, record, v)
 
     def damage_as_hits(self, enc: Encounter, record: ContestRecord) -> bool:
+        from afdesk.encounter.dispute import checks  # with its Ops
+
         return not checks.taunted_in_dispute(enc, record)
 
     def change_now(self, enc: Encounter) -> str:
+        from afdesk.encounter.dispute import checks  # with its Ops
+
         return checks.change_now(enc)
 
     def retort_refusal(self, enc: Encounter, attacker: str, target: str, ally: str) -> str:
         """Anyone present in the dispute on another side than the attacker's (P5)."""
+        from afdesk.encounter.dispute import checks  # with its Ops
+
         return checks.retort_refusal(enc, attacker, target, ally)
 
     def decisions(self, enc: Encounter) -> list[Decision]:
         """The fumble's tension, a broken dispute's battle, chase or end (P7), closing at
         an exchange end (P8): the window's decisions bar shows them (one source)."""
+        from afdesk.encounter.dispute import checks  # with its Ops
+
         return checks.decisions(enc, enc.log)
 
     def next_turn(self, enc: Encounter) -> None:
         d: DisputeState = dispute_of(enc)
         if d.over:
+            from afdesk.encounter.dispute.ops import outcome_text
+
             raise IllegalOp(
                 f"the dispute is over ({outcome_text(d)}): change the mode or end the "
                 "encounter (P7, P9)"

@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
-from afdesk.encounter.infiltration import ops as _ops  # noqa: F401 - its Ops
-from afdesk.encounter.infiltration import setup as _setup  # noqa: F401 - its Ops
 from afdesk.encounter.infiltration.state import (
     Departure,
     InfiltrationState,
@@ -49,6 +47,31 @@ class InfiltrationMode(Battle):
 
     mode = INFILTRATION
     part = INFILTRATION_PART
+    op_tags = frozenset(
+        {
+            "ConfirmWatch",
+            "EliminateDecoy",
+            "HiddenActsFrom",
+            "LoseDecoy",
+            "MarkLeft",
+            "MarkObjective",
+            "MoveDecoys",
+            "RaiseAlarm",
+            "Reveal",
+            "SetObjective",
+            "SetObscured",
+            "SetRoles",
+            "SetUpIntruder",
+            "SetUpSharedDecoys",
+            "SurpriseAttack",
+        }
+    )
+    """Imported when a file names one, when the infiltration is in play or when every Op
+    is asked for, not with the mode."""
+
+    def import_ops(self) -> None:
+        from afdesk.encounter.infiltration import ops, setup  # noqa: F401 - its Ops
+
     bounds: ClassVar[dict[type, tuple[Bound, ...]]] = {
         Objective: (Bound("area", ZONE_AREA, "[]", "objective area (N1)"),),
         Departure: counters(("exchange", "exchange (E1)")),

@@ -4,7 +4,6 @@ changes anything."""
 
 from __future__ import annotations
 
-import heapq
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -149,6 +148,8 @@ def decoy_reach(enc: Encounter, cid: str, start: Area) -> dict[Area, tuple[Area,
     its terrain needs), with the cheapest path (``start`` first). A path ends in an
     opponent's area (E14: entering its overlap ends the move; the decoy is lost there,
     N4b). ``start`` itself is left out."""
+    import heapq  # with the first decoy reach asked for, not with the mode
+
     from afdesk.encounter import movement
 
     c = enc.combatants.get(cid)

@@ -1,7 +1,6 @@
 """Moving on the map (E11, E14)."""
 
 from collections.abc import Iterable
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from afdesk.encounter import economy, movement
@@ -14,10 +13,12 @@ from afdesk.encounter.op import Op
 from afdesk.encounter.requires import area_text, name, require_on_map
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from afdesk.encounter.interface import Encounter
 
 
-def _areas(value: Fraction) -> str:
+def _areas(value: "Fraction") -> str:
     if value.denominator == 1:
         n = value.numerator
         return f"{n} area" + ("" if n == 1 else "s")

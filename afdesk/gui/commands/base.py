@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from PySide6.QtWidgets import QDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from afdesk.encounter.op import Op
 from afdesk.gui.context import CommandContext
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QDialog
+
     from afdesk.gui.document import EncounterDocument
 
 

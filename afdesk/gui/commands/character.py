@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import msgspec
-from PySide6.QtWidgets import QDialog
 
 from afdesk.encounter import features, offers
 from afdesk.encounter.combatant import StateKind
@@ -30,6 +29,8 @@ from afdesk.gui.commands.base import (
 from afdesk.gui.text import sentence
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QDialog
+
     from afdesk.encounter.combatant import Combatant
     from afdesk.gui.document import EncounterDocument
 

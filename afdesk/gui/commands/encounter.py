@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QDialog
-
 from afdesk.encounter import installed  # noqa: F401 - every installed mode, before MODES
 from afdesk.encounter.op import Op
 from afdesk.encounter.ops.flow import EndEncounter, EndExchangeEarly, NextTurn
@@ -27,6 +25,8 @@ from afdesk.gui.commands.base import (
 from afdesk.gui.text import sentence
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QDialog
+
     from afdesk.gui.document import EncounterDocument
 
 

@@ -6,6 +6,8 @@ whatever the central view shows, with its buttons, until it is decided
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -84,9 +86,16 @@ class DecisionRow(QWidget):
 class DecisionsBar(QWidget):
     """Every pending decision, one row each; hidden (with its tool bar) when none."""
 
-    def __init__(self, ctx: CommandContext, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        ctx: CommandContext,
+        parent: QWidget | None = None,
+        place: Callable[[DecisionsBar], None] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.ctx = ctx
+        self.place = place
+        """Puts the bar in its holder (the window's tool bar) when it first shows."""
         self.doc = None
         self._links = Links()
         self.decisions: list[Decision] = []
@@ -140,6 +149,11 @@ class DecisionsBar(QWidget):
         self.rows = self._made[: len(self.decisions)]
 
     def _show(self, on: bool) -> None:
+        if self.place is not None:  # not placed yet: placed when something first waits
+            if not on:
+                return
+            place, self.place = self.place, None
+            place(self)
         holder = self.parentWidget()
         (holder if isinstance(holder, QToolBar) else self).setVisible(on)
 
@@ -159,14 +173,22 @@ class DecisionsBar(QWidget):
 
 def install(window) -> DecisionsBar:
     """Put the decisions bar above the map, across the window (a tool bar that only
-    shows while something waits), following the document shown."""
+    shows while something waits), following the document shown.
+
+    The tool bar is made when something first waits, not at the start: a tool bar makes
+    its extension button, whose icon it asks of the application's style
+    (:mod:`afdesk.gui.kept_icons`, in Python), and that button, a widget class Qt keeps
+    to itself, is the first such widget Python meets: PySide6 would first make Python
+    classes for every widget class it knows (5 ms of the start)."""
+    bar = DecisionsBar(window.ctx, place=lambda bar: _tool_bar(window, bar))
+    follow(window, bar.set_document)
+    return bar
+
+
+def _tool_bar(window, bar: DecisionsBar) -> None:
     tools = QToolBar("Decisions", window)
     tools.setObjectName("decisionsBar")
     tools.setMovable(False)
     tools.setFloatable(False)
-    bar = DecisionsBar(window.ctx, tools)
     tools.addWidget(bar)
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, tools)
-    tools.setVisible(False)
-    follow(window, bar.set_document)
-    return bar

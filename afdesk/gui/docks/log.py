@@ -10,7 +10,6 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QMetaObject, QRect, QSize, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
@@ -398,6 +397,8 @@ class LogPanel(QWidget):
         return [self.model.entries[i] for i in self.model.rows]
 
     def export_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog  # made when first used
+
         name, _chosen = QFileDialog.getSaveFileName(
             self,
             "Export the log",

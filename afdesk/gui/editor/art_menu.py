@@ -12,14 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QGroupBox,
-    QHBoxLayout,
-    QMessageBox,
-    QPushButton,
-    QWidget,
-)
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QWidget
 
 from afdesk.encounter.ops.art import SetMapArt
 from afdesk.gui.map import art as map_art
@@ -71,6 +64,8 @@ class MapArtMenu:
         return getattr(self.window, "doc", None)
 
     def _warn(self, text: str) -> None:
+        from PySide6.QtWidgets import QMessageBox  # made when first used
+
         QMessageBox.warning(self.window, "Map art", text)
 
     def set_shown(self, on: bool) -> None:
@@ -100,6 +95,8 @@ class MapArtMenu:
 
     def import_art(self, path: str | Path | None = None) -> None:
         """Ask for a file (unless given), then open the map art dialog on it."""
+        from PySide6.QtWidgets import QFileDialog  # made when first used
+
         if self.doc is None:
             return
         if path is None:

@@ -12,8 +12,7 @@ One stroke, drop or key is one Op, so one undo step, and the log says "Zone: ...
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+import msgspec
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QKeyEvent, QMouseEvent, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
@@ -44,14 +43,14 @@ SLOT_KEYS = {
 PAINT, RECT, FLOOD = "paint", "rect", "flood"
 
 
-@dataclass
-class Brush:
-    """What a brush stroke does (the editor's dock sets it)."""
+class Brush(msgspec.Struct):
+    """What a brush stroke does (the editor's dock sets it). A Struct, not a dataclass:
+    importing ``dataclasses`` cost the start about a millisecond."""
 
     segment: str = ""
     remove: bool = False
     shape: str = PAINT
-    props: SegmentProps = field(default_factory=SegmentProps)
+    props: SegmentProps = msgspec.field(default_factory=SegmentProps)
     """The properties the editor's dock shows: a stroke paints the segment with them (a new
     segment starts with them; an existing one is given them in the same undo step)."""
 

@@ -1,0 +1,121 @@
+"""What the start leaves out until it is needed, end to end: ``afdesk`` on the bundled
+battle, to the whole window (``AFDESK_EXIT_AFTER_FIRST_FRAME=complete``), in a fresh
+process as the GM starts it.
+
+- No mode's Ops: the chase's, the dispute's and the infiltration's Op modules are loaded
+  when a file names one of their Ops or the mode is in play (E16; the pure side is
+  ``tests/encounter/test_mode_ops_lazy.py``).
+- No widget Qt made for itself meets Python: PySide6, handed one whose class it does not
+  know (a scroll area's own viewport, a tool bar's extension button), first makes Python
+  classes for every widget class it knows (about 6 ms each time it starts over). A widget
+  class the start never uses (a calendar) has no Python class once the window is whole.
+- The classes of what the GM only sees when asking (a message box, a file dialog, the
+  desktop's folders) are made then: PySide6 makes a class, with its enums, when a module
+  first imports it.
+- No dataclass: importing ``dataclasses`` and defining one cost more than a millisecond
+  (records are Structs, or plain classes before the first frame).
+- The map builds the first document's scene once (it is made for that document, and
+  follows the ones shown after).
+- The zone editor's map tool is made when the editor first opens.
+- The decisions bar's tool bar is made when something first waits (nothing does on the
+  sample)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+WHOLE_START = """
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6 import QtCore, QtWidgets
+import afdesk.gui.main_window as mw
+
+windows = []
+complete = mw.MainWindow.complete
+def completing(self):
+    complete(self)
+    windows.append(self)
+    QTimer.singleShot(0, facts)  # once the start is over
+
+scenes = []
+def facts():
+    w = windows[0]
+    modes = ("chase", "dispute", "infiltration")
+    print(json.dumps({
+        "characters": len(w.doc.encounter.combatants),
+        "completed": w.completed,
+        "mode_ops": sorted(
+            m for m in sys.modules
+            if m.startswith(tuple(f"afdesk.encounter.{x}." for x in modes))
+            and m.rsplit(".", 1)[1] not in ("mode", "state", "order", "watch")
+        ),
+        "modes": sorted(m for m in sys.modules if m.rsplit(".", 1)[-1] == "mode"
+                        and m.startswith("afdesk.encounter.")),
+        "calendar": "QCalendarWidget" in QtWidgets.__dict__,
+        "dataclasses": "dataclasses" in sys.modules,
+        "fractions": "fractions" in sys.modules,
+        "heapq": "heapq" in sys.modules,
+        "edit_tool": "afdesk.gui.map.tools.editor" in sys.modules,
+        "asked_only": sorted(
+            name for module, names in ((QtWidgets, ("QMessageBox", "QFileDialog")),
+                                       (QtCore, ("QStandardPaths",)))
+            for name in names if name in module.__dict__
+        ),
+        "widget_classes": len([k for k in QtWidgets.__dict__ if k.startswith("Q")]),
+        "scenes": len(scenes),
+        "scene_shown": w.map.map_scene is scenes[-1] if scenes else False,
+        "decisions_tool_bar": w.decisions.parentWidget() is not None,
+    }), flush=True)
+
+mw.MainWindow.complete = completing
+import afdesk.gui.map.scene as scene_module
+made = scene_module.MapScene.__init__
+def counting(self, *args, **kwargs):
+    scenes.append(self)
+    made(self, *args, **kwargs)
+scene_module.MapScene.__init__ = counting
+from afdesk.cli import run
+sys.exit(run(sys.argv[1:]))
+"""
+
+
+def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "QT_LOGGING_RULES": "qt.qpa.*=false",
+        "AFDESK_DATA_DIR": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "AFDESK_EXIT_AFTER_FIRST_FRAME": "complete",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", WHOLE_START],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    facts = json.loads(done.stdout.splitlines()[-1])
+    assert facts["characters"] == 8 and facts["completed"]  # the bundled battle, whole
+    # the modes are declared (their values, parts, bounds), their Ops are not loaded
+    assert facts["modes"] == [
+        "afdesk.encounter.chase.mode",
+        "afdesk.encounter.dispute.mode",
+        "afdesk.encounter.infiltration.mode",
+    ]
+    assert facts["mode_ops"] == []
+    assert not facts["calendar"], f"{facts['widget_classes']} widget classes made"
+    # a message box, a file dialog and the desktop's folders: their classes (and their
+    # enums) are made when first asked for, not imported with the window's modules
+    assert facts["asked_only"] == []
+    assert not facts["dataclasses"]  # records at the start: plain classes and Structs
+    assert not facts["fractions"]  # movement's areas as fractions: when a move is shown
+    assert not facts["heapq"]  # the cheapest paths: when a reach is first asked for
+    assert not facts["edit_tool"]  # the zone editor's tool comes with the editor
+    assert facts["scenes"] == 1 and facts["scene_shown"]
+    assert not facts["decisions_tool_bar"]
