@@ -4,7 +4,10 @@ and documents built around the sample encounter."""
 from __future__ import annotations
 
 import gc
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings
@@ -77,3 +80,23 @@ def character_panel(doc, qtbot):
     qtbot.addWidget(panel)
     panel.set_document(doc)
     return panel
+
+
+def start_to_the_whole_window(tmp_path, code: str, *args: str) -> subprocess.CompletedProcess:
+    """Run ``code`` (which starts afdesk through ``afdesk.cli.run``) in a process of its own
+    with ``args``, offscreen, with this test's settings and data folders, quitting once the
+    window is whole; it must exit 0 with no traceback."""
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "QT_LOGGING_RULES": "qt.qpa.*=false",
+        "AFDESK_DATA_DIR": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "AFDESK_EXIT_AFTER_FIRST_FRAME": "complete",  # quit once the start is over
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    return done

@@ -4,10 +4,6 @@ window is drawn, and the whole window it makes is the one built at once."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 from PySide6.QtCore import QSettings
 
@@ -16,6 +12,7 @@ from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.paths import chase_sample_encounter
 from afdesk.storage import load
+from tests.gui.conftest import start_to_the_whole_window
 
 
 def _menu_texts(window: MainWindow) -> list[tuple[str, list[str]]]:
@@ -108,14 +105,6 @@ def test_a_chase_opened_at_start_completes_the_window_for_its_board(qtbot, tmp_p
 
 def test_the_app_completes_its_window_once_drawn(tmp_path):
     """``afdesk`` on the sample, to the complete window and out: exit 0, no error output."""
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        "QT_LOGGING_RULES": "qt.qpa.*=false",
-        "AFDESK_DATA_DIR": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "AFDESK_EXIT_AFTER_FIRST_FRAME": "complete",
-    }
     code = (
         "import gc, sys\n"
         "import afdesk.gui.main_window as mw\n"
@@ -130,13 +119,9 @@ def test_the_app_completes_its_window_once_drawn(tmp_path):
         "print('collecting', gc.isenabled(), flush=True)\n"
         "sys.exit(status)\n"
     )
-    ran = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert ran.returncode == 0, ran.stderr
+    ran = start_to_the_whole_window(tmp_path, code)
     # the cycle collector waits out the start (cli.run), and is back on afterwards
     assert ran.stdout.splitlines() == ["complete True", "collecting False", "collecting True"]
-    assert "Traceback" not in ran.stderr
 
 
 def test_the_map_keeps_its_place_when_the_panels_arrive(qtbot, tmp_path, doc):

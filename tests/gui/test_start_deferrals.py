@@ -23,9 +23,8 @@ process as the GM starts it.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+
+from tests.gui.conftest import start_to_the_whole_window
 
 WHOLE_START = """
 import json, sys
@@ -83,23 +82,7 @@ sys.exit(run(sys.argv[1:]))
 
 
 def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        "QT_LOGGING_RULES": "qt.qpa.*=false",
-        "AFDESK_DATA_DIR": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "AFDESK_EXIT_AFTER_FIRST_FRAME": "complete",
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", WHOLE_START],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr, done.stderr
+    done = start_to_the_whole_window(tmp_path, WHOLE_START)
     facts = json.loads(done.stdout.splitlines()[-1])
     assert facts["characters"] == 8 and facts["completed"]  # the bundled battle, whole
     # the modes are declared (their values, parts, bounds), their Ops are not loaded

@@ -9,11 +9,9 @@ starts it (``cli.run``)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 from afdesk.paths import sample_encounter
+from tests.gui.conftest import start_to_the_whole_window
 
 AFTER_THE_START = """
 import gc, json, os, sys, traceback
@@ -82,23 +80,7 @@ sys.exit(run(sys.argv[1:]))
 
 
 def _start(tmp_path, *args: str) -> dict:
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        "QT_LOGGING_RULES": "qt.qpa.*=false",
-        "AFDESK_DATA_DIR": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "AFDESK_EXIT_AFTER_FIRST_FRAME": "complete",  # quit once the start is over
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", AFTER_THE_START, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr, done.stderr
+    done = start_to_the_whole_window(tmp_path, AFTER_THE_START, *args)
     return json.loads(done.stdout.splitlines()[-1])
 
 
