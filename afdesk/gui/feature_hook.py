@@ -64,13 +64,31 @@ def _package_folders(package: str) -> list[str]:
 
 
 def _module_names(folder: str, package: str) -> Iterator[str]:
-    """The modules under ``folder`` (the package ``package``), its own name first."""
+    """The modules under ``folder`` (the package ``package``), its own name first. In the
+    one-folder build the modules are in its archive and ``folder`` is not on the disk:
+    they are listed through ``pkgutil``, which the build's importer answers."""
     yield package
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            name = entry.name
-            if name.endswith(".py"):
-                if name != "__init__.py":
-                    yield f"{package}.{name[:-3]}"
-            elif name.isidentifier() and entry.is_dir():  # not __pycache__'s kin
-                yield from _module_names(entry.path, f"{package}.{name}")
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        yield from _archived_names(folder, package)
+        return
+    for entry in entries:
+        name = entry.name
+        if name.endswith(".py"):
+            if name != "__init__.py":
+                yield f"{package}.{name[:-3]}"
+        elif name.isidentifier() and entry.is_dir():  # not __pycache__'s kin
+            yield from _module_names(entry.path, f"{package}.{name}")
+
+
+def _archived_names(folder: str, package: str) -> Iterator[str]:
+    """The modules of ``package`` under ``folder`` that an importer other than the file
+    system's holds (none if no importer does)."""
+    import pkgutil
+
+    for info in pkgutil.iter_modules([folder]):
+        name = f"{package}.{info.name}"
+        yield name
+        if info.ispkg:
+            yield from _archived_names(os.path.join(folder, info.name), name)

@@ -68,3 +68,38 @@ def test_a_pyside6_without_the_table_is_left_alone(monkeypatch):
     assert feature_hook.spare_afdesk_modules() == 0
     monkeypatch.delitem(sys.modules, "__feature__")
     assert feature_hook.spare_afdesk_modules() == 0
+
+
+def test_the_one_folder_build_notes_the_modules_of_its_archive(monkeypatch, tmp_path):
+    """In the frozen build afdesk's folder is not on the disk (its modules are in the
+    build's archive, which answers pkgutil): the start neither fails nor leaves them out.
+    (The build's whole window died here with FileNotFoundError.)"""
+    root = str(tmp_path / "_internal" / "afdesk")
+    archive = {
+        root: [("archived", False), ("gui", True)],
+        os.path.join(root, "gui"): [("archived", False), ("map", True)],
+        os.path.join(root, "gui", "map"): [("archived", False)],
+    }
+
+    def iter_modules(path):
+        return [pkgutil.ModuleInfo(None, name, ispkg) for name, ispkg in archive.get(path[0], [])]
+
+    monkeypatch.setattr(afdesk, "__path__", [root])
+    monkeypatch.setattr(pkgutil, "iter_modules", iter_modules)
+    table: dict[str, int] = {}
+    monkeypatch.setitem(
+        sys.modules, "__feature__", types.SimpleNamespace(pyside_feature_dict=table)
+    )
+    feature_hook.spare_afdesk_modules()
+    # (modules imported already are noted too, as imported before Qt)
+    assert {name: table.get(name) for name in ARCHIVED} == ARCHIVED
+
+
+ARCHIVED = {
+    "afdesk": -1,
+    "afdesk.archived": -1,
+    "afdesk.gui": 0,
+    "afdesk.gui.archived": 0,
+    "afdesk.gui.map": 0,
+    "afdesk.gui.map.archived": 0,
+}
