@@ -75,3 +75,17 @@ def test_a_short_panel_puts_the_key_under_the_header():
     assert legend._anchor is None  # 608 tall: the key follows the header
     legend.sync("River ford", "Exchange 1 · Round 1", "Bandit Chief Gao", None, 950)
     assert legend._anchor == 950 - 16 - KEY_HEIGHT
+
+
+def test_the_key_is_as_tall_as_the_room_left_for_it():
+    """KEY_HEIGHT, which places the key at the panel's foot, is what painting it takes: a
+    row added to the key without it would run past the panel."""
+    from PySide6.QtGui import QImage, QPainter
+
+    image = QImage(400, 800, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        for t in (theme.GM, theme.PLAYER):
+            assert LegendItem(t).paint_key(painter, 100.0) == 100.0 + KEY_HEIGHT
+    finally:
+        painter.end()

@@ -364,6 +364,11 @@ class LegendItem(MapItem):
         # zoom the header's clip reaches down past its own rectangle, toward the key.)
         if painter.hasClipping() and painter.clipBoundingRect().bottom() <= y - 1:
             return
+        self.paint_key(painter, y)
+
+    def paint_key(self, painter: QPainter, y: float) -> float:
+        """The key from ``y`` down (:data:`KEY_HEIGHT` tall); where it ends."""
+        t = self.theme
         y = self._section(painter, y, "Sides")
         for side, label in (
             (Side.BAND, "Band"),
@@ -384,6 +389,7 @@ class LegendItem(MapItem):
             if key == "custom" and not self.theme.show_gm_notes:
                 words = "Special: ask the GM"
             y = self._row_glyph(painter, y, g.colour, g.mark, words)
+        return y
 
     def _section(self, painter: QPainter, y: float, text: str) -> float:
         painter.setPen(QColor(self.theme.legend_text))
