@@ -127,8 +127,8 @@ class LateParts:
 
 
 def _undo_view(_ctx):
-    from PySide6.QtWidgets import QUndoView
+    from afdesk.gui.docks.history import UndoList
 
-    view = QUndoView()
+    view = UndoList()
     view.setEmptyLabel("Opened")
     return view
