@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QPalette, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QStyleOptionViewItem
 
 from afdesk.gui.docks.history import UndoList
 
@@ -100,6 +101,25 @@ def test_at_the_bound_a_step_changes_two_rows_and_nothing_else(shown):
         stack.push(_Step(f"step {n}"))
     assert seen == {"resets": 0, "rows changed": 20}  # per step: the oldest out, one in
     assert _rows(view) == ["Opened", *(f"step {n}" for n in range(28, 40))]
+
+
+def test_steps_past_the_current_one_are_dimmed(shown):
+    view, stack = shown
+    for n in range(4):
+        stack.push(_Step(f"step {n}"))
+    stack.setIndex(2)
+    delegate, model = view.itemDelegate(), view.model()
+
+    def colour(row: int):
+        option = QStyleOptionViewItem()
+        option.initFrom(view)
+        delegate.initStyleOption(option, model.index(row))
+        return option.palette.color(QPalette.ColorRole.Text)
+
+    dim = view.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+    assert [colour(r) == dim for r in range(5)] == [False, False, False, True, True]
+    stack.redo()
+    assert [colour(r) == dim for r in range(5)] == [False, False, False, False, True]
 
 
 def test_choosing_a_row_undoes_or_redoes_to_it(shown):

@@ -12,8 +12,14 @@ follows the stack only while the dock can be seen."""
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, QStringListModel, Signal
-from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QListView, QWidget
+from PySide6.QtGui import QPalette, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QListView,
+    QStyledItemDelegate,
+    QWidget,
+)
 from shiboken6 import Shiboken
 
 _LOOK_FOR_OLDEST = 8
@@ -105,6 +111,21 @@ class StepList(QStringListModel):
         self.followed.emit()
 
 
+class _RedoDimmed(QStyledItemDelegate):
+    """The steps past the current one (those redo would do again) in the palette's
+    disabled text colour, as an editor greys what undo took back."""
+
+    def __init__(self, steps: StepList, parent: QObject) -> None:
+        super().__init__(parent)
+        self._steps = steps
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        if index.row() > self._steps.current():
+            colour = option.palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+            option.palette.setColor(QPalette.ColorRole.Text, colour)
+
+
 class UndoList(QListView):
     """The Undo history's list: a :class:`StepList` shown, its current step selected;
     choosing a row sets the stack's index (undoes or redoes to that step), as QUndoView
@@ -114,6 +135,7 @@ class UndoList(QListView):
         super().__init__(parent)
         self._steps = StepList(self)
         self.setModel(self._steps)
+        self.setItemDelegate(_RedoDimmed(self._steps, self))
         self.setUniformItemSizes(True)  # the rows laid out by arithmetic, not one by one
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setAlternatingRowColors(False)
@@ -144,6 +166,7 @@ class UndoList(QListView):
         finally:
             self._selecting = False
         self.scrollTo(index)
+        self.viewport().update()  # the rows undone or redone between: dimmed or not
 
     def _chosen(self, current: QModelIndex, _previous: QModelIndex) -> None:
         stack = self._steps.stack()
