@@ -525,7 +525,8 @@ class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
             self.turn_label.setText("Setup: place characters, then deal reflex (Ctrl+D)")
         else:
             self.turn_label.setText(f"Exchange {t.exchange} · {t.phase.label}")
-        self._update_actions()
+        # The actions follow at doc.changed, which comes after every change (and once
+        # the window shows a document: _follow_edits), not here a second time.
 
     def _update_actions(self) -> None:
         """Enable each command's menu action as the model allows it; a disabled one says
