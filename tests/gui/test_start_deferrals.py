@@ -16,7 +16,8 @@ process as the GM starts it.
   (records are Structs, or plain classes before the first frame).
 - The map builds the first document's scene once (it is made for that document, and
   follows the ones shown after).
-- The zone editor's map tool is made when the editor first opens.
+- The zone editor's map tool is made when the editor first opens; what a drag means
+  (``afdesk.encounter.drag``) is imported when a token is first dragged or stepped.
 - The decisions bar's tool bar is made when something first waits (nothing does on the
   sample).
 - The window's icon is PNG renderings of the SVG (afdesk.gui.icons): Qt's SVG library and
@@ -60,6 +61,7 @@ def facts():
         "fractions": "fractions" in sys.modules,
         "heapq": "heapq" in sys.modules,
         "edit_tool": "afdesk.gui.map.tools.editor" in sys.modules,
+        "drag": "afdesk.encounter.drag" in sys.modules,
         "asked_only": sorted(
             name for module, names in ((QtWidgets, ("QMessageBox", "QFileDialog")),
                                        (QtCore, ("QStandardPaths",)))
@@ -105,6 +107,7 @@ def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
     assert not facts["fractions"]  # movement's areas as fractions: when a move is shown
     assert not facts["heapq"]  # the cheapest paths: when a reach is first asked for
     assert not facts["edit_tool"]  # the zone editor's tool comes with the editor
+    assert not facts["drag"]  # what a drag means (the model's): when a token is first moved
     assert facts["scenes"] == 1 and facts["scene_shown"]
     assert not facts["decisions_tool_bar"]
     # the window's icon is PNGs (afdesk.gui.icons): Qt's SVG library is not loaded
