@@ -10,13 +10,11 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer
-from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from afdesk import __version__
 from afdesk.gui import platform_check
 from afdesk.gui.feature_hook import spare_afdesk_modules
-from afdesk.paths import resource_dir
 
 spare_afdesk_modules()  # before the rest of afdesk.gui is imported
 
@@ -34,9 +32,11 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     QCoreApplication.setOrganizationName("afdesk")
     QCoreApplication.setApplicationName("afdesk")
     QCoreApplication.setApplicationVersion(__version__)
-    icon = resource_dir() / "icons" / "afdesk.svg"
-    if icon.exists():
-        app.setWindowIcon(QIcon(str(icon)))
+    from afdesk.gui.icons import window_icon
+
+    icon = window_icon()  # PNGs: neither Qt's SVG library nor its icon plugin at the start
+    if not icon.isNull():
+        app.setWindowIcon(icon)
     return app
 
 

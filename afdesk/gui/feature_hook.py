@@ -78,7 +78,8 @@ def _module_names(folder: str, package: str) -> Iterator[str]:
         if name.endswith(".py"):
             if name != "__init__.py":
                 yield f"{package}.{name[:-3]}"
-        elif name.isidentifier() and entry.is_dir():  # not __pycache__'s kin
+        elif name != "__pycache__" and name.isidentifier() and entry.is_dir():
+            # (a folder's __pycache__, a file per module, was listed for nothing)
             yield from _module_names(entry.path, f"{package}.{name}")
 
 

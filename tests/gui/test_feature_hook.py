@@ -103,3 +103,17 @@ ARCHIVED = {
     "afdesk.gui.map": 0,
     "afdesk.gui.map.archived": 0,
 }
+
+
+def test_the_walk_lists_each_module_and_no_pycache_folder(tmp_path):
+    """A folder's ``__pycache__`` holds a file per module: walking it listed nothing but a
+    false module name, and cost the start a pass over every cached file."""
+    package = tmp_path / "pkg"
+    for folder in (package, package / "sub"):
+        (folder / "__pycache__").mkdir(parents=True)
+        (folder / "__init__.py").write_text("")
+        (folder / "__pycache__" / "__init__.cpython-311.pyc").write_bytes(b"")
+    (package / "a.py").write_text("")
+    (package / "sub" / "b.py").write_text("")
+    names = feature_hook._module_names(str(package), "pkg")
+    assert sorted(names) == ["pkg", "pkg.a", "pkg.sub", "pkg.sub.b"]

@@ -121,14 +121,14 @@ def test_the_window_is_drawn_before_the_model_is_imported_then_shows_the_sample(
 def test_importing_the_app_loads_nothing_of_the_model_storage_or_dialogs(tmp_path):
     loaded = _modules(IMPORT_APP, tmp_path)
     ours = {m for m in loaded if m.startswith("afdesk")}
-    # afdesk.paths: the window's icon; feature_hook: PySide6's import hook spared
+    # feature_hook: PySide6's import hook spared (the window's icon, afdesk.gui.icons and
+    # afdesk.paths, comes with the application)
     assert ours == {
         "afdesk",
         "afdesk.gui",
         "afdesk.gui.app",
         "afdesk.gui.feature_hook",
         "afdesk.gui.platform_check",
-        "afdesk.paths",
     }, ours
     # nor the heavy helpers the first frame has no use for
     assert not loaded & {"msgspec", "ctypes", "ctypes.util", "subprocess"}

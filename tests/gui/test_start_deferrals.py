@@ -16,9 +16,12 @@ process as the GM starts it.
   (records are Structs, or plain classes before the first frame).
 - The map builds the first document's scene once (it is made for that document, and
   follows the ones shown after).
-- The zone editor's map tool is made when the editor first opens.
+- The zone editor's map tool is made when the editor first opens; what a drag means
+  (``afdesk.encounter.drag``) is imported when a token is first dragged or stepped.
 - The decisions bar's tool bar is made when something first waits (nothing does on the
-  sample)."""
+  sample).
+- The window's icon is PNG renderings of the SVG (afdesk.gui.icons): Qt's SVG library and
+  its icon plugin are not loaded."""
 
 from __future__ import annotations
 
@@ -58,6 +61,7 @@ def facts():
         "fractions": "fractions" in sys.modules,
         "heapq": "heapq" in sys.modules,
         "edit_tool": "afdesk.gui.map.tools.editor" in sys.modules,
+        "drag": "afdesk.encounter.drag" in sys.modules,
         "asked_only": sorted(
             name for module, names in ((QtWidgets, ("QMessageBox", "QFileDialog")),
                                        (QtCore, ("QStandardPaths",)))
@@ -67,6 +71,9 @@ def facts():
         "scenes": len(scenes),
         "scene_shown": w.map.map_scene is scenes[-1] if scenes else False,
         "decisions_tool_bar": w.decisions.parentWidget() is not None,
+        "svg_library": sys.platform.startswith("linux")
+        and any("libQt6Svg" in line for line in open("/proc/self/maps")),
+        "window_icon": sorted(s.width() for s in w.windowIcon().availableSizes()),
     }), flush=True)
 
 mw.MainWindow.complete = completing
@@ -100,5 +107,9 @@ def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
     assert not facts["fractions"]  # movement's areas as fractions: when a move is shown
     assert not facts["heapq"]  # the cheapest paths: when a reach is first asked for
     assert not facts["edit_tool"]  # the zone editor's tool comes with the editor
+    assert not facts["drag"]  # what a drag means (the model's): when a token is first moved
     assert facts["scenes"] == 1 and facts["scene_shown"]
     assert not facts["decisions_tool_bar"]
+    # the window's icon is PNGs (afdesk.gui.icons): Qt's SVG library is not loaded
+    assert facts["window_icon"] == [16, 32, 48, 64, 128, 256]
+    assert not facts["svg_library"]

@@ -12,13 +12,13 @@ too. What a drag means is the model's (:mod:`afdesk.encounter.drag`)."""
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 import msgspec
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QMenu, QRubberBand
 
-from afdesk.encounter import drag
 from afdesk.encounter.geometry import Area
 from afdesk.encounter.zone import Edge
 from afdesk.gui import mapgeom, style
@@ -26,6 +26,9 @@ from afdesk.gui.map import gestures, selection
 from afdesk.gui.map.overlays import ReachCell
 from afdesk.gui.map.tools.base import MapTool, is_override
 from afdesk.gui.text import sentence
+
+if TYPE_CHECKING:  # the model's drags are imported when a token is first dragged or stepped
+    from afdesk.encounter import drag
 
 MOVE_KEYS = {
     Qt.Key.Key_Up: (0, -1),
@@ -213,6 +216,8 @@ class MoveTool(MapTool):
     # ------------------------------------------------------------------------- drag
 
     def _begin_drag(self) -> None:
+        from afdesk.encounter import drag
+
         press = self._press
         enc = self.doc.encounter
         self._plan = plan = drag.plan_drag(enc, press.cid, press.override)
@@ -232,6 +237,8 @@ class MoveTool(MapTool):
             self.view.statusMessage.emit(f"Moving {c.name} with {how}: shaded areas are in reach.")
 
     def _drag_preview(self, pos: QPointF) -> None:
+        from afdesk.encounter import drag
+
         area = mapgeom.area_at(pos.x(), pos.y())
         if area == self._last_area:
             return
@@ -246,6 +253,8 @@ class MoveTool(MapTool):
         )
 
     def _drop(self, pos: QPointF, override: bool) -> None:
+        from afdesk.encounter import drag
+
         plan = self._plan
         area = mapgeom.area_at(pos.x(), pos.y())
         if override and not plan.override:
@@ -265,6 +274,8 @@ class MoveTool(MapTool):
     def finish(self, plan: drag.DragPlan, area: Area, where: QPoint, keys: bool = False) -> bool:
         """Turn a drop (or an arrow key, ``keys``) into Ops, a refusal, or the edge
         question."""
+        from afdesk.encounter import drag
+
         enc = self.doc.encounter
         name = enc.combatants[plan.cid].name
         outcome = drag.drop(enc, plan, area)
@@ -296,6 +307,8 @@ class MoveTool(MapTool):
 
     def step(self, cid: str, delta: tuple[int, int], override: bool = False) -> bool:
         """Move ``cid`` one area by ``delta`` as a drag there would (one undo step)."""
+        from afdesk.encounter import drag
+
         c = self.doc.encounter.combatants[cid]
         if c.area is None:
             return False
@@ -308,6 +321,8 @@ class MoveTool(MapTool):
     def _offer_edge(self, plan: drag.DragPlan, area: Area, edge: Edge, where: QPoint) -> None:
         """Past an edge: offer only what would work (extend the zone, exit), each worked
         out now; if neither would, say why at once."""
+        from afdesk.encounter import drag
+
         if self._edge_menu is not None:
             self._edge_menu.deleteLater()
             self._edge_menu = None
@@ -340,6 +355,8 @@ class MoveTool(MapTool):
         return self._edge_menu
 
     def _edge_chosen(self, outcome: drag.Outcome, name: str) -> None:
+        from afdesk.encounter import drag
+
         if self._edge_menu is not None:
             self._edge_menu.hide()
         if outcome.ops and self.view.push(outcome.ops, outcome.text, drag.override_hint(name)):
