@@ -22,8 +22,6 @@ class SteadyHeight(QObject):
     def __init__(self, area: QScrollArea) -> None:
         super().__init__(area)
         self._area = area
-        self._width = area.viewport().width()
-        area.viewport().installEventFilter(self)
         area.widget().installEventFilter(self)
 
     def reset(self) -> None:
@@ -33,11 +31,12 @@ class SteadyHeight(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
             page = self._area.widget()
-            if watched is self._area.viewport():
-                if event.size().width() != self._width:  # the labels wrap anew
-                    self._width = event.size().width()
-                    self.reset()
-            elif watched is page and page.height() > page.minimumHeight():
+            if event.size().width() != event.oldSize().width():
+                # The labels wrap anew: the page takes its content's height at this
+                # width. (The page's width, not the area's: a scroll bar coming or going
+                # leaves a page held wider than the area as it was.)
+                self.reset()
+            elif page.height() > page.minimumHeight():
                 page.setMinimumHeight(page.height())
         return False
 

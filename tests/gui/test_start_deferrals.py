@@ -21,7 +21,9 @@ process as the GM starts it.
 - The decisions bar's tool bar is made when something first waits (nothing does on the
   sample).
 - The window's icon is PNG renderings of the SVG (afdesk.gui.icons): Qt's SVG library and
-  its icon plugin are not loaded."""
+  its icon plugin are not loaded.
+- The Character dock's groups (turn economy, counters, states, buttons) are made when a
+  character is first shown: with nobody selected the dock says how to show one."""
 
 from __future__ import annotations
 
@@ -74,6 +76,12 @@ def facts():
         "svg_library": sys.platform.startswith("linux")
         and any("libQt6Svg" in line for line in open("/proc/self/maps")),
         "window_icon": sorted(s.width() for s in w.windowIcon().availableSizes()),
+        "selected": w.doc.selected,
+        "character_groups": w.combatant_panel.__dict__.get("details") is not None,
+        "character_modules": sorted(
+            m for m in ("afdesk.gui.docks.harm_flag", "afdesk.gui.docks.states",
+                        "afdesk.gui.actions") if m in sys.modules
+        ),
     }), flush=True)
 
 mw.MainWindow.complete = completing
@@ -113,3 +121,7 @@ def test_the_start_to_the_whole_window_leaves_out_what_waits(tmp_path):
     # the window's icon is PNGs (afdesk.gui.icons): Qt's SVG library is not loaded
     assert facts["window_icon"] == [16, 32, 48, 64, 128, 256]
     assert not facts["svg_library"]
+    # nobody is selected in the sample's setup: the Character dock's groups (and what
+    # they import) are made when a character is first shown
+    assert facts["selected"] == ""
+    assert not facts["character_groups"] and facts["character_modules"] == []

@@ -20,23 +20,25 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.combatant import Side, StateKind
 from afdesk.encounter.economy import turn_prompts
-from afdesk.encounter.offers import economy_menu
 from afdesk.encounter.ops.roster import (
     AdjustCounter,
     RemoveMomentum,
     RemoveState,
     step_markers,
 )
-from afdesk.gui import actions as gm_actions
 from afdesk.gui import commands as cmd
 from afdesk.gui.commands import Command, CommandContext
-from afdesk.gui.docks.harm_flag import HarmFlag
-from afdesk.gui.docks.states import StatesBox
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.follow import Links
 from afdesk.gui.steady_scroll import SteadyHeight
 from afdesk.gui.style import fill_style, meaning_colour, meaning_style, side_colour
 from afdesk.gui.text import escape
+
+NOBODY = "Click a token on the map, or a name in the Reflex or Reserves dock."
+"""Under the title while no character is shown: how to show one."""
+
+TOGGLE_WIDTH = 84
+"""The turn economy's toggles are at least this wide (three abreast)."""
 
 
 def _toggle(text: str, tip: str) -> QToolButton:
@@ -45,12 +47,55 @@ def _toggle(text: str, tip: str) -> QToolButton:
     b.setCheckable(True)
     b.setToolTip(tip)
     b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-    b.setMinimumWidth(84)
+    b.setMinimumWidth(TOGGLE_WIDTH)
     b.setStyleSheet(
         "QToolButton { padding: 5px; border: 1px solid palette(mid); border-radius: 4px; }"
         f"QToolButton:checked {{ {fill_style('on', b, 'font-weight: bold;')} }}"
     )
     return b
+
+
+_DETAILS = frozenset(
+    {
+        "guard",
+        "snap",
+        "action",
+        "defend",
+        "screen_toggle",
+        "hesitate",
+        "refusal",
+        "prompts",
+        "harm_flag",
+        "counters",
+        "counter_grid",
+        "counter_labels",
+        "states_box",
+        "states_layout",
+        "states",
+        "facets",
+        "notes",
+        "attack_button",
+        "check_button",
+        "edit_button",
+    }
+)
+"""The parts of the Character dock made when a character is first shown."""
+
+
+def _room_for_the_toggles() -> QWidget:
+    """As wide as the turn economy's group (three toggles abreast, the page's widest row),
+    and nothing drawn: it holds the page's width until the groups are made."""
+    room = QGroupBox(" ")
+    grid = QGridLayout(room)
+    for column in range(3):  # laid out as the toggles are (a spacer takes no spacing)
+        toggle = QWidget()
+        toggle.setMinimumWidth(TOGGLE_WIDTH)
+        grid.addWidget(toggle, 0, column)
+    policy = room.sizePolicy()
+    policy.setRetainSizeWhenHidden(True)
+    room.setSizePolicy(policy)
+    room.hide()
+    return room
 
 
 class CombatantPanel(QWidget):
@@ -83,10 +128,35 @@ class CombatantPanel(QWidget):
         self.title.setStyleSheet("font-size: 17px; font-weight: bold;")
         self.title.setWordWrap(True)
         layout.addWidget(self.title)
-        self.subtitle = QLabel()
+        self.subtitle = QLabel(NOBODY)
         self.subtitle.setWordWrap(True)
         layout.addWidget(self.subtitle)
 
+        # The rest (the groups, the buttons) is made when a character is first shown:
+        # until then the page holds only the line above, and the room the groups will
+        # take across (the dock is laid out as wide as with them).
+        self._page = layout
+        self._room = _room_for_the_toggles()
+        layout.addWidget(self._room)
+        self.details: QWidget | None = None
+        layout.addStretch(1)
+
+    def __getattr__(self, name: str):
+        # A part of the page made with the groups, asked for before any character was
+        # shown (a test, a command's availability): the groups are made now.
+        if name in _DETAILS and self.__dict__.get("details") is None and "_page" in self.__dict__:
+            self._build_details()
+            return getattr(self, name)
+        raise AttributeError(name)
+
+    def _build_details(self) -> None:
+        """Make the groups and the buttons: the first time a character is shown."""
+        from afdesk.gui.docks.harm_flag import HarmFlag
+        from afdesk.gui.docks.states import StatesBox
+
+        self.details = details = QWidget()
+        layout = QVBoxLayout(details)
+        layout.setContentsMargins(0, 0, 0, 0)
         econ = QGroupBox("Turn economy")
         grid = QGridLayout(econ)
         self.guard = _toggle(
@@ -169,7 +239,6 @@ class CombatantPanel(QWidget):
         for b in (self.attack_button, self.check_button, self.edit_button):
             buttons.addWidget(b)
         layout.addLayout(buttons)
-        layout.addStretch(1)
 
         for toggle, command in (
             (self.guard, cmd.TOGGLE_GUARD),
@@ -184,6 +253,12 @@ class CombatantPanel(QWidget):
         self.check_button.clicked.connect(lambda: self.run(cmd.REGISTRY["check"]))
         self.edit_button.clicked.connect(lambda: self.run(cmd.EDIT))
         self._set_enabled(False)
+        policy = details.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        details.setSizePolicy(policy)
+        self._page.replaceWidget(self._room, details)
+        self._room.deleteLater()
+        self._room = None
 
     # ------------------------------------------------------------------------ wiring
 
@@ -200,7 +275,8 @@ class CombatantPanel(QWidget):
 
     def show_character(self, cid: str) -> None:
         self.cid = cid
-        self.refusal.setText("")
+        if self.details is not None:
+            self.refusal.setText("")
         self._request()
 
     def _combatant_changed(self, cid: str) -> None:
@@ -263,18 +339,25 @@ class CombatantPanel(QWidget):
         doc = self.doc
         if doc is None or not self.cid or self.cid not in doc.encounter.combatants:
             # Nothing of a previous character (or encounter) stays behind: no notes, no
-            # counters, no live buttons.
+            # counters, no live buttons; the groups give way to the line that says what
+            # to do (keeping their room: the page does not move).
             self.cid = ""
             self.title.setText("Select a character to see it here.")
-            for label in (self.subtitle, self.facets, self.notes, self.refusal):
-                label.setText("")
-            for label in self.counter_labels.values():
-                label.setText("")
-            self.prompts.setVisible(False)
-            self.harm_flag.show_for(None)
-            self._clear_states()
-            self._set_enabled(False)
+            self.subtitle.setText(NOBODY)
+            if self.details is not None:
+                for label in (self.facets, self.notes, self.refusal):
+                    label.setText("")
+                for label in self.counter_labels.values():
+                    label.setText("")
+                self.prompts.setVisible(False)
+                self.harm_flag.show_for(None)
+                self._clear_states()
+                self._set_enabled(False)
+                self.details.setVisible(False)
             return
+        if self.details is None:
+            self._build_details()
+        self.details.setVisible(True)
         self._set_enabled(True)
         enc = doc.encounter
         c = enc.combatants[self.cid]
@@ -339,6 +422,9 @@ class CombatantPanel(QWidget):
     def economy_menu(self, part: str) -> QMenu:
         """The Snap or Action button's menu (``part`` "snap" or "action"): the simple
         snaps or actions, and the checks that spend one (the model says which)."""
+        from afdesk.encounter.offers import economy_menu
+        from afdesk.gui import actions as gm_actions
+
         menu = QMenu(self)
         menu.setToolTipsVisible(True)
         for entry in gm_actions.entries(self.doc, self.cid):

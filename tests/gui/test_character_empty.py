@@ -1,0 +1,58 @@
+"""The Character dock with nobody selected: it says how to show a character and nothing
+else; its groups (turn economy, counters, states, buttons) are made when a character is
+first shown, in the room the page kept for them across, so the dock and the map beside
+it do not move; a selection given up hides them again, their room kept."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication, QScrollArea
+
+from afdesk.gui.docks.combatant import NOBODY
+from tests.gui.conftest import character_panel
+
+
+def _settle() -> None:
+    QApplication.sendPostedEvents()
+    QApplication.processEvents()
+
+
+def test_nobody_selected_says_how_to_show_a_character_and_the_page_keeps_its_width(
+    playing_doc, qtbot
+):
+    panel = character_panel(playing_doc, qtbot)
+    panel.resize(360, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    page = panel.findChild(QScrollArea).widget()
+    assert panel.__dict__.get("details") is None  # nothing but the two lines yet
+    assert panel.title.text() == "Select a character to see it here."
+    assert panel.subtitle.text() == NOBODY
+    wide, min_wide, dock_wide = page.width(), page.minimumSizeHint().width(), panel.sizeHint()
+
+    playing_doc.select("chen")
+    _settle()
+    assert panel.details is not None and panel.details.isVisible()
+    assert "Tenacious Chen" in panel.title.text() and panel.subtitle.text() != NOBODY
+    assert panel.guard.isEnabled()
+    # the groups came in the room kept for them: as wide as before
+    assert page.width() == wide and page.minimumSizeHint().width() == min_wide
+    assert panel.sizeHint().width() == dock_wide.width()
+
+    playing_doc.select("")
+    _settle()
+    assert not panel.details.isVisible() and not panel.guard.isEnabled()
+    assert panel.subtitle.text() == NOBODY and page.width() == wide
+
+    playing_doc.select("lan")
+    _settle()
+    assert panel.details.isVisible() and "Silent Lan" in panel.title.text()
+
+
+def test_a_part_of_the_groups_asked_for_first_makes_them(playing_doc, qtbot):
+    panel = character_panel(playing_doc, qtbot)
+    assert panel.__dict__.get("details") is None
+    assert not panel.guard.isEnabled()  # made on the spot, for nobody: off
+    assert panel.details is not None and panel.states_box is not None
+    with pytest.raises(AttributeError):
+        panel.no_such_part  # noqa: B018 - any other name is still an error
