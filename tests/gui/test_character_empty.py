@@ -6,6 +6,8 @@ it do not move; a selection given up hides them again, their room kept."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QScrollArea
 
 from afdesk.gui.docks.combatant import NOBODY
@@ -56,3 +58,42 @@ def test_a_part_of_the_groups_asked_for_first_makes_them(playing_doc, qtbot):
     assert panel.details is not None and panel.states_box is not None
     with pytest.raises(AttributeError):
         panel.no_such_part  # noqa: B018 - any other name is still an error
+
+
+@pytest.mark.parametrize("points", [9, 14, 18])
+def test_the_room_kept_is_as_wide_as_the_groups_at_any_font(playing_doc, qtbot, points):
+    panel = character_panel(playing_doc, qtbot)
+    font = QFont(panel.font())
+    font.setPointSize(points)
+    panel.setFont(font)
+    panel.show()
+    qtbot.waitExposed(panel)
+    page = panel.findChild(QScrollArea).widget()
+    _settle()
+    room = page.minimumSizeHint().width()
+    panel.guard  # noqa: B018 - the groups made, for nobody: hidden, their room kept
+    _settle()
+    assert not panel.details.isVisible()
+    assert page.minimumSizeHint().width() == room
+
+
+def test_the_groups_follow_the_page_in_the_tab_order(playing_doc, qtbot):
+    panel = character_panel(playing_doc, qtbot)
+    panel.show()
+    qtbot.waitExposed(panel)
+    playing_doc.select("chen")
+    _settle()
+    after = panel.findChild(QScrollArea).nextInFocusChain()
+    chain = []
+    while len(chain) < 6:
+        if after.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            chain.append(after)
+        after = after.nextInFocusChain()
+    assert chain == [
+        panel.guard,
+        panel.snap,
+        panel.action,
+        panel.defend,
+        panel.screen_toggle,
+        panel.hesitate,
+    ]

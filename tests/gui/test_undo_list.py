@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QStyleOptionViewItem
 
@@ -144,3 +145,31 @@ def test_a_stack_that_goes_leaves_an_empty_list(qtbot):
     stack.deleteLater()
     qtbot.waitUntil(lambda: view.stack() is None)
     assert view.model().rowCount() == 0
+
+
+def test_a_step_the_stack_drops_as_obsolete_while_it_moves_is_not_chosen_again(shown):
+    """Undoing back over a step that makes itself obsolete, the stack drops it: the list
+    loses the row its selection was on meanwhile, and the row Qt moves the selection to is
+    not taken for the GM's choice (undoing again, inside the stack's own change)."""
+    view, stack = shown
+    done = []
+
+    class Spent(_Step):
+        def undo(self) -> None:
+            done.append(self.text())
+            self.setObsolete(True)
+
+    for n in range(6):
+        stack.push(Spent(f"step {n}") if n == 2 else _Step(f"step {n}"))
+    stack.setIndex(0)
+    assert done == ["step 2"]  # undone once, then dropped
+    assert stack.index() == 0 and _rows(view) == _stack_rows(stack)
+    assert view.currentIndex().row() == 0
+
+
+def test_a_step_is_chosen_never_edited(shown):
+    view, stack = shown
+    stack.push(_Step("step 0"))
+    model = view.model()
+    assert not model.flags(model.index(1)) & Qt.ItemFlag.ItemIsEditable
+    assert view.editTriggers() == view.EditTrigger.NoEditTriggers

@@ -37,6 +37,9 @@ from afdesk.gui.text import escape
 NOBODY = "Click a token on the map, or a name in the Reflex or Reserves dock."
 """Under the title while no character is shown: how to show one."""
 
+FOOT_BUTTONS = ("&Hack…", "Plain chec&k…", "&Edit…")
+"""The buttons at the page's foot: attack, a plain check, edit the character."""
+
 TOGGLE_WIDTH = 84
 """The turn economy's toggles are at least this wide (three abreast)."""
 
@@ -82,15 +85,24 @@ _DETAILS = frozenset(
 """The parts of the Character dock made when a character is first shown."""
 
 
-def _room_for_the_toggles() -> QWidget:
-    """As wide as the turn economy's group (three toggles abreast, the page's widest row),
-    and nothing drawn: it holds the page's width until the groups are made."""
-    room = QGroupBox(" ")
-    grid = QGridLayout(room)
+def _room_for_the_groups() -> QWidget:
+    """As wide as the groups will be, and nothing drawn: it holds the page's width until
+    they are made. Their widest rows are the turn economy's three toggles abreast (at
+    most fonts) and the three buttons at the foot (at large ones): both are here."""
+    room = QWidget()
+    rows = QVBoxLayout(room)
+    rows.setContentsMargins(0, 0, 0, 0)
+    toggles = QGroupBox(" ")
+    grid = QGridLayout(toggles)
     for column in range(3):  # laid out as the toggles are (a spacer takes no spacing)
         toggle = QWidget()
         toggle.setMinimumWidth(TOGGLE_WIDTH)
         grid.addWidget(toggle, 0, column)
+    rows.addWidget(toggles)
+    buttons = QHBoxLayout()
+    for text in FOOT_BUTTONS:
+        buttons.addWidget(QPushButton(text))
+    rows.addLayout(buttons)
     policy = room.sizePolicy()
     policy.setRetainSizeWhenHidden(True)
     room.setSizePolicy(policy)
@@ -113,7 +125,7 @@ class CombatantPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
         # A viewport made here, as the one Qt makes (before the page, its child): PySide6
-        # meeting Qt's own through viewport() (SteadyHeight asks for it) would first make
+        # meeting Qt's own through viewport() (a scroll area hands it out) would first make
         # Python classes for every widget class it knows, 6 ms of the start.
         scroll.setViewport(QWidget())
         scroll.setWidgetResizable(True)
@@ -136,7 +148,7 @@ class CombatantPanel(QWidget):
         # until then the page holds only the line above, and the room the groups will
         # take across (the dock is laid out as wide as with them).
         self._page = layout
-        self._room = _room_for_the_toggles()
+        self._room = _room_for_the_groups()
         layout.addWidget(self._room)
         self.details: QWidget | None = None
         layout.addStretch(1)
@@ -233,9 +245,9 @@ class CombatantPanel(QWidget):
         self.notes.setStyleSheet(meaning_style("note", self.notes, "font-style: italic;"))
         layout.addWidget(self.notes)
         buttons = QHBoxLayout()
-        self.attack_button = QPushButton("&Hack…")
-        self.check_button = QPushButton("Plain chec&k…")
-        self.edit_button = QPushButton("&Edit…")
+        self.attack_button, self.check_button, self.edit_button = (
+            QPushButton(text) for text in FOOT_BUTTONS
+        )
         for b in (self.attack_button, self.check_button, self.edit_button):
             buttons.addWidget(b)
         layout.addLayout(buttons)
@@ -259,6 +271,14 @@ class CombatantPanel(QWidget):
         self._page.replaceWidget(self._room, details)
         self._room.deleteLater()
         self._room = None
+        details.setVisible(bool(self.cid))  # made for nobody (a part asked for): not shown
+        # Made after the window, the groups would come last in its Tab order: they follow
+        # the page's scroll area, as when they were made with it.
+        previous: QWidget = self.findChild(QScrollArea)
+        for widget in details.findChildren(QWidget):
+            if widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                QWidget.setTabOrder(previous, widget)
+                previous = widget
 
     # ------------------------------------------------------------------------ wiring
 

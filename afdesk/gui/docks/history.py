@@ -11,7 +11,7 @@ follows the stack only while the dock can be seen."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, QStringListModel, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QPalette, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,6 +41,9 @@ class StepList(QStringListModel):
         self._steps: list[object] = []
         """The stack's commands, oldest first (the objects: a step is known by identity)."""
         self.empty_label = ""
+        self.following = False
+        """True while the rows follow the stack: a current row the view moves meanwhile
+        (its row removed) is not the GM choosing a step."""
 
     def stack(self) -> QUndoStack | None:
         return self._stack
@@ -66,21 +69,41 @@ class StepList(QStringListModel):
         self._stack = None
         self._read_all()
 
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        """Chosen, never edited (a double-click goes to a step, as in QUndoView)."""
+        return super().flags(index) & ~Qt.ItemFlag.ItemIsEditable
+
     def _read_all(self) -> None:
+        self.following = True
+        try:
+            self._read()
+        finally:
+            self.following = False
+        self.followed.emit()
+
+    def _read(self) -> None:
         stack = self._stack
         n = stack.count() if stack is not None else 0
         self._steps = [stack.command(i) for i in range(n)] if stack is not None else []
         texts = [stack.text(i) for i in range(n)] if stack is not None else []
         self.setStringList([self.empty_label, *texts] if stack is not None else [])
-        self.followed.emit()
 
     def _follow(self, _index: int = 0) -> None:
         """The stack changed: the rows that changed, and no others, follow it."""
+        self.following = True
+        try:
+            self._follow_rows()
+        finally:
+            self.following = False
+        self.followed.emit()
+
+    def _follow_rows(self) -> None:
         stack = self._stack
         if stack is None:
             return
         if not Shiboken.isValid(stack):  # a stack being destroyed clears itself first
-            self._gone()
+            self._stack = None
+            self._read()
             return
         n = stack.count()
         steps = self._steps
@@ -108,7 +131,6 @@ class StepList(QStringListModel):
             text = stack.text(same - 1)
             if at.data() != text:
                 self.setData(at, text)
-        self.followed.emit()
 
 
 class _RedoDimmed(QStyledItemDelegate):
@@ -138,6 +160,7 @@ class UndoList(QListView):
         self.setItemDelegate(_RedoDimmed(self._steps, self))
         self.setUniformItemSizes(True)  # the rows laid out by arithmetic, not one by one
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setAlternatingRowColors(False)
         self._steps.followed.connect(self._select_current)
         self.selectionModel().currentRowChanged.connect(self._chosen)
@@ -156,7 +179,7 @@ class UndoList(QListView):
         if self._steps.stack() is None:
             return
         index = self._steps.index(self._steps.current())
-        if index == self.currentIndex():
+        if index == self.currentIndex() and self.selectionModel().isSelected(index):
             return
         self._selecting = True
         try:
@@ -170,7 +193,7 @@ class UndoList(QListView):
 
     def _chosen(self, current: QModelIndex, _previous: QModelIndex) -> None:
         stack = self._steps.stack()
-        if self._selecting or stack is None or not current.isValid():
+        if self._selecting or self._steps.following or stack is None or not current.isValid():
             return
         if current.row() != stack.index():
             stack.setIndex(current.row())
