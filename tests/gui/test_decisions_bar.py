@@ -98,3 +98,30 @@ def test_rows_are_kept_and_show_the_next_decisions(window):
     assert enc.combatants[b.id].has(StateKind.DOWN)
     assert not enc.combatants[a.id].has(StateKind.DOWN)
     assert bar.rows == [] and len(bar.findChildren(DecisionRow)) == 2
+
+
+def test_the_bar_keeps_its_height_while_it_shows_and_the_map_does_not_move(window, qtbot):
+    """Rows coming and going while something waits leave the bar as tall as the most rows
+    it held (the map under it is not laid out and painted again whole at each turn); with
+    nothing waiting it goes, and it comes back as tall as its rows."""
+    from PySide6.QtWidgets import QApplication
+
+    doc = window.doc
+    enc = doc.encounter
+    bar = window.decisions
+    a, b = [c for c in enc.roster() if c.on_map and c.grit > 0][:2]
+    for c in (a, b):
+        assert doc.push(AdjustCounter(c.id, "hits", c.grit - c.hits)) == ""
+    QApplication.processEvents()
+    two, view = bar.height(), window.map.viewport().size()
+    doc.undo()  # one decision left
+    QApplication.processEvents()
+    assert len(bar.rows) == 1
+    assert bar.height() == two and window.map.viewport().size() == view
+    doc.undo()  # nothing waits: the bar goes
+    QApplication.processEvents()
+    assert not bar.parentWidget().isVisible() and bar.minimumHeight() == 0
+    doc.redo()  # one decision: as tall as its one row
+    QApplication.processEvents()
+    assert len(bar.rows) == 1 and bar.parentWidget().isVisible()
+    assert bar.height() < two
