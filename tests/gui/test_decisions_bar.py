@@ -27,6 +27,14 @@ def window(qtbot, playing_doc):
     return w
 
 
+def _two_at_grit(doc):
+    """Two characters on the map hit up to their grit: two harm decisions wait (E17)."""
+    a, b = [c for c in doc.encounter.roster() if c.on_map and c.grit > 0][:2]
+    for c in (a, b):
+        assert doc.push(AdjustCounter(c.id, "hits", c.grit - c.hits)) == ""
+    return a, b
+
+
 def test_harm_at_grit_is_asked_above_the_map_whoever_is_selected(window):
     doc = window.doc
     enc = doc.encounter
@@ -77,9 +85,7 @@ def test_rows_are_kept_and_show_the_next_decisions(window):
     doc = window.doc
     enc = doc.encounter
     bar = window.decisions
-    a, b = [c for c in enc.roster() if c.on_map and c.grit > 0][:2]
-    for c in (a, b):
-        assert doc.push(AdjustCounter(c.id, "hits", c.grit - c.hits)) == ""
+    a, b = _two_at_grit(doc)
     assert [r.decision.about for r in bar.rows] == [a.id, b.id]
     for _ in range(30):
         doc.undo()
@@ -107,11 +113,8 @@ def test_the_bar_keeps_its_height_while_it_shows_and_the_map_does_not_move(windo
     from PySide6.QtWidgets import QApplication
 
     doc = window.doc
-    enc = doc.encounter
     bar = window.decisions
-    a, b = [c for c in enc.roster() if c.on_map and c.grit > 0][:2]
-    for c in (a, b):
-        assert doc.push(AdjustCounter(c.id, "hits", c.grit - c.hits)) == ""
+    _two_at_grit(doc)
     QApplication.processEvents()
     two, view = bar.height(), window.map.viewport().size()
     doc.undo()  # one decision left

@@ -74,12 +74,7 @@ class StepList(QStringListModel):
         return super().flags(index) & ~Qt.ItemFlag.ItemIsEditable
 
     def _read_all(self) -> None:
-        self.following = True
-        try:
-            self._read()
-        finally:
-            self.following = False
-        self.followed.emit()
+        self._following(self._read)
 
     def _read(self) -> None:
         stack = self._stack
@@ -90,9 +85,13 @@ class StepList(QStringListModel):
 
     def _follow(self, _index: int = 0) -> None:
         """The stack changed: the rows that changed, and no others, follow it."""
+        self._following(self._follow_rows)
+
+    def _following(self, change) -> None:
+        """Make ``change`` to the rows, :attr:`following` meanwhile; then say so."""
         self.following = True
         try:
-            self._follow_rows()
+            change()
         finally:
             self.following = False
         self.followed.emit()
