@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 from pathlib import Path
+
+import pytest
 
 # Before anything imports Qt: tests never need a display and never pop up windows.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -28,6 +31,29 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 BENCHMARKS = Path(__file__).parent / "benchmarks"
+
+HANG_LIMIT_S = float(os.environ.get("AFDESK_TEST_HANG_LIMIT", "600"))
+"""A test that runs this long is taken for hung: every thread's stack is printed and the run
+ends at once (exit 1), so that a hang shows where it is instead of running CI into its time
+limit with nothing said. The slowest test takes about 100 s on a loaded machine."""
+
+_HANG_OUT = pytest.StashKey()
+
+
+def pytest_configure(config):
+    # The stderr the run started with: pytest captures fd 2 while a test runs.
+    config.stash[_HANG_OUT] = os.fdopen(os.dup(2), "w")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """The hang watchdog (:data:`HANG_LIMIT_S`) over each test, its set-up and tear-down."""
+    out = item.config.stash[_HANG_OUT]
+    faulthandler.dump_traceback_later(HANG_LIMIT_S, exit=True, file=out)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 def pytest_ignore_collect(collection_path, config):
