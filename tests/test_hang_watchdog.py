@@ -1,0 +1,39 @@
+"""The suite's hang watchdog (tests/conftest.py): a test that runs past the limit ends the
+run with every thread's stack on stderr, instead of hanging CI until its time limit."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+
+
+def test_a_hung_test_ends_the_run_with_its_stack(tmp_path):
+    case = tmp_path / "test_hangs.py"
+    case.write_text(
+        textwrap.dedent(
+            """
+            import threading
+
+            def test_waits_forever():
+                threading.Event().wait()  # a lost wake-up
+            """
+        )
+    )
+    (tmp_path / "conftest.py").write_text((TESTS / "conftest.py").read_text())
+    env = {**os.environ, "AFDESK_TEST_HANG_LIMIT": "2"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(case)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "Timeout (0:00:02)!" in done.stderr
+    assert "in test_waits_forever" in done.stderr, "the stack names the hung test"
