@@ -43,6 +43,13 @@ def release(count: int = 1) -> None:
             gc.enable()
 
 
+def held() -> int:
+    """How many holds are in force: 0 when none of afdesk's workers is running or has yet
+    to be heard of by the UI thread (the tests wait for that before taking a test apart)."""
+    with _lock:
+        return _holds
+
+
 def turn_on() -> None:
     """The collector on, once no hold keeps it off: the start turns it off before any of
     afdesk's threads runs (afdesk.cli) and on here when the window is drawn, so that a

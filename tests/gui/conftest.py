@@ -8,12 +8,14 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QSettings
 
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.gui.document import EncounterDocument
+from afdesk.storage import gc_hold
 from afdesk.storage import samples as sample
 
 
@@ -31,8 +33,15 @@ def isolated_app_state(tmp_path, monkeypatch, qapp):
 
 
 @pytest.fixture(autouse=True)
-def collected_after_each_test():
-    """One garbage collection at the end of each test (after its widgets are closed).
+def collected_after_each_test(qapp):
+    """At the end of each test (after pytest-qt closed its widgets): wait until none of
+    afdesk's workers runs, destroy the closed widgets, then one garbage collection.
+
+    pytest-qt closes a test's widgets with ``deleteLater``, which no later
+    ``processEvents`` carries out: every window of the run stayed alive, with its timers,
+    file watchers and thumbnail pool, and a later test's events reached them all. And a
+    thumbnail still rendering when the test ended ran beside the collection and the windows'
+    destruction. Now a test is taken apart with nothing running beside it.
 
     Whatever a test leaves in reference cycles is freed here, at the same point of every
     run, instead of whenever a later allocation passes the collector's threshold: in a later
@@ -41,11 +50,28 @@ def collected_after_each_test():
     else (a QScreen deleted with a collected widget crashed the test after the one that
     asked for it: afdesk.gui.screens.screen_of)."""
     yield
+    _wait_for_the_workers(qapp)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     gc.collect()
     # What outlived the test is frozen out of later walks (as the app freezes what its
     # start made): each test's collection then walks only what that test made. Walking the
     # whole session's heap took 0.22 s a test, 142 s of a 233 s run of tests/gui.
     gc.freeze()
+
+
+WORKERS_LIMIT_S = 60.0
+
+
+def _wait_for_the_workers(app) -> None:
+    """Until no hold of :mod:`afdesk.storage.gc_hold` is in force: no thumbnail or odds
+    worker runs or waits to be heard of, and no journal fsync is under way."""
+    deadline = time.monotonic() + WORKERS_LIMIT_S
+    while gc_hold.held():
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"a worker of afdesk's was still running {WORKERS_LIMIT_S:.0f} s after the test"
+            )
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 10)
 
 
 @pytest.fixture
