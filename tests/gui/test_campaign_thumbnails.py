@@ -45,14 +45,14 @@ def test_no_garbage_is_collected_in_the_render_thread(qtbot, tmp_path, monkeypat
 
     from afdesk.gui import export
 
-    real = export.render_map
+    real = export.render_scene
     during: list[bool] = []
 
     def watched(*args, **kwargs):
         during.append(gc.isenabled())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(export, "render_map", watched)
+    monkeypatch.setattr(export, "render_scene", watched)
     path = tmp_path / "ambush.afenc"
     save(path, Encounter(zone=empty_zone(tileset("wilderness"))).state())
     thumbs = Thumbnails()
@@ -64,3 +64,65 @@ def test_no_garbage_is_collected_in_the_render_thread(qtbot, tmp_path, monkeypat
     thumbs.wait()
     assert during == [False] and seen[0] is not None
     qtbot.waitUntil(gc.isenabled)  # back on once the UI thread hears the render is done
+
+
+def test_the_scenes_are_made_and_destroyed_on_the_ui_thread_one_at_a_time(
+    qtbot, tmp_path, monkeypatch
+):
+    """A QGraphicsScene enters itself in a list the application keeps without a lock: one
+    made or destroyed in the worker raced the window's own scenes. The UI thread builds each
+    thumbnail's scene, one at a time (one per turn of its event loop, not a campaign's worth
+    in a row), the worker only paints it, and the UI thread destroys it."""
+    import threading
+
+    from afdesk.gui.map import scene as map_scene
+
+    made: list[int] = []
+    alive: set[int] = set()
+    most = [0]
+    real_init = map_scene.MapScene.__init__
+
+    def counted(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        made.append(threading.get_ident())
+        key = id(self)
+        alive.add(key)
+        most[0] = max(most[0], len(alive))
+        self.destroyed.connect(lambda *_a: alive.discard(key))
+
+    monkeypatch.setattr(map_scene.MapScene, "__init__", counted)
+    paths = []
+    for name in ("one", "two", "three"):
+        path = tmp_path / f"{name}.afenc"
+        save(path, Encounter(zone=empty_zone(tileset("wilderness"))).state())
+        paths.append(path)
+    thumbs = Thumbnails()
+    seen: list = []
+    thumbs.ready.connect(lambda p, image, problem: seen.append((p, image, problem)))
+    for path in paths:
+        assert thumbs.request(path) is None
+    qtbot.waitUntil(lambda: len(seen) == 3, timeout=20000)
+    assert [p for p, _i, _w in seen] == [str(p) for p in paths], "in the order asked"
+    assert all(image is not None and not problem for _p, image, problem in seen)
+    assert made == [threading.get_ident()] * 3, "every scene made on the UI thread"
+    assert most[0] == 1 and not alive, "one at a time, each destroyed once painted"
+    assert thumbs.render_threads and threading.get_ident() not in thumbs.render_threads
+    thumbs.wait()
+
+
+def test_a_file_that_cannot_be_read_says_why_and_the_next_one_still_comes(qtbot, tmp_path):
+    broken = tmp_path / "broken.afenc"
+    broken.write_text("{")
+    good = tmp_path / "good.afenc"
+    save(good, Encounter(zone=empty_zone(tileset("wilderness"))).state())
+    thumbs = Thumbnails()
+    seen: list = []
+    thumbs.ready.connect(lambda p, image, problem: seen.append((p, image, problem)))
+    thumbs.request(broken)
+    thumbs.request(good)
+    qtbot.waitUntil(lambda: len(seen) == 2, timeout=20000)
+    (p1, image1, problem1), (p2, image2, problem2) = seen
+    assert p1 == str(broken) and image1 is None and problem1
+    assert p2 == str(good) and image2 is not None and not problem2
+    assert not thumbs.busy()
+    thumbs.wait()

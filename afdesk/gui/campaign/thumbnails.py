@@ -1,11 +1,18 @@
 """Thumbnails of a campaign's encounters, rendered off the UI thread.
 
-Each thumbnail is the ``export-png`` renderer (:func:`afdesk.gui.export.render_map`) run in
-a :class:`QThreadPool` worker on a ``QImage`` (no ``QPixmap``, no widget: both belong to the
-UI thread). The worker loads the encounter file itself, so opening a campaign reads no
-encounter file on the UI thread. Results come back through a queued signal, keyed by the
-file's path, modification time, inode and size (an atomic save makes a new file, so two saves
-within one tick of the clock still differ), and are kept for the session.
+Each thumbnail is the ``export-png`` picture of the map, made in three steps:
+
+1. a :class:`QThreadPool` worker loads the encounter file (no Qt: opening a campaign reads
+   no encounter file on the UI thread);
+2. the UI thread builds the map's scene for it (a few ms): a ``QGraphicsScene`` enters
+   itself in, and leaves, a list the application keeps without a lock, so one made or
+   destroyed in a worker raced every scene the window makes or destroys meanwhile;
+3. the worker paints the scene into a ``QImage`` (no ``QPixmap``, no widget: both belong
+   to the UI thread), the longer part, and the UI thread destroys the scene.
+
+Results come back through queued signals, keyed by the file's path, modification time, inode
+and size (an atomic save makes a new file, so two saves within one tick of the clock still
+differ), and are kept for the session.
 
 A thumbnail follows its file's last save: every file asked for is watched, and when it is
 saved again (by the editor, a prepare, a run) a fresh thumbnail is rendered and
@@ -16,11 +23,11 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import deque
 from pathlib import Path
 
 from PySide6.QtCore import (
     QCoreApplication,
-    QEvent,
     QFileSystemWatcher,
     QObject,
     QRunnable,
@@ -28,6 +35,7 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QImage
+from shiboken6 import Shiboken
 
 from afdesk.gui import off_thread
 
@@ -55,44 +63,58 @@ def _unkey(key: str) -> Stamp:
 
 
 class _Carrier(QObject):
-    """Carries a worker's result to the UI thread (a queued connection)."""
+    """Carries a worker's result to the UI thread (queued connections)."""
 
-    done = Signal(str, object, str, object)  # key, QImage or None, problem, worker thread
+    loaded = Signal(str, object, str)  # key, the Encounter or None, problem
+    painted = Signal(str, object, str, object)  # key, QImage or None, problem, worker thread
 
 
-class _Render(QRunnable):
-    def __init__(self, key: str, path: Path, carrier: _Carrier, size: tuple[int, int]) -> None:
+class _Load(QRunnable):
+    """Step 1, in a pool thread (started by off_thread.start): the file read, no Qt."""
+
+    def __init__(self, key: str, path: Path, carrier: _Carrier) -> None:
         super().__init__()
-        self.key, self.path, self.carrier, self.size = key, path, carrier, size
+        self.key, self.path, self.carrier = key, path, carrier
         self.setAutoDelete(True)
 
-    def run(self) -> None:  # in a pool thread, started by off_thread.start
+    def run(self) -> None:
         try:
-            self._render()
+            from afdesk.encounter.model import Encounter
+            from afdesk.storage import LoadError, load
+
+            try:
+                enc, problem = Encounter.from_state(load(self.path).state), ""
+            except LoadError as exc:
+                enc, problem = None, exc.detail
+            except Exception as exc:  # a thumbnail never takes the campaign down
+                enc, problem = None, f"{type(exc).__name__}: {exc}"
+            self.carrier.loaded.emit(self.key, enc, problem)
         finally:
             off_thread.done()  # (afdesk.gui.off_thread: no collection here until then)
 
-    def _render(self) -> None:
-        from afdesk.encounter.model import Encounter
-        from afdesk.gui.export import render_map
-        from afdesk.storage import LoadError, load
 
-        me = threading.get_ident()
+class _Paint(QRunnable):
+    """Step 3, in a pool thread: a scene the UI thread built, painted into a QImage. The
+    scene is not referred to from here once painted: it is destroyed on the UI thread."""
+
+    def __init__(self, key: str, scene, carrier: _Carrier, size: tuple[int, int]) -> None:
+        super().__init__()
+        self.key, self.scene, self.carrier, self.size = key, scene, carrier, size
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
         try:
-            state = load(self.path).state
-            image = render_map(Encounter.from_state(state), self.size)
-        except LoadError as exc:
-            self.carrier.done.emit(self.key, None, exc.detail, me)
-            return
-        except Exception as exc:  # a thumbnail never takes the campaign down
-            self.carrier.done.emit(self.key, None, f"{type(exc).__name__}: {exc}", me)
-            return
+            from afdesk.gui.export import render_scene
+
+            scene, self.scene = self.scene, None
+            try:
+                image, problem = render_scene(scene, self.size), ""
+            except Exception as exc:  # a thumbnail never takes the campaign down
+                image, problem = None, f"{type(exc).__name__}: {exc}"
+            del scene
+            self.carrier.painted.emit(self.key, image, problem, threading.get_ident())
         finally:
-            # The renderer's scene and document were handed to deleteLater, and a pool
-            # thread runs no event loop: delete them now, or every thumbnail's scene stays
-            # alive and the garbage collector (which stops every thread) walks them all.
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        self.carrier.done.emit(self.key, image, "", me)
+            off_thread.done()
 
 
 class Thumbnails(QObject):
@@ -105,22 +127,28 @@ class Thumbnails(QObject):
         super().__init__(parent)
         self.size = size
         self.pool = QThreadPool(self)
-        # One worker: the renderer's scenes share Qt's pixmap and font caches, and one
-        # thread off the UI is all the table needs (about 40 ms a thumbnail).
+        # One worker, and one thumbnail at a time through the three steps: the UI thread
+        # builds one scene per turn of its event loop (a few ms), never fifty in a row
+        # when fifty files come in at once (about 20 ms a thumbnail in all).
         self.pool.setMaxThreadCount(1)
         self._cache: dict[Stamp, QImage] = {}
         self._pending: set[Stamp] = set()
+        self._waiting: deque[tuple[Stamp, Path]] = deque()
+        self._current = ""
+        """The key of the thumbnail going through the steps ('' when none is)."""
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._file_changed)
         self.render_threads: set[int] = set()
         """The threads thumbnails were rendered in (never the UI thread)."""
+        self._painting: dict[str, object] = {}
+        """The scenes the worker paints, by key: held here, destroyed here."""
         self._carrier = _Carrier(self)
-        self._carrier.done.connect(self._done)
+        self._carrier.loaded.connect(self._loaded)
+        self._carrier.painted.connect(self._painted)
         # Import and register everything a worker needs here, on the UI thread: the Op
         # registry fills itself on first use and is not meant to be raced by two threads.
         from afdesk.encounter.registry import registered_ops
         from afdesk.gui import export  # noqa: F401
-        from afdesk.gui.map import scene  # noqa: F401
         from afdesk.storage import codec
 
         registered_ops()
@@ -142,8 +170,16 @@ class Thumbnails(QObject):
             return self._cache[stamp]
         if stamp not in self._pending:
             self._pending.add(stamp)
-            off_thread.start(self.pool, _Render(_key(stamp), Path(path), self._carrier, self.size))
+            self._waiting.append((stamp, Path(path)))
+            self._next()
         return None
+
+    def _next(self) -> None:
+        """Step 1 for the next thumbnail waiting, once none is going through the steps."""
+        if not self._current and self._waiting:
+            stamp, path = self._waiting.popleft()
+            self._current = _key(stamp)
+            off_thread.start(self.pool, _Load(self._current, path, self._carrier))
 
     def _file_changed(self, path: str) -> None:
         """A watched file saved again: render it afresh (an atomic save replaces the file,
@@ -155,14 +191,47 @@ class Thumbnails(QObject):
     def busy(self) -> bool:
         return bool(self._pending)
 
-    def _done(self, key: str, image, problem: str, thread) -> None:
+    def _loaded(self, key: str, enc, problem: str) -> None:
+        """Step 2: the scene built here, on the UI thread, and handed to the worker."""
+        if enc is None:
+            self._finish(key, None, problem)
+            return
+        from PySide6.QtWidgets import QGraphicsScene
+
+        from afdesk.gui.map.scene import MapScene
+        from afdesk.gui.map.still import StillDocument
+
+        try:
+            scene = MapScene(StillDocument(enc))
+        except Exception as exc:  # a thumbnail never takes the campaign down
+            self._finish(key, None, f"{type(exc).__name__}: {exc}")
+            return
+        # One picture (as export.render_map): no item caches, no index to keep up to date,
+        # and what the scene queued for itself done now, not while the worker paints.
+        for item in scene.items():
+            item.setCacheMode(item.CacheMode.NoCache)
+        scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        QCoreApplication.sendPostedEvents(scene, 0)
+        self._painting[key] = scene
+        off_thread.start(self.pool, _Paint(key, scene, self._carrier, self.size))
+
+    def _painted(self, key: str, image, problem: str, thread) -> None:
         self.render_threads.add(thread)
+        scene = self._painting.pop(key, None)
+        if scene is not None:
+            scene.detach()
+            Shiboken.delete(scene)  # here, whoever else still holds its wrapper
+        self._finish(key, image, problem)
+
+    def _finish(self, key: str, image, problem: str) -> None:
         stamp = _unkey(key)
         name = stamp[0]
         self._pending.discard(stamp)
         if image is not None:
             self._cache[stamp] = image
+        self._current = ""
         self.ready.emit(name, image, problem)
+        self._next()
 
     def wait(self, msecs: int = 30000) -> bool:
         return self.pool.waitForDone(msecs)
