@@ -126,3 +126,23 @@ def test_a_file_that_cannot_be_read_says_why_and_the_next_one_still_comes(qtbot,
     assert p2 == str(good) and image2 is not None and not problem2
     assert not thumbs.busy()
     thumbs.wait()
+
+
+def test_a_tests_teardown_waits_until_every_thumbnail_is_made(qapp, tmp_path):
+    """tests/gui/conftest.py takes a test apart only once no worker runs: the holds of
+    gc_hold never fall to none between a thumbnail's steps, nor between two thumbnails."""
+    from afdesk.storage import gc_hold
+    from tests.gui.conftest import _wait_for_the_workers
+
+    thumbs = Thumbnails()
+    seen: list = []
+    thumbs.ready.connect(lambda p, image, problem: seen.append(image))
+    for name in ("one", "two", "three"):
+        path = tmp_path / f"{name}.afenc"
+        save(path, Encounter(zone=empty_zone(tileset("wilderness"))).state())
+        thumbs.request(path)
+    assert gc_hold.held()
+    _wait_for_the_workers(qapp)
+    assert gc_hold.held() == 0
+    assert len(seen) == 3 and all(image is not None for image in seen)
+    assert not thumbs.busy()
