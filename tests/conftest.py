@@ -45,15 +45,31 @@ def pytest_configure(config):
     config.stash[_HANG_OUT] = os.fdopen(os.dup(2), "w")
 
 
+def pytest_unconfigure(config):
+    faulthandler.cancel_dump_traceback_later()
+    config.stash[_HANG_OUT].close()
+
+
+def _watch(config) -> None:
+    faulthandler.dump_traceback_later(HANG_LIMIT_S, exit=True, file=config.stash[_HANG_OUT])
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """The hang watchdog (:data:`HANG_LIMIT_S`) over each test, its set-up and tear-down."""
-    out = item.config.stash[_HANG_OUT]
-    faulthandler.dump_traceback_later(HANG_LIMIT_S, exit=True, file=out)
+    _watch(item.config)
     try:
         yield
     finally:
         faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_exception_interact(node, call, report):
+    """pytest's faulthandler plugin stops the timer when a test fails (for a debugger that
+    may follow): watched again, for the failed test's tear-down, where a hang is likeliest."""
+    if isinstance(node, pytest.Item):
+        _watch(node.config)
 
 
 def pytest_ignore_collect(collection_path, config):

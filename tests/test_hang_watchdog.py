@@ -12,21 +12,12 @@ from pathlib import Path
 TESTS = Path(__file__).parent
 
 
-def test_a_hung_test_ends_the_run_with_its_stack(tmp_path):
+def _run(tmp_path, source: str) -> subprocess.CompletedProcess:
     case = tmp_path / "test_hangs.py"
-    case.write_text(
-        textwrap.dedent(
-            """
-            import threading
-
-            def test_waits_forever():
-                threading.Event().wait()  # a lost wake-up
-            """
-        )
-    )
+    case.write_text(textwrap.dedent(source))
     (tmp_path / "conftest.py").write_text((TESTS / "conftest.py").read_text())
     env = {**os.environ, "AFDESK_TEST_HANG_LIMIT": "2"}
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(case)],
         cwd=tmp_path,
         env=env,
@@ -34,6 +25,42 @@ def test_a_hung_test_ends_the_run_with_its_stack(tmp_path):
         text=True,
         timeout=120,
     )
+
+
+def test_a_hung_test_ends_the_run_with_its_stack(tmp_path):
+    done = _run(
+        tmp_path,
+        """
+        import threading
+
+        def test_waits_forever():
+            threading.Event().wait()  # a lost wake-up
+        """,
+    )
     assert done.returncode == 1
     assert "Timeout (0:00:02)!" in done.stderr
     assert "in test_waits_forever" in done.stderr, "the stack names the hung test"
+
+
+def test_the_tear_down_of_a_failed_test_is_watched_too(tmp_path):
+    """pytest's faulthandler plugin stops the timer when a test fails; the tear-down that
+    follows (a window taken apart) is where a hang is likeliest."""
+    done = _run(
+        tmp_path,
+        """
+        import threading
+
+        import pytest
+
+        @pytest.fixture
+        def window():
+            yield
+            threading.Event().wait()  # taken apart forever
+
+        def test_fails(window):
+            assert False
+        """,
+    )
+    assert done.returncode == 1
+    assert "Timeout (0:00:02)!" in done.stderr
+    assert "in window" in done.stderr, "the stack names the hung tear-down"

@@ -34,7 +34,6 @@ def test_a_saved_encounter_gets_a_fresh_thumbnail_without_asking(qtbot, tmp_path
     assert second is not None and second != first
     assert thumbs.cached(path) == second
     assert thumbs.request(path) == second  # the dock's next refresh shows it at once
-    thumbs.wait()
 
 
 def test_no_garbage_is_collected_in_the_render_thread(qtbot, tmp_path, monkeypatch):
@@ -61,7 +60,6 @@ def test_no_garbage_is_collected_in_the_render_thread(qtbot, tmp_path, monkeypat
     assert gc.isenabled()
     thumbs.request(path)
     qtbot.waitUntil(lambda: len(seen) == 1, timeout=20000)
-    thumbs.wait()
     assert during == [False] and seen[0] is not None
     qtbot.waitUntil(gc.isenabled)  # back on once the UI thread hears the render is done
 
@@ -78,6 +76,7 @@ def test_the_scenes_are_made_and_destroyed_on_the_ui_thread_one_at_a_time(
     from afdesk.gui.map import scene as map_scene
 
     made: list[int] = []
+    destroyed_in: list[int] = []
     alive: set[int] = set()
     most = [0]
     real_init = map_scene.MapScene.__init__
@@ -88,7 +87,9 @@ def test_the_scenes_are_made_and_destroyed_on_the_ui_thread_one_at_a_time(
         key = id(self)
         alive.add(key)
         most[0] = max(most[0], len(alive))
-        self.destroyed.connect(lambda *_a: alive.discard(key))
+        self.destroyed.connect(
+            lambda *_a: (alive.discard(key), destroyed_in.append(threading.get_ident()))
+        )
 
     monkeypatch.setattr(map_scene.MapScene, "__init__", counted)
     paths = []
@@ -104,10 +105,11 @@ def test_the_scenes_are_made_and_destroyed_on_the_ui_thread_one_at_a_time(
     qtbot.waitUntil(lambda: len(seen) == 3, timeout=20000)
     assert [p for p, _i, _w in seen] == [str(p) for p in paths], "in the order asked"
     assert all(image is not None and not problem for _p, image, problem in seen)
-    assert made == [threading.get_ident()] * 3, "every scene made on the UI thread"
+    ui = threading.get_ident()
+    assert made == [ui] * 3, "every scene made on the UI thread"
     assert most[0] == 1 and not alive, "one at a time, each destroyed once painted"
+    assert destroyed_in == [ui] * 3, "and destroyed on the UI thread"
     assert thumbs.render_threads and threading.get_ident() not in thumbs.render_threads
-    thumbs.wait()
 
 
 def test_a_file_that_cannot_be_read_says_why_and_the_next_one_still_comes(qtbot, tmp_path):
@@ -125,7 +127,6 @@ def test_a_file_that_cannot_be_read_says_why_and_the_next_one_still_comes(qtbot,
     assert p1 == str(broken) and image1 is None and problem1
     assert p2 == str(good) and image2 is not None and not problem2
     assert not thumbs.busy()
-    thumbs.wait()
 
 
 def test_a_tests_teardown_waits_until_every_thumbnail_is_made(qapp, tmp_path):
@@ -146,3 +147,44 @@ def test_a_tests_teardown_waits_until_every_thumbnail_is_made(qapp, tmp_path):
     assert gc_hold.held() == 0
     assert len(seen) == 3 and all(image is not None for image in seen)
     assert not thumbs.busy()
+
+
+def test_thumbnails_closed_while_a_scene_is_painted_destroy_it_on_the_ui_thread(
+    qtbot, tmp_path, monkeypatch
+):
+    """The campaign closed mid-thumbnail: the pool waits for the painting, and the scene,
+    a child of the thumbnails, goes with them on the UI thread (never in the worker)."""
+    import threading
+
+    from shiboken6 import Shiboken
+
+    from afdesk.gui import export
+    from afdesk.gui.map import scene as map_scene
+    from afdesk.storage import gc_hold
+
+    started, release = threading.Event(), threading.Event()
+    real = export.render_scene
+
+    def held_up(*args, **kwargs):
+        started.set()
+        release.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(export, "render_scene", held_up)
+    destroyed_in: list[int] = []
+    real_init = map_scene.MapScene.__init__
+
+    def watched(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        self.destroyed.connect(lambda *_a: destroyed_in.append(threading.get_ident()))
+
+    monkeypatch.setattr(map_scene.MapScene, "__init__", watched)
+    path = tmp_path / "ambush.afenc"
+    save(path, Encounter(zone=empty_zone(tileset("wilderness"))).state())
+    thumbs = Thumbnails()
+    thumbs.request(path)
+    qtbot.waitUntil(started.is_set, timeout=20000)
+    release.set()
+    Shiboken.delete(thumbs)  # as the Campaign dock goes with a closed campaign
+    assert destroyed_in == [threading.get_ident()]
+    qtbot.waitUntil(lambda: gc_hold.held() == 0, timeout=20000)

@@ -21,6 +21,7 @@ saved again (by the editor, a prepare, a run) a fresh thumbnail is rendered and
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections import deque
@@ -79,16 +80,18 @@ class _Load(QRunnable):
 
     def run(self) -> None:
         try:
-            from afdesk.encounter.model import Encounter
-            from afdesk.storage import LoadError, load
-
             try:
-                enc, problem = Encounter.from_state(load(self.path).state), ""
-            except LoadError as exc:
-                enc, problem = None, exc.detail
+                from afdesk.encounter.model import Encounter
+                from afdesk.storage import LoadError, load
+
+                try:
+                    enc, problem = Encounter.from_state(load(self.path).state), ""
+                except LoadError as exc:
+                    enc, problem = None, exc.detail
             except Exception as exc:  # a thumbnail never takes the campaign down
                 enc, problem = None, f"{type(exc).__name__}: {exc}"
-            self.carrier.loaded.emit(self.key, enc, problem)
+            with contextlib.suppress(RuntimeError):  # the Thumbnails gone meanwhile
+                self.carrier.loaded.emit(self.key, enc, problem)
         finally:
             off_thread.done()  # (afdesk.gui.off_thread: no collection here until then)
 
@@ -104,17 +107,25 @@ class _Paint(QRunnable):
 
     def run(self) -> None:
         try:
-            from afdesk.gui.export import render_scene
-
             scene, self.scene = self.scene, None
             try:
+                from afdesk.gui.export import render_scene
+
                 image, problem = render_scene(scene, self.size), ""
             except Exception as exc:  # a thumbnail never takes the campaign down
                 image, problem = None, f"{type(exc).__name__}: {exc}"
             del scene
-            self.carrier.painted.emit(self.key, image, problem, threading.get_ident())
+            with contextlib.suppress(RuntimeError):  # the Thumbnails gone meanwhile
+                self.carrier.painted.emit(self.key, image, problem, threading.get_ident())
         finally:
             off_thread.done()
+
+
+def _destroy(scene) -> None:
+    """A thumbnail's scene destroyed now, on the UI thread, whoever else still holds its
+    wrapper."""
+    scene.detach()
+    Shiboken.delete(scene)
 
 
 class Thumbnails(QObject):
@@ -192,35 +203,39 @@ class Thumbnails(QObject):
         return bool(self._pending)
 
     def _loaded(self, key: str, enc, problem: str) -> None:
-        """Step 2: the scene built here, on the UI thread, and handed to the worker."""
+        """Step 2: the scene built here, on the UI thread, and handed to the worker. The
+        scene is a child of this object: destroyed here after its painting, or with this
+        object (after the pool, made first, has waited for the worker)."""
         if enc is None:
             self._finish(key, None, problem)
             return
-        from PySide6.QtWidgets import QGraphicsScene
-
-        from afdesk.gui.map.scene import MapScene
-        from afdesk.gui.map.still import StillDocument
-
+        scene = None
         try:
-            scene = MapScene(StillDocument(enc))
+            from PySide6.QtWidgets import QGraphicsScene
+
+            from afdesk.gui.map.scene import MapScene
+            from afdesk.gui.map.still import StillDocument
+
+            scene = MapScene(StillDocument(enc), parent=self)
+            # One picture (as export.render_map): no item caches, no index to keep up to
+            # date, and what the scene queued for itself done now, not while it is painted.
+            for item in scene.items():
+                item.setCacheMode(item.CacheMode.NoCache)
+            scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+            QCoreApplication.sendPostedEvents(scene, 0)
+            self._painting[key] = scene
+            off_thread.start(self.pool, _Paint(key, scene, self._carrier, self.size))
         except Exception as exc:  # a thumbnail never takes the campaign down
+            self._painting.pop(key, None)
+            if scene is not None:
+                _destroy(scene)
             self._finish(key, None, f"{type(exc).__name__}: {exc}")
-            return
-        # One picture (as export.render_map): no item caches, no index to keep up to date,
-        # and what the scene queued for itself done now, not while the worker paints.
-        for item in scene.items():
-            item.setCacheMode(item.CacheMode.NoCache)
-        scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
-        QCoreApplication.sendPostedEvents(scene, 0)
-        self._painting[key] = scene
-        off_thread.start(self.pool, _Paint(key, scene, self._carrier, self.size))
 
     def _painted(self, key: str, image, problem: str, thread) -> None:
         self.render_threads.add(thread)
         scene = self._painting.pop(key, None)
         if scene is not None:
-            scene.detach()
-            Shiboken.delete(scene)  # here, whoever else still holds its wrapper
+            _destroy(scene)
         self._finish(key, image, problem)
 
     def _finish(self, key: str, image, problem: str) -> None:
@@ -232,6 +247,3 @@ class Thumbnails(QObject):
         self._current = ""
         self.ready.emit(name, image, problem)
         self._next()
-
-    def wait(self, msecs: int = 30000) -> bool:
-        return self.pool.waitForDone(msecs)
