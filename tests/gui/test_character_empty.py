@@ -97,3 +97,48 @@ def test_the_groups_follow_the_page_in_the_tab_order(playing_doc, qtbot):
         panel.screen_toggle,
         panel.hesitate,
     ]
+
+
+def _tab_chain(panel) -> list:
+    """The panel's widgets Tab reaches from its scroll area on, once round its window."""
+    start = panel.findChild(QScrollArea)
+    widget, chain = start.nextInFocusChain(), []
+    while widget is not start:
+        if (
+            widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+            and widget.isVisibleTo(panel)
+            and panel.isAncestorOf(widget)
+        ):
+            chain.append(widget)
+        widget = widget.nextInFocusChain()
+    return chain
+
+
+def _label(widget) -> str:
+    text = widget.text() if hasattr(widget, "text") else type(widget).__name__
+    return text.replace("&", "")
+
+
+def test_the_states_rows_and_buttons_keep_their_place_in_the_tab_order(playing_doc, qtbot):
+    """Rows and buttons the States group puts in after the window was made (a state's row,
+    Add state, Momentum marker) are reached in the order they are laid out, before Plain
+    check and Edit, not after everything else in the window."""
+    from afdesk.encounter.combatant import StateKind
+    from afdesk.encounter.ops.roster import AddState
+
+    panel = character_panel(playing_doc, qtbot)
+    panel.show()
+    qtbot.waitExposed(panel)
+    playing_doc.select("chen")
+    _settle()
+    assert not playing_doc.push(AddState("chen", StateKind.BLEEDING, markers=2))
+    _settle()
+    chain = _tab_chain(panel)
+    texts = [_label(w) for w in chain]
+    states = panel.states
+    row = next(r for r in states._rows if r.isVisible())
+    assert texts.index("Hesitate") < texts.index("Add state…") < texts.index("Plain check…")
+    assert texts.index("Add state…") + 1 == texts.index("Momentum marker…")
+    at = chain.index(row.minus)
+    assert texts.index("Hesitate") < at < texts.index("Add state…"), "the row, then the buttons"
+    assert texts[-2:] == ["Plain check…", "Edit…"], "the page's foot last"

@@ -4,6 +4,8 @@ reflect and change the model (E3-E8, E17, R12)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -234,6 +236,7 @@ class CombatantPanel(QWidget):
             on_remove_state=lambda kind: self._push(RemoveState(self.cid, kind)),
             on_remove_momentum=lambda i: self._push(RemoveMomentum(self.cid, i)),
             run=self.run,
+            on_new_order=self._chain_tab_order,
         )
         layout.addWidget(self.states_box)
         self.facets = QLabel()
@@ -272,10 +275,17 @@ class CombatantPanel(QWidget):
         self._room.deleteLater()
         self._room = None
         details.setVisible(bool(self.cid))  # made for nobody (a part asked for): not shown
-        # Made after the window, the groups would come last in its Tab order: they follow
-        # the page's scroll area, as when they were made with it.
+        self._chain_tab_order()
+
+    def _chain_tab_order(self) -> None:
+        """The groups' Tab order: after the page's scroll area, in the order they are laid
+        out. A widget put in the window after it was made (the groups, made after the
+        window; a state's row or button the States group shows later) comes last in its
+        Tab order, after the Log and the map, until chained here."""
+        if self.details is None:
+            return
         previous: QWidget = self.findChild(QScrollArea)
-        for widget in details.findChildren(QWidget):
+        for widget in _in_layout_order(self.details.layout()):
             if widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
                 QWidget.setTabOrder(previous, widget)
                 previous = widget
@@ -474,3 +484,17 @@ def _left(note: str) -> str:
     if edge != note and edge in ("north", "east", "south", "west"):
         return f"left the encounter over the {edge} edge (E9)"
     return f"left the encounter: {note}"
+
+
+def _in_layout_order(layout) -> Iterator[QWidget]:
+    """The widgets of ``layout`` and of those inside them, in the order they are laid out
+    (a grid row by row, as its cells were added)."""
+    for i in range(layout.count()):
+        item = layout.itemAt(i)
+        widget = item.widget()
+        if widget is not None:
+            yield widget
+            if widget.layout() is not None:
+                yield from _in_layout_order(widget.layout())
+        elif item.layout() is not None:
+            yield from _in_layout_order(item.layout())

@@ -86,8 +86,11 @@ class StatesBox:
         on_remove_state: Callable[[StateKind], None],
         on_remove_momentum: Callable[[int], None],
         run: Callable[[cmd.Command], None],
+        on_new_order: Callable[[], None] = lambda: None,
     ) -> None:
         self._layout = layout
+        self._on_new_order = on_new_order
+        """Called when rows or buttons were put in or moved (the Tab order to follow)."""
         self._on_step = on_step
         self._on_remove_state = on_remove_state
         self._on_remove_momentum = on_remove_momentum
@@ -136,6 +139,7 @@ class StatesBox:
             return
         self._key = key
         wanted = len(standing) + len(shown) + len(kinds)
+        new_rows = len(self._rows) < wanted
         while len(self._rows) < wanted:
             row = _Row(self._on_step, self._removed)
             self._rows.append(row)
@@ -157,14 +161,16 @@ class StatesBox:
             buttons.append(self.bleed)
         # ongoing states, once on the character's own turn (E3)
         buttons += [self.resolve[kind] for kind in resolvable]
-        self._place_buttons(buttons)
+        if self._place_buttons(buttons) or new_rows:
+            self._on_new_order()
 
-    def _place_buttons(self, buttons: list[QPushButton]) -> None:
-        """Two to a row: the dock keeps its width however many there are."""
+    def _place_buttons(self, buttons: list[QPushButton]) -> bool:
+        """Two to a row: the dock keeps its width however many there are. True if the
+        buttons were put in anew (the Tab order to follow)."""
         if buttons == self._buttons:
             for b in buttons:
                 b.show()
-            return
+            return False
         for b in (*self._always, self.bleed, *self.resolve.values()):
             self._grid.removeWidget(b)
             b.hide()
@@ -172,6 +178,7 @@ class StatesBox:
             self._grid.addWidget(b, i // 2, i % 2)
             b.show()
         self._buttons = buttons
+        return True
 
     def _removed(self, row: _Row) -> None:
         if row.momentum is not None:
