@@ -150,7 +150,8 @@ class Thumbnails(QObject):
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._file_changed)
         self.render_threads: set[int] = set()
-        """The threads thumbnails were rendered in (never the UI thread)."""
+        """The threads thumbnails were painted in (never the UI thread, which only builds
+        and destroys their scenes)."""
         self._painting: dict[str, object] = {}
         """The scenes the worker paints, by key: held here, destroyed here."""
         self._carrier = _Carrier(self)
