@@ -52,6 +52,7 @@ import contextlib
 import os
 import threading
 import time
+import weakref
 from pathlib import Path
 
 from afdesk.encounter.history import Change, History, StepEvent
@@ -112,6 +113,9 @@ class Journal:
         self._size = os.fstat(fd).st_size
         self._closed = False
         self._syncer = _Syncer()
+        # A journal dropped without close() (an error path, a test) takes its fsync thread
+        # with it: the thread holds the syncer, never the journal, and would sleep on.
+        self._stop_syncer = weakref.finalize(self, self._syncer.stop)
         self._synced_size = self._size  # the file's size before the line being fsynced
 
     @classmethod
@@ -272,7 +276,7 @@ class Journal:
             self._history.unsubscribe(self.record)
         with contextlib.suppress(SaveError):
             self._settle()  # an unclean close leaves a journal whose lines are all on disk
-        self._syncer.stop()
+        self._stop_syncer()
         if clean:
             with contextlib.suppress(OSError):
                 os.unlink(self.path)

@@ -167,3 +167,23 @@ def test_turning_the_collector_on_waits_for_the_holds():
         assert gc.isenabled()
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def _fsync_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "afdesk-journal-fsync"]
+
+
+def test_a_journal_dropped_unclosed_takes_its_fsync_thread_with_it(tmp_path):
+    before = _fsync_threads()
+    enc, history, journal = _journaled(tmp_path)
+    history.push(Rename("Ford 1"))
+    journal.flush()
+    (thread,) = [t for t in _fsync_threads() if t not in before]
+    path = journal.path
+    del enc, history, journal  # the history and the journal hold each other: a cycle
+    gc.collect()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+    assert path.exists()  # not a clean close: the journal stays for recovery
+    (pending,) = pending_journals()
+    assert recover(pending).meta.name == "Ford 1"
