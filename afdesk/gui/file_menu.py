@@ -226,7 +226,7 @@ class FileMenu:
     def export_image(self) -> None:
         from PySide6.QtWidgets import QFileDialog, QMessageBox  # made when first used
 
-        from afdesk.gui.export import render_map  # only when asked
+        from afdesk.gui.export import render_map, write_image  # only when asked
 
         start = str(gm_folder() / (self.doc.encounter.meta.name + ".png"))
         name, _ = QFileDialog.getSaveFileName(self, "Export map image", start, "PNG images (*.png)")
@@ -239,7 +239,7 @@ class FileMenu:
             == QMessageBox.StandardButton.Yes
         )
         image = render_map(self.doc.encounter, (1920, 1080), player=player)
-        if image.save(name):
+        if write_image(image, name):
             self.show_message(f"Exported {Path(name).name}.")
         else:
             self.reporter.failed("Export failed", f"Could not write {name}.")
