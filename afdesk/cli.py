@@ -179,16 +179,15 @@ def _no_display() -> bool:
 
 
 def _before_qt() -> None:
-    """For ``export-png``: import the model, the file loader and every Op before Qt.
-    Once ``PySide6.QtCore`` is imported, PySide6 reads the source of every module
-    imported after it (its ``__feature__`` import hook looks for the word "PySide6");
-    msgspec's own imports and the pure layers have no use for that. (The app's window
-    notes afdesk's modules and msgspec's for the hook instead,
-    :mod:`afdesk.gui.feature_hook`, and imports the model after its first frame.)"""
+    """For ``export-png``: import the model and the file loader before Qt. Once
+    ``PySide6.QtCore`` is imported, PySide6 reads the source of every module imported
+    after it (its ``__feature__`` import hook looks for the word "PySide6"); msgspec's own
+    imports and the pure layers have no use for that. The export then loads its file, also
+    before Qt, and the loader imports the Ops the file's log names (no other mode's Ops: a
+    picture pushes none). (The app's window notes afdesk's modules and msgspec's for the
+    hook instead, :mod:`afdesk.gui.feature_hook`, and imports the model after its first
+    frame.)"""
     import afdesk.encounter.model
     import afdesk.encounter.summary
     import afdesk.encounter.visibility  # what the players' map shows
     import afdesk.storage  # noqa: F401
-    from afdesk.encounter.registry import registered_ops
-
-    registered_ops()  # every Op module: a file's log names them
