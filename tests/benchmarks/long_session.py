@@ -1,8 +1,8 @@
 """A long session at the table, seeded: varied changes (turns, facings, states, counters,
 fog; in the "wide" mix also moves, hits to grit and the GM's harm decision, hidden
-characters' decoys, Momentum markers, snaps and actions) with undos and redos among them,
-pushed through a document or applied to the model alone (to give an encounter a long log
-before the window opens)."""
+characters' decoys, Momentum markers, snaps and actions; in the "editing" mix also the zone
+editor's changes during play) with undos and redos among them, pushed through a document or
+applied to the model alone (to give an encounter a long log before the window opens)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from afdesk.encounter.model import Encounter
 from afdesk.encounter.op import Op
 from afdesk.encounter.ops.damage import DecideHarm
 from afdesk.encounter.ops.economy import TakeAction, UseSnap
+from afdesk.encounter.ops.editor import PaintSegment, PlaceTile, RenameSegment, TurnTile
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.fog import SetFog
 from afdesk.encounter.ops.move import MoveCombatant
@@ -32,15 +33,22 @@ from afdesk.encounter.ops.roster import (
     SetFacing,
     decoy_spots,
 )
+from afdesk.encounter.ops.zone import ReplaceTile, SetSegmentProps
 from afdesk.encounter.state import Phase
+from afdesk.encounter.zone import TILE, SegmentProps
 
 MIXES = {
     # weights of: turn, facing, state, counter, fog, undo, redo (then, "wide" only: move,
-    # harm, decoys, momentum, snap or action; zero weights leave a mix's draws as they were)
-    "table": (5, 3, 2, 2, 1, 2, 1, 0, 0, 0, 0, 0),
-    "fights": (3, 1, 4, 4, 0, 3, 2, 0, 0, 0, 0, 0),
-    "wide": (4, 1, 2, 1, 1, 3, 2, 3, 2, 1, 1, 2),
+    # harm, decoys, momentum, snap or action; then "editing" only: a zone edit; zero
+    # weights leave a mix's draws as they were)
+    "table": (5, 3, 2, 2, 1, 2, 1, 0, 0, 0, 0, 0, 0),
+    "fights": (3, 1, 4, 4, 0, 3, 2, 0, 0, 0, 0, 0, 0),
+    "wide": (4, 1, 2, 1, 1, 3, 2, 3, 2, 1, 1, 2, 0),
+    "editing": (4, 1, 2, 1, 1, 3, 2, 3, 2, 1, 1, 2, 4),
 }
+
+SEGMENT_NAMES = ("Brush", "Rocks", "Pit")
+"""The segments the "editing" mix paints (a few names, as a GM marks a few features)."""
 
 
 def next_ops(enc: Encounter, rng: random.Random) -> list[Op]:
@@ -55,7 +63,7 @@ def next_ops(enc: Encounter, rng: random.Random) -> list[Op]:
 
 def change(enc: Encounter, rng: random.Random, mix: str) -> tuple[str, list[Op]]:
     """One seeded change: ("undo", []), ("redo", []) or ("ops", the Ops of one step)."""
-    what = rng.choices(range(12), MIXES[mix])[0]
+    what = rng.choices(range(13), MIXES[mix])[0]
     if what == 5:
         return "undo", []
     if what == 6:
@@ -78,7 +86,34 @@ def change(enc: Encounter, rng: random.Random, mix: str) -> tuple[str, list[Op]]
     if what == 4:
         tile = enc.zone.tile_at(1, 0)
         return "ops", [SetFog.of(tile_region(tile), not enc.fog.areas)]
+    if what == 12:
+        return "ops", [zone_edit(enc, rng)]
     return "ops", _wide(enc, rng, what, c)
+
+
+def zone_edit(enc: Encounter, rng: random.Random) -> Op:
+    """One of the zone editor's changes during play (a GM override, E10): a tile placed,
+    turned or replaced, a few areas painted into a segment or taken out of it (refused
+    when none is in it: the run draws again), a segment given other properties or renamed.
+    Each gives a tile a look it may not have had before."""
+    t = rng.choice(enc.zone.tiles)
+    r = rng.random()
+    if r < 0.2:
+        return PlaceTile(t.col, t.row, rng.choice(enc.zone.kinds))
+    if r < 0.35:
+        return TurnTile(t.col, t.row, rng.choice((1, 2, 3)), rng.random() < 0.3)
+    if r < 0.5:
+        return ReplaceTile(t.col, t.row, rng.choice(enc.zone.kinds).id)
+    if r < 0.75:
+        x, y = t.col * TILE, t.row * TILE
+        areas = {(x + rng.randrange(TILE), y + rng.randrange(TILE)) for _ in range(3)}
+        return PaintSegment(rng.choice(SEGMENT_NAMES), tuple(sorted(areas)), rng.random() < 0.3)
+    if r < 0.9 and t.segments:
+        props = SegmentProps(rough=rng.random() < 0.5, cover=rng.random() < 0.5)
+        return SetSegmentProps(t.col, t.row, rng.randrange(len(t.segments)), props)
+    names = sorted({s.name for tile in enc.zone.tiles for s in tile.segments})
+    old = rng.choice(names)
+    return RenameSegment(old, rng.choice([n for n in (*SEGMENT_NAMES, "Thicket") if n != old]))
 
 
 def _wide(enc: Encounter, rng: random.Random, what: int, c) -> list[Op]:

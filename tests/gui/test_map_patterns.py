@@ -97,3 +97,34 @@ def test_a_tile_whose_properties_change_gets_its_new_textures(qapp):
         art = tile_artwork(changed, GM.pattern_alpha, 1.0)
         assert largest_difference(art, drawn_in_place(changed, GM.pattern_alpha, 1.0)) <= 2
         assert (art == plain) is (props == SegmentProps())
+
+
+def test_a_place_keeps_the_looks_it_showed_last_only(qapp):
+    """A session of zone edits (E10) does not fill the artwork cache: each tile's place
+    keeps the LOOKS_PER_PLACE looks used last at each alpha and zoom band, whichever was
+    used again among them, and the other places keep theirs."""
+    tiles = samples.build().zone.tiles
+    other = tiles[4]
+    kept = tile_artwork(other, GM.pattern_alpha, 1.0)
+    base = tiles[0]
+    looks = []
+    for i in range(3 * patterns.LOOKS_PER_PLACE):
+        seg = Segment("Painted", ((i % 5, i // 5),), SegmentProps(water=bool(i % 2)))
+        looks.append(msgspec.structs.replace(base, segments=(*base.segments, seg)))
+    shown = looks[0]
+    for look in looks:
+        for theme in (GM, PLAYER):
+            tile_artwork(look, theme.pattern_alpha, 1.0)
+        tile_artwork(shown, GM.pattern_alpha, 1.0)  # shown again between the edits
+
+    def at_place(alpha: int) -> list[Tile]:
+        return [
+            k[0]
+            for k in patterns._ARTWORK
+            if k[1:] == (alpha, 1.0) and (k[0].col, k[0].row) == (base.col, base.row)
+        ]
+
+    n = patterns.LOOKS_PER_PLACE
+    assert at_place(GM.pattern_alpha) == [*looks[-(n - 1) :], shown]
+    assert at_place(PLAYER.pattern_alpha) == looks[-n:]
+    assert tile_artwork(other, GM.pattern_alpha, 1.0) is kept

@@ -40,6 +40,13 @@ def zoom_band(scale: float) -> float:
 _ARTWORK: OrderedDict[tuple, QImage] = OrderedDict()
 _ARTWORK_BYTES = 160 * 1024 * 1024
 
+LOOKS_PER_PLACE = 4
+"""The looks of one tile's place (column, row) kept at each alpha and zoom band: the one
+shown and the last few it had, so an undo or redo of a zone edit finds its artwork drawn.
+Every edit of a tile (placed, turned, replaced, a segment painted, renamed or given other
+properties) is a new look: without this bound a session of zone edits filled the cache up to
+its bytes (160 MB, more than the whole window uses in its first minute)."""
+
 
 def tile_artwork(tile: Tile, alpha: int, scale: float) -> QImage:
     """A tile's base colour, pattern and segment textures as an image of ``scale`` pixels
@@ -75,11 +82,25 @@ def tile_artwork(tile: Tile, alpha: int, scale: float) -> QImage:
                 painter.restore()
     painter.end()
     _ARTWORK[key] = image
+    _forget_old_looks(tile, alpha, scale)
     used = sum(i.sizeInBytes() for i in _ARTWORK.values())
     while used > _ARTWORK_BYTES and len(_ARTWORK) > 1:
         _, old = _ARTWORK.popitem(last=False)
         used -= old.sizeInBytes()
     return image
+
+
+def _forget_old_looks(tile: Tile, alpha: int, scale: float) -> None:
+    """Keep the :data:`LOOKS_PER_PLACE` looks of ``tile``'s place used last (at this
+    alpha and scale), ``tile``'s own the newest; run once per drawing, so its pass over
+    the cache costs little beside the drawing."""
+    place = [
+        k
+        for k in _ARTWORK
+        if k[1] == alpha and k[2] == scale and (k[0].col, k[0].row) == (tile.col, tile.row)
+    ]
+    for old in place[: max(0, len(place) - LOOKS_PER_PLACE)]:
+        del _ARTWORK[old]
 
 
 _TEXTURES: dict[tuple, QImage | None] = {}
