@@ -1,0 +1,85 @@
+"""The Character dock's States group changes its rows and buttons in one layout pass: a row
+or button shown or hidden in the visible group laid the dock's page out again each time
+(0.6 ms a time: a switch between a character with six states and two kinds of Momentum
+marker and one with none took 50 ms of a GM action), and it keeps the focus where it is
+(E3, R12)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication
+
+from afdesk.encounter.combatant import StateKind
+from afdesk.encounter.ops.roster import AddMomentum, AddState
+from tests.gui.conftest import character_panel
+
+PILED = (
+    StateKind.BURNING,
+    StateKind.SHAKEN,
+    StateKind.WOUNDED,
+    StateKind.BLINDED,
+    StateKind.BLEEDING,
+    StateKind.PREPARED,
+)
+
+
+class _Resizes(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.count += 1
+        return False
+
+
+def _piled(doc, cid: str) -> None:
+    for kind in PILED:
+        assert doc.push(AddState(cid, kind, 1 if kind is StateKind.BLEEDING else 0)) == ""
+    for dice in (2, -2, 2):
+        assert doc.push(AddMomentum(cid, dice, "a shout")) == ""
+
+
+def test_a_character_with_many_states_is_laid_out_once(playing_doc, qtbot):
+    doc = playing_doc
+    panel = character_panel(doc, qtbot)
+    panel.resize(360, 900)
+    panel.show()
+    qtbot.waitExposed(panel)
+    _piled(doc, "gao")
+    doc.select("lan")
+    QApplication.processEvents()
+    box = panel.states_box
+    assert box.isVisible() and panel.states.none.isVisible()
+    resizes = _Resizes()
+    box.installEventFilter(resizes)
+    doc.select("gao")
+    shown = [r.text.text() for r in panel.states._rows if not r.isHidden()]
+    assert len(shown) == len(PILED) + 2  # a row per state and per kind of marker
+    assert box.isVisible() and panel.states.none.isHidden()
+    doc.select("lan")
+    assert all(r.isHidden() for r in panel.states._rows)
+    assert box.isVisible() and panel.states.none.isVisible()
+    box.removeEventFilter(resizes)
+    # one layout pass each way (eight rows and their buttons shown, then hidden)
+    assert resizes.count <= 2
+
+
+def test_the_focus_stays_on_the_states_group(playing_doc, qtbot):
+    doc = playing_doc
+    panel = character_panel(doc, qtbot)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.activateWindow()
+    qtbot.waitUntil(panel.isActiveWindow)
+    doc.select("gao")
+    add = panel.states._always[0]
+    add.setFocus()
+    assert QApplication.focusWidget() is add
+    # rows come (the buttons stay as they are: re-placing them hides them, focus and all)
+    assert doc.push(AddState("gao", StateKind.PREPARED)) == ""
+    for dice in (2, -2):
+        assert doc.push(AddMomentum("gao", dice, "a shout")) == ""
+    assert len([r for r in panel.states._rows if not r.isHidden()]) == 3
+    assert QApplication.focusWidget() is add
