@@ -77,9 +77,28 @@ def test_the_focus_stays_on_the_states_group(playing_doc, qtbot):
     add = panel.states._always[0]
     add.setFocus()
     assert QApplication.focusWidget() is add
-    # rows come (the buttons stay as they are: re-placing them hides them, focus and all)
+    # rows come, the buttons stay as they are
     assert doc.push(AddState("gao", StateKind.PREPARED)) == ""
     for dice in (2, -2):
         assert doc.push(AddMomentum("gao", dice, "a shout")) == ""
     assert len([r for r in panel.states._rows if not r.isHidden()]) == 3
     assert QApplication.focusWidget() is add
+
+
+def test_the_focus_stays_on_add_state_when_a_button_comes(playing_doc, qtbot):
+    doc = playing_doc
+    panel = character_panel(doc, qtbot)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.activateWindow()
+    qtbot.waitUntil(panel.isActiveWindow)
+    doc.select("gao")
+    add = panel.states._always[0]
+    add.setFocus()
+    bleed = panel.states.bleed
+    assert bleed.isHidden()
+    # Bleeding starts (E3): its "Bleed now" button joins the buttons, which are placed anew
+    assert doc.push(AddState("gao", StateKind.BLEEDING, 1)) == ""
+    assert not bleed.isHidden()
+    assert QApplication.focusWidget() is add
+    assert not add.isHidden()

@@ -198,7 +198,8 @@ class StatesBox:
             return False
         for b in (*self._always, self.bleed, *self.resolve.values()):
             self._grid.removeWidget(b)
-            b.hide()
+            if not any(b is kept for kept in buttons):
+                b.hide()  # the others stay shown: the one with the focus keeps it
         for i, b in enumerate(buttons):
             self._grid.addWidget(b, i // 2, i % 2)
             b.show()
