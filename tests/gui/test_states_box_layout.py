@@ -102,3 +102,34 @@ def test_the_focus_stays_on_add_state_when_a_button_comes(playing_doc, qtbot):
     assert not bleed.isHidden()
     assert QApplication.focusWidget() is add
     assert not add.isHidden()
+
+
+class _Hides(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Hide:
+            self.count += 1
+        return False
+
+
+def test_a_row_that_only_changes_its_text_does_not_hide_the_group(playing_doc, qtbot):
+    doc = playing_doc
+    panel = character_panel(doc, qtbot)
+    panel.resize(360, 900)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert doc.push(AddState("gao", StateKind.SHAKEN)) == ""
+    assert doc.push(AddState("lan", StateKind.WOUNDED)) == ""
+    doc.select("lan")
+    QApplication.processEvents()
+    box = panel.states_box
+    hides = _Hides()
+    box.installEventFilter(hides)
+    doc.select("gao")  # one row each: its text changes, nothing comes or goes
+    (shown,) = [r.text.text() for r in panel.states._rows if not r.isHidden()]
+    assert shown.startswith("Shaken")
+    box.removeEventFilter(hides)
+    assert hides.count == 0  # hiding and showing the group would lay the page out twice

@@ -139,18 +139,34 @@ class StatesBox:
         if key == self._key:
             return
         self._key = key
+        wanted = len(standing) + len(shown) + len(kinds)
+        buttons = list(self._always)
+        if bleeding:
+            buttons.append(self.bleed)
+        # ongoing states, once on the character's own turn (E3)
+        buttons += [self.resolve[kind] for kind in resolvable]
         # Each row or button shown or hidden in a visible box lays the Character dock's
         # page out again (Qt activates the layouts of the visible parents at every show
         # and hide): 0.6 ms a time, 50 ms when the actor switched between a character with
-        # six states and one with none. The box hidden meanwhile is laid out once, when
-        # it shows again; not while it holds the focus, which hiding would move.
+        # six states and one with none. When more than two come or go, the box is hidden
+        # meanwhile and laid out once, when it shows again (hiding and showing it is two
+        # such passes: a row's text changed alone costs none); not while it holds the
+        # focus, which hiding would move.
+        shown_rows = sum(1 for row in self._rows if not row.isHidden())
+        going = {id(b) for b in self._buttons} ^ {id(b) for b in buttons}
+        flips = abs(shown_rows - wanted) + len(going)
         box = self._layout.parentWidget()
         focus = QApplication.focusWidget()
-        batch = box is not None and box.isVisible() and not (focus and box.isAncestorOf(focus))
+        batch = (
+            flips > 2
+            and box is not None
+            and box.isVisible()
+            and not (focus and box.isAncestorOf(focus))
+        )
         if batch:
             box.hide()
         try:
-            self._arrange(standing, shown, kinds, bleeding, resolvable)
+            self._arrange(standing, shown, kinds, buttons)
         finally:
             if batch:
                 box.show()
@@ -160,8 +176,7 @@ class StatesBox:
         standing: list[str],
         shown: list,
         kinds: list[tuple[str, int]],
-        bleeding: bool,
-        resolvable: list[StateKind],
+        buttons: list[QPushButton],
     ) -> None:
         wanted = len(standing) + len(shown) + len(kinds)
         new_rows = len(self._rows) < wanted
@@ -181,11 +196,6 @@ class StatesBox:
         for i, row in enumerate(self._rows):
             row.setVisible(i < wanted)
         self.none.setVisible(wanted == 0)
-        buttons = list(self._always)
-        if bleeding:
-            buttons.append(self.bleed)
-        # ongoing states, once on the character's own turn (E3)
-        buttons += [self.resolve[kind] for kind in resolvable]
         if self._place_buttons(buttons) or new_rows:
             self._on_new_order()
 
