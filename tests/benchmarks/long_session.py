@@ -6,6 +6,8 @@ applied to the model alone (to give an encounter a long log before the window op
 
 from __future__ import annotations
 
+import gc
+import os
 import random
 from collections.abc import Callable
 
@@ -194,3 +196,11 @@ def model_only(enc: Encounter, log_lines: int, seed: int = 11) -> None:
                 enc.apply(op)
             except IllegalOp:
                 break
+
+
+def rss_mb() -> float:
+    """The process's resident memory now (Linux), after a full collection."""
+    gc.collect()
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20

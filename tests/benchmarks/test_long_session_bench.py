@@ -28,7 +28,6 @@ Run with ``.venv/bin/pytest tests/benchmarks/test_long_session_bench.py -s``.
 
 from __future__ import annotations
 
-import gc
 import os
 import random
 import statistics
@@ -61,14 +60,6 @@ another, to re-measure the same figures with other changes."""
 @pytest.fixture(autouse=True)
 def _scratch(monkeypatch, tmp_path):
     monkeypatch.setenv("AFDESK_DATA_DIR", str(tmp_path / "data"))
-
-
-def _rss_mb() -> float:
-    """The process's resident memory now (Linux), after a full collection."""
-    gc.collect()
-    with open("/proc/self/statm") as f:
-        pages = int(f.read().split()[1])
-    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def _ms(fn) -> tuple[float, float]:
@@ -165,7 +156,7 @@ def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
     first = EncounterDocument(_playing(samples.build()))
     window = _window(qtbot, tmp_path, "first", first)
     (before,) = _measure((window, first, 3))
-    before["memory"] = _rss_mb()
+    before["memory"] = long_session.rss_mb()
 
     # The third hour: earlier play in the log, then 5,000 changes through the window.
     enc = _playing(samples.build())
@@ -201,7 +192,7 @@ def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
         mix=MIX,
     )
     session_s = time.perf_counter() - t0
-    memory = _rss_mb()
+    memory = long_session.rss_mb()
     # The first minute again, beside the third hour: a fresh sample in a second window like
     # the first, each figure measured in turn with the session's window. The figures are
     # against these: taken a minute apart from the late ones (as ``before`` is), they

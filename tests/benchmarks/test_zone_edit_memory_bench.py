@@ -16,8 +16,6 @@ Run with ``.venv/bin/pytest tests/benchmarks/test_zone_edit_memory_bench.py -s``
 
 from __future__ import annotations
 
-import gc
-import os
 import random
 
 import pytest
@@ -39,14 +37,6 @@ CHANGES = 1_500
 @pytest.fixture(autouse=True)
 def _scratch(monkeypatch, tmp_path):
     monkeypatch.setenv("AFDESK_DATA_DIR", str(tmp_path / "data"))
-
-
-def _rss_mb() -> float:
-    """The process's resident memory now (Linux), after a full collection."""
-    gc.collect()
-    with open("/proc/self/statm") as f:
-        pages = int(f.read().split()[1])
-    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def _artwork_mb() -> float:
@@ -75,7 +65,7 @@ def test_zone_edits_keep_the_memory_of_the_first_minute(qtbot, tmp_path):
             assert doc.push(long_session.next_ops(enc, rng)[0]) == ""
         assert doc.push(NextTurn()) == ""
         app.processEvents()
-    first, first_art = _rss_mb(), _artwork_mb()
+    first, first_art = long_session.rss_mb(), _artwork_mb()
 
     edits = 0
 
@@ -105,7 +95,7 @@ def test_zone_edits_keep_the_memory_of_the_first_minute(qtbot, tmp_path):
         seed=17,
         mix="editing",
     )
-    late, late_art = _rss_mb(), _artwork_mb()
+    late, late_art = long_session.rss_mb(), _artwork_mb()
     print(
         f"\n{CHANGES} changes of the 'editing' mix ({edits} of them zone edits): memory "
         f"{first:.0f} MB, then {late:.0f} MB: {late / first:.2f}x; tile artwork "

@@ -66,8 +66,8 @@ def test_a_character_with_many_states_is_laid_out_once(playing_doc, qtbot):
     assert resizes.count <= 2
 
 
-def test_the_focus_stays_on_the_states_group(playing_doc, qtbot):
-    doc = playing_doc
+def _focus_on_add_state(doc, qtbot):
+    """Gao's Character dock in an active window, the focus on its Add state button."""
     panel = character_panel(doc, qtbot)
     panel.show()
     qtbot.waitExposed(panel)
@@ -77,6 +77,12 @@ def test_the_focus_stays_on_the_states_group(playing_doc, qtbot):
     add = panel.states._always[0]
     add.setFocus()
     assert QApplication.focusWidget() is add
+    return panel, add
+
+
+def test_the_focus_stays_on_the_states_group(playing_doc, qtbot):
+    doc = playing_doc
+    panel, add = _focus_on_add_state(doc, qtbot)
     # rows come, the buttons stay as they are
     assert doc.push(AddState("gao", StateKind.PREPARED)) == ""
     for dice in (2, -2):
@@ -87,14 +93,7 @@ def test_the_focus_stays_on_the_states_group(playing_doc, qtbot):
 
 def test_the_focus_stays_on_add_state_when_a_button_comes(playing_doc, qtbot):
     doc = playing_doc
-    panel = character_panel(doc, qtbot)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.activateWindow()
-    qtbot.waitUntil(panel.isActiveWindow)
-    doc.select("gao")
-    add = panel.states._always[0]
-    add.setFocus()
+    panel, add = _focus_on_add_state(doc, qtbot)
     bleed = panel.states.bleed
     assert bleed.isHidden()
     # Bleeding starts (E3): its "Bleed now" button joins the buttons, which are placed anew
