@@ -204,3 +204,17 @@ def rss_mb() -> float:
     with open("/proc/self/statm") as f:
         pages = int(f.read().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def stepper(can: Callable[[], bool], do: Callable[[], object], settle: Callable[[], None]):
+    """An undo or redo for :func:`run` through a window: False when ``can()`` says there
+    is none, else ``do()`` and then ``settle()`` (the window's events processed)."""
+
+    def step() -> bool:
+        if not can():
+            return False
+        do()
+        settle()
+        return True
+
+    return step

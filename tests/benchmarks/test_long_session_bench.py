@@ -171,21 +171,11 @@ def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
         app.processEvents()
         return reason
 
-    def step(can, do):
-        def run() -> bool:
-            if not can():
-                return False
-            do()
-            app.processEvents()
-            return True
-
-        return run
-
     t0 = time.perf_counter()
     long_session.run(
         push,
-        step(doc.undo_stack.canUndo, doc.undo),
-        step(doc.undo_stack.canRedo, doc.redo),
+        long_session.stepper(doc.undo_stack.canUndo, doc.undo, app.processEvents),
+        long_session.stepper(doc.undo_stack.canRedo, doc.redo, app.processEvents),
         enc,
         CHANGES,
         seed=17,

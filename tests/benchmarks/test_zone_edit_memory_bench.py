@@ -76,20 +76,10 @@ def test_zone_edits_keep_the_memory_of_the_first_minute(qtbot, tmp_path):
         edits += not reason and type(ops[0]).__module__.endswith(("ops.editor", "ops.zone"))
         return reason
 
-    def step(can, do):
-        def run() -> bool:
-            if not can():
-                return False
-            do()
-            app.processEvents()
-            return True
-
-        return run
-
     long_session.run(
         push,
-        step(doc.undo_stack.canUndo, doc.undo),
-        step(doc.undo_stack.canRedo, doc.redo),
+        long_session.stepper(doc.undo_stack.canUndo, doc.undo, app.processEvents),
+        long_session.stepper(doc.undo_stack.canRedo, doc.redo, app.processEvents),
         enc,
         CHANGES,
         seed=17,

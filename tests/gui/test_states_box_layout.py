@@ -23,13 +23,16 @@ PILED = (
 )
 
 
-class _Resizes(QObject):
-    def __init__(self) -> None:
+class _Counts(QObject):
+    """How many events of ``kind`` the widgets it filters get."""
+
+    def __init__(self, kind: QEvent.Type) -> None:
         super().__init__()
+        self.kind = kind
         self.count = 0
 
     def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.Resize:
+        if event.type() == self.kind:
             self.count += 1
         return False
 
@@ -52,7 +55,7 @@ def test_a_character_with_many_states_is_laid_out_once(playing_doc, qtbot):
     QApplication.processEvents()
     box = panel.states_box
     assert box.isVisible() and panel.states.none.isVisible()
-    resizes = _Resizes()
+    resizes = _Counts(QEvent.Type.Resize)
     box.installEventFilter(resizes)
     doc.select("gao")
     shown = [r.text.text() for r in panel.states._rows if not r.isHidden()]
@@ -103,17 +106,6 @@ def test_the_focus_stays_on_add_state_when_a_button_comes(playing_doc, qtbot):
     assert not add.isHidden()
 
 
-class _Hides(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.Hide:
-            self.count += 1
-        return False
-
-
 def test_a_row_that_only_changes_its_text_does_not_hide_the_group(playing_doc, qtbot):
     doc = playing_doc
     panel = character_panel(doc, qtbot)
@@ -125,7 +117,7 @@ def test_a_row_that_only_changes_its_text_does_not_hide_the_group(playing_doc, q
     doc.select("lan")
     QApplication.processEvents()
     box = panel.states_box
-    hides = _Hides()
+    hides = _Counts(QEvent.Type.Hide)
     box.installEventFilter(hides)
     doc.select("gao")  # one row each: its text changes, nothing comes or goes
     (shown,) = [r.text.text() for r in panel.states._rows if not r.isHidden()]
