@@ -31,6 +31,7 @@ from afdesk.encounter.ops.roster import (
 from afdesk.gui import commands as cmd
 from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument
+from afdesk.gui.fit_label import FitLabel
 from afdesk.gui.follow import Links
 from afdesk.gui.steady_scroll import SteadyHeight
 from afdesk.gui.style import fill_style, meaning_colour, meaning_style, side_colour
@@ -138,12 +139,10 @@ class CombatantPanel(QWidget):
         # at each resize otherwise).
         self._steady = SteadyHeight(scroll)
         layout = QVBoxLayout(body)
-        self.title = QLabel("Select a character to see it here.")
+        self.title = FitLabel("Select a character to see it here.")
         self.title.setStyleSheet("font-size: 17px; font-weight: bold;")
-        self.title.setWordWrap(True)
         layout.addWidget(self.title)
-        self.subtitle = QLabel(NOBODY)
-        self.subtitle.setWordWrap(True)
+        self.subtitle = FitLabel(NOBODY)
         layout.addWidget(self.subtitle)
 
         # The rest (the groups, the buttons) is made when a character is first shown:
@@ -193,13 +192,11 @@ class CombatantPanel(QWidget):
             (self.guard, self.snap, self.action, self.defend, self.screen_toggle, self.hesitate)
         ):
             grid.addWidget(b, i // 3, i % 3)
-        self.refusal = QLabel()
-        self.refusal.setWordWrap(True)
+        self.refusal = FitLabel()
         self.refusal.setStyleSheet(meaning_style("error", self.refusal))
         grid.addWidget(self.refusal, 2, 0, 1, 3)
         layout.addWidget(econ)
-        self.prompts = QLabel()
-        self.prompts.setWordWrap(True)
+        self.prompts = FitLabel()
         self.prompts.setStyleSheet(fill_style("prompt", self.prompts, "padding: 4px;"))
         layout.addWidget(self.prompts)
         self.harm_flag = HarmFlag(self._push)  # hits reach grit: the GM decides
@@ -239,12 +236,10 @@ class CombatantPanel(QWidget):
             on_new_order=self._chain_tab_order,
         )
         layout.addWidget(self.states_box)
-        self.facets = QLabel()
-        self.facets.setWordWrap(True)
+        self.facets = FitLabel()
         self.facets.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.facets)
-        self.notes = QLabel()
-        self.notes.setWordWrap(True)
+        self.notes = FitLabel()
         self.notes.setStyleSheet(meaning_style("note", self.notes, "font-style: italic;"))
         layout.addWidget(self.notes)
         buttons = QHBoxLayout()

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QToolBar,
     QVBoxLayout,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.pending import Decision, pending_decisions
 from afdesk.gui.context import CommandContext
+from afdesk.gui.fit_label import FitLabel
 from afdesk.gui.follow import Links, follow
 
 _COLOURS = {
@@ -46,8 +46,7 @@ class DecisionRow(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self._row = QHBoxLayout(self)
         self._row.setContentsMargins(8, 2, 4, 2)
-        self.text = QLabel()
-        self.text.setWordWrap(True)  # a dispute's sentences are long (P7)
+        self.text = FitLabel()  # a dispute's sentences are long (P7)
         self._row.addWidget(self.text, 1)
         self._buttons: list[QPushButton] = []
         self.buttons: list[QPushButton] = []
@@ -106,9 +105,8 @@ class DecisionsBar(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(2, 2, 2, 2)
         self._layout.setSpacing(2)
-        self.refusal = QLabel()
+        self.refusal = FitLabel()
         self.refusal.setStyleSheet("color: #b00020;")
-        self.refusal.setWordWrap(True)
         self.refusal.setVisible(False)
         self._layout.addWidget(self.refusal)
         self._layout.addStretch(1)  # the room kept below fewer rows stays blank

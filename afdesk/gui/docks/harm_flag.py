@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from afdesk.encounter.combatant import Combatant
 from afdesk.encounter.damage import harm_text, hits_reach_grit
 from afdesk.encounter.ops.damage import DecideHarm
+from afdesk.gui.fit_label import FitLabel
 
 CHOICES = (
     ("down", "&Down", "The down state (E17): penalty, speed 0, loses the next action"),
@@ -36,8 +37,7 @@ class HarmFlag(QWidget):
         )
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 4, 6, 4)
-        self.text = QLabel()
-        self.text.setWordWrap(True)
+        self.text = FitLabel()
         outer.addWidget(self.text)
         row = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}

@@ -31,6 +31,7 @@ from afdesk.gui import commands as cmd
 from afdesk.gui import screens
 from afdesk.gui.commands import Command, CommandContext
 from afdesk.gui.document import EncounterDocument
+from afdesk.gui.fit_label import FitLabel
 from afdesk.gui.follow import Links
 from afdesk.gui.style import meaning_colour, meaning_fill
 from afdesk.gui.text import breakable, escape
@@ -64,9 +65,8 @@ class ReflexPanel(QWidget):
         self.scroll = screens.scrolled(body)
         outer.addWidget(self.scroll)
         layout = QVBoxLayout(body)
-        self.header = QLabel()
+        self.header = FitLabel()
         self.header.setStyleSheet("font-size: 15px; font-weight: bold;")
-        self.header.setWordWrap(True)
         layout.addWidget(self.header)
         buttons = QHBoxLayout()
         self.deal_button = QPushButton("&Deal reflex")
@@ -96,8 +96,7 @@ class ReflexPanel(QWidget):
         layout.addWidget(self.physical_box)
         self.end_box = QGroupBox("End of the exchange")
         end = QVBoxLayout(self.end_box)
-        self.end_text = QLabel()
-        self.end_text.setWordWrap(True)
+        self.end_text = FitLabel()
         end.addWidget(self.end_text)
         row = QHBoxLayout()
         self.trim_button = QPushButton("&Trim the zone")

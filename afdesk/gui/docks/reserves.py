@@ -12,7 +12,6 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -31,6 +30,7 @@ from afdesk.encounter.ops.reserve import (
 )
 from afdesk.gui.commands import CommandContext
 from afdesk.gui.document import EncounterDocument
+from afdesk.gui.fit_label import FitLabel
 from afdesk.gui.follow import Links
 from afdesk.gui.push import push
 from afdesk.gui.style import meaning_style
@@ -54,8 +54,7 @@ class ReservesPanel(QWidget):
         self.doc: EncounterDocument | None = None
         self._links = Links()
         layout = QVBoxLayout(self)
-        self.header = QLabel()
-        self.header.setWordWrap(True)
+        self.header = FitLabel()
         layout.addWidget(self.header)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Group / character", "Side", "Where"])
@@ -67,8 +66,7 @@ class ReservesPanel(QWidget):
         self.tree.itemClicked.connect(self._clicked)
         self.tree.currentItemChanged.connect(lambda *_a: self._sync_buttons())
         layout.addWidget(self.tree, 1)
-        self.notes = QLabel()
-        self.notes.setWordWrap(True)
+        self.notes = FitLabel()
         self.notes.setStyleSheet(meaning_style("note", self.notes))
         self.notes.setToolTip("The sentences of the encounter's GM notes that name the group")
         layout.addWidget(self.notes)
@@ -91,8 +89,7 @@ class ReservesPanel(QWidget):
         self.release_button.setToolTip("A correction while preparing: out of the reserve")
         self.release_button.clicked.connect(lambda _c=False: self.release_current())
         layout.addWidget(self.release_button)
-        self.reason = QLabel()
-        self.reason.setWordWrap(True)
+        self.reason = FitLabel()
         self.reason.setStyleSheet(meaning_style("error", self.reason))
         layout.addWidget(self.reason)
 

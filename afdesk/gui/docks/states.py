@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from afdesk.encounter import features
 from afdesk.encounter.combatant import MARKED_STATES, StateKind
 from afdesk.gui import commands as cmd
+from afdesk.gui.fit_label import FitLabel
 
 
 class _Row(QWidget):
@@ -37,8 +38,7 @@ class _Row(QWidget):
         self.momentum: int | None = None  # which marker, for a Momentum row
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.text = QLabel()
-        self.text.setWordWrap(True)
+        self.text = FitLabel()
         row.addWidget(self.text, 1)
         self.minus = QPushButton("−")
         self.plus = QPushButton("+")

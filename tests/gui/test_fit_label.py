@@ -1,0 +1,113 @@
+"""A FitLabel answers its height for a width as a word-wrapped QLabel does, and lays its
+text out once per text and width: Qt asks a switch of the Character dock's page hundreds of
+times, and a plain QLabel laid its text out at each ask (most of a GM action when the
+character shown holds many states, E3, R12)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QLabel
+
+from afdesk.gui.fit_label import KEPT, FitLabel
+from tests.gui.conftest import character_panel
+from tests.gui.test_states_box_layout import _piled
+
+TEXTS = (
+    "Burning (E3): 1 die of harm at the end of each of its turns until put out",
+    "Gao",
+    "Blade <b>3</b> · Brawn <b>2</b><br>Speeds: 2/4 · reach 1",
+    "",
+)
+WIDTHS = (30, 90, 160, 400, 1200)
+
+
+@pytest.fixture
+def measures(monkeypatch):
+    """How many times a label's text was laid out for a height (QLabel's own answer)."""
+    count = [0]
+    own = QLabel.heightForWidth
+
+    def counted(label, width):
+        count[0] += 1
+        return own(label, width)
+
+    monkeypatch.setattr(QLabel, "heightForWidth", counted)
+    return count
+
+
+def _same(fit: FitLabel, plain: QLabel) -> None:
+    for width in WIDTHS:
+        assert fit.heightForWidth(width) == plain.heightForWidth(width), (fit.text(), width)
+
+
+def test_a_fit_label_answers_as_a_word_wrapped_qlabel(qtbot):
+    fit, plain = FitLabel(), QLabel()
+    plain.setWordWrap(True)
+    for label in (fit, plain):
+        qtbot.addWidget(label)
+    assert fit.wordWrap()
+    for text in TEXTS:
+        fit.setText(text)
+        plain.setText(text)
+        _same(fit, plain)
+    big = QFont(fit.font())
+    big.setPointSize(big.pointSize() * 2)
+    changes = (
+        lambda label: label.setFont(big),
+        lambda label: label.setStyleSheet("padding: 9px; font-size: 21px;"),
+        lambda label: label.setContentsMargins(7, 3, 11, 5),
+        lambda label: label.setMargin(6),
+        lambda label: label.setIndent(15),
+        lambda label: label.setNum(1234567),
+        lambda label: label.clear(),
+        lambda label: label.setText(TEXTS[0]),
+    )
+    for change in changes:  # each after the heights of the one before were kept
+        for label in (fit, plain):
+            change(label)
+        _same(fit, plain)
+
+
+def test_a_fit_label_lays_a_text_out_once_for_a_width(qtbot, measures):
+    fit = FitLabel(TEXTS[0])
+    qtbot.addWidget(fit)
+    for _ in range(10):
+        fit.heightForWidth(200)
+    assert measures[0] == 1
+    fit.heightForWidth(120)
+    assert measures[0] == 2
+    fit.setText(TEXTS[1])
+    fit.heightForWidth(200)
+    assert measures[0] == 3
+    fit.setText(TEXTS[0])  # the text shown before, at a width asked before: kept
+    fit.heightForWidth(200)
+    fit.heightForWidth(120)
+    assert measures[0] == 3
+    fit.setStyleSheet("font-size: 30px;")  # another height: measured again
+    fit.heightForWidth(200)
+    assert measures[0] == 4
+    for width in range(KEPT + 1):  # a dock dragged wider: the kept heights stay bounded
+        fit.heightForWidth(300 + width)
+    assert len(fit._heights) <= KEPT
+
+
+def test_the_character_dock_lays_its_texts_out_once(playing_doc, qtbot, measures):
+    doc = playing_doc
+    panel = character_panel(doc, qtbot)
+    panel.resize(360, 900)
+    panel.show()
+    qtbot.waitExposed(panel)
+    _piled(doc, "gao")
+    wrapped = [label for label in panel.findChildren(QLabel) if label.wordWrap()]
+    assert wrapped and all(isinstance(label, FitLabel) for label in wrapped)
+    for cid in ("lan", "gao", "lan", "gao"):  # each character's texts at each width
+        doc.select(cid)  # (Gao's states show the page's scroll bar: a narrower page)
+        QApplication.processEvents()
+    measures[0] = 0
+    for cid in ("lan", "gao", "lan", "gao"):
+        doc.select(cid)
+        QApplication.processEvents()
+        assert panel.states_box.isVisible()
+    # every title, facet line and state row was laid out for this width before
+    assert measures[0] == 0
