@@ -51,15 +51,23 @@ def test_harm_at_grit_is_asked_above_the_map_whoever_is_selected(window):
     assert doc.selected == actor
     row.buttons[0].click()  # Down (E17)
     assert enc is doc.encounter and doc.encounter.combatants[victim.id].has(StateKind.DOWN)
-    assert bar.rows == [] and not bar.parentWidget().isVisible()
+    assert bar.rows == [] and bar.parentWidget().isVisible()  # it stays, saying so
+    assert bar.idle.isVisible() and "Nothing waits" in bar.idle.text()
     doc.undo()  # undone: the decision waits again
-    assert len(bar.rows) == 1 and bar.parentWidget().isVisible()
+    assert len(bar.rows) == 1 and bar.parentWidget().isVisible() and bar.idle.isHidden()
 
 
 def test_the_bar_follows_the_document_shown(window):
+    _two_at_grit(window.doc)
+    window.doc.undo()
+    window.doc.undo()
+    assert window.decisions.parentWidget().isVisible()  # nothing waits: it stays
     fresh = EncounterDocument(sample.build(), journal_factory=lambda d: None)
     window.set_document(fresh)
     assert window.decisions.doc is fresh
+    # another encounter, where nothing has waited yet: the bar is gone until something does
+    assert not window.decisions.parentWidget().isVisible()
+    assert window.decisions.minimumHeight() == 0
 
 
 def test_the_players_screen_shows_down_on_the_token(window):
@@ -106,11 +114,21 @@ def test_rows_are_kept_and_show_the_next_decisions(window):
     assert bar.rows == [] and len(bar.findChildren(DecisionRow)) == 2
 
 
-def test_the_bar_keeps_its_height_while_it_shows_and_the_map_does_not_move(window, qtbot):
-    """Rows coming and going while something waits leave the bar as tall as the most rows
-    it held (the map under it is not laid out and painted again whole at each turn); with
-    nothing waiting it goes, and it comes back as tall as its rows."""
+def test_the_bar_keeps_its_height_and_the_map_does_not_move(window, qtbot):
+    """Rows coming and going leave the bar as tall as the most rows it held, whether
+    something waits or not, so that the turns that bring and take a decision (an actor's
+    ongoing state, E3) do not move the map under it: a bar that followed its rows, or
+    went, had the map laid out, scaled and painted again whole at each such turn."""
+    from PySide6.QtCore import QEvent, QObject
     from PySide6.QtWidgets import QApplication
+
+    class Resizes(QObject):
+        count = 0
+
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.Resize:
+                self.count += 1
+            return False
 
     doc = window.doc
     bar = window.decisions
@@ -121,10 +139,22 @@ def test_the_bar_keeps_its_height_while_it_shows_and_the_map_does_not_move(windo
     QApplication.processEvents()
     assert len(bar.rows) == 1
     assert bar.height() == two and window.map.viewport().size() == view
-    doc.undo()  # nothing waits: the bar goes
-    QApplication.processEvents()
-    assert not bar.parentWidget().isVisible() and bar.minimumHeight() == 0
-    doc.redo()  # one decision: as tall as its one row
-    QApplication.processEvents()
-    assert len(bar.rows) == 1 and bar.parentWidget().isVisible()
-    assert bar.height() < two
+    resizes = Resizes()
+    window.map.installEventFilter(resizes)
+    for _ in range(5):  # one decision, none, two, turn after turn
+        doc.undo()  # nothing waits: the bar stays, as tall, and says so
+        for _ in range(3):  # the bar, its tool bar, the window: laid out in turn
+            QApplication.processEvents()
+        assert bar.parentWidget().isVisible() and bar.idle.isVisible() and bar.rows == []
+        assert bar.height() == two
+        doc.redo()
+        for _ in range(3):
+            QApplication.processEvents()
+        assert len(bar.rows) == 1 and bar.idle.isHidden() and bar.height() == two
+        doc.redo()
+        for _ in range(3):
+            QApplication.processEvents()
+        assert len(bar.rows) == 2 and bar.height() == two
+        doc.undo()
+    window.map.removeEventFilter(resizes)
+    assert resizes.count == 0

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPushButton,
+    QSizePolicy,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -83,7 +84,9 @@ class DecisionRow(QWidget):
 
 
 class DecisionsBar(QWidget):
-    """Every pending decision, one row each; hidden (with its tool bar) when none."""
+    """Every pending decision, one row each. Hidden (with its tool bar) until something
+    first waits in the encounter shown; then it stays, as tall as the most rows it held,
+    saying so while nothing waits."""
 
     def __init__(
         self,
@@ -105,15 +108,28 @@ class DecisionsBar(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(2, 2, 2, 2)
         self._layout.setSpacing(2)
+        # across the window, whatever it holds (a tool bar gives a widget its hint's width)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.refusal = FitLabel()
         self.refusal.setStyleSheet("color: #b00020;")
         self.refusal.setVisible(False)
         self._layout.addWidget(self.refusal)
+        self.idle = FitLabel("Nothing waits for your decision.")
+        self.idle.setStyleSheet("color: palette(placeholder-text); font-style: italic;")
+        self.idle.setContentsMargins(8, 0, 0, 0)
+        self.idle.setVisible(False)
+        self._layout.addWidget(self.idle)
         self._layout.addStretch(1)  # the room kept below fewer rows stays blank
+        self._shown = False
+        """Whether something waited in the encounter shown: the bar then stays."""
 
     def set_document(self, doc) -> None:
         self.doc = doc
         self.setMinimumHeight(0)  # another encounter: the bar as tall as its rows
+        if self._shown:  # and gone until something waits in it
+            self._shown = False
+            self.idle.setVisible(False)
+            self._holder().setVisible(False)
         self._links.clear()
         self._links.connect(doc.changed, self.refresh)
         self.refresh()
@@ -134,6 +150,8 @@ class DecisionsBar(QWidget):
         """One row per decision, in order: a row already showing its decision is left as
         it is, another shows the new one, and rows no longer needed are hidden and kept
         for the decisions to come (a session makes no widgets after its busiest moment)."""
+        if self.decisions:  # the line goes before a row shows: the bar grows once, if at all
+            self.idle.setVisible(False)
         for i, d in enumerate(self.decisions):
             if i < len(self._made):
                 row = self._made[i]
@@ -154,14 +172,25 @@ class DecisionsBar(QWidget):
                 return
             place, self.place = self.place, None
             place(self)
-        # While it shows, the bar keeps the height of the most rows it held (the room
-        # below fewer stays blank): a bar that followed its rows moved the map under it,
-        # which was laid out, scaled and painted again whole, at each turn that brought
-        # or took an actor's ongoing state (in the third hour, 25-30 ms against 10).
-        # Gone when nothing waits; another encounter starts it afresh.
-        self.setMinimumHeight(max(self.minimumHeight(), self.sizeHint().height()) if on else 0)
+        # Once something waited, the bar stays, as tall as the most rows it held (the
+        # room below fewer stays blank, a line saying that nothing waits): a bar that
+        # followed its rows, or went, moved the map under it, which was laid out, scaled
+        # and painted again whole, at each turn that brought or took an actor's ongoing
+        # state (in the third hour, 25-30 ms against 10; a map that jumped every turn).
+        # Another encounter starts it afresh.
+        if on:
+            self._shown = True
+        elif not self._shown:
+            return
+        self.idle.setVisible(not on)
+        self._layout.invalidate()  # the rows and the line just shown or hidden
+        self.setMinimumHeight(max(self.minimumHeight(), self.sizeHint().height()))
+        self._holder().setVisible(True)
+
+    def _holder(self) -> QWidget:
+        """What shows and hides the bar: its tool bar once placed."""
         holder = self.parentWidget()
-        (holder if isinstance(holder, QToolBar) else self).setVisible(on)
+        return holder if isinstance(holder, QToolBar) else self
 
     def decide(self, d: Decision, choice) -> None:
         """Push the choice's Op (a refusal shows under the rows), or select the character
