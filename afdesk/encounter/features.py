@@ -488,6 +488,8 @@ def shown_states(c: Combatant) -> list[State]:
 
 def standings(c: Combatant) -> list[StateRow]:
     """What ``c``'s record says beside its states, as rows: in reserve, out, left."""
+    if not c.in_reserve and not c.exited:  # what every row of _STANDINGS reads: most
+        return []  # characters, asked at every change by the map's layers, have none
     return [row for row, holds in _STANDINGS if holds(c)]
 
 
