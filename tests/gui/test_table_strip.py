@@ -4,6 +4,10 @@ actor's turn shows as "?" or not at all (the GM's choice); a toggle hides the st
 
 from __future__ import annotations
 
+import itertools
+
+from PySide6.QtCore import QRect
+
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.fog import tile_region
 from afdesk.encounter.ops.flow import NextTurn
@@ -122,3 +126,68 @@ def test_the_strip_short_names_are_the_maps_labels_not_plain_initials(playing_do
     assert shown["Bandit Chief Gao"] == map_labels["gao"]
     assert shown["Brother Gao"] != shown["Bandit Chief Gao"]
     assert len(set(shown.values())) == len(shown)
+
+
+def _round_of(n: int, current: int):
+    """A round of ``n`` cards, the one at ``current`` in play, those before it done."""
+    from afdesk.encounter.combatant import Side
+    from afdesk.gui.table.strip import StripCard, StripState
+
+    cards = tuple(
+        StripCard(f"Extra {i}", f"E{i}", "6♥", True, Side.OPPONENT, i == current, i < current)
+        for i in range(n)
+    )
+    return StripState("Exchange 1 · Round 1 of 5", cards)
+
+
+def test_a_round_longer_than_the_strip_shows_a_readable_page_and_the_count_to_come(qtbot):
+    """200 cards were 200 slivers (E2): the strip draws as many as it has room for at a
+    readable width, from the card before the actor's, and "+N" for those to come."""
+    from afdesk.gui.table.strip import MIN_CARD, ReflexStrip
+
+    strip = ReflexStrip()
+    qtbot.addWidget(strip)
+    strip.resize(1920, 120)
+    strip.set_state(_round_of(200, 0))
+    strip.resize(1920, strip.height())
+    first, count = strip._window(strip.state)
+    _x, card_w, card_h = strip._layout()
+    assert first == 0 and 3 <= count < 200
+    assert card_w >= MIN_CARD * card_h
+    assert strip.texts()[-1] == f"+{200 - count}"
+    pages = []
+    for actor in range(0, 60):
+        strip.set_state(_round_of(200, actor))
+        first, count = strip._window(strip.state)
+        assert first <= max(actor - 1, 0) and actor + 1 < first + count  # the actor, and next
+        assert f"Extra {actor}" in strip.texts()
+        pages.append(first)
+    # a page at a time: the cards stay put for most turns (two cards repainted a turn)
+    assert len(set(pages)) <= 60 // (count - 2) + 1
+    assert all(a <= b for a, b in itertools.pairwise(pages))  # never back
+
+
+def test_a_turn_within_a_page_repaints_two_cards(qtbot):
+    from afdesk.gui.table.strip import ReflexStrip, _card_span
+
+    strip = ReflexStrip()
+    qtbot.addWidget(strip)
+    strip.resize(1920, 120)
+    strip.set_state(_round_of(200, 3))
+    strip.resize(1920, strip.height())
+    old, new = strip.state, _round_of(200, 4)
+    assert strip._window(old) == strip._window(new)
+    dirty = strip.changed_rect(old, new)
+    x0, card_w, _h = strip._layout()
+    first, count = strip._window(new)
+    touched = [
+        i
+        for i in range(count)
+        if dirty.intersects(QRect(*_span_rect(_card_span(x0 + i * (card_w + 8), card_w))))
+    ]
+    assert first + touched[0] <= 3 and first + touched[-1] >= 4 and len(touched) <= 4
+
+
+def _span_rect(span: tuple[int, int]) -> tuple[int, int, int, int]:
+    lo, hi = span
+    return lo, 0, hi - lo, 10

@@ -76,7 +76,9 @@ def strip_state(enc, hidden_turn: str = "?", cache: StripCache | None = None) ->
             continue
         current = cid == actor
         hand = hands.get(cid)
-        label = labels.get(cid, c.initials)
+        label = labels.get(cid)
+        if label is None:  # worked out only then (as a default argument: 200 a turn)
+            label = c.initials
         deps = (c, label, hand, zone, fog, round_no, current, i < t.index, hidden_turn)
         known = cache.cards.get(cid)
         if known is not None and known[0] == deps:
@@ -136,6 +138,13 @@ class StripCache:
         return self._hands
 
 
+MIN_CARD = 0.9
+"""The narrowest card the strip draws, as a share of its height: room for the card and
+the map label, read across a room."""
+MORE_ROOM = 110
+"""Pixels kept at the right for "+N" when the round holds more cards than fit."""
+
+
 class ReflexStrip(QWidget):
     """The strip, drawn large enough to read across a room (a 1080p TV: cards 96 px tall)."""
 
@@ -170,13 +179,15 @@ class ReflexStrip(QWidget):
 
     def changed_rect(self, old: StripState, new: StripState) -> QRect | None:
         """Where the strip's picture differs between ``old`` and ``new`` when they share a
-        layout (the same head, the same names in the same places): the cards that changed
-        (the turn moved on: two cards). None: everything may move (repaint it all)."""
+        layout (the same head, the same names in the same places, the same cards drawn):
+        the cards that changed (the turn moved on: two cards). None: everything may move
+        (repaint it all)."""
         if (
             old.head != new.head
             or old.note != new.note
             or len(old.cards) != len(new.cards)
             or not new.cards
+            or self._window(old) != self._window(new)
         ):
             return None
         if any(
@@ -185,9 +196,10 @@ class ReflexStrip(QWidget):
         ):
             return None  # the names' size may change
         x0, card_w, _card_h = self._layout()
+        first, count = self._window(new)
         dirty = QRect()
-        for i, (a, b) in enumerate(zip(old.cards, new.cards, strict=True)):
-            if a != b:
+        for i in range(count):
+            if old.cards[first + i] != new.cards[first + i]:
                 lo, hi = _card_span(x0 + i * (card_w + 8), card_w)
                 dirty = dirty.united(QRect(lo, 0, hi - lo, self.height()))
         return dirty
@@ -195,9 +207,17 @@ class ReflexStrip(QWidget):
     def texts(self) -> list[str]:
         """Every word the strip shows (tests read it)."""
         out = [self.state.head, self.state.note]
-        for c in self.state.cards:
+        first, count = self._window(self.state)
+        for c in self.state.cards[first : first + count]:
             out += [c.name, c.card]
+        out.append(self._more(self.state))
         return [t for t in out if t]
+
+    def _more(self, state: StripState) -> str:
+        """What the strip says of the cards it has no room for: "+12" (to come)."""
+        first, count = self._window(state)
+        after = len(state.cards) - first - count
+        return f"+{after}" if after > 0 else ""
 
     def _head_font(self) -> QFont:
         head_font = QFont(self.font())
@@ -213,14 +233,38 @@ class ReflexStrip(QWidget):
         head_w = max(120.0, metrics.horizontalAdvance(widest) + 12)
         return QRectF(pad, pad, head_w, self.height() - 2 * pad)
 
-    def _layout(self) -> tuple[float, float, float]:
-        """Where the first card starts, and the cards' width and height."""
+    def _room(self) -> tuple[float, float, float]:
+        """Where the first card starts, the width the cards have, and their height."""
         h = self.height()
         pad = 12
         x = self._head_rect(self._head_font()).right() + pad
-        n = max(len(self.state.cards), 1)
-        room = self.width() - x - pad
-        card_h = h - 2 * pad
+        return x, self.width() - x - pad, h - 2 * pad
+
+    def _window(self, state: StripState) -> tuple[int, int]:
+        """The cards drawn: (the first, how many). All of them when each is at least
+        :data:`MIN_CARD` of its height wide; else as many as that leaves room for, from
+        the card before the current actor's, a page at a time (the strip moves on when
+        the actor reaches the page's last card but one), and "+N" for the rest: a round
+        of 200 was 200 slivers no one at the table could read."""
+        n = len(state.cards)
+        _x, room, card_h = self._room()
+        least = card_h * MIN_CARD
+        if n * least + (n - 1) * 8 <= room:
+            return 0, n
+        count = min(n, max(3, int((room - MORE_ROOM + 8) // (least + 8))))
+        current = next((i for i, c in enumerate(state.cards) if c.current), None)
+        if current is None:  # a hidden actor not shown: the first card still to play
+            current = next((i for i, c in enumerate(state.cards) if not c.done), n - 1)
+        step = max(1, count - 2)
+        return min(max(current - 1, 0) // step * step, n - count), count
+
+    def _layout(self) -> tuple[float, float, float]:
+        """Where the first card drawn starts, and the cards' width and height."""
+        x, room, card_h = self._room()
+        _first, count = self._window(self.state)
+        if count < len(self.state.cards):
+            room -= MORE_ROOM
+        n = max(count, 1)
         card_w = min(card_h * 2.6, (room - (n - 1) * 8) / n)
         return x, card_w, card_h
 
@@ -252,16 +296,27 @@ class ReflexStrip(QWidget):
         # _card_span's reach, left and right of a card's x: the cards a region can need
         lo_off, hi_off = _card_span(0.0, card_w)
         left, right = box.left() - hi_off - 1, box.right() + 1 - lo_off + 1
-        for card in self.state.cards:
+        first, count = self._window(self.state)
+        for card in self.state.cards[first : first + count]:
             if left < x < right:
                 lo, hi = _card_span(x, card_w)
                 if region.intersects(QRect(lo, 0, hi - lo, h)):
                     self._paint_card(p, QRectF(x, pad, card_w, card_h), card, size)
             x += card_w + 8
+        more = self._more(self.state)
+        if more:
+            f = QFont(head_font)
+            f.setPixelSize(max(14, int(card_h * 0.34)))
+            p.setFont(f)
+            p.setPen(QColor("#c0c6cf"))
+            where = QRectF(x, pad, max(self.width() - pad - x, 0.0), card_h)
+            p.drawText(where, Qt.AlignmentFlag.AlignCenter, more)
 
     def _name_size(self, card_w: float, card_h: float) -> int:
         """The pixel size of the names (0: the map labels)."""
-        names = tuple(c.name for c in self.state.cards if c.side is not None)
+        first, count = self._window(self.state)
+        shown = self.state.cards[first : first + count]
+        names = tuple(c.name for c in shown if c.side is not None)
         key = (names, card_w, card_h, self.font().key())
         if self._sized[0] == key:
             return self._sized[1]
