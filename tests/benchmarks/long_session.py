@@ -1,7 +1,8 @@
 """A long session at the table, seeded: varied changes (turns, facings, states, counters,
 fog; in the "wide" mix also moves, hits to grit and the GM's harm decision, hidden
 characters' decoys, Momentum markers, snaps and actions; in the "editing" mix also the zone
-editor's changes during play) with undos and redos among them, pushed through a document or
+editor's changes during play; the "states" mix piles states and markers on three
+characters) with undos and redos among them, pushed through a document or
 applied to the model alone (to give an encounter a long log before the window opens)."""
 
 from __future__ import annotations
@@ -41,13 +42,28 @@ from afdesk.encounter.zone import TILE, SegmentProps
 
 MIXES = {
     # weights of: turn, facing, state, counter, fog, undo, redo (then, "wide" only: move,
-    # harm, decoys, momentum, snap or action; then "editing" only: a zone edit; zero
-    # weights leave a mix's draws as they were)
-    "table": (5, 3, 2, 2, 1, 2, 1, 0, 0, 0, 0, 0, 0),
-    "fights": (3, 1, 4, 4, 0, 3, 2, 0, 0, 0, 0, 0, 0),
-    "wide": (4, 1, 2, 1, 1, 3, 2, 3, 2, 1, 1, 2, 0),
-    "editing": (4, 1, 2, 1, 1, 3, 2, 3, 2, 1, 1, 2, 4),
+    # harm, decoys, momentum, snap or action; then "editing" only: a zone edit; then
+    # "states" only: states and markers piled on three characters; zero weights leave a
+    # mix's draws as they were)
+    "table": (5, 3, 2, 2, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0),
+    "fights": (3, 1, 4, 4, 0, 3, 2, 0, 0, 0, 0, 0, 0, 0),
+    "wide": (4, 1, 2, 1, 1, 3, 2, 3, 2, 1, 1, 2, 0, 0),
+    "editing": (4, 1, 2, 1, 1, 3, 2, 3, 2, 1, 1, 2, 4, 0),
+    "states": (2, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0, 6),
 }
+
+PILED_ON = ("huang", "gao", "bandit-1")
+"""The characters the "states" mix piles states and markers on (the sample's)."""
+PILED_STATES = (
+    StateKind.BLEEDING,
+    StateKind.BURNING,
+    StateKind.BLINDED,
+    StateKind.EXHAUSTED,
+    StateKind.SHAKEN,
+    StateKind.WOUNDED,
+    StateKind.PREPARED,
+    StateKind.CROUCHED,
+)
 
 SEGMENT_NAMES = ("Brush", "Rocks", "Pit")
 """The segments the "editing" mix paints (a few names, as a GM marks a few features)."""
@@ -65,13 +81,15 @@ def next_ops(enc: Encounter, rng: random.Random) -> list[Op]:
 
 def change(enc: Encounter, rng: random.Random, mix: str) -> tuple[str, list[Op]]:
     """One seeded change: ("undo", []), ("redo", []) or ("ops", the Ops of one step)."""
-    what = rng.choices(range(13), MIXES[mix])[0]
+    what = rng.choices(range(14), MIXES[mix])[0]
     if what == 5:
         return "undo", []
     if what == 6:
         return "redo", []
     if what == 0:
         return "ops", next_ops(enc, rng)
+    if what == 13:
+        return "ops", pile(enc, rng)
     on_map = [c for c in enc.roster() if c.on_map]
     if not on_map:  # everyone is out of the fight ("wide"): play on until undone
         return "ops", next_ops(enc, rng)
@@ -91,6 +109,24 @@ def change(enc: Encounter, rng: random.Random, mix: str) -> tuple[str, list[Op]]
     if what == 12:
         return "ops", [zone_edit(enc, rng)]
     return "ops", _wide(enc, rng, what, c)
+
+
+def pile(enc: Encounter, rng: random.Random) -> list[Op]:
+    """States and Momentum markers piling up on three characters, more put on than taken
+    off (E3, E17, R12): the ongoing states wait on the decisions bar at their turns, and the
+    Character dock shows a row for each."""
+    ids = [i for i in PILED_ON if i in enc.combatants and not enc.combatants[i].exited]
+    if not ids:
+        return next_ops(enc, rng)
+    c = enc.combatants[rng.choice(ids)]
+    if rng.random() < 0.55:
+        if c.momentum and rng.random() < 0.3:
+            return [RemoveMomentum(c.id, rng.randrange(len(c.momentum)))]
+        return [AddMomentum(c.id, rng.choice((2, -2)), rng.choice(("bench", "Gao", "Lan")))]
+    kind = rng.choice(PILED_STATES)
+    if c.state(kind) is not None and (kind is not StateKind.BLEEDING or rng.random() < 0.4):
+        return [RemoveState(c.id, kind)]
+    return [AddState(c.id, kind, 1 if kind is StateKind.BLEEDING else 0)]
 
 
 def zone_edit(enc: Encounter, rng: random.Random) -> Op:

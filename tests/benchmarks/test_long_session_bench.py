@@ -11,7 +11,9 @@ view open, the crash journal on).
   moves, hits to grit and the GM's harm decisions with OUT tokens, decoys, Momentum
   markers, snaps and actions, undos and redos) are pushed through the document, leaving
   20,000 log lines; the same measures again. ``AFDESK_BENCH_MIX`` names another mix
-  (long_session.MIXES) to re-measure the figures with other changes.
+  (long_session.MIXES) to re-measure the figures with other changes ("states": states and
+  Momentum markers piled on three characters, whose ongoing states come and go on the
+  decisions bar turn after turn).
 - The times of the first minute are taken again beside the third hour's, in a second
   window like the first on a fresh sample, each sample in turn with the session's window:
   the ratios are against these. The machine's speed changes over the minute between two
