@@ -26,14 +26,15 @@ class FitLabel(QLabel):
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(text, parent)
-        self._heights: dict[tuple[str, int], int] = {}
+        self._heights: dict[tuple, int] = {}
         self.setWordWrap(True)
 
     def heightForWidth(self, width: int) -> int:
         text = self.text()  # set by setText, setNum or clear: asked, not assumed
         if not text:  # nothing to lay out (and an empty label's height is set apart)
             return super().heightForWidth(width)
-        key = (text, width)
+        # what else QLabel's answer reads that no event or setter here reports
+        key = (text, width, self.minimumWidth(), self.alignment())
         height = self._heights.get(key)
         if height is None:
             if len(self._heights) >= KEPT:

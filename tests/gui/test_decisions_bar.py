@@ -158,3 +158,34 @@ def test_the_bar_keeps_its_height_and_the_map_does_not_move(window, qtbot):
         doc.undo()
     window.map.removeEventFilter(resizes)
     assert resizes.count == 0
+
+
+def test_a_refusal_adds_its_height_only_while_it_shows(window, monkeypatch):
+    """A decision refused says why under the rows, the bar taller meanwhile; once nothing
+    waits, the bar is as tall as its most rows again, not as with the refusal for the rest
+    of the encounter."""
+    from PySide6.QtWidgets import QApplication
+
+    def settle():
+        for _ in range(3):
+            QApplication.processEvents()
+
+    doc, bar = window.doc, window.decisions
+    _two_at_grit(doc)
+    settle()
+    two = bar.height()
+
+    def refused(op, text=None, beside=None):
+        beside.setText("Refused: " + "a long reason why this cannot be done now " * 3)
+        return False
+
+    monkeypatch.setattr(bar.ctx, "push", refused)
+    bar.rows[0].buttons[0].click()
+    settle()
+    assert bar.refusal.isVisible() and bar.height() > two
+    monkeypatch.undo()
+    doc.undo()
+    doc.undo()  # nothing waits
+    settle()
+    assert bar.idle.isVisible() and bar.refusal.isHidden()
+    assert bar.height() == two

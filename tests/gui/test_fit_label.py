@@ -6,6 +6,7 @@ character shown holds many states, E3, R12)."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -54,14 +55,18 @@ def test_a_fit_label_answers_as_a_word_wrapped_qlabel(qtbot):
     big = QFont(fit.font())
     big.setPointSize(big.pointSize() * 2)
     changes = (
+        lambda label: label.setText(TEXTS[0]),  # each change below to a text laid out
         lambda label: label.setFont(big),
         lambda label: label.setStyleSheet("padding: 9px; font-size: 21px;"),
         lambda label: label.setContentsMargins(7, 3, 11, 5),
         lambda label: label.setMargin(6),
         lambda label: label.setIndent(15),
+        lambda label: label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft),
+        lambda label: label.setMinimumWidth(300),
+        lambda label: label.setMinimumWidth(0),
         lambda label: label.setNum(1234567),
         lambda label: label.clear(),
-        lambda label: label.setText(TEXTS[0]),
+        lambda label: label.setText(TEXTS[2]),
     )
     for change in changes:  # each after the heights of the one before were kept
         for label in (fit, plain):

@@ -191,3 +191,23 @@ def test_a_turn_within_a_page_repaints_two_cards(qtbot):
 def _span_rect(span: tuple[int, int]) -> tuple[int, int, int, int]:
     lo, hi = span
     return lo, 0, hi - lo, 10
+
+
+def test_the_count_to_come_fits_beside_the_cards_on_a_tall_strip(qtbot):
+    """On a tall strip (a big screen) "+1985" is wider than the room kept for it by
+    default: the room follows the number's width in its font."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from afdesk.gui.table.strip import ReflexStrip
+
+    for n in (200, 2000):
+        strip = ReflexStrip()
+        qtbot.addWidget(strip)
+        strip.state = _round_of(n, 0)
+        strip.setFixedSize(1920, 150)
+        x0, card_w, card_h = strip._layout()
+        _first, count = strip._window(strip.state)
+        after_cards = x0 + count * (card_w + 8)
+        more = strip._more(strip.state)
+        wide = QFontMetricsF(strip._more_font(card_h)).horizontalAdvance(more)
+        assert more == f"+{n - count}" and after_cards + wide <= strip.width() - 12

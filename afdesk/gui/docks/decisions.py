@@ -122,10 +122,13 @@ class DecisionsBar(QWidget):
         self._layout.addStretch(1)  # the room kept below fewer rows stays blank
         self._shown = False
         """Whether something waited in the encounter shown: the bar then stays."""
+        self._most = 0
+        """The bar's height with the most rows it held (a refusal aside)."""
 
     def set_document(self, doc) -> None:
         self.doc = doc
         self.setMinimumHeight(0)  # another encounter: the bar as tall as its rows
+        self._most = 0
         if self._shown:  # and gone until something waits in it
             self._shown = False
             self.idle.setVisible(False)
@@ -178,14 +181,21 @@ class DecisionsBar(QWidget):
         # and painted again whole, at each turn that brought or took an actor's ongoing
         # state (in the third hour, 25-30 ms against 10; a map that jumped every turn).
         # Another encounter starts it afresh.
+        # A refusal under the rows adds its own height while it shows, not for good.
         if on:
             self._shown = True
         elif not self._shown:
             return
-        self.idle.setVisible(not on)
-        self._layout.invalidate()  # the rows and the line just shown or hidden
-        self.setMinimumHeight(max(self.minimumHeight(), self.sizeHint().height()))
-        self._holder().setVisible(True)
+        if self.idle.isHidden() != on:  # to show when nothing waits, or to hide
+            self.idle.setVisible(not on)
+            self._layout.invalidate()  # its hint now, with the rows just shown or hidden
+        refusal = 0
+        if not self.refusal.isHidden():
+            refusal = self.refusal.sizeHint().height() + self._layout.spacing()
+        self._most = max(self._most, self.sizeHint().height() - refusal)
+        self.setMinimumHeight(self._most + refusal)
+        if on:  # something waits: shown, even if the GM hid the tool bar meanwhile
+            self._holder().setVisible(True)
 
     def _holder(self) -> QWidget:
         """What shows and hides the bar: its tool bar once placed."""

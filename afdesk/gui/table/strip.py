@@ -142,7 +142,8 @@ MIN_CARD = 0.9
 """The narrowest card the strip draws, as a share of its height: room for the card and
 the map label, read across a room."""
 MORE_ROOM = 110
-"""Pixels kept at the right for "+N" when the round holds more cards than fit."""
+"""Pixels kept at the right for "+N" when the round holds more cards than fit (more when
+the number is wider in the strip's font)."""
 
 
 class ReflexStrip(QWidget):
@@ -240,18 +241,30 @@ class ReflexStrip(QWidget):
         x = self._head_rect(self._head_font()).right() + pad
         return x, self.width() - x - pad, h - 2 * pad
 
+    def _more_font(self, card_h: float) -> QFont:
+        f = QFont(self._head_font())
+        f.setPixelSize(max(14, int(card_h * 0.34)))
+        return f
+
+    def _more_room(self, n: int, card_h: float) -> float:
+        """The room kept right of the cards for "+N" of a round of ``n`` cards: the widest
+        such number in its font, with a margin."""
+        widest = QFontMetricsF(self._more_font(card_h)).horizontalAdvance("+" + "8" * len(str(n)))
+        return max(float(MORE_ROOM), widest + 16)
+
     def _window(self, state: StripState) -> tuple[int, int]:
         """The cards drawn: (the first, how many). All of them when each is at least
         :data:`MIN_CARD` of its height wide; else as many as that leaves room for, from
-        the card before the current actor's, a page at a time (the strip moves on when
-        the actor reaches the page's last card but one), and "+N" for the rest: a round
+        the card before the current actor's, a page at a time (the page moves on before
+        the actor would stand on its last card: the next one always shows), and "+N" for
+        the rest: a round
         of 200 was 200 slivers no one at the table could read."""
         n = len(state.cards)
         _x, room, card_h = self._room()
         least = card_h * MIN_CARD
         if n * least + (n - 1) * 8 <= room:
             return 0, n
-        count = min(n, max(3, int((room - MORE_ROOM + 8) // (least + 8))))
+        count = min(n, max(3, int((room - self._more_room(n, card_h) + 8) // (least + 8))))
         current = next((i for i, c in enumerate(state.cards) if c.current), None)
         if current is None:  # a hidden actor not shown: the first card still to play
             current = next((i for i, c in enumerate(state.cards) if not c.done), n - 1)
@@ -263,7 +276,7 @@ class ReflexStrip(QWidget):
         x, room, card_h = self._room()
         _first, count = self._window(self.state)
         if count < len(self.state.cards):
-            room -= MORE_ROOM
+            room -= self._more_room(len(self.state.cards), card_h)
         n = max(count, 1)
         card_w = min(card_h * 2.6, (room - (n - 1) * 8) / n)
         return x, card_w, card_h
@@ -305,9 +318,7 @@ class ReflexStrip(QWidget):
             x += card_w + 8
         more = self._more(self.state)
         if more:
-            f = QFont(head_font)
-            f.setPixelSize(max(14, int(card_h * 0.34)))
-            p.setFont(f)
+            p.setFont(self._more_font(card_h))
             p.setPen(QColor("#c0c6cf"))
             where = QRectF(x, pad, max(self.width() - pad - x, 0.0), card_h)
             p.drawText(where, Qt.AlignmentFlag.AlignCenter, more)
