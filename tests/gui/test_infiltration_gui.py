@@ -375,3 +375,35 @@ def test_the_roles_buttons_fit_the_dock_at_1280x720(qtbot, tmp_path, monkeypatch
         b = panel.buttons[key]
         right = b.mapTo(view, b.rect().topRight()).x()
         assert right < view.width() and b.width() >= b.sizeHint().width(), key
+
+
+def test_a_change_the_dock_does_not_show_makes_no_widget_in_it(window):
+    """The third hour: the dock makes again only the part whose content changed. A
+    guardian's grit changed (nothing the dock shows) leaves every part as it was: the
+    watch steps' (N3) and the decoys' (N5) buttons stay the very same widgets and the dock
+    holds no more widgets than before, with nobody selected or with a hidden intruder's
+    Maneuver while hidden shown; an objective marked (N1) makes only the objectives
+    again."""
+    from PySide6.QtWidgets import QWidget
+
+    from afdesk.encounter.ops.roster import AdjustCounter
+
+    _layer, panel = _open_sample(window)
+    doc = window.doc
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(play_cards(doc.encounter, rng=random.Random(2)))
+    for who in ("", "mei"):
+        doc.select(who)
+        assert (panel.decoy_moves is not None) == (who == "mei")
+        kept = {k: panel.buttons[k] for k in ("confirm:guard-1", "act:huang@(3, 2)")}
+        made = set(panel.findChildren(QWidget))
+        for delta in (-1, 1):
+            assert not doc.push(AdjustCounter("guard-2", "grit", delta))
+            assert {k: panel.buttons[k] for k in kept} == kept
+            assert set(panel.findChildren(QWidget)) == made
+    ledger, maneuver = panel.objective_boxes["ledger"], panel.decoy_moves
+    ledger.click()
+    assert doc.encounter.infiltration.objective("ledger").done
+    assert panel.objective_boxes["ledger"] is not ledger  # the objectives made again
+    assert panel.objective_boxes["ledger"].isChecked()
+    assert {k: panel.buttons[k] for k in kept} == kept and panel.decoy_moves is maneuver

@@ -108,12 +108,22 @@ class InfiltrationPanel(QWidget):
         self.decoy_moves = None
         """The selected hidden character's Maneuver while hidden (N5), when shown."""
         self._shown: tuple = ()
+        self.slots: dict[str, _Slot] = {}
+        """Each part of the dock in its place (:data:`SLOTS`), remade only when what it
+        shows changed: a change elsewhere makes no widget here."""
+        for name in SLOTS:
+            slot = self.slots[name] = _Slot()
+            self.rows.addWidget(slot.widget)
+        self.rows.addStretch(1)
+        self._into = self.slots[SLOTS[0]].box
 
     # ------------------------------------------------------------------ document
 
     def set_document(self, doc) -> None:
         self.doc = doc
         self._shown = ()
+        for slot in self.slots.values():
+            slot.made = False  # made again for this document
         self._links.clear()
         for signal in (doc.changed, doc.modeChanged, doc.selectionChanged):
             self._links.connect(signal, self.sync)
@@ -178,22 +188,25 @@ class InfiltrationPanel(QWidget):
         )
         self._rebuild(enc, inf, steps)
 
-    def _clear(self) -> None:
-        while self.rows.count():
-            item = self.rows.takeAt(0)
-            w = item.widget()
-            if w is not None:
-                w.hide()  # at once: deleteLater waits for the event loop
-                w.deleteLater()
-        self.buttons = {}
-        self.objective_boxes = {}
+    def _fill(self, name: str, key: object, build) -> None:
+        """Slot ``name`` made again by ``build()`` when ``key`` (what it shows) changed;
+        as it was, its widgets kept, when not."""
+        slot = self.slots[name]
+        if slot.key == key and slot.made:
+            return
+        slot.clear()
+        slot.key, slot.made = key, True
+        self._into = slot.box
+        self.buttons = slot.buttons
+        build()
+        slot.widget.setVisible(slot.box.count() > 0)
 
     def _group(self, title: str) -> QGridLayout:
         box = QGroupBox(title)
         grid = QGridLayout(box)
         grid.setContentsMargins(4, 4, 4, 4)
         grid.setColumnStretch(0, 1)
-        self.rows.addWidget(box)
+        self._into.addWidget(box)
         return grid
 
     def _row(self, grid: QGridLayout, text: str, *buttons: tuple[str, str, object]) -> None:
@@ -221,40 +234,122 @@ class InfiltrationPanel(QWidget):
             self.buttons[key] = b
 
     def _rebuild(self, enc, inf, steps) -> None:
-        self._clear()
+        """Each slot made again only if what it shows changed (its key: the model's
+        values it reads, immutable, so an unchanged one is the same object)."""
         names = {cid: c.name for cid, c in enc.combatants.items()}
-        self._roles(enc, inf)
-        if steps:
-            grid = self._group("Watch steps (N3)")
-            for s in steps:
-                away = watch_step(enc, s.id, fumbled=True)
-                fumble = (f"fumble:{s.id}", "Fumble", (ConfirmWatch((away,)),)) if away else None
-                self._row(
-                    grid,
-                    f"{names[s.id]}: one area to {_at(s.area)}, facing "
-                    f"{direction_name(s.facing)} toward a decoy",
-                    (f"watch:{s.id}", "Roll…", lambda gid=s.id: self.watch_check(gid)),
-                    (f"confirm:{s.id}", "Confirm", (ConfirmWatch((s,)),)),
-                    *([fumble] if fumble else []),
-                )
-                self.buttons[f"watch:{s.id}"].setToolTip(
-                    "The watch: a study check in the check dialog, with its exact odds (N3). "
-                    "On a success Confirm the step; on a Fumble take the step away."
-                )
-        stepped = [
-            g
+        sel = self.doc.selected
+        c = enc.combatants.get(sel) if sel else None
+        aways = tuple(watch_step(enc, s.id, fumbled=True) for s in steps)
+        stepped = tuple(
+            names.get(g, g)
             for g in inf.guardians
             if inf.unaware(g) and g in enc.combatants and WATCHED in _economy(enc, g).resolved
-        ]
+        )
+        seen = seen_decoys(enc)
+        hidden = tuple(
+            h
+            for cid in (*inf.intruders, *inf.guardians)
+            if (h := enc.combatants.get(cid)) is not None and h.on_map and h.hidden
+        )
+        moving = c is not None and c.hidden and bool(c.decoys) and not c.exited
+        roster = tuple((cid, x.side, x.on_map) for cid, x in enc.combatants.items())
+        waiting = tuple(
+            (w.name, w.area)
+            for i in inf.intruders
+            if (w := enc.combatants.get(i)) is not None and w.on_map and not w.hidden
+        )
+        o = outcome(enc)
+        gone = tuple(names.get(w, w) for w, _ in (*o.got_out, *o.gone))
+        edge = nearest_edge(enc, c) if c is not None else ""
+        # What setup and left read of the one selected: only an intruder's (N2, N8).
+        intruder = c is not None and sel in inf.intruders
+        starts = (sel, c.name, c.area, enc.zone) if intruder and not c.hidden and c.area else None
+        leaves = (sel, c.name, edge) if intruder and sel not in dict(o.got_out) else None
+        for name, key, build in (
+            (
+                "roles",
+                None if inf.intruders or inf.guardians else roster,
+                lambda: self._roles(enc, inf),
+            ),
+            (
+                "watch",
+                (steps, aways, tuple(names[s.id] for s in steps)),
+                lambda: self._watch(steps, aways, names),
+            ),
+            ("watched", stepped, lambda: self._watched(stepped)),
+            (
+                "seen",
+                tuple(
+                    (k, who, names.get(k[0]), tuple(names.get(w) for w in who))
+                    for k, who in seen.items()
+                ),
+                lambda: self._seen(seen, names),
+            ),
+            (
+                "hidden",
+                tuple((h.id, h.name, h.decoys, h.area) for h in hidden),
+                lambda: self._hidden(hidden),
+            ),
+            (
+                "maneuver",
+                self._maneuver_key(enc, inf, c) if moving else None,
+                lambda: self._maneuver(enc),
+            ),
+            (
+                "setup",
+                None if inf.alarm else (waiting, starts),
+                lambda: self._setup(enc, inf, names),
+            ),
+            ("objectives", inf.objectives, lambda: self._objectives(inf)),
+            ("left", (o.got_out, o.gone, gone, leaves), lambda: self._left(enc, inf, names)),
+        ):
+            self._fill(name, key, build)
+        self.buttons = {k: b for slot in self.slots.values() for k, b in slot.buttons.items()}
+        self.objective_boxes = self.slots["objectives"].checks
+        if self.slots["maneuver"].key is None:
+            self.decoy_moves = None
+
+    @staticmethod
+    def _maneuver_key(enc, inf, c) -> tuple:
+        """What the Maneuver while hidden reads (N5): the character, where everyone stands,
+        faces and hides (reach, clear lines, N4a), the zone, the obscured areas and whose
+        turn it is (the action, E6)."""
+        where = tuple(
+            (x.id, x.area, x.facing, x.decoys, x.exited, x.states) for x in enc.combatants.values()
+        )
+        roles = (inf.intruders, inf.guardians, inf.obscured)
+        return (c, where, roles, enc.zone, enc.turn.phase, enc.actor)
+
+    def _watch(self, steps, aways, names) -> None:
+        if not steps:
+            return
+        grid = self._group("Watch steps (N3)")
+        for s, away in zip(steps, aways, strict=True):
+            fumble = (f"fumble:{s.id}", "Fumble", (ConfirmWatch((away,)),)) if away else None
+            self._row(
+                grid,
+                f"{names[s.id]}: one area to {_at(s.area)}, facing "
+                f"{direction_name(s.facing)} toward a decoy",
+                (f"watch:{s.id}", "Roll…", lambda gid=s.id: self.watch_check(gid)),
+                (f"confirm:{s.id}", "Confirm", (ConfirmWatch((s,)),)),
+                *([fumble] if fumble else []),
+            )
+            self.buttons[f"watch:{s.id}"].setToolTip(
+                "The watch: a study check in the check dialog, with its exact odds (N3). "
+                "On a success Confirm the step; on a Fumble take the step away."
+            )
+
+    def _watched(self, stepped) -> None:
         if stepped:
             label = QLabel(
-                ", ".join(names.get(g, g) for g in stepped)
+                ", ".join(stepped)
                 + ": watch step taken this turn; the next on the guardian's next turn (N3)"
             )
             label.setWordWrap(True)
             label.setObjectName("watchedThisTurn")
-            self.rows.addWidget(label)
-        seen = seen_decoys(enc)
+            self._into.addWidget(label)
+
+    def _seen(self, seen, names) -> None:
         if seen:
             grid = self._group("Decoys seen now (N4a)")
             for (owner, area), who in seen.items():
@@ -264,11 +359,8 @@ class InfiltrationPanel(QWidget):
                     f"{names.get(owner, owner)}'s decoy at {_at(area)}: seen by {eyes}",
                     (f"eliminate:{owner}@{_at(area)}", "Eliminate", (EliminateDecoy(owner, area),)),
                 )
-        hidden = [
-            c
-            for cid in (*inf.intruders, *inf.guardians)
-            if (c := enc.combatants.get(cid)) is not None and c.on_map and c.hidden
-        ]
+
+    def _hidden(self, hidden) -> None:
         if hidden:
             grid = self._group("Hidden: act from or reveal at a decoy (N5, N7)")
             for c in hidden:
@@ -283,8 +375,8 @@ class InfiltrationPanel(QWidget):
                     )
                     if here:
                         self.buttons[f"act:{c.id}@{_at(area)}"].setEnabled(False)
-        self._maneuver(enc)
-        self._setup(enc, inf, names)
+
+    def _objectives(self, inf) -> None:
         if inf.objectives:
             box = QGroupBox("Objectives (N1)")
             lay = QVBoxLayout(box)
@@ -293,10 +385,8 @@ class InfiltrationPanel(QWidget):
                 check.setChecked(o.done)
                 check.toggled.connect(lambda on, oid=o.id: self.push(MarkObjective(oid, on)))
                 lay.addWidget(check)
-                self.objective_boxes[o.id] = check
-            self.rows.addWidget(box)
-        self._left(enc, inf, names)
-        self.rows.addStretch(1)
+                self.slots["objectives"].checks[o.id] = check
+            self._into.addWidget(box)
 
     def watch_check(self, gid: str) -> None:
         """N3: the guardian's watch, a study check, in the check dialog (its modifiers
@@ -418,7 +508,7 @@ class InfiltrationPanel(QWidget):
             row.addWidget(b)
             row.addWidget(edge, 1)
             lay.addLayout(row)
-        self.rows.addWidget(box)
+        self._into.addWidget(box)
 
     def _leave(self, cid: str, edge: str) -> None:
         """The intruder leaves over the edge (E9; a GM override where the edge grows the
@@ -434,6 +524,33 @@ class InfiltrationPanel(QWidget):
             ops.append(ExitCombatant(cid, Edge(edge), override=not rule.exits))
         ops.append(MarkLeft(cid, edge))
         self.push(*ops)
+
+
+SLOTS = ("roles", "watch", "watched", "seen", "hidden", "maneuver", "setup", "objectives", "left")
+"""The dock's parts, top to bottom."""
+
+
+class _Slot:
+    """One part of the dock: its widget, what it was made from, its buttons."""
+
+    def __init__(self) -> None:
+        self.widget = QWidget()
+        self.box = QVBoxLayout(self.widget)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.widget.hide()
+        self.key: object = None
+        self.made = False
+        self.buttons: dict[str, QPushButton] = {}
+        self.checks: dict[str, QCheckBox] = {}
+
+    def clear(self) -> None:
+        while self.box.count():
+            w = self.box.takeAt(0).widget()
+            if w is not None:
+                w.hide()  # at once: deleteLater waits for the event loop
+                w.deleteLater()
+        self.buttons = {}
+        self.checks = {}
 
 
 def _economy(enc, cid):
