@@ -513,7 +513,7 @@ def number_problem(value: Any, place: str = "") -> Problem | None:
         if isinstance(item, float) and not math.isfinite(item):
             return Problem(where, "this is not a finite number")
         if not ANY_NUMBER.low <= item <= ANY_NUMBER.high:
-            return Problem(where, outside(item, ANY_NUMBER))
+            return Problem(where, outside(item, ANY_NUMBER), value=item)
     return None
 
 

@@ -244,3 +244,15 @@ def test_an_undo_puts_back_the_very_records_it_took_and_a_foreign_restore_is_con
     assert "Shifts (R10)" in enc.refusal(far)
     huge = Restore(combatants=(Slot("bao", bao.replace(harm_call=2**70)),))
     assert "Restore holds a number no file can hold" in enc.refusal(huge)
+
+
+def test_a_mode_part_beyond_64_bits_is_refused_with_its_number():
+    """R10: a chase total beyond 64 bits (an Op adding to one near the bound) is refused
+    with its place and the number it would be (it said "would be 0")."""
+    from afdesk.encounter.chase.state import chase_of
+    from afdesk.storage.samples import build_chase
+
+    chase = chase_of(build_chase())
+    bad = chase.replace(msgspec.structs.replace(chase.participant("mei"), total=2**64))
+    why = limits.change_refusal([], [("chase", bad)])
+    assert why.startswith("the encounter's chase.participants[1].total would be 1844674407")
