@@ -134,14 +134,42 @@ def test_one_total_changes_one_lane_repaints(qtbot):
     before = board.paint_counts()
     changed = []
     board.refresh = (lambda orig: lambda: changed.append(orig()) or changed[-1])(board.refresh)
-    doc.chaseChanged.disconnect()
-    doc.chaseChanged.connect(board.refresh)
     # Mei's total 2 -> 1: still below Huang's 3 (the lead) and above the runners' 0
     assert not doc.push(SetParticipant("mei", total=1))
     assert changed[-1] == ["mei"]
     qtbot.waitUntil(lambda: board.paint_counts()["mei"] > before["mei"])
     after = board.paint_counts()
     assert {pid for pid in after if after[pid] != before[pid]} == {"mei"}
+
+
+def test_a_change_refreshes_the_board_once_whatever_its_signals(qtbot):
+    """The third hour: a turn moving on changes the turn, the chase (a new round, H3) and
+    characters (their economy), each with its signal; the board (the GM's and the
+    players') follows them once, at the change's last signal, as it does one that
+    changes only the chase. Out of a change's signals it refreshes at once."""
+    from afdesk.encounter.ops.flow import NextTurn
+
+    doc = EncounterDocument(samples.build_chase(), journal_factory=lambda d: None)
+    boards = [ChaseBoard(), ChaseBoard(player=True)]
+    refreshes = []
+    for board in boards:
+        qtbot.addWidget(board)
+        board.set_document(doc)
+        board.show()
+        board.refresh = (lambda orig, b=board: lambda: refreshes.append(b) or orig())(board.refresh)
+    assert not doc.push(deal_hands(doc.encounter, random.Random(1)))
+    assert not doc.push(play_cards(doc.encounter, rng=random.Random(2)))
+    while doc.encounter.turn.phase is Phase.TURNS:
+        refreshes.clear()
+        assert not doc.push(NextTurn())
+        assert refreshes == boards
+    refreshes.clear()
+    assert not doc.push(SetParticipant("mei", total=1))
+    assert refreshes == boards
+    assert boards[0].lane("mei").data.participant.total == 1
+    refreshes.clear()
+    doc.chaseChanged.emit()  # out of a change: at once
+    assert refreshes == boards
 
 
 def test_the_player_board_hides_hidden_totals(qtbot):

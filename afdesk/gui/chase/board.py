@@ -32,6 +32,10 @@ from afdesk.gui.modes import CatchesUp
 from afdesk.rules.pursuit.stages import StageProperty
 
 ARROW_MARGIN = 90
+
+_OTHER, _CHASE = 1, 2
+"""What a change waits to show on the board (:meth:`ChaseBoard._settle`)."""
+
 CARDS_HEIGHT = 70
 """The stage's row of cards; a simple stage takes one line (more room for the lanes)."""
 
@@ -157,26 +161,48 @@ class ChaseBoard(CatchesUp, QWidget):
             outer.addWidget(self.controls)
         self._cards: list[StageCard] = []
         self._stage: tuple[StageProperty, ...] | None = None
+        self._waiting = 0
+        """What the change whose signals are going out asked for: _CHASE (a refresh),
+        _OTHER (a refresh if someone can see the board) or 0."""
 
     def set_document(self, doc) -> None:
         # The chase itself changes only while the encounter is a chase: shown at once.
         # What else the board shows (names, the turn, who hides) waits while nobody sees it.
-        signals = ("rosterChanged", "turnChanged", "modeChanged")
+        # A change's signals (a turn moving on changes the turn, the chase and characters)
+        # are followed once, at the last (``changed``): one refresh per change.
+        signals = ("rosterChanged", "turnChanged", "modeChanged", "combatantChanged")
         self.doc = doc
         self._links.clear()
-        self._links.connect(doc.chaseChanged, self.refresh)
+        self._links.connect(doc.chaseChanged, self._chase_changed)
         for name in signals:
-            self._links.connect(getattr(doc, name), self._changed)
-        self._links.connect(doc.combatantChanged, self._combatant_changed)
+            self._links.connect(getattr(doc, name), self._other_changed)
+        self._links.connect(doc.changed, self._settle)
         if self.controls is not None:
             self.controls.set_document(doc)
         self.refresh()
 
-    def _combatant_changed(self, _cid: str) -> None:
-        self._changed()
+    def _chase_changed(self) -> None:
+        if self.doc is not None and self.doc.emitting:
+            self._waiting = _CHASE
+        else:
+            self.refresh()
+
+    def _other_changed(self, *_args) -> None:
+        if self.doc is not None and self.doc.emitting:
+            self._waiting = max(self._waiting, _OTHER)
+        else:
+            self._changed()
+
+    def _settle(self) -> None:
+        """The change has said all: shown once, as its signals asked."""
+        waiting, self._waiting = self._waiting, 0
+        if waiting == _CHASE:
+            self.refresh()
+        elif waiting == _OTHER:
+            self._changed()
 
     def lane(self, pid: str) -> Lane | None:
-        if self._stale:
+        if self._stale or self._waiting:
             self.refresh()
         return self.column.lanes.get(pid)
 
@@ -185,6 +211,7 @@ class ChaseBoard(CatchesUp, QWidget):
         if self.doc is None:
             return []
         self._stale = False
+        self._waiting = 0
         enc = self.doc.encounter
         chase: ChaseState = enc.chase
         t = enc.turn
