@@ -10,6 +10,9 @@ from __future__ import annotations
 import gc
 import os
 import random
+import statistics
+import time
+from collections import defaultdict
 from collections.abc import Callable
 
 from afdesk.encounter import features, movement
@@ -205,13 +208,15 @@ def run(
     changes: int,
     seed: int,
     mix: str = "table",
+    step: Callable[[Encounter, random.Random], tuple[str, list[Op]]] | None = None,
 ) -> int:
     """``changes`` seeded changes through ``push`` / ``undo`` / ``redo`` (each says whether
-    it did something); a refused step is not counted. Returns the log's length."""
+    it did something); a refused step is not counted. Returns the log's length. ``step``
+    draws the changes instead of ``mix`` (another mode's: tests/benchmarks/mode_session)."""
     rng = random.Random(seed)
     done = 0
     while done < changes:
-        kind, ops = change(enc, rng, mix)
+        kind, ops = step(enc, rng) if step is not None else change(enc, rng, mix)
         if kind == "undo":
             done += undo()
         elif kind == "redo":
@@ -254,3 +259,113 @@ def stepper(can: Callable[[], bool], do: Callable[[], object], settle: Callable[
         return True
 
     return step
+
+
+def settle() -> None:
+    """The window's events processed, then the widgets a view let go of (``deleteLater``)
+    destroyed, as the app's event loop does each time control returns to it: called
+    outside ``exec()``, ``processEvents`` never destroys them, so a view that replaces a
+    widget would seem to keep every one it ever made."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.processEvents()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def ms(fn) -> tuple[float, float]:
+    """Wall and UI-thread CPU milliseconds of ``fn()`` and the events it caused."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    wall, cpu = time.perf_counter(), time.thread_time()
+    fn()
+    app.processEvents()
+    return (time.perf_counter() - wall) * 1e3, (time.thread_time() - cpu) * 1e3
+
+
+def measure(*subjects, own: Callable | None = None) -> list[dict[str, float]]:
+    """The figures of each (window, document, seed), measured in turn sample by sample
+    (the machine's speed, which changes over a minute, then weighs on all of them alike):
+    "action" (NextTurn pushed, repainted), "history" (the same with the Undo history in
+    front), "step" (an undo or a redo), "key" (a key in the Log's filter) and, given
+    ``own(k, window, doc) -> (wall, cpu)``, "own" (a mode's own action: one of its Ops)."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    got = [defaultdict(list) for _ in subjects]
+    rngs = [random.Random(seed) for _, _, seed in subjects]
+
+    def in_turn(name: str, rounds: int, sample) -> None:
+        for i in range(rounds):
+            order = list(enumerate(subjects))
+            if i % 2:
+                order.reverse()
+            for k, (window, doc, _seed) in order:
+                wall, cpu = sample(k, window, doc)
+                got[k][name].append(cpu)
+                got[k][name + "_wall"].append(wall)
+
+    def action(k, _window, doc):
+        enc = doc.encounter
+        while enc.turn.phase is not Phase.TURNS:
+            assert doc.push(next_ops(enc, rngs[k])[0]) == ""
+            app.processEvents()
+        return ms(lambda: doc.push(NextTurn()))
+
+    in_turn("warm-up", 5, action)
+    in_turn("action", 40, action)
+    if own is not None:
+        in_turn("warm-up", 3, own)
+        in_turn("own", 40, own)
+    # The same with the Undo history in front of the Log (its list at the history's
+    # bound, 1,000 steps, in the third hour), then the Log in front again.
+    for window, _doc, _seed in subjects:
+        window.history_dock.raise_()
+    app.processEvents()
+    in_turn("warm-up", 3, action)
+    in_turn("history", 20, action)
+    for window, _doc, _seed in subjects:
+        window.log_dock.raise_()
+    app.processEvents()
+    in_turn("step", 15, lambda _k, _w, doc: ms(doc.undo))
+    in_turn("step", 15, lambda _k, _w, doc: ms(doc.redo))
+    for _ in range(3):
+        for ch in "faces\b\b\b\b\b":
+            in_turn(
+                "key",
+                1,
+                lambda _k, w, _d, ch=ch: ms(lambda: QTest.keyClick(w.log_panel.search, ch)),
+            )
+    out = []
+    for (window, doc, _seed), figures in zip(subjects, got, strict=True):
+        assert window.log_panel.search.text() == ""
+        out.append(
+            {
+                **{f"{k}": statistics.median(v) for k, v in figures.items()},
+                **{f"{k}_worst": max(v) for k, v in figures.items()},
+                "log": len(doc.encounter.log),
+            }
+        )
+    return out
+
+
+def open_window(qtbot, tmp_path, name: str, doc):
+    """A whole window at 1600x900 showing ``doc``, with the players' view open."""
+    from PySide6.QtCore import QSettings
+
+    from afdesk.gui.main_window import MainWindow
+
+    window = MainWindow(QSettings(str(tmp_path / f"{name}.ini"), QSettings.Format.IniFormat))
+    window.maybe_save = lambda: True
+    qtbot.addWidget(window)
+    window.resize(1600, 900)
+    window.show()
+    window.complete()
+    window.set_document(doc)
+    window.show_player_view()
+    qtbot.addWidget(window.player_window)
+    qtbot.waitExposed(window.player_window)
+    for dock in (window.reflex_dock, window.combatant_dock, window.log_dock):
+        assert dock.isVisible()
+    return window

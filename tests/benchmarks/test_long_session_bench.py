@@ -34,20 +34,14 @@ import os
 import random
 import statistics
 import time
-from collections import defaultdict
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.history import History
-from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
-from afdesk.encounter.state import Phase
 from afdesk.gui.document import EncounterDocument
-from afdesk.gui.main_window import MainWindow
 from afdesk.storage import load, recovery, samples, save
 from afdesk.storage.journal import Journal
 from tests.benchmarks import long_session
@@ -64,100 +58,16 @@ def _scratch(monkeypatch, tmp_path):
     monkeypatch.setenv("AFDESK_DATA_DIR", str(tmp_path / "data"))
 
 
-def _ms(fn) -> tuple[float, float]:
-    """Wall and UI-thread CPU milliseconds of ``fn()`` and the events it caused."""
-    app = QApplication.instance()
-    wall, cpu = time.perf_counter(), time.thread_time()
-    fn()
-    app.processEvents()
-    return (time.perf_counter() - wall) * 1e3, (time.thread_time() - cpu) * 1e3
-
-
-def _measure(*subjects: tuple[MainWindow, EncounterDocument, int]) -> list[dict[str, float]]:
-    """The figures of each (window, document, seed), measured in turn sample by sample
-    (the machine's speed, which changes over a minute, then weighs on all of them alike)."""
-    app = QApplication.instance()
-    got = [defaultdict(list) for _ in subjects]
-    rngs = [random.Random(seed) for _, _, seed in subjects]
-
-    def in_turn(name: str, rounds: int, sample) -> None:
-        for i in range(rounds):
-            order = list(enumerate(subjects))
-            if i % 2:
-                order.reverse()
-            for k, (window, doc, _seed) in order:
-                wall, cpu = sample(k, window, doc)
-                got[k][name].append(cpu)
-                got[k][name + "_wall"].append(wall)
-
-    def action(k, _window, doc):
-        enc = doc.encounter
-        while enc.turn.phase is not Phase.TURNS:
-            assert doc.push(long_session.next_ops(enc, rngs[k])[0]) == ""
-            app.processEvents()
-        return _ms(lambda: doc.push(NextTurn()))
-
-    in_turn("warm-up", 5, action)
-    in_turn("action", 40, action)
-    # The same with the Undo history in front of the Log (its list at the history's
-    # bound, 1,000 steps, in the third hour), then the Log in front again.
-    for window, _doc, _seed in subjects:
-        window.history_dock.raise_()
-    app.processEvents()
-    in_turn("warm-up", 3, action)
-    in_turn("history", 20, action)
-    for window, _doc, _seed in subjects:
-        window.log_dock.raise_()
-    app.processEvents()
-    in_turn("step", 15, lambda _k, _w, doc: _ms(doc.undo))
-    in_turn("step", 15, lambda _k, _w, doc: _ms(doc.redo))
-    for _ in range(3):
-        for ch in "faces\b\b\b\b\b":
-            in_turn(
-                "key",
-                1,
-                lambda _k, w, _d, ch=ch: _ms(lambda: QTest.keyClick(w.log_panel.search, ch)),
-            )
-    out = []
-    for (window, doc, _seed), figures in zip(subjects, got, strict=True):
-        assert window.log_panel.search.text() == ""
-        out.append(
-            {
-                **{f"{k}": statistics.median(v) for k, v in figures.items()},
-                **{f"{k}_worst": max(v) for k, v in figures.items()},
-                "log": len(doc.encounter.log),
-            }
-        )
-    return out
-
-
 def _playing(enc):
     enc.apply(deal_hands(enc, random.Random(1)))
     enc.apply(play_cards(enc, rng=random.Random(2)))
     return enc
 
 
-def _window(qtbot, tmp_path, name: str, doc: EncounterDocument) -> MainWindow:
-    """A whole window at 1600x900 showing ``doc``, with the players' view open."""
-    window = MainWindow(QSettings(str(tmp_path / f"{name}.ini"), QSettings.Format.IniFormat))
-    window.maybe_save = lambda: True
-    qtbot.addWidget(window)
-    window.resize(1600, 900)
-    window.show()
-    window.complete()
-    window.set_document(doc)
-    window.show_player_view()
-    qtbot.addWidget(window.player_window)
-    qtbot.waitExposed(window.player_window)
-    for dock in (window.reflex_dock, window.combatant_dock, window.log_dock):
-        assert dock.isVisible()
-    return window
-
-
 def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
     first = EncounterDocument(_playing(samples.build()))
-    window = _window(qtbot, tmp_path, "first", first)
-    (before,) = _measure((window, first, 3))
+    window = long_session.open_window(qtbot, tmp_path, "first", first)
+    (before,) = long_session.measure((window, first, 3))
     before["memory"] = long_session.rss_mb()
 
     # The third hour: earlier play in the log, then 5,000 changes through the window.
@@ -190,8 +100,8 @@ def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
     # against these: taken a minute apart from the late ones (as ``before`` is), they
     # would also measure how the machine's speed changed meanwhile.
     again = EncounterDocument(_playing(samples.build()))
-    beside = _window(qtbot, tmp_path, "again", again)
-    late, start = _measure((window, doc, 4), (beside, again, 3))
+    beside = long_session.open_window(qtbot, tmp_path, "again", again)
+    late, start = long_session.measure((window, doc, 4), (beside, again, 3))
     late["memory"], start["memory"] = memory, before["memory"]
     print(f"\n{CHANGES} changes ({MIX!r} mix) pushed through the window in {session_s:.0f} s")
     for key in ("action", "history", "step", "key"):
