@@ -43,7 +43,12 @@ from afdesk.encounter.dispute.ops import (
 )
 from afdesk.encounter.dispute.state import AUDIENCE, dispute_of
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.infiltration.ops import EliminateDecoy, MarkObjective, SetObscured
+from afdesk.encounter.infiltration.ops import (
+    ConfirmWatch,
+    EliminateDecoy,
+    MarkObjective,
+    SetObscured,
+)
 from afdesk.encounter.infiltration.setup import MoveDecoys
 from afdesk.encounter.infiltration.state import infiltration_of
 from afdesk.encounter.infiltration.watch import decoy_reach, seen_decoys, watch_steps
@@ -242,8 +247,6 @@ def infiltration_change(enc: Encounter, rng: random.Random) -> Change:
         return "ops", [NextTurn()]
     steps = [s for s in watch_steps(enc) if s.id == actor.id]
     if steps:  # an unaware guardian's watch step, as the app proposes it (N3)
-        from afdesk.encounter.infiltration.ops import ConfirmWatch
-
         return "ops", [ConfirmWatch(tuple(steps))]
     if inf.unaware(actor.id):  # no decoy to step toward: its turn passes (N3)
         return "ops", [NextTurn()]
