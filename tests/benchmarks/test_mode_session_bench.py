@@ -24,7 +24,8 @@ within 1.5x. The recovery of a three-hour journal of the mode (13,800 changes) w
 CPU, said beside the load of the file it rebuilds.
 
 Run with ``.venv/bin/pytest tests/benchmarks/test_mode_session_bench.py -s``
-(``-k chase`` for one mode).
+(``-k chase`` for one mode). The memory ratio is the process's: a mode measured after
+another in the same run starts from what that one left, so take it from one mode a run.
 """
 
 from __future__ import annotations
