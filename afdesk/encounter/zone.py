@@ -22,14 +22,16 @@ TILE = 5
 START_TILES = 3  # E9: 3 x 3 tiles at the start of each exchange
 
 
-class Property(msgspec.Struct, frozen=True):
+class Property(msgspec.Struct, frozen=True, gc=False):
     """A GM-defined segment property: a name and free text (E10)."""
 
     name: str
     text: str = ""
 
 
-class SegmentProps(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+class SegmentProps(
+    msgspec.Struct, frozen=True, gc=False, omit_defaults=True, forbid_unknown_fields=True
+):
     """What a segment does (E10)."""
 
     rough: bool = False
@@ -61,7 +63,7 @@ class SegmentProps(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unkno
         return out
 
 
-class Segment(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Segment(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """A named group of a tile's areas (local 0-4 coordinates) with properties."""
 
     name: str
@@ -69,7 +71,7 @@ class Segment(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     props: SegmentProps = SegmentProps()
 
 
-class TileKind(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class TileKind(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """One kind of tile in a tile set."""
 
     id: str
@@ -80,7 +82,7 @@ class TileKind(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     description: str = ""
 
 
-class TileSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class TileSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """A thematic set of tile kinds; new tiles are drawn from the same set (E9)."""
 
     id: str
@@ -96,7 +98,7 @@ class TileSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         raise IllegalOp(f"tile set {self.name} has no tile kind {kind_id!r}")
 
 
-class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Tile(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """A tile placed in the zone: a copy of its kind, so an encounter may change its
     segments' properties without touching the tile set."""
 
@@ -132,7 +134,7 @@ class Edge(enum.StrEnum):
         return self.value.capitalize()
 
 
-class EdgeRule(msgspec.Struct, frozen=True, omit_defaults=True):
+class EdgeRule(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """What leaving the zone over an edge means: whether it exits the encounter (or is
     blocked), and the GM's note of the consequences (E9)."""
 
@@ -149,7 +151,7 @@ def tile_of(area: Area) -> tuple[int, int]:
     return area[0] // TILE, area[1] // TILE
 
 
-class AreaTerrain(msgspec.Struct, frozen=True):
+class AreaTerrain(msgspec.Struct, frozen=True, gc=False):
     """The merged properties of every segment covering one area."""
 
     rough: bool = False
@@ -166,7 +168,7 @@ class AreaTerrain(msgspec.Struct, frozen=True):
 PLAIN = AreaTerrain()
 
 
-class Zone(msgspec.Struct, frozen=True):
+class Zone(msgspec.Struct, frozen=True, gc=False):
     """The tiles of an encounter, its edge rules and the tile kinds new tiles are drawn
     from (E9)."""
 

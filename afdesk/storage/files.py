@@ -15,7 +15,7 @@ from afdesk.storage.errors import FileChangedError, LoadError, SaveError
 EXTENSION = ".afenc"
 
 
-class Loaded(msgspec.Struct, frozen=True):
+class Loaded(msgspec.Struct, frozen=True, gc=False):
     """An encounter read from a file."""
 
     state: EncounterState

@@ -32,7 +32,7 @@ from afdesk.storage.journal_file import (
 )
 
 
-class PendingRecovery(msgspec.Struct, frozen=True):
+class PendingRecovery(msgspec.Struct, frozen=True, gc=False):
     """A journal left by an afdesk that did not close cleanly."""
 
     name: str
@@ -53,7 +53,7 @@ class PendingRecovery(msgspec.Struct, frozen=True):
     restart): open the file, there is nothing to replay."""
 
 
-class Recovered(msgspec.Struct, frozen=True):
+class Recovered(msgspec.Struct, frozen=True, gc=False):
     """The outcome of :func:`recover_report`."""
 
     state: EncounterState
