@@ -10,6 +10,7 @@ import msgspec
 from afdesk.encounter.infiltration.state import InfiltrationState, infiltration_of
 
 if TYPE_CHECKING:
+    from afdesk.encounter.combatant import Combatant
     from afdesk.encounter.interface import Encounter
 
 
@@ -73,3 +74,16 @@ def over(enc: Encounter) -> str:
     if o.gone and not o.got_out:
         return "every intruder is out of the fight or captured (N8)"
     return "every intruder has left by an edge or is out or captured (N8)"
+
+
+def nearest_edge(enc: Encounter, c: Combatant) -> str:
+    """The edge nearest where ``c`` truly is (a hidden intruder too), the first of
+    :data:`EDGES` on a tie: the one it would leave by (E9, N8)."""
+    from afdesk.encounter.infiltration.ops import EDGES  # the Ops' own list of edges
+
+    if c.area is None:
+        return EDGES[0]
+    c0, r0, c1, r1 = enc.zone.area_bounds()
+    col, row = c.area[0], c.area[1]
+    away = {"north": row - r0, "east": c1 - col, "south": r1 - row, "west": col - c0}
+    return min(EDGES, key=lambda e: away.get(e, 0))

@@ -219,3 +219,21 @@ def seen_lines(enc: Encounter) -> tuple[SeenLine, ...]:
                 if clear_line_on(enc, at, f, area)
             )
     return tuple(out)
+
+
+def confirm_all_refusal(enc: Encounter) -> str:
+    """Why Confirm all has nothing to confirm now (N3): every unaware guardian has taken
+    this turn's watch step, or none is unaware (or on the map, or standing)."""
+    inf = infiltration_of(enc)
+    unaware = [g for g in inf.guardians if inf.unaware(g) and g in enc.combatants]
+    if unaware and all(WATCHED in enc.combatants[g].economy.resolved for g in unaware):
+        return (
+            "every unaware guardian has taken its watch step this turn: one a turn, the "
+            "next on each guardian's next turn (N3)"
+        )
+    if any(WATCHED in enc.combatants[g].economy.resolved for g in unaware):
+        return (
+            "the unaware guardians who have not stepped this turn have no step to take "
+            "(off the map, down or no decoy to go toward); the others stepped already (N3)"
+        )
+    return "no unaware guardian has a watch step to confirm (N3)"

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from afdesk.encounter.combatant import Side
 from afdesk.encounter.geometry import direction_name, neighbours
-from afdesk.encounter.infiltration.end import outcome, over
+from afdesk.encounter.infiltration.end import nearest_edge, outcome, over
 from afdesk.encounter.infiltration.ops import (
     EDGES,
     ConfirmWatch,
@@ -47,6 +47,7 @@ from afdesk.encounter.infiltration.ops import (
 from afdesk.encounter.infiltration.setup import SetUpIntruder
 from afdesk.encounter.infiltration.watch import (
     WATCHED,
+    confirm_all_refusal,
     seen_decoys,
     watch_step,
     watch_steps,
@@ -243,7 +244,9 @@ class InfiltrationPanel(QWidget):
         stepped = tuple(
             names.get(g, g)
             for g in inf.guardians
-            if inf.unaware(g) and g in enc.combatants and WATCHED in _economy(enc, g).resolved
+            if inf.unaware(g)
+            and g in enc.combatants
+            and WATCHED in enc.combatants[g].economy.resolved
         )
         seen = seen_decoys(enc)
         hidden = tuple(
@@ -551,39 +554,6 @@ class _Slot:
                 w.deleteLater()
         self.buttons = {}
         self.checks = {}
-
-
-def _economy(enc, cid):
-    return enc.combatants[cid].economy
-
-
-def confirm_all_refusal(enc) -> str:
-    """Why Confirm all has nothing to confirm now (N3): every unaware guardian has taken
-    this turn's watch step, or none is unaware (or on the map, or standing)."""
-    inf = enc.infiltration
-    unaware = [g for g in inf.guardians if inf.unaware(g) and g in enc.combatants]
-    if unaware and all(WATCHED in _economy(enc, g).resolved for g in unaware):
-        return (
-            "every unaware guardian has taken its watch step this turn: one a turn, the "
-            "next on each guardian's next turn (N3)"
-        )
-    if any(WATCHED in _economy(enc, g).resolved for g in unaware):
-        return (
-            "the unaware guardians who have not stepped this turn have no step to take "
-            "(off the map, down or no decoy to go toward); the others stepped already (N3)"
-        )
-    return "no unaware guardian has a watch step to confirm (N3)"
-
-
-def nearest_edge(enc, c) -> str:
-    """The edge nearest where ``c`` truly is (a hidden intruder too), the first of
-    :data:`EDGES` on a tie: the one it would leave by (E9, N8)."""
-    if c.area is None:
-        return EDGES[0]
-    c0, r0, c1, r1 = enc.zone.area_bounds()
-    col, row = c.area[0], c.area[1]
-    away = {"north": row - r0, "east": c1 - col, "south": r1 - row, "west": col - c0}
-    return min(EDGES, key=lambda e: away.get(e, 0))
 
 
 def install(window) -> InfiltrationPanel:
