@@ -20,6 +20,7 @@ from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.damage import hits_reach_grit
 from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.fog import tile_region
+from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.op import Op
 from afdesk.encounter.ops.damage import DecideHarm
@@ -42,6 +43,8 @@ from afdesk.encounter.ops.roster import (
 from afdesk.encounter.ops.zone import ReplaceTile, SetSegmentProps
 from afdesk.encounter.state import Phase
 from afdesk.encounter.zone import TILE, SegmentProps
+from afdesk.storage import load, recovery, save
+from afdesk.storage.journal import Journal
 
 MIXES = {
     # weights of: turn, facing, state, counter, fog, undo, redo (then, "wide" only: move,
@@ -224,6 +227,64 @@ def run(
         else:
             done += push(ops) == ""
     return len(enc.log)
+
+
+def journaled(enc: Encounter, changes: int, name: str = "Three hours", **session) -> bytes:
+    """:func:`run` on ``enc`` alone (``session``: its seed, mix or step) through a History
+    the crash journal follows, as the window's document does; the journal's bytes."""
+    history = History(enc)
+    journal = Journal.start(name, base=enc.state()).follow(history)
+
+    def push(ops: list[Op]) -> str:
+        try:
+            history.push(ops)
+        except IllegalOp as exc:
+            return str(exc)
+        return ""
+
+    def step(can: Callable[[], bool], do: Callable[[], object]) -> Callable[[], bool]:
+        return lambda: can() and (do() is not None)
+
+    run(
+        push,
+        step(history.can_undo, history.undo),
+        step(history.can_redo, history.redo),
+        enc,
+        changes,
+        **session,
+    )
+    journal.flush()
+    data = journal.path.read_bytes()
+    journal.close()
+    return data
+
+
+def recovery_figures(enc: Encounter, tmp_path, **session) -> tuple[str, float]:
+    """The recovery of a three-hour journal of ``enc`` (13,800 changes of ``session``, see
+    :func:`journaled`), which must rebuild the encounter exactly: its CPU seconds (median
+    of three) in words beside the load of the file it rebuilds, and the seconds."""
+    data = journaled(enc, 13_800, **session)
+    path = tmp_path / "after.afenc"
+    save(path, enc.state())
+
+    def cpu(fn: Callable[[], object]) -> float:
+        times = []
+        for _ in range(3):
+            start = time.process_time()
+            fn()
+            times.append(time.process_time() - start)
+        return statistics.median(times)
+
+    replay = cpu(lambda: recovery.replay_journal(data, "bench"))
+    floor = cpu(lambda: load(path))
+    assert recovery.replay_journal(data, "bench").state == enc.state()
+    lines = data.count(b"\n") - 1
+    words = (
+        f"recovery of {lines} journal lines ({len(data) / 1e6:.2f} MB): "
+        f"{replay * 1e3:.0f} ms CPU; the load of the file it rebuilds ({len(enc.log)} log "
+        f"lines): {floor * 1e3:.0f} ms: {replay / floor:.1f}x"
+    )
+    return words, replay
 
 
 def model_only(enc: Encounter, log_lines: int, seed: int = 11) -> None:

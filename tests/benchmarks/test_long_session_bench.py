@@ -32,18 +32,14 @@ from __future__ import annotations
 
 import os
 import random
-import statistics
 import time
 
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.history import History
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.gui.document import EncounterDocument
-from afdesk.storage import load, recovery, samples, save
-from afdesk.storage.journal import Journal
+from afdesk.storage import samples
 from tests.benchmarks import long_session
 
 CHANGES = 5_000
@@ -140,50 +136,8 @@ def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
 
 
 def test_recovery_of_a_three_hour_journal(tmp_path):
-    enc = _playing(samples.build())
-    history = History(enc)
-    journal = Journal.start("Three hours", base=enc.state()).follow(history)
-
-    def push(ops):
-        try:
-            history.push(ops)
-        except IllegalOp as exc:
-            return str(exc)
-        return ""
-
-    def step(can, do):
-        return lambda: can() and (do() is not None)
-
-    long_session.run(
-        push,
-        step(history.can_undo, history.undo),
-        step(history.can_redo, history.redo),
-        enc,
-        13_800,
-        seed=5,
-        mix="wide",
+    words, replay = long_session.recovery_figures(
+        _playing(samples.build()), tmp_path, seed=5, mix="wide"
     )
-    journal.flush()
-    data = journal.path.read_bytes()
-    journal.close()
-    path = tmp_path / "after.afenc"
-    save(path, enc.state())
-
-    def cpu(fn) -> float:
-        times = []
-        for _ in range(3):
-            start = time.process_time()
-            fn()
-            times.append(time.process_time() - start)
-        return statistics.median(times)
-
-    replay = cpu(lambda: recovery.replay_journal(data, "bench"))
-    floor = cpu(lambda: load(path))
-    assert recovery.replay_journal(data, "bench").state == enc.state()
-    lines = data.count(b"\n") - 1
-    print(
-        f"\nrecovery of {lines} journal lines ({len(data) / 1e6:.2f} MB): "
-        f"{replay * 1e3:.0f} ms CPU; the load of the file it rebuilds ({len(enc.log)} log "
-        f"lines): {floor * 1e3:.0f} ms: {replay / floor:.1f}x"
-    )
+    print(f"\n{words}")
     assert replay <= 1.0

@@ -30,7 +30,6 @@ another in the same run starts from what that one left, so take it from one mode
 
 from __future__ import annotations
 
-import statistics
 import time
 
 import pytest
@@ -40,14 +39,10 @@ from afdesk.encounter.chase.ops import SetParticipant
 from afdesk.encounter.chase.state import chase_of
 from afdesk.encounter.dispute.ops import SetDisputeStats
 from afdesk.encounter.dispute.state import dispute_of
-from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.history import History
 from afdesk.encounter.infiltration.state import infiltration_of
 from afdesk.encounter.ops.roster import SetFacing
 from afdesk.encounter.state import Mode
 from afdesk.gui.document import EncounterDocument
-from afdesk.storage import load, recovery, save
-from afdesk.storage.journal import Journal
 from tests.benchmarks import long_session, mode_session
 
 CHANGES = 5_000
@@ -166,50 +161,8 @@ def test_the_third_hour_of_a_mode_against_its_first_minute(qtbot, tmp_path, mode
 
 @pytest.mark.parametrize("mode", MODES)
 def test_recovery_of_a_three_hour_journal_of_a_mode(tmp_path, mode):
-    enc = mode_session.playing(mode)
-    history = History(enc)
-    journal = Journal.start("Three hours", base=enc.state()).follow(history)
-
-    def push(ops):
-        try:
-            history.push(ops)
-        except IllegalOp as exc:
-            return str(exc)
-        return ""
-
-    def step(can, do):
-        return lambda: can() and (do() is not None)
-
-    long_session.run(
-        push,
-        step(history.can_undo, history.undo),
-        step(history.can_redo, history.redo),
-        enc,
-        13_800,
-        seed=5,
-        step=mode_session.DRIVERS[mode][1],
+    words, replay = long_session.recovery_figures(
+        mode_session.playing(mode), tmp_path, seed=5, step=mode_session.DRIVERS[mode][1]
     )
-    journal.flush()
-    data = journal.path.read_bytes()
-    journal.close()
-    path = tmp_path / "after.afenc"
-    save(path, enc.state())
-
-    def cpu(fn) -> float:
-        times = []
-        for _ in range(3):
-            t = time.process_time()
-            fn()
-            times.append(time.process_time() - t)
-        return statistics.median(times)
-
-    replay = cpu(lambda: recovery.replay_journal(data, "bench"))
-    floor = cpu(lambda: load(path))
-    assert recovery.replay_journal(data, "bench").state == enc.state()
-    lines = data.count(b"\n") - 1
-    print(
-        f"\n{mode}: recovery of {lines} journal lines ({len(data) / 1e6:.2f} MB): "
-        f"{replay * 1e3:.0f} ms CPU; the load of the file it rebuilds ({len(enc.log)} log "
-        f"lines): {floor * 1e3:.0f} ms: {replay / floor:.1f}x"
-    )
+    print(f"\n{mode}: {words}")
     assert replay <= 1.0

@@ -10,13 +10,10 @@ import random
 import msgspec
 import pytest
 
-from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops import Op
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.storage import recovery
-from afdesk.storage.journal import Journal
 from afdesk.storage.journal_file import line_decoder, seal, unseal
 from afdesk.storage.samples import build
 from tests.benchmarks import long_session
@@ -27,30 +24,7 @@ def session(changes: int, seed: int = 5) -> tuple[Encounter, bytes]:
     enc = build()
     enc.apply(deal_hands(enc, random.Random(1)))
     enc.apply(play_cards(enc, rng=random.Random(2)))
-    history = History(enc)
-    journal = Journal.start("Replay", base=enc.state()).follow(history)
-
-    def push(ops):
-        try:
-            history.push(ops)
-        except IllegalOp as exc:
-            return str(exc)
-        return ""
-
-    def step(can, do):
-        return lambda: can() and (do() is not None)
-
-    long_session.run(
-        push,
-        step(history.can_undo, history.undo),
-        step(history.can_redo, history.redo),
-        enc,
-        changes,
-        seed,
-    )
-    journal.flush()
-    data = journal.path.read_bytes()
-    journal.close()
+    data = long_session.journaled(enc, changes, "Replay", seed=seed)
     return enc, data
 
 
