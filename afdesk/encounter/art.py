@@ -41,7 +41,7 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
 Slot = tuple[int, int]
 
 
-class TileArt(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+class TileArt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The picture under one tile place: encoded bytes, their type and size in pixels."""
 
     col: int
@@ -90,7 +90,7 @@ def _mib(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MiB"
 
 
-class MapArt(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+class MapArt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The map art of an encounter: at most one picture per tile place, in row order."""
 
     tiles: tuple[TileArt, ...] = ()
@@ -142,7 +142,7 @@ def map_art_problem(art: MapArt) -> tuple[str, str] | None:
 # ------------------------------------------------------------------------ alignment
 
 
-class Alignment(msgspec.Struct, frozen=True, gc=False):
+class Alignment(msgspec.Struct, frozen=True):
     """Where the areas lie on a picture: one area is ``cell`` pixels wide, and the
     top-left corner of the first area (the zone's, or the tile's) is at pixel ``(x, y)``
     (negative: the areas begin left of or above the picture)."""

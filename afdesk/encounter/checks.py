@@ -30,7 +30,7 @@ class CheckKind(enum.StrEnum):
         return CHECK_SPECS[self].label
 
 
-class CheckSpec(msgspec.Struct, frozen=True, gc=False):
+class CheckSpec(msgspec.Struct, frozen=True):
     label: str
     verb: str
     facet: str
@@ -72,7 +72,7 @@ class DefenseKind(enum.StrEnum):
         return DEFENSES[self].base or self
 
 
-class DefenseRow(msgspec.Struct, frozen=True, gc=False):
+class DefenseRow(msgspec.Struct, frozen=True):
     """A defense, declared once (E4, E5, E8, P5): its name, verb, the facet it rolls and its
     rule; a guard-only defense names the check it is (``base``)."""
 

@@ -75,7 +75,7 @@ takes them to the campaign and the Add state form does not offer them. What each
 badge and its dock line are its row in afdesk.encounter.features."""
 
 
-class State(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class State(msgspec.Struct, frozen=True, omit_defaults=True):
     """A state on a character: markers (bleeding 2), the turn it ends at, a note."""
 
     kind: StateKind
@@ -89,7 +89,7 @@ class State(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
         return f"{text} {self.markers}" if self.markers else text
 
 
-class MomentumMarker(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class MomentumMarker(msgspec.Struct, frozen=True, omit_defaults=True):
     """Momentum placed on a character for its next check (R12): +2 is two more dice, -2 two
     Interference (af-classic, C3: +1 and -1; the ruleset's ``momentum_markers``);
     Distract's Interference is -1."""
@@ -101,7 +101,7 @@ class MomentumMarker(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
         return f"{self.dice:+d}" + (f" ({self.source})" if self.source else "")
 
 
-class Speeds(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Speeds(msgspec.Struct, frozen=True, omit_defaults=True):
     """Speeds in areas per action (E14; the seed 003 table is the default)."""
 
     run: int = 2
@@ -111,7 +111,7 @@ class Speeds(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     fly: int = 0
 
 
-class Facet(msgspec.Struct, frozen=True, gc=False, array_like=True):
+class Facet(msgspec.Struct, frozen=True, array_like=True):
     name: str
     score: int
 
@@ -142,7 +142,7 @@ def facets_with(base: tuple[Facet, ...] = DEFAULT_FACETS, **scores: int) -> tupl
     return tuple(Facet(k, v) for k, v in named.items())
 
 
-class D20Profile(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class D20Profile(msgspec.Struct, frozen=True, omit_defaults=True):
     """A character's d20-degrees numbers (D1)."""
 
     quick: int = 0
@@ -161,7 +161,7 @@ class D20Profile(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
         return self.strong + self.fortification_bonus
 
 
-class Economy(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Economy(msgspec.Struct, frozen=True, omit_defaults=True):
     """Guard, snap and action of one character (E3-E7)."""
 
     turns: int = 0
@@ -191,7 +191,7 @@ class Economy(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     the GM until the character's next turn starts."""
 
 
-class Sheet(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, kw_only=True):
+class Sheet(msgspec.Struct, frozen=True, omit_defaults=True, kw_only=True):
     """A character sheet: what a character *is*, declared once for the encounter and the
     campaign. The campaign's roster entry (:class:`afdesk.encounter.campaign.roster.Character`)
     is a Sheet with an id and a role; the encounter's :class:`Combatant` holds the same fields
@@ -227,7 +227,7 @@ SHEET_FIELDS: tuple[str, ...] = Sheet.__struct_fields__
 """The names of the sheet's fields, in declaration order (read from :class:`Sheet`)."""
 
 
-class Combatant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
     """One character in the encounter."""
 
     id: str

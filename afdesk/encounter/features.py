@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 # --------------------------------------------------------------------------------- rows
 
 
-class Bonus(msgspec.Struct, frozen=True, gc=False):
+class Bonus(msgspec.Struct, frozen=True):
     """A modifier a state grants: ``dice`` (+N dice, -N Interference, R1) on the checks
     named in ``checks``, with its reason (``why``, ``{name}`` the character's name).
 
@@ -51,7 +51,7 @@ class Bonus(msgspec.Struct, frozen=True, gc=False):
     when: str = ""
 
 
-class StateRow(msgspec.Struct, frozen=True, gc=False):
+class StateRow(msgspec.Struct, frozen=True):
     """A state a character can be in (E5-E7, E14, E17)."""
 
     kind: str

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from afdesk.encounter.zone import Tile
 
 
-class Fog(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Fog(msgspec.Struct, frozen=True, omit_defaults=True):
     """The fogged areas, sorted (the encounter's ``fog`` part; nothing fogged by default)."""
 
     areas: tuple[Area, ...] = ()
@@ -40,7 +40,7 @@ class Fog(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
         return Fog(areas=tuple(sorted(now)))
 
 
-class Region(msgspec.Struct, frozen=True, gc=False):
+class Region(msgspec.Struct, frozen=True):
     """A named set of areas the GM fogs or reveals at once."""
 
     kind: str

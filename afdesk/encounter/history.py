@@ -33,7 +33,7 @@ from afdesk.encounter.parts import Event
 from afdesk.encounter.steps import StepList
 
 
-class Step(msgspec.Struct, frozen=True, gc=False):
+class Step(msgspec.Struct, frozen=True):
     """One undo step: Ops applied together, with their inverses, in the order applied."""
 
     changes: tuple[tuple[Op, Op], ...]
@@ -59,7 +59,7 @@ class Change(enum.StrEnum):
     follows the history (the journal) must take the encounter as it is now."""
 
 
-class StepEvent(msgspec.Struct, frozen=True, gc=False):
+class StepEvent(msgspec.Struct, frozen=True):
     """What a subscriber hears: the change and the step it concerns."""
 
     change: Change

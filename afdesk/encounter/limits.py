@@ -47,7 +47,7 @@ AREA_HIGH = (ZONE_RADIUS + 1) * TILE - 1
 """The areas of those tiles: a character, a decoy or a step stands within them."""
 
 
-class Limit(msgspec.Struct, frozen=True, gc=False):
+class Limit(msgspec.Struct, frozen=True):
     """An inclusive range for the numbers at some places of an encounter."""
 
     low: float
@@ -92,7 +92,7 @@ ART_PIXELS = Limit(1, ART_SIDE, "size", f"a tile's picture is 1 to {ART_SIDE} pi
 FACING = Limit(-360_000, 360_000, "facing", "a facing is an angle in degrees")
 
 
-class Bound(msgspec.Struct, frozen=True, gc=False):
+class Bound(msgspec.Struct, frozen=True):
     """A field of a record type and its limit; ``items`` is ``[]`` once per level of list
     or pair below the field (``areas[][]``: both numbers of every area)."""
 
@@ -189,7 +189,7 @@ def bound_place(cls: type, bound: Bound) -> str:
     return f".{bound.field}{bound.items}"
 
 
-class Problem(msgspec.Struct, frozen=True, gc=False):
+class Problem(msgspec.Struct, frozen=True):
     """A number that breaks its limit: where (``combatants[0].grit``) and what, in words."""
 
     place: str

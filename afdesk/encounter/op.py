@@ -49,7 +49,7 @@ def register(cls: "type[Op]") -> None:
     _AnyOpMarker.register(cls)
 
 
-class Op(msgspec.Struct, frozen=True, gc=False, tag=True, tag_field="op", omit_defaults=True):
+class Op(msgspec.Struct, frozen=True, tag=True, tag_field="op", omit_defaults=True):
     """A change to an encounter. Subclasses implement :meth:`execute` (check, then change
     through the encounter's setters) and :meth:`describe` (the log line)."""
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-class Choice(msgspec.Struct, frozen=True, gc=False):
+class Choice(msgspec.Struct, frozen=True):
     """One button of a decision: its label, its tooltip and the Op it pushes; no Op
     means "show the character" (the decision needs the GM's numbers, in the dock)."""
 
@@ -35,7 +35,7 @@ class Choice(msgspec.Struct, frozen=True, gc=False):
     op: Op | None = None
 
 
-class Decision(msgspec.Struct, frozen=True, gc=False):
+class Decision(msgspec.Struct, frozen=True):
     """One pending decision: what kind ("harm", "state", "reinforcements"), about whom
     (a character's id, or a reserve group's name), its sentence and its choices."""
 

@@ -44,7 +44,7 @@ _RANK_WORDS = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
 _SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
-class Card(msgspec.Struct, frozen=True, gc=False, array_like=True):
+class Card(msgspec.Struct, frozen=True, array_like=True):
     """A playing card; compares by rank, then suit (E2)."""
 
     rank: int
@@ -93,7 +93,7 @@ class Card(msgspec.Struct, frozen=True, gc=False, array_like=True):
 FULL_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in range(2, 15))
 
 
-class Hand(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Hand(msgspec.Struct, frozen=True, omit_defaults=True):
     """One reflex hand: a band member's, or a group's."""
 
     id: str
@@ -107,7 +107,7 @@ class Hand(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     sat out (nobody left to act on it then)."""
 
 
-class Reflex(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Reflex(msgspec.Struct, frozen=True, omit_defaults=True):
     """The deck left to deal and the hands of the current exchange."""
 
     deck: tuple[Card, ...] = ()
@@ -136,7 +136,7 @@ def hand_key(c: Combatant) -> str:
     return f"{c.side.value}:{c.group or c.side.value}"
 
 
-class HandSpec(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class HandSpec(msgspec.Struct, frozen=True, omit_defaults=True):
     id: str
     label: str
     members: tuple[str, ...]

@@ -27,7 +27,7 @@ from afdesk.encounter.state import AnyMode, Meta, Settings, TurnState
 from afdesk.encounter.zone import Zone
 
 
-class LogEntry(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class LogEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     """One line of the encounter log: the Op (with its dice) and its plain words."""
 
     op: AnyOp
@@ -36,7 +36,7 @@ class LogEntry(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     round: int = 0
 
 
-class Slot(msgspec.Struct, frozen=True, gc=False, array_like=True):
+class Slot(msgspec.Struct, frozen=True, array_like=True):
     """A character as it was; None if it did not exist."""
 
     id: str
@@ -73,7 +73,6 @@ def layout() -> "type[EncounterState]":
             "EncounterState",
             [fields[name] for name in placed(tuple(f[0] for f in _OWN))],
             frozen=True,
-            gc=False,  # out of the collector's sight, as its parts (tests/encounter)
             module=__name__,
             namespace={"__doc__": _DOC},
         )
@@ -83,7 +82,7 @@ def layout() -> "type[EncounterState]":
 
 if TYPE_CHECKING:
 
-    class EncounterState(msgspec.Struct, frozen=True, gc=False):
+    class EncounterState(msgspec.Struct, frozen=True):
         """The whole encounter as immutable data: what a file holds."""
 
         meta: Meta

@@ -135,7 +135,7 @@ class Phase(enum.StrEnum):
         }[self.value]
 
 
-class TurnState(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class TurnState(msgspec.Struct, frozen=True, omit_defaults=True):
     """Exchange, round and whose turn it is (E1, E2)."""
 
     phase: Phase = Phase.SETUP
@@ -169,7 +169,7 @@ def exchanges_lasted(turn: TurnState) -> int:
     return turn.exchanges_played
 
 
-class Settings(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Settings(msgspec.Struct, frozen=True, omit_defaults=True):
     """Per-encounter settings."""
 
     bad_pursuit_colour: str = "blue"
@@ -180,7 +180,7 @@ class Settings(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """A low-activity encounter (a dispute, say) gives +2 to persevere (E15)."""
 
 
-class Meta(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Meta(msgspec.Struct, frozen=True, omit_defaults=True):
     """Name, ruleset, the GM's notes and the referee's Shifts."""
 
     name: str = "Untitled encounter"

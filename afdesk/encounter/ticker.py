@@ -43,7 +43,7 @@ PUBLIC, RESULT, SECRET = "public", "result", ""
 """What the table learns of a check (``check_view``): its verdict, only its hits, nothing."""
 
 
-class TickerLine(msgspec.Struct, frozen=True, gc=False):
+class TickerLine(msgspec.Struct, frozen=True):
     """One line for the players' screen and what it is about."""
 
     text: str

@@ -7,7 +7,7 @@ rules in :mod:`afdesk.encounter.damage` can use them without an import circle.
 import msgspec
 
 
-class Attack(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Attack(msgspec.Struct, frozen=True, omit_defaults=True):
     """One weapon or attack on a character sheet.
 
     ``damage`` is the hits a landed attack deals ("roll damage if you succeed", E6);

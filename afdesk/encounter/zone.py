@@ -22,16 +22,14 @@ TILE = 5
 START_TILES = 3  # E9: 3 x 3 tiles at the start of each exchange
 
 
-class Property(msgspec.Struct, frozen=True, gc=False):
+class Property(msgspec.Struct, frozen=True):
     """A GM-defined segment property: a name and free text (E10)."""
 
     name: str
     text: str = ""
 
 
-class SegmentProps(
-    msgspec.Struct, frozen=True, gc=False, omit_defaults=True, forbid_unknown_fields=True
-):
+class SegmentProps(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
     """What a segment does (E10)."""
 
     rough: bool = False
@@ -63,7 +61,7 @@ class SegmentProps(
         return out
 
 
-class Segment(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+class Segment(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A named group of a tile's areas (local 0-4 coordinates) with properties."""
 
     name: str
@@ -71,7 +69,7 @@ class Segment(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
     props: SegmentProps = SegmentProps()
 
 
-class TileKind(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+class TileKind(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One kind of tile in a tile set."""
 
     id: str
@@ -82,7 +80,7 @@ class TileKind(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True
     description: str = ""
 
 
-class TileSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+class TileSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A thematic set of tile kinds; new tiles are drawn from the same set (E9)."""
 
     id: str
@@ -98,7 +96,7 @@ class TileSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
         raise IllegalOp(f"tile set {self.name} has no tile kind {kind_id!r}")
 
 
-class Tile(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A tile placed in the zone: a copy of its kind, so an encounter may change its
     segments' properties without touching the tile set."""
 
@@ -134,7 +132,7 @@ class Edge(enum.StrEnum):
         return self.value.capitalize()
 
 
-class EdgeRule(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class EdgeRule(msgspec.Struct, frozen=True, omit_defaults=True):
     """What leaving the zone over an edge means: whether it exits the encounter (or is
     blocked), and the GM's note of the consequences (E9)."""
 
@@ -151,7 +149,7 @@ def tile_of(area: Area) -> tuple[int, int]:
     return area[0] // TILE, area[1] // TILE
 
 
-class AreaTerrain(msgspec.Struct, frozen=True, gc=False):
+class AreaTerrain(msgspec.Struct, frozen=True):
     """The merged properties of every segment covering one area."""
 
     rough: bool = False
@@ -168,7 +166,7 @@ class AreaTerrain(msgspec.Struct, frozen=True, gc=False):
 PLAIN = AreaTerrain()
 
 
-class Zone(msgspec.Struct, frozen=True, gc=False):
+class Zone(msgspec.Struct, frozen=True):
     """The tiles of an encounter, its edge rules and the tile kinds new tiles are drawn
     from (E9)."""
 

@@ -68,7 +68,7 @@ class Role(enum.StrEnum):
         return Role.DEFENDER if self is Role.ATTACKER else Role.ATTACKER
 
 
-class ShiftExchange(msgspec.Struct, frozen=True, gc=False):
+class ShiftExchange(msgspec.Struct, frozen=True):
     """Whose turn it is to spend Shifts (R10).
 
     The side on turn may spend as often as it likes; when it is satisfied it passes and the

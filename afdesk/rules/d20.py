@@ -130,7 +130,7 @@ def riders(d: Degree, *, keywords: Iterable[str] = ()) -> tuple[bool, bool]:
     return actor, target
 
 
-class D20Check(msgspec.Struct, frozen=True, gc=False):
+class D20Check(msgspec.Struct, frozen=True):
     """One rolled d20 check and everything it came to (D1-D5)."""
 
     die: int

@@ -126,7 +126,7 @@ def face_of(seed: int, draw: int, sides: int = 6) -> int:
     return source._next(sides)[0]
 
 
-class Die(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Die(msgspec.Struct, frozen=True, omit_defaults=True):
     """One die of a roll, with its whole history."""
 
     face: int
@@ -209,7 +209,7 @@ def roll_dice(
     return dice
 
 
-class Roll(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Roll(msgspec.Struct, frozen=True, omit_defaults=True):
     """Every die of one check (its pool and its Interference), immutable.
 
     ``ventures`` are the Ventures declared (R8, C3); ``seed`` and ``draws`` name the stream

@@ -3,7 +3,7 @@
 import msgspec
 
 
-class Outcome(msgspec.Struct, frozen=True, gc=False):
+class Outcome(msgspec.Struct, frozen=True):
     """What a check came to after Interference.
 
     ``wins`` are the check Wins left, ascending. ``success_margin`` and ``failure_margin``

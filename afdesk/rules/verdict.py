@@ -6,7 +6,7 @@ from afdesk.rules.d20 import Degree
 from afdesk.rules.outcome import Outcome
 
 
-class Verdict(msgspec.Struct, frozen=True, gc=False):
+class Verdict(msgspec.Struct, frozen=True):
     """What a contest came to.
 
     ``attack`` is the original's outcome before opposition, ``defense`` the opposition's

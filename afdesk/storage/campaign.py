@@ -105,7 +105,7 @@ def encode_campaign(campaign: Campaign) -> bytes:
     return _document(FORMAT, CURRENT_VERSION, campaign)
 
 
-class _Characters(msgspec.Struct, frozen=True, gc=False):
+class _Characters(msgspec.Struct, frozen=True):
     characters: tuple[Character, ...] = ()
 
 

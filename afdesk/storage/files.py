@@ -15,7 +15,7 @@ from afdesk.storage.errors import FileChangedError, LoadError, SaveError
 EXTENSION = ".afenc"
 
 
-class Loaded(msgspec.Struct, frozen=True, gc=False):
+class Loaded(msgspec.Struct, frozen=True):
     """An encounter read from a file."""
 
     state: EncounterState

@@ -81,7 +81,7 @@ __all__ = [
 ]
 
 
-class Reference(msgspec.Struct, frozen=True, gc=False):
+class Reference(msgspec.Struct, frozen=True):
     """Text at some places that must be the id of a record elsewhere."""
 
     place: str

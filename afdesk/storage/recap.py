@@ -48,7 +48,7 @@ class RecapError(AfdeskError):
     """There is nothing to recap, or the recap cannot be made: the message says why."""
 
 
-class Moment(msgspec.Struct, frozen=True, gc=False):
+class Moment(msgspec.Struct, frozen=True):
     """The encounter at the start of a round: before the round's first log line."""
 
     exchange: int

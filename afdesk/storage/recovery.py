@@ -32,7 +32,7 @@ from afdesk.storage.journal_file import (
 )
 
 
-class PendingRecovery(msgspec.Struct, frozen=True, gc=False):
+class PendingRecovery(msgspec.Struct, frozen=True):
     """A journal left by an afdesk that did not close cleanly."""
 
     name: str
@@ -53,7 +53,7 @@ class PendingRecovery(msgspec.Struct, frozen=True, gc=False):
     restart): open the file, there is nothing to replay."""
 
 
-class Recovered(msgspec.Struct, frozen=True, gc=False):
+class Recovered(msgspec.Struct, frozen=True):
     """The outcome of :func:`recover_report`."""
 
     state: EncounterState

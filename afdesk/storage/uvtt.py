@@ -64,7 +64,7 @@ DOORS = "Doors"
 Point = tuple[float, float]
 
 
-class Portal(msgspec.Struct, frozen=True, gc=False):
+class Portal(msgspec.Struct, frozen=True):
     """A door: the line it closes (two points, grid squares) and whether it is closed."""
 
     a: Point
@@ -72,7 +72,7 @@ class Portal(msgspec.Struct, frozen=True, gc=False):
     closed: bool = True
 
 
-class UvttMap(msgspec.Struct, frozen=True, gc=False):
+class UvttMap(msgspec.Struct, frozen=True):
     """What afdesk takes from a Universal VTT file."""
 
     image: bytes

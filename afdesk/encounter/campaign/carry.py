@@ -76,7 +76,7 @@ def lasting(states: Iterable[State]) -> tuple[State, ...]:
     )
 
 
-class CarryLine(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, kw_only=True):
+class CarryLine(msgspec.Struct, frozen=True, omit_defaults=True, kw_only=True):
     """One change to one roster character: a number (``field`` is grit, hits, shifts or
     days_since_rest) or a state (``field`` is the state's kind; ``before``/``after`` are
     its markers, :data:`ABSENT` when the character does not have it; ``note`` the note the

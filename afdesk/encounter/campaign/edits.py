@@ -19,9 +19,7 @@ from afdesk.encounter.errors import IllegalOp
 from afdesk.encounter.words import plural
 
 
-class CampaignEdit(
-    msgspec.Struct, frozen=True, gc=False, tag=True, tag_field="edit", omit_defaults=True
-):
+class CampaignEdit(msgspec.Struct, frozen=True, tag=True, tag_field="edit", omit_defaults=True):
     """One change to a campaign. Subclasses implement :meth:`change` and :meth:`describe`."""
 
     logged: ClassVar[bool] = True

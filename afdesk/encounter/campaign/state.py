@@ -23,7 +23,7 @@ class Play(enum.StrEnum):
         return self.value.capitalize()
 
 
-class Planned(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, kw_only=True):
+class Planned(msgspec.Struct, frozen=True, omit_defaults=True, kw_only=True):
     """One encounter of the campaign. ``file`` is the prepared encounter (kept clean: it
     can be run again another night); ``running`` the copy being played, if any. File names
     are relative to the campaign folder."""
@@ -49,14 +49,14 @@ class Planned(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, kw_only
         return msgspec.structs.replace(self, **changes)
 
 
-class CampaignLogEntry(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class CampaignLogEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     """A line of the campaign's log: what the GM did, in words, in which session."""
 
     text: str
     session: int = 1
 
 
-class Campaign(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, kw_only=True):
+class Campaign(msgspec.Struct, frozen=True, omit_defaults=True, kw_only=True):
     """The whole campaign as immutable data."""
 
     name: str = "Untitled campaign"

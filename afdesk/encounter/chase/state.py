@@ -28,7 +28,7 @@ class Way(enum.StrEnum):
         return "run"
 
 
-class Participant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Participant(msgspec.Struct, frozen=True, omit_defaults=True):
     """One participant: a character, or a vehicle its crew moves (H5)."""
 
     id: str
@@ -78,7 +78,7 @@ class Participant(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """A vehicle's crew members who checked this round (H5)."""
 
 
-class Vehicle(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Vehicle(msgspec.Struct, frozen=True, omit_defaults=True):
     """A vehicle (H5): its commander holds the reflex hand, the helm's pursuit die moves it,
     every participating crew member checks."""
 
@@ -90,7 +90,7 @@ class Vehicle(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     speed: int = 4
 
 
-class Countdown(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Countdown(msgspec.Struct, frozen=True, omit_defaults=True):
     """A countdown chase (H4): reach ``target`` within ``exchanges``, and/or rows of areas
     removed each round by a pursuit die (one on the good colour, two on the bad)."""
 
@@ -103,7 +103,7 @@ class Countdown(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     round ends."""
 
 
-class ChaseState(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class ChaseState(msgspec.Struct, frozen=True, omit_defaults=True):
     """The chase's part of an encounter."""
 
     participants: tuple[Participant, ...] = ()

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-class Modifier(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Modifier(msgspec.Struct, frozen=True, omit_defaults=True):
     """A bonus (+N dice) or penalty (-N: N Interference dice, R1) with its reason."""
 
     key: str
@@ -65,7 +65,7 @@ class Modifier(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
         return f"{self.dice:+d} {self.label}{rule}"
 
 
-class DefenseOption(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class DefenseOption(msgspec.Struct, frozen=True, omit_defaults=True):
     """A defense the target could use against this check, now."""
 
     defender: str
@@ -78,7 +78,7 @@ class DefenseOption(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     reason: str = ""
 
 
-class Plan(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Plan(msgspec.Struct, frozen=True, omit_defaults=True):
     """Everything derived for one contested check, before rolling."""
 
     attacker: str
@@ -106,7 +106,7 @@ class Plan(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
 # ------------------------------------------------------------------------------- records
 
 
-class DefenseUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class DefenseUse(msgspec.Struct, frozen=True, omit_defaults=True):
     """A defense as used: its dice, and a guard cooperating with it (E4, R11)."""
 
     defender: str
@@ -121,7 +121,7 @@ class DefenseUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     to this defense (R9, E2)."""
 
 
-class ShiftSpend(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class ShiftSpend(msgspec.Struct, frozen=True, omit_defaults=True):
     """A Shift (R10) or Will (C4) spent: by whom, on which roll, how."""
 
     side: Role
@@ -134,7 +134,7 @@ class ShiftSpend(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     indices: tuple[int, ...] = ()
 
 
-class MomentumUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class MomentumUse(msgspec.Struct, frozen=True, omit_defaults=True):
     """Momentum spent after the check (R12): a marker on a character, damage, a stunt."""
 
     side: Role
@@ -145,7 +145,7 @@ class MomentumUse(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     note: str = ""
 
 
-class ContestRecord(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class ContestRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     """A resolved contested or plain check: every choice and every die."""
 
     attacker: str

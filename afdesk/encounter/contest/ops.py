@@ -410,7 +410,7 @@ def _dice_text(roll: Roll | None) -> str:
 # ------------------------------------------------------------------------------ persevere
 
 
-class PersevereResult(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class PersevereResult(msgspec.Struct, frozen=True, omit_defaults=True):
     """One character's persevere check (E15)."""
 
     id: str

@@ -17,7 +17,7 @@ AUDIENCE = ""
 """The side of an entry in the neutral audience (P3)."""
 
 
-class PlatformProperty(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class PlatformProperty(msgspec.Struct, frozen=True, omit_defaults=True):
     """A property of a platform (P2, reading): free text and a dice modifier (R1) on the
     Convince checks made for it."""
 
@@ -25,7 +25,7 @@ class PlatformProperty(msgspec.Struct, frozen=True, gc=False, omit_defaults=True
     dice: int = 0
 
 
-class Platform(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Platform(msgspec.Struct, frozen=True, omit_defaults=True):
     """A course of action people stand on (P2)."""
 
     id: str
@@ -39,7 +39,7 @@ class Platform(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """The safer, established course; at most one platform is conventional (P2)."""
 
 
-class Entry(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Entry(msgspec.Struct, frozen=True, omit_defaults=True):
     """One individual, or a group of identical denizens (``count`` > 1), on a side (P3)."""
 
     id: str
@@ -60,7 +60,7 @@ class Entry(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
         return self.count > 1
 
 
-class DisputeOutcome(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class DisputeOutcome(msgspec.Struct, frozen=True, omit_defaults=True):
     """How the dispute ended (P6-P9); ``how`` is empty while it goes on."""
 
     how: str = ""
@@ -70,7 +70,7 @@ class DisputeOutcome(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     exchange: int = 0
 
 
-class DisputeState(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class DisputeState(msgspec.Struct, frozen=True, omit_defaults=True):
     """The dispute's part of an encounter."""
 
     platforms: tuple[Platform, ...] = ()

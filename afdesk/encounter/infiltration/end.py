@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-class Outcome(msgspec.Struct, frozen=True, gc=False):
+class Outcome(msgspec.Struct, frozen=True):
     """What the infiltration came to so far (N8): who got out by which edge, who is out
     of the fight or otherwise gone, who is still in, and the objectives done."""
 

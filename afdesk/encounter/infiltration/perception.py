@@ -40,7 +40,7 @@ PERCEIVE = "Perceive (study, spends guard)"
 """The choice the check dialog offers the target of a surprise attack (N7)."""
 
 
-class Perception(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Perception(msgspec.Struct, frozen=True, omit_defaults=True):
     """The target's perception as rolled (N7): its study check with its modifiers, and
     the attacker's sneak contesting it (None: not rolled, the study failed, R9)."""
 

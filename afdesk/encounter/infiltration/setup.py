@@ -158,7 +158,7 @@ class SetUpSharedDecoys(Op, frozen=True):
 # ------------------------------------------------------------------ N5 decoys move
 
 
-class DecoyLoss(msgspec.Struct, frozen=True, gc=False):
+class DecoyLoss(msgspec.Struct, frozen=True):
     """A decoy a Maneuver while hidden loses where it ends (N4a, N4b): where, and why."""
 
     area: Area

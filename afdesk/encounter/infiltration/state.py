@@ -18,7 +18,7 @@ class Role(enum.StrEnum):
     GUARDIAN = "guardian"
 
 
-class Objective(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Objective(msgspec.Struct, frozen=True, omit_defaults=True):
     """What the intruders are after (N1, reading): an area or a segment, a text, done."""
 
     id: str
@@ -28,7 +28,7 @@ class Objective(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     done: bool = False
 
 
-class Departure(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class Departure(msgspec.Struct, frozen=True, omit_defaults=True):
     """An intruder who left by an edge (N8, E9)."""
 
     id: str
@@ -36,7 +36,7 @@ class Departure(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     exchange: int = 0
 
 
-class InfiltrationState(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+class InfiltrationState(msgspec.Struct, frozen=True, omit_defaults=True):
     """The infiltration's part of an encounter."""
 
     intruders: tuple[str, ...] = ()

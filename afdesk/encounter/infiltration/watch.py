@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from afdesk.encounter.interface import Encounter
 
 
-class WatchStep(msgspec.Struct, frozen=True, gc=False):
+class WatchStep(msgspec.Struct, frozen=True):
     """A watch step (N3): the guardian, where it goes, the facing it takes, the decoy."""
 
     id: str
@@ -191,7 +191,7 @@ def decoy_reach(enc: Encounter, cid: str, start: Area) -> dict[Area, tuple[Area,
     return out
 
 
-class SeenLine(msgspec.Struct, frozen=True, gc=False):
+class SeenLine(msgspec.Struct, frozen=True):
     """One clear line that eliminates a decoy (N4a): who sees it from where, and whose
     decoy at which area. The GM's map draws one line per :class:`SeenLine`."""
 

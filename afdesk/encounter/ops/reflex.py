@@ -108,7 +108,7 @@ def deal_hands(
     return DealHands(shuffled_deck(rng), tuple(specs))
 
 
-class Play(msgspec.Struct, frozen=True, gc=False, array_like=True):
+class Play(msgspec.Struct, frozen=True, array_like=True):
     hand: str
     card: Card
 

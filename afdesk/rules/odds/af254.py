@@ -345,7 +345,7 @@ def _heads(
 # ------------------------------------------------------------------------------- cooperation
 
 
-class Cooperation(msgspec.Struct, frozen=True, gc=False):
+class Cooperation(msgspec.Struct, frozen=True):
     """Cooperating characters (R11): the leader's pool and the helpers' pools as rolled.
 
     Give each helper its Interference already including the 1 per other cooperator

@@ -41,7 +41,7 @@ _DISADVANTAGE_LAST = (3 / 10, 3 / 10, 3 / 10, 1 / 10)
 # --------------------------------------------------------------------------- specifications
 
 
-class PoolSpec(msgspec.Struct, frozen=True, gc=False):
+class PoolSpec(msgspec.Struct, frozen=True):
     """A check before rolling (af-2.5.4 by default).
 
     ``dice`` check dice, ``interference`` Interference dice (penalties), ``ventures``
