@@ -287,6 +287,28 @@ def recovery_figures(enc: Encounter, tmp_path, **session) -> tuple[str, float]:
     return words, replay
 
 
+def through_window(doc, changes: int, settle: Callable[[], None], pushed=None, **session) -> None:
+    """:func:`run` through a window's document (``session``: its seed, mix or step), the
+    window's events handled by ``settle`` after each push, undo and redo; ``pushed(ops,
+    reason)`` hears of each push."""
+
+    def push(ops: list[Op]) -> str:
+        reason = doc.push_many(ops)
+        settle()
+        if pushed is not None:
+            pushed(ops, reason)
+        return reason
+
+    run(
+        push,
+        stepper(doc.undo_stack.canUndo, doc.undo, settle),
+        stepper(doc.undo_stack.canRedo, doc.redo, settle),
+        doc.encounter,
+        changes,
+        **session,
+    )
+
+
 def model_only(enc: Encounter, log_lines: int, seed: int = 11) -> None:
     """Grow ``enc``'s log to ``log_lines`` with seeded changes applied to the model alone
     (no undo: what an earlier session left in the file)."""

@@ -74,21 +74,8 @@ def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
     first.close(clean=True)
     app = QApplication.instance()
 
-    def push(ops):
-        reason = doc.push_many(ops)
-        app.processEvents()
-        return reason
-
     t0 = time.perf_counter()
-    long_session.run(
-        push,
-        long_session.stepper(doc.undo_stack.canUndo, doc.undo, app.processEvents),
-        long_session.stepper(doc.undo_stack.canRedo, doc.redo, app.processEvents),
-        enc,
-        CHANGES,
-        seed=17,
-        mix=MIX,
-    )
+    long_session.through_window(doc, CHANGES, app.processEvents, seed=17, mix=MIX)
     session_s = time.perf_counter() - t0
     memory = long_session.rss_mb()
     # The first minute again, beside the third hour: a fresh sample in a second window like

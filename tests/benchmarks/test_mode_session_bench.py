@@ -104,20 +104,9 @@ def test_the_third_hour_of_a_mode_against_its_first_minute(qtbot, tmp_path, mode
     first.close(clean=True)
     _shown(window, mode)
 
-    def push(ops):
-        reason = doc.push_many(ops)
-        long_session.settle()
-        return reason
-
     t0 = time.perf_counter()
-    long_session.run(
-        push,
-        long_session.stepper(doc.undo_stack.canUndo, doc.undo, long_session.settle),
-        long_session.stepper(doc.undo_stack.canRedo, doc.redo, long_session.settle),
-        enc,
-        CHANGES,
-        seed=17,
-        step=mode_session.DRIVERS[mode][1],
+    long_session.through_window(
+        doc, CHANGES, long_session.settle, seed=17, step=mode_session.DRIVERS[mode][1]
     )
     session_s = time.perf_counter() - t0
     memory = long_session.rss_mb()

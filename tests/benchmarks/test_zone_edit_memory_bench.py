@@ -19,14 +19,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from afdesk.encounter.ops.flow import NextTurn
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.state import Phase
 from afdesk.gui.document import EncounterDocument
-from afdesk.gui.main_window import MainWindow
 from afdesk.gui.map import patterns
 from afdesk.storage import samples
 from tests.benchmarks import long_session
@@ -48,16 +46,7 @@ def test_zone_edits_keep_the_memory_of_the_first_minute(qtbot, tmp_path):
     enc.apply(deal_hands(enc, random.Random(1)))
     enc.apply(play_cards(enc, rng=random.Random(2)))
     doc = EncounterDocument(enc)
-    window = MainWindow(QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
-    window.maybe_save = lambda: True
-    qtbot.addWidget(window)
-    window.resize(1600, 900)
-    window.show()
-    window.complete()
-    window.set_document(doc)
-    window.show_player_view()
-    qtbot.addWidget(window.player_window)
-    qtbot.waitExposed(window.player_window)
+    window = long_session.open_window(qtbot, tmp_path, "w", doc)
     app = QApplication.instance()
     rng = random.Random(3)
     for _ in range(40):  # the first minute: turns played, every view drawn
@@ -69,22 +58,11 @@ def test_zone_edits_keep_the_memory_of_the_first_minute(qtbot, tmp_path):
 
     edits = 0
 
-    def push(ops):
+    def pushed(ops, reason):
         nonlocal edits
-        reason = doc.push_many(ops)
-        app.processEvents()
         edits += not reason and type(ops[0]).__module__.endswith(("ops.editor", "ops.zone"))
-        return reason
 
-    long_session.run(
-        push,
-        long_session.stepper(doc.undo_stack.canUndo, doc.undo, app.processEvents),
-        long_session.stepper(doc.undo_stack.canRedo, doc.redo, app.processEvents),
-        enc,
-        CHANGES,
-        seed=17,
-        mix="editing",
-    )
+    long_session.through_window(doc, CHANGES, app.processEvents, pushed, seed=17, mix="editing")
     late, late_art = long_session.rss_mb(), _artwork_mb()
     print(
         f"\n{CHANGES} changes of the 'editing' mix ({edits} of them zone edits): memory "

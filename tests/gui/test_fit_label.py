@@ -11,8 +11,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel
 
 from afdesk.gui.fit_label import KEPT, FitLabel
-from tests.gui.conftest import character_panel
-from tests.gui.test_states_box_layout import _piled
+from tests.gui.test_states_box_layout import _piled, shown_panel
 
 TEXTS = (
     "Burning (E3): 1 die of harm at the end of each of its turns until put out",
@@ -99,10 +98,7 @@ def test_a_fit_label_lays_a_text_out_once_for_a_width(qtbot, measures):
 
 def test_the_character_dock_lays_its_texts_out_once(playing_doc, qtbot, measures):
     doc = playing_doc
-    panel = character_panel(doc, qtbot)
-    panel.resize(360, 900)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = shown_panel(doc, qtbot)
     _piled(doc, "gao")
     wrapped = [label for label in panel.findChildren(QLabel) if label.wordWrap()]
     assert wrapped and all(isinstance(label, FitLabel) for label in wrapped)

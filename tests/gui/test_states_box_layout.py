@@ -44,12 +44,18 @@ def _piled(doc, cid: str) -> None:
         assert doc.push(AddMomentum(cid, dice, "a shout")) == ""
 
 
-def test_a_character_with_many_states_is_laid_out_once(playing_doc, qtbot):
-    doc = playing_doc
+def shown_panel(doc, qtbot):
+    """A Character dock 360x900 on ``doc``, shown."""
     panel = character_panel(doc, qtbot)
     panel.resize(360, 900)
     panel.show()
     qtbot.waitExposed(panel)
+    return panel
+
+
+def test_a_character_with_many_states_is_laid_out_once(playing_doc, qtbot):
+    doc = playing_doc
+    panel = shown_panel(doc, qtbot)
     _piled(doc, "gao")
     doc.select("lan")
     QApplication.processEvents()
@@ -108,10 +114,7 @@ def test_the_focus_stays_on_add_state_when_a_button_comes(playing_doc, qtbot):
 
 def test_a_row_that_only_changes_its_text_does_not_hide_the_group(playing_doc, qtbot):
     doc = playing_doc
-    panel = character_panel(doc, qtbot)
-    panel.resize(360, 900)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = shown_panel(doc, qtbot)
     assert doc.push(AddState("gao", StateKind.SHAKEN)) == ""
     assert doc.push(AddState("lan", StateKind.WOUNDED)) == ""
     doc.select("lan")
