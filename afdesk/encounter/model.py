@@ -7,7 +7,8 @@ a refused Op (:class:`IllegalOp`) changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -24,12 +25,14 @@ from afdesk.encounter.geometry import Area
 from afdesk.encounter.parts import MISSING, Event, EventKind, all_parts, by_name
 from afdesk.encounter.reflex import Reflex
 from afdesk.encounter.registry import decode_hook
+from afdesk.encounter.restore import restore_type
+from afdesk.encounter.snapshot import LogEntry
 from afdesk.encounter.state import AnyMode, Meta, Mode, Settings, TurnState
 from afdesk.encounter.zone import PLAIN, AreaTerrain, Edge, Zone
 
 if TYPE_CHECKING:
     from afdesk.encounter.op import Op
-    from afdesk.encounter.snapshot import EncounterState, LogEntry
+    from afdesk.encounter.snapshot import EncounterState
 
 
 def canonical(op: Op) -> Op:
@@ -105,6 +108,8 @@ class Encounter:
         their values are its own, already of their declared types, so applying one again
         (an undo) keeps the very records it holds (the limits check remembers them,
         afdesk.encounter.limits) instead of converting them into copies."""
+        self._replaying = False
+        """Inside :meth:`replaying`: every Op applied is taken as checked (see there)."""
 
     # ----------------------------------------------------------------------- snapshots
 
@@ -214,15 +219,28 @@ class Encounter:
 
     def apply(self, op: Op) -> Op:
         """Run ``op``, log it and return its inverse. :class:`IllegalOp` changes nothing."""
-        return self._apply(op)
+        return self._apply(op, trusted=self._replaying)
+
+    @contextmanager
+    def replaying(self) -> Iterator[None]:
+        """Ops applied inside are a crash journal's, replayed: each was applied by this
+        model when the journal was written, after the model had checked its types and
+        numbers (a refused Op is never journaled), and each line is sealed, so the replay
+        does not check them again (those checks were 40% of a three-hour journal's
+        replay). The Ops still run, and anything else the model refuses is refused as
+        ever. Whoever replays checks the encounter it ends with as a file's load does
+        (afdesk.storage.recovery), and replays again outside this when that fails, so a
+        journal that was tampered with is refused where the model refuses it."""
+        was, self._replaying = self._replaying, True
+        try:
+            yield
+        finally:
+            self._replaying = was
 
     def _apply(self, op: Op, *, trusted: bool = False) -> Op:
         """:meth:`apply`; ``trusted``: the inverse the model just made of an Op it applied
         (its values were the encounter's own a moment ago: well-typed, within limits), put
         back without checking them again."""
-        from afdesk.encounter.restore import restore_type
-        from afdesk.encounter.snapshot import LogEntry
-
         if self._rec is not None:
             raise RuntimeError("an Op is already running: Ops do not nest")
         if not trusted:

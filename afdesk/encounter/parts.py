@@ -120,6 +120,8 @@ encounter)."""
 
 
 _ALL: list[tuple[Part, ...]] = [PARTS]
+_BY_NAME: dict[str, Part] = {p.name: p for p in PARTS}
+""":func:`all_parts` by name (Ops ask for a part by name at every change)."""
 
 
 def set_mode_part(mode: str, part: Part | None) -> None:
@@ -129,6 +131,8 @@ def set_mode_part(mode: str, part: Part | None) -> None:
     else:
         _MODE_PARTS[mode] = part
     _ALL[0] = PARTS + tuple(sorted(_MODE_PARTS.values(), key=lambda p: p.name))
+    _BY_NAME.clear()
+    _BY_NAME.update((p.name, p) for p in _ALL[0])
 
 
 def all_parts() -> tuple[Part, ...]:
@@ -159,10 +163,10 @@ def placed(names: Sequence[str]) -> tuple[str, ...]:
 
 def by_name(name: str) -> Part:
     """The part called ``name``; ``KeyError`` if the encounter has none."""
-    for part in all_parts():
-        if part.name == name:
-            return part
-    raise KeyError(f"an encounter has no part {name!r}")
+    part = _BY_NAME.get(name)
+    if part is None:
+        raise KeyError(f"an encounter has no part {name!r}")
+    return part
 
 
 COLLECTIONS = ("combatants", "log")

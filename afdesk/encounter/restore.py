@@ -57,13 +57,13 @@ def _from_record(cls: Any, rec: dict[str, Any]) -> Any:
     if "log_cut" in rec:
         log_length, cut = rec["log_cut"]
         entries = tuple(cut)
-    return cls(
-        combatants=slots,
-        order=rec.get("order"),
-        log_length=log_length,
-        log_entries=entries,
-        **{p.name: rec.get(p.name) for p in all_parts()},
-    )
+    parts = {name: value for name, value in rec.items() if name not in _NOT_PARTS}
+    return cls(combatants=slots, log_length=log_length, log_entries=entries, **parts)
+
+
+_NOT_PARTS = frozenset({"combatants", "log", "log_cut"})
+"""What a record of changes holds beside the roster order and the parts (the fields
+left out of the record keep their default, None: unchanged)."""
 
 
 def _execute(self: Any, enc: "Encounter") -> None:

@@ -200,7 +200,21 @@ def outcome_of(roll: Roll) -> Outcome:
     A roll knows how many Interference dice it started with, so the Venture limit was
     checked when it was rolled; it is not guessed again from the faces here.
     """
-    return _evaluate(roll.check_faces, roll.interference_faces, roll.ventures)
+    known = _OUTCOMES.get(id(roll))
+    if known is not None and known[0] is roll:
+        return known[1]
+    outcome = _evaluate(roll.check_faces, roll.interference_faces, roll.ventures)
+    if len(_OUTCOMES) >= _OUTCOMES_KEPT:
+        _OUTCOMES.clear()
+    _OUTCOMES[id(roll)] = (roll, outcome)
+    return outcome
+
+
+_OUTCOMES: dict[int, tuple[Roll, Outcome]] = {}
+"""The last outcomes worked out, by the identity of their roll (kept beside it, so its id
+is not reused while it is here): a roll and its outcome never change, and one check is
+read several times (a Convince's log line, its change and the dispute's end, P4)."""
+_OUTCOMES_KEPT = 256
 
 
 def shift_add(roll: Roll, source: DiceSource | None = None) -> Roll:

@@ -15,7 +15,7 @@ from afdesk.encounter.history import History, Step
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.registry import decode_hook, op_union
 from afdesk.encounter.snapshot import EncounterState
-from afdesk.storage import codec, files, migrations
+from afdesk.storage import codec, files, meaning, migrations
 from afdesk.storage.errors import LoadError, SaveError
 from afdesk.storage.journal_file import (
     JOURNAL_FORMAT,
@@ -420,6 +420,7 @@ def _replay_journal(data: bytes, source: str) -> Recovered:
         # The replay's History starts clean at its base and follows undo and redo; a
         # saved state among the steps left to redo is not among those handed back.
         clean = history.clean_index if from_file and history.clean_index <= history.index else -1
+        history.close()  # no cycle left: what the replay made and nobody keeps goes at once
         return Recovered(history.encounter.state(), dropped or j.dropped, steps, clean)
     except LoadError:
         raise
@@ -431,8 +432,29 @@ def _replay_journal(data: bytes, source: str) -> Recovered:
 
 def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[History, str]:
     """The History of the encounter after ``lines``, replayed as the GUI made them, up to
-    the first that does not replay; and what was left out ('' if nothing)."""
+    the first that does not replay; and what was left out ('' if nothing).
+
+    The model takes the journal's Ops as checked (:meth:`Encounter.replaying`: it checked
+    each when the journal was written) and the encounter they lead to is checked once, as
+    a file's load checks it. If that finds anything (a journal changed by hand and sealed
+    again), the lines are replayed again with every Op checked, which stops at the first
+    the model refuses, as the live session would have."""
     history = History(Encounter.from_state(base))
+    with history.encounter.replaying():
+        dropped = _replay_lines(history, lines, total)
+    state = history.encounter.state()
+    try:
+        data = codec.encode(state)
+        meaning.check(state, data, "", lambda: meaning.numbers_document(data))
+    except Exception:  # whatever is wrong, the careful replay finds where
+        history.close()
+        history = History(Encounter.from_state(base))
+        dropped = _replay_lines(history, lines, total)
+    return history, dropped
+
+
+def _replay_lines(history: History, lines: list[Line], total: int) -> str:
+    """:func:`_replay` onto ``history``: what was left out."""
     for line in lines:
         try:
             if line.saved:
@@ -450,13 +472,13 @@ def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[Histor
                 else:
                     history.redo()
             else:
-                return history, _dropped_text(line.n, total, "says neither do, undo nor redo")
+                return _dropped_text(line.n, total, "says neither do, undo nor redo")
         except IndexError:
             what = "undo" if line.undo else "redo"
-            return history, _dropped_text(line.n, total, f"is an {what} with nothing to {what}")
+            return _dropped_text(line.n, total, f"is an {what} with nothing to {what}")
         except Exception as exc:
-            return history, _dropped_text(line.n, total, f"could not be replayed ({exc})")
-    return history, ""
+            return _dropped_text(line.n, total, f"could not be replayed ({exc})")
+    return ""
 
 
 def discard(p: PendingRecovery) -> None:

@@ -5,15 +5,21 @@ replays to the encounter the session left."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import msgspec
 import pytest
 
+from afdesk.encounter import limits
+from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops import Op
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
+from afdesk.encounter.ops.roster import AdjustCounter
 from afdesk.storage import recovery
+from afdesk.storage.journal import Journal
 from afdesk.storage.journal_file import line_decoder, seal, unseal
 from afdesk.storage.samples import build
 from tests.benchmarks import long_session
@@ -81,3 +87,83 @@ def test_an_op_registered_after_a_journal_was_read_is_read_too():
     body = b'{"n":1,"do":{"op":"Murmur","words":"psst"}}'
     line = recovery._decode_line(seal(body), True, recovery._fast_line_decoder())
     assert line is not None and line.do == Murmur("psst")
+
+
+# ------------------------------------------------- Ops taken as checked, the end checked
+
+
+def _journal(enc: Encounter, *ops: Op) -> list[bytes]:
+    """The sealed lines of a journal of ``ops`` pushed onto ``enc``, one step each."""
+    history = History(enc)
+    journal = Journal.start("By hand", base=enc.state()).follow(history)
+    for op in ops:
+        history.push(op)
+    journal.flush()
+    data = journal.path.read_bytes()
+    journal.close()
+    return data.split(b"\n")[:-1]
+
+
+def _by_hand(lines: list[bytes], n: int, **do) -> None:
+    """Line ``n``'s Op changed as a hand would change it, and sealed again."""
+    body = json.loads(unseal(lines[n]))
+    body["do"].update(do)
+    lines[n] = seal(json.dumps(body, separators=(",", ":")).encode())
+
+
+def test_a_journal_afdesk_wrote_replays_without_checking_its_ops_again(long_journal, monkeypatch):
+    """The model checked every Op when the journal was written: the replay takes them as
+    checked (two fifths of a three-hour journal's replay), and the encounter it ends with is
+    checked once, as a file's load checks it."""
+    enc, data = long_journal
+    asked = []
+    real = limits.change_refusal
+    monkeypatch.setattr(limits, "change_refusal", lambda *a: asked.append(a) or real(*a))
+    got = recovery.replay_journal(data, "test")
+    assert got.state == enc.state() and got.dropped == ""
+    assert asked == []
+    live = build()
+    live.apply(AdjustCounter("huang", "grit", 1))
+    assert len(asked) == len(live.log)  # the live model checks every Op
+
+
+def test_a_journal_changed_by_hand_past_a_limit_replays_up_to_that_line(data_dir):
+    """The encounter the Ops lead to breaks a limit (R10's Grit, 1,000,000 at most): the
+    lines are replayed again with every Op checked, and the replay stops where the live
+    model would have refused."""
+    lines = _journal(
+        build(),
+        AdjustCounter("huang", "grit", 1),
+        AdjustCounter("huang", "grit", 2),
+        AdjustCounter("huang", "shifts", 1),
+    )
+    _by_hand(lines, 2, delta=2_000_000)
+    got = recovery.replay_journal(b"\n".join(lines) + b"\n", "test")
+    assert got.dropped.startswith("step 2 of 3 could not be replayed")
+    assert "Grit" in got.dropped
+    huang = next(c for c in got.state.combatants if c.id == "huang")
+    assert (huang.grit, huang.shifts) == (5, build().combatant("huang").shifts)
+    assert len(got.steps) == 1
+
+
+def test_a_journal_changed_by_hand_past_a_limit_and_back_keeps_the_limit(data_dir):
+    """Out of bounds in the middle and back at the end: the encounter recovered is within
+    every limit, and the step that would put the number past it back is refused when the
+    GM undoes it (the model checks what a History applies after recovery)."""
+    lines = _journal(
+        build(),
+        AdjustCounter("huang", "grit", 1),
+        AdjustCounter("huang", "grit", 2),
+        AdjustCounter("huang", "grit", -1),
+    )
+    _by_hand(lines, 2, delta=2_000_000)
+    _by_hand(lines, 3, delta=-2_000_000)
+    got = recovery.replay_journal(b"\n".join(lines) + b"\n", "test")
+    assert got.dropped == ""
+    assert next(c for c in got.state.combatants if c.id == "huang").grit == 5
+    assert limits.plain_problem(got.state) is None
+    history = History(Encounter.from_state(got.state))
+    history.adopt(got.steps)
+    with pytest.raises(IllegalOp, match="Grit"):
+        history.undo()
+    assert history.encounter.state() == got.state

@@ -18,7 +18,7 @@ import msgspec
 
 from afdesk.encounter.chase.order import pname, reflex_order
 from afdesk.encounter.chase.state import ChaseState, Participant, Way, chase_of
-from afdesk.encounter.modes import Battle, register_mode
+from afdesk.encounter.modes import Battle, next_index, register_mode
 from afdesk.encounter.parts import Part
 from afdesk.encounter.state import Phase, declare_mode
 from afdesk.rules import pursuit
@@ -152,10 +152,15 @@ class ChaseMode(Battle):
 
     def next_turn(self, enc: Encounter) -> None:
         before = enc.turn
-        order = tuple(reflex_order(enc, chase_of(enc)))
-        pole, margin = round_pole(enc, chase_of(enc))  # before the round's order is gone
+        # The round ends here (Battle.next_turn: no one is left to act in its order):
+        # its reflex order and pole, read before the round's order is gone (H3).
+        ends = before.phase is Phase.TURNS and next_index(enc, before) >= len(before.order)
+        if ends:
+            order = tuple(reflex_order(enc, chase_of(enc)))
+            pole, margin = round_pole(enc, chase_of(enc))
         super().next_turn(enc)
-        if enc.turn.phase in (Phase.CARDS, Phase.EXCHANGE_END) and before.phase is Phase.TURNS:
+        if ends:
+            assert enc.turn.phase in (Phase.CARDS, Phase.EXCHANGE_END)
             chase: ChaseState = chase_of(enc)
             chase = new_round(chase)
             stage = chase.stage
@@ -179,8 +184,6 @@ class ChaseMode(Battle):
     def next_turn_text(self, enc: Encounter) -> str:
         text = super().next_turn_text(enc)
         t = enc.turn
-        from afdesk.encounter.modes import next_index
-
         if next_index(enc, t) >= len(t.order):
             pole, margin = round_pole(enc, chase_of(enc))
             if pole:
