@@ -167,13 +167,17 @@ def exercise_menus(state: Any, folder: Path) -> int:
                     text = action.text()
                     if text in SKIPPED_MENU_ACTIONS or not action.isEnabled():
                         continue
-                    action.trigger()
-                    triggered += 1
-                    _close_dialog(window.ctx)
-                    QApplication.processEvents()
-                    if errors:
-                        where = f"menu {top.text()!r} > {text!r}"
-                        raise AppPromiseBroken(f"{where}: a slot raised\n{errors[0]}")
+                    # A checkable action (View > Show map art) is triggered again: both
+                    # of its states are exercised and it is left as it was (a preference
+                    # it sets for every window must not outlive this).
+                    for _ in range(2 if action.isCheckable() else 1):
+                        action.trigger()
+                        triggered += 1
+                        _close_dialog(window.ctx)
+                        QApplication.processEvents()
+                        if errors:
+                            where = f"menu {top.text()!r} > {text!r}"
+                            raise AppPromiseBroken(f"{where}: a slot raised\n{errors[0]}")
         finally:
             if window.player_window is not None:
                 window.player_window.close()
