@@ -70,6 +70,12 @@ class StepEvent(msgspec.Struct, frozen=True):
 Listener = Callable[[StepEvent], None]
 
 
+UNDO_LIMIT = 1000
+"""How many steps a document's GM can undo, and a crash journal's replay keeps: older ones
+are forgotten (a three-hour session's history would otherwise grow without bound, and the
+Undo history dock with it)."""
+
+
 class History(StepList[Step, StepEvent]):
     """The undo history of one encounter (see the module).
 
@@ -111,6 +117,7 @@ class History(StepList[Step, StepEvent]):
         *,
         merge_key: str | None = None,
         typed: bool = False,
+        described: Sequence[str | None] = (),
     ) -> Step:
         """Apply ``ops`` as one step (all or nothing) and return it.
 
@@ -119,7 +126,8 @@ class History(StepList[Step, StepEvent]):
         module). Any exception (:class:`IllegalOp` for a refusal) leaves everything as it was.
         ``typed``: the Ops come from a typed decoder (a journal's lines), so their fields
         already have their declared types and the step holds them as they are (the model
-        still checks every Op it applies).
+        still checks every Op it applies). ``described``: the log line of each Op, where
+        the caller has it already (a journal's replay; see ``Encounter.apply``).
         """
         ops = [ops] if isinstance(ops, Op) else list(ops)
         if not typed:  # widgets hand enums back as strings: the step holds the real types
@@ -131,7 +139,7 @@ class History(StepList[Step, StepEvent]):
         if target is not None:
             return self._merge(target, ops, text, merge_key)
         title = text if text is not None else (ops[0].title(self.encounter) if ops else "")
-        changes = self._apply_all(ops)
+        changes = self._apply_all(ops, described)
         step = Step(tuple(changes), title or "Change", merge_key)
         self._record(step)
         self._emit(StepEvent(Change.DO, step))
@@ -256,12 +264,15 @@ class History(StepList[Step, StepEvent]):
             if self._clean != -1:
                 self._clean = -1 if self._clean < gone else self._clean - gone
 
-    def _apply_all(self, ops: list[Op]) -> list[tuple[Op, Op]]:
+    def _apply_all(
+        self, ops: list[Op], described: Sequence[str | None] = ()
+    ) -> list[tuple[Op, Op]]:
         changes: list[tuple[Op, Op]] = []
         self._busy = True
         try:
-            for op in ops:
-                changes.append((op, self.encounter.apply(op)))
+            for i, op in enumerate(ops):
+                told = described[i] if i < len(described) else None
+                changes.append((op, self.encounter.apply(op, described=told)))
         except BaseException:
             self._revert(changes)
             raise
@@ -278,4 +289,4 @@ class History(StepList[Step, StepEvent]):
             self._busy = was
 
 
-__all__ = ["Change", "History", "IllegalOp", "Step", "StepEvent"]
+__all__ = ["UNDO_LIMIT", "Change", "History", "IllegalOp", "Step", "StepEvent"]

@@ -217,9 +217,13 @@ class Encounter:
 
     # ------------------------------------------------------------------------- change
 
-    def apply(self, op: Op) -> Op:
-        """Run ``op``, log it and return its inverse. :class:`IllegalOp` changes nothing."""
-        return self._apply(op, trusted=self._replaying)
+    def apply(self, op: Op, *, described: str | None = None) -> Op:
+        """Run ``op``, log it and return its inverse. :class:`IllegalOp` changes nothing.
+
+        ``described``: its log line, when the caller has it already (a crash journal's
+        replay: the journal keeps the line each Op wrote when it was first applied, on
+        the same encounter); None: the Op describes itself."""
+        return self._apply(op, trusted=self._replaying, described=described)
 
     @contextmanager
     def replaying(self) -> Iterator[None]:
@@ -237,7 +241,7 @@ class Encounter:
         finally:
             self._replaying = was
 
-    def _apply(self, op: Op, *, trusted: bool = False) -> Op:
+    def _apply(self, op: Op, *, trusted: bool = False, described: str | None = None) -> Op:
         """:meth:`apply`; ``trusted``: the inverse the model just made of an Op it applied
         (its values were the encounter's own a moment ago: well-typed, within limits), put
         back without checking them again."""
@@ -251,7 +255,10 @@ class Encounter:
         self._rec = {"combatants": {}}
         self._events = []
         try:
-            text = op.describe(self) if op.logged else ""
+            if not op.logged:
+                text = ""
+            else:
+                text = described if described is not None else op.describe(self)
             op.execute(self)
             if not trusted:
                 self._within_limits()

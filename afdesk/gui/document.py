@@ -21,16 +21,12 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.history import History, Step, StepEvent
+from afdesk.encounter.history import UNDO_LIMIT, History, Step, StepEvent
 from afdesk.encounter.model import Encounter, Event, EventKind
 from afdesk.encounter.op import Op
 from afdesk.encounter.parts import all_parts
 from afdesk.gui.text import sentence
 from afdesk.storage.errors import SaveError
-
-UNDO_LIMIT = 1000
-"""How many steps the GM can undo: older ones are forgotten (a three-hour session's history
-would otherwise grow without bound, and the Undo history dock with it)."""
 
 
 def merge_id(merge_key: str | None) -> int:

@@ -14,10 +14,11 @@ restarts the journal (:meth:`Journal.rebase`), a clean close deletes it. At the 
 
 A journal file (each line sealed with the CRC-32 of the rest of it, ``"c"``)::
 
-    {"journal":"afdesk-journal","version":2,"schema_version":2,"name":"River ford",
+    {"journal":"afdesk-journal","version":3,"schema_version":2,"name":"River ford",
      "file":"/home/gm/river-ford.afenc","file_sha256":"9f2c...","file_size":10698,
      "created":"2025-03-01T20:15:04+01:00","base":null,"c":"0c1d2e3f"}
-    {"n":1,"do":{"op":"MoveCombatant","id":"huang","path":[[7,11],[7,10]],"facing":0.0},"c":"5a6b7c8d"}
+    {"n":1,"do":{"op":"MoveCombatant","id":"huang","path":[[7,11],[7,10]],"facing":0.0},
+     "text":"Green-Jade Huang moves (7, 11) -> (7, 10) (1 area), facing N","c":"5a6b7c8d"}
     {"n":2,"undo":true,"c":"01234567"}
     {"n":3,"redo":true,"c":"89abcdef"}
     {"n":4,"saved":"77aa...","to":"/home/gm/river-ford.afenc","c":"fedcba98"}
@@ -36,11 +37,13 @@ file does not hold the encounter the changes start from (never saved, upgraded f
 version, changed by a recovery), ``base`` holds that encounter as a whole document.
 
 The journal follows the encounter's :class:`~afdesk.encounter.history.History`: each step
-event becomes one line per Op. Replay keeps the undo and redo steps the same way (it replays
-into a History). An undo that reaches past the start of the journal (undoing a change made
-before the last save) cannot point into the replay's steps, so its line carries the Op and
-its inverse (``"op"``, ``"inverse"``), and a redo of such a change carries the Op; the
-history's events hold both, so the journal keeps no copy of the encounter of its own.
+event becomes one line per Op, a ``do`` line with the log line its Op wrote (the replay
+logs it as written instead of describing the Op again). Replay keeps the undo and redo
+steps the same way (it replays into a History). An undo that reaches past the start of the
+journal (undoing a change made before the last save) cannot point into the replay's steps,
+so its line carries the Op and its inverse (``"op"``, ``"inverse"``), and a redo of such a
+change carries the Op; the history's events hold both, so the journal keeps no copy of the
+encounter of its own.
 
 A running afdesk holds an exclusive lock on each journal it writes, so another afdesk never
 offers a journal that is still in use for recovery.
@@ -56,6 +59,7 @@ import weakref
 from pathlib import Path
 
 from afdesk.encounter.history import Change, History, StepEvent
+from afdesk.encounter.op import Op
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import atomic, codec, files, gc_hold
 from afdesk.storage.errors import SaveError
@@ -197,8 +201,9 @@ class Journal:
             self._restart()
             return
         if event.change is Change.DO:
-            for op, _inverse in step.changes:
-                if not self._write(Line(self._lines + 1, do=op)):
+            texts = self._log_lines(step.changes)
+            for (op, _inverse), text in zip(step.changes, texts, strict=True):
+                if not self._write(Line(self._lines + 1, do=op, text=text)):
                     break  # started afresh: the header holds the whole step
                 self._undo_depth += 1
                 self._redo_depth = 0
@@ -225,6 +230,23 @@ class Journal:
                 if not explicit:
                     self._redo_depth -= 1
                 self._undo_depth += 1
+
+    def _log_lines(self, changes: tuple[tuple[Op, Op], ...]) -> list[str | None]:
+        """The log line each of a step's Ops just wrote (None for one that wrote none, or
+        whose line is not at the end of the log any more: its replay describes it)."""
+        assert self._history is not None
+        log = self._history.encounter.log
+        texts: list[str | None] = [None] * len(changes)
+        k = len(log) - 1
+        for i in range(len(changes) - 1, -1, -1):
+            op = changes[i][0]
+            if not op.logged:
+                continue
+            if k < 0 or log[k].op != op:
+                break
+            texts[i] = log[k].text
+            k -= 1
+        return texts
 
     def rebase(self, file: str | os.PathLike[str], *, name: str | None = None) -> None:
         """After a clean save (or save-as) to ``file``: the journal restarts empty for it.

@@ -18,9 +18,10 @@ from afdesk.storage import codec, files, migrations
 from afdesk.storage.errors import LoadError
 
 JOURNAL_FORMAT = "afdesk-journal"
-JOURNAL_VERSION = 2
-"""2: every line is sealed with a CRC-32 (``"c"``, see :func:`seal`) and may be a save
-marker (``"saved"``); 1: no seals (still read)."""
+JOURNAL_VERSION = 3
+"""3: a ``do`` line keeps the log line its Op wrote (``"text"``); 2: every line is sealed
+with a CRC-32 (``"c"``, see :func:`seal`) and may be a save marker (``"saved"``); 1: no
+seals (still read). Every earlier version is still read."""
 SUFFIX = ".afjournal"
 NEW_SUFFIX = ".afjournal-new"
 """A journal being created; renamed to ``SUFFIX`` once it is locked and complete."""
@@ -62,6 +63,10 @@ class Line(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     inverse: AnyOp | None = None
     saved: str = ""
     to: str = ""
+    text: str | None = None
+    """The log line ``do``'s Op wrote (absent when it wrote none, or in a journal written
+    before version 3): the replay logs it instead of describing the Op again (a third
+    of a three-hour journal's replay was describing). A file's log holds the same text."""
 
 
 _SEAL = re.compile(rb',"c":"([0-9a-f]{8})"\}$')

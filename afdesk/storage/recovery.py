@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from afdesk.encounter.history import History, Step
+from afdesk.encounter.history import UNDO_LIMIT, History, Step
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.registry import decode_hook, op_union
 from afdesk.encounter.snapshot import EncounterState
@@ -61,8 +61,9 @@ class Recovered(msgspec.Struct, frozen=True):
     """What was left out, in words ('' if nothing)."""
     steps: tuple[Step, ...] = ()
     """The replayed steps that ``state`` can undo, oldest first (as the replay's History
-    holds them): the recovered document's undo history starts with them, so that the GM
-    can undo back to where the journal began (the file as saved, or its base)."""
+    holds them: the newest ``UNDO_LIMIT``, as a document keeps): the recovered document's
+    undo history starts with them, so that the GM can undo back to where the journal
+    began (the file as saved, or its base) or as far as a document can."""
     clean: int = -1
     """How many of ``steps`` lead from the file as saved to what the file holds now: 0 when
     the journal began at the file (undoing every recovered step is back at the saved file,
@@ -439,7 +440,7 @@ def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[Histor
     a file's load checks it. If that finds anything (a journal changed by hand and sealed
     again), the lines are replayed again with every Op checked, which stops at the first
     the model refuses, as the live session would have."""
-    history = History(Encounter.from_state(base))
+    history = History(Encounter.from_state(base), limit=UNDO_LIMIT)
     with history.encounter.replaying():
         dropped = _replay_lines(history, lines, total)
     state = history.encounter.state()
@@ -448,7 +449,7 @@ def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[Histor
         meaning.check(state, data, "", lambda: meaning.numbers_document(data))
     except Exception:  # whatever is wrong, the careful replay finds where
         history.close()
-        history = History(Encounter.from_state(base))
+        history = History(Encounter.from_state(base), limit=UNDO_LIMIT)
         dropped = _replay_lines(history, lines, total)
     return history, dropped
 
@@ -460,7 +461,9 @@ def _replay_lines(history: History, lines: list[Line], total: int) -> str:
             if line.saved:
                 continue
             if line.do is not None:
-                history.push(line.do, typed=True)  # decoded into its class: no conversion
+                # Decoded into its class: no conversion; its log line as it was written.
+                told = () if line.text is None else (line.text,)
+                history.push(line.do, typed=True, described=told)
             elif line.undo:
                 if line.inverse is not None and line.op is not None:
                     history.undo_unknown(Step(((line.op, line.inverse),), ""))

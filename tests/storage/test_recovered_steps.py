@@ -7,7 +7,7 @@ import pytest
 
 from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
-from afdesk.storage import load
+from afdesk.storage import load, recovery
 from afdesk.storage.journal import recover_report
 from tests.storage.test_journal import _crash, _only_pending, _saved_live, random_play
 
@@ -94,3 +94,19 @@ def test_a_limit_that_forgets_the_saved_point_forgets_the_clean_state(tmp_path, 
     assert history.clean_index == -1 and not history.is_clean()
     with pytest.raises(ValueError, match="clean index"):
         history.adopt(report.steps, len(report.steps) + 1)
+
+
+def test_the_replay_keeps_the_newest_steps_a_document_keeps(tmp_path, data_dir, monkeypatch):
+    """The replay's History holds what a document's does (UNDO_LIMIT): the older steps go
+    while it replays, and the clean point with them once it is forgotten."""
+    _path, live = _saved_live(tmp_path)
+    random_play(live, 5, 30)
+    _crash(live.journal)
+    monkeypatch.setattr(recovery, "UNDO_LIMIT", 1_000_000)
+    whole = recover_report(_only_pending())
+    assert len(whole.steps) > 4 and whole.clean == 0
+    monkeypatch.setattr(recovery, "UNDO_LIMIT", 4)
+    report = recover_report(_only_pending())
+    assert report.state == whole.state == live.enc.state()
+    assert report.steps == whole.steps[-4:]
+    assert report.clean == -1

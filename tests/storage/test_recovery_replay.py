@@ -17,8 +17,8 @@ from afdesk.encounter.history import History
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops import Op
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
-from afdesk.encounter.ops.roster import AdjustCounter
-from afdesk.storage import recovery
+from afdesk.encounter.ops.roster import AdjustCounter, SetFacing
+from afdesk.storage import codec, recovery
 from afdesk.storage.journal import Journal
 from afdesk.storage.journal_file import line_decoder, seal, unseal
 from afdesk.storage.samples import build
@@ -167,3 +167,63 @@ def test_a_journal_changed_by_hand_past_a_limit_and_back_keeps_the_limit(data_di
     with pytest.raises(IllegalOp, match="Grit"):
         history.undo()
     assert history.encounter.state() == got.state
+
+
+# ------------------------------------------------------------ the log lines in the journal
+
+
+def test_each_do_line_keeps_the_log_line_its_op_wrote(long_journal):
+    enc, data = long_journal
+    parsed = recovery._parse(data, "test")
+    dos = [line for line in parsed.lines if line.do is not None]
+    assert all(line.text for line in dos if line.do.logged)
+    base = codec.decode(bytes(parsed.header.base))
+    assert {e.text for e in enc.log[len(base.log) :]} <= {line.text for line in dos}
+
+
+def test_the_replay_logs_the_journals_lines_instead_of_describing_again(long_journal):
+    """The replay takes each line's log text as written (a third of the replay was
+    describing the Ops again): a line changed by hand shows as changed."""
+    enc, data = long_journal
+    header, *lines = data.split(b"\n")[:-1]
+    n = next(i for i, raw in enumerate(lines) if b'"text":' in raw)
+    body = json.loads(unseal(lines[n]))
+    body["text"] = "Written by hand"
+    lines[n] = seal(json.dumps(body, separators=(",", ":")).encode())
+    got = recovery.replay_journal(b"\n".join([header, *lines]) + b"\n", "test")
+    assert got.dropped == ""
+    assert "Written by hand" in [e.text for e in got.state.log]
+    assert [e.op for e in got.state.log] == [e.op for e in enc.log]
+
+
+def test_a_journal_without_log_lines_describes_its_ops_as_before(long_journal):
+    """A version 2 journal (no ``text``) replays to the same encounter."""
+    enc, data = long_journal
+    header, *lines = data.split(b"\n")[:-1]
+    head = json.loads(unseal(header))
+    head["version"] = 2
+    old = [seal(json.dumps(head, separators=(",", ":")).encode())]
+    for raw in lines:
+        body = json.loads(unseal(raw))
+        body.pop("text", None)
+        old.append(seal(json.dumps(body, separators=(",", ":")).encode()))
+    assert all(b'"text"' not in raw for raw in old[1:])
+    got = recovery.replay_journal(b"\n".join(old) + b"\n", "test")
+    assert got.dropped == "" and got.state == enc.state()
+
+
+def test_a_step_of_several_ops_keeps_each_ops_log_line(data_dir):
+    enc = build()
+    history = History(enc)
+    journal = Journal.start("Group", base=enc.state()).follow(history)
+    with history.group("Two at once"):
+        history.push(AdjustCounter("huang", "grit", 1))
+        history.push(SetFacing("huang", 90.0))
+        history.push(AdjustCounter("huang", "shifts", 1))
+    journal.flush()
+    data = journal.path.read_bytes()
+    journal.close()
+    lines = recovery._parse(data, "test").lines
+    assert [line.text for line in lines] == [e.text for e in enc.log[-3:]]
+    assert len({line.text for line in lines}) == 3
+    assert recovery.replay_journal(data, "test").state == enc.state()
