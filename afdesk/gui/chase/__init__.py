@@ -1,6 +1,7 @@
 """The chase board: a view of the chase that replaces the map while the
 encounter is a chase (the map stays one click away), and its player-view variant."""
 
+from afdesk.encounter import installed  # noqa: F401 - declares the modes (Mode.CHASE, ...)
 from afdesk.encounter.state import Mode
 from afdesk.gui.layouts import CHASE
 from afdesk.gui.modes import ModeScreens, register

@@ -2,6 +2,7 @@
 tension, in place of the map while the encounter is a dispute (the map one click away),
 and its players' variant."""
 
+from afdesk.encounter import installed  # noqa: F401 - declares the modes (Mode.CHASE, ...)
 from afdesk.encounter.state import Mode
 from afdesk.gui.modes import ModeScreens, register
 

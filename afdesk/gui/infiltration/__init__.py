@@ -6,6 +6,7 @@ and, in the check dialog, the target's perception against a surprise attack (N7)
 on the players' map, the alarm once raised and the end (the decoys stay ownerless there:
 the mode keeps their owners secret, N2)."""
 
+from afdesk.encounter import installed  # noqa: F401 - declares the modes (Mode.CHASE, ...)
 from afdesk.encounter.state import Mode
 from afdesk.gui.modes import ModeScreens, register
 
