@@ -137,6 +137,19 @@ def _menu_actions(menu: Any) -> Iterator[Any]:
             yield action
 
 
+def _putting_back(action: Any) -> tuple[Any, ...]:
+    """What, triggered after ``action``, leaves its check as it was before it: itself for
+    a toggle; for one of an exclusive group, the group's action checked now (nothing if
+    that is ``action`` itself, or none is)."""
+    if not action.isCheckable():
+        return ()
+    group = action.actionGroup()
+    if group is None or not group.isExclusive():
+        return (action,)
+    checked = group.checkedAction()
+    return () if checked is None or checked is action else (checked,)
+
+
 def exercise_menus(state: Any, folder: Path) -> int:
     """Open ``state`` (saved in ``folder``) in a main window and trigger every enabled menu
     action that needs no input; returns how many. :class:`AppPromiseBroken` if one raises."""
@@ -167,11 +180,11 @@ def exercise_menus(state: Any, folder: Path) -> int:
                     text = action.text()
                     if text in SKIPPED_MENU_ACTIONS or not action.isEnabled():
                         continue
-                    # A checkable action (View > Show map art) is triggered again: both
-                    # of its states are exercised and it is left as it was (a preference
-                    # it sets for every window must not outlive this).
-                    for _ in range(2 if action.isCheckable() else 1):
-                        action.trigger()
+                    # A checkable action is put back as it was after (a preference it
+                    # sets for every window, View > Show map art, must not outlive this):
+                    # a toggle is triggered again, one of a group the group's choice.
+                    for each in (action, *_putting_back(action)):
+                        each.trigger()
                         triggered += 1
                         _close_dialog(window.ctx)
                         QApplication.processEvents()

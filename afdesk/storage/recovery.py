@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from afdesk.encounter import limits
 from afdesk.encounter.history import UNDO_LIMIT, History, Step
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.registry import decode_hook, op_union
@@ -417,11 +418,16 @@ def _replay_journal(data: bytes, source: str) -> Recovered:
             else:
                 raise LoadError(source, "the journal names neither a file nor its encounter")
         history, dropped = _replay(base, lines, j.total)
-        steps = history.steps[: history.index]
+        steps = _kept(history)
         # The replay's History starts clean at its base and follows undo and redo; a
-        # saved state among the steps left to redo is not among those handed back.
+        # saved state among the steps left to redo is not among those handed back, nor
+        # one among the steps a document does not keep.
         clean = history.clean_index if from_file and history.clean_index <= history.index else -1
-        history.close()  # no cycle left: what the replay made and nobody keeps goes at once
+        forgotten = history.index - len(steps)
+        clean = clean - forgotten if clean >= forgotten else -1
+        # No cycle left: what the replay made and the document does not keep (the older
+        # steps) goes at once, before the collector is back.
+        history.close()
         return Recovered(history.encounter.state(), dropped or j.dropped, steps, clean)
     except LoadError:
         raise
@@ -436,22 +442,47 @@ def _replay(base: EncounterState, lines: list[Line], total: int) -> tuple[Histor
     the first that does not replay; and what was left out ('' if nothing).
 
     The model takes the journal's Ops as checked (:meth:`Encounter.replaying`: it checked
-    each when the journal was written) and the encounter they lead to is checked once, as
-    a file's load checks it. If that finds anything (a journal changed by hand and sealed
-    again), the lines are replayed again with every Op checked, which stops at the first
-    the model refuses, as the live session would have."""
-    history = History(Encounter.from_state(base), limit=UNDO_LIMIT)
+    each when the journal was written), and what the recovered document can hold is
+    checked once (:func:`_sound`). If that finds anything (a journal changed by hand and
+    sealed again), the lines are replayed again with every Op checked, which stops at the
+    first the model refuses, as the live session would have."""
+    history = History(Encounter.from_state(base))
     with history.encounter.replaying():
         dropped = _replay_lines(history, lines, total)
+    if not _sound(history):
+        history.close()
+        history = History(Encounter.from_state(base))
+        dropped = _replay_lines(history, lines, total)
+    return history, dropped
+
+
+def _sound(history: History) -> bool:
+    """Whether every value the recovered document holds or can put back is one the model
+    accepts: the encounter, checked as a file's load checks it, and the Ops and inverses
+    of the steps it keeps (:func:`_kept`), checked as the model checks an Op's. Every
+    state its undo and redo reach is made of those values (a step's inverse holds what the
+    parts it changed were before it; what no kept step changed is the encounter's)."""
     state = history.encounter.state()
     try:
         data = codec.encode(state)
         meaning.check(state, data, "", lambda: meaning.numbers_document(data))
+        for step in _kept(history):
+            for change in step.changes:
+                for value in change:
+                    if limits.problem(value) is not None:
+                        return False
+                    if limits.has_bad_number(msgspec.to_builtins(value)):
+                        return False
     except Exception:  # whatever is wrong, the careful replay finds where
-        history.close()
-        history = History(Encounter.from_state(base), limit=UNDO_LIMIT)
-        dropped = _replay_lines(history, lines, total)
-    return history, dropped
+        return False
+    return True
+
+
+def _kept(history: History) -> tuple[Step, ...]:
+    """The steps a recovered document keeps: the newest ``UNDO_LIMIT`` of those it can
+    undo (the journal counts Ops, not steps, so the replay keeps them all until it ends:
+    a GM's undo may reach back further than ``UNDO_LIMIT`` Ops)."""
+    return history.steps[: history.index][-UNDO_LIMIT:]
 
 
 def _replay_lines(history: History, lines: list[Line], total: int) -> str:

@@ -134,3 +134,21 @@ def test_a_number_already_made_huge_can_be_mutated_again():
     rng = random.Random(0)
     for _ in range(200):
         fuzz.structural(doc, rng)
+
+
+def test_a_checkable_menu_action_is_put_back_as_it_was(qapp):
+    """exercise_menus triggers a toggle again, and after one of an exclusive group (View >
+    Workspace, which turns show) the one the group had chosen."""
+    from PySide6.QtGui import QAction, QActionGroup
+
+    from afdesk.fuzz.app import _putting_back
+
+    group = QActionGroup(None)
+    first, second = (QAction(name, group, checkable=True) for name in ("first", "second"))
+    first.setChecked(True)
+    toggle = QAction("toggle", checkable=True)
+    for action in (second, first, toggle):
+        for each in (action, *_putting_back(action)):
+            each.trigger()
+        assert first.isChecked() and not second.isChecked() and not toggle.isChecked()
+    assert _putting_back(QAction("plain")) == ()

@@ -12,8 +12,7 @@ import msgspec
 import pytest
 
 from afdesk.encounter import limits
-from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.history import History
+from afdesk.encounter.history import UNDO_LIMIT, History
 from afdesk.encounter.model import Encounter
 from afdesk.encounter.ops import Op
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
@@ -146,10 +145,10 @@ def test_a_journal_changed_by_hand_past_a_limit_replays_up_to_that_line(data_dir
     assert len(got.steps) == 1
 
 
-def test_a_journal_changed_by_hand_past_a_limit_and_back_keeps_the_limit(data_dir):
-    """Out of bounds in the middle and back at the end: the encounter recovered is within
-    every limit, and the step that would put the number past it back is refused when the
-    GM undoes it (the model checks what a History applies after recovery)."""
+def test_a_journal_changed_by_hand_past_a_limit_and_back_replays_up_to_that_line(data_dir):
+    """Out of bounds in the middle and back at the end: the steps the document would keep
+    hold the bad number (an undo would put it back), so the lines are replayed again with
+    every Op checked, and the replay stops where the live model would have refused."""
     lines = _journal(
         build(),
         AdjustCounter("huang", "grit", 1),
@@ -159,14 +158,52 @@ def test_a_journal_changed_by_hand_past_a_limit_and_back_keeps_the_limit(data_di
     _by_hand(lines, 2, delta=2_000_000)
     _by_hand(lines, 3, delta=-2_000_000)
     got = recovery.replay_journal(b"\n".join(lines) + b"\n", "test")
-    assert got.dropped == ""
+    assert got.dropped.startswith("step 2 of 3 could not be replayed")
     assert next(c for c in got.state.combatants if c.id == "huang").grit == 5
-    assert limits.plain_problem(got.state) is None
+    assert len(got.steps) == 1
+
+
+def test_a_number_past_its_limit_only_before_the_steps_kept_is_never_reached(data_dir, monkeypatch):
+    """Changed by hand further back than a document's undo reaches: the encounter and every
+    state its kept steps undo or redo to are within every limit, and that is what the
+    replay checks (each state is made of the encounter's values and the kept inverses')."""
+    monkeypatch.setattr(recovery, "UNDO_LIMIT", 1)
+    lines = _journal(
+        build(),
+        AdjustCounter("huang", "grit", 1),
+        AdjustCounter("huang", "grit", 2),
+        AdjustCounter("huang", "grit", -1),
+        AdjustCounter("huang", "shifts", 1),
+    )
+    _by_hand(lines, 2, delta=2_000_000)
+    _by_hand(lines, 3, delta=-2_000_000)
+    got = recovery.replay_journal(b"\n".join(lines) + b"\n", "test")
+    assert got.dropped == "" and len(got.steps) == 1
+    huang = next(c for c in got.state.combatants if c.id == "huang")
+    assert huang.grit == 5 and limits.plain_problem(got.state) is None
     history = History(Encounter.from_state(got.state))
     history.adopt(got.steps)
-    with pytest.raises(IllegalOp, match="Grit"):
-        history.undo()
+    history.undo()
+    history.redo()
     assert history.encounter.state() == got.state
+
+
+def test_a_gm_undoing_more_ops_than_the_undo_limit_recovers_whole(data_dir):
+    """The journal has a line per Op and the document a step per GM action: 600 actions of
+    two Ops each, all undone (one click in the Undo history), undo 1,200 Ops back. The
+    replay keeps every step until it ends, then the newest UNDO_LIMIT."""
+    enc = build()
+    history = History(enc, limit=UNDO_LIMIT)
+    journal = Journal.start("Deep undo", base=enc.state()).follow(history)
+    for i in range(600):
+        history.push([AdjustCounter("huang", "grit", 1), SetFacing("huang", float(i % 360))])
+    while history.can_undo():
+        history.undo()
+    journal.flush()
+    data = journal.path.read_bytes()
+    journal.close()
+    got = recovery.replay_journal(data, "test")
+    assert got.dropped == "" and got.state == enc.state() and got.steps == ()
 
 
 # ------------------------------------------------------------ the log lines in the journal
