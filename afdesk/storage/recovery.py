@@ -14,6 +14,7 @@ import msgspec
 from afdesk.encounter import limits
 from afdesk.encounter.history import UNDO_LIMIT, History, Step
 from afdesk.encounter.model import Encounter
+from afdesk.encounter.number_scan import numbers_fit
 from afdesk.encounter.registry import decode_hook, op_union
 from afdesk.encounter.snapshot import EncounterState
 from afdesk.storage import codec, files, meaning, migrations
@@ -466,13 +467,11 @@ def _sound(history: History) -> bool:
     try:
         data = codec.encode(state)
         meaning.check(state, data, "", lambda: meaning.numbers_document(data))
-        for step in _kept(history):
-            for change in step.changes:
-                for value in change:
-                    if limits.problem(value) is not None:
-                        return False
-                    if limits.has_bad_number(msgspec.to_builtins(value)):
-                        return False
+        values = [value for step in _kept(history) for change in step.changes for value in change]
+        if any(limits.problem(value) is not None for value in values):
+            return False
+        if not numbers_fit(values):
+            return False
     except Exception:  # whatever is wrong, the careful replay finds where
         return False
     return True
