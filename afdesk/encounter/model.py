@@ -232,9 +232,10 @@ class Encounter:
         numbers (a refused Op is never journaled), and each line is sealed, so the replay
         does not check them again (those checks were 40% of a three-hour journal's
         replay). The Ops still run, and anything else the model refuses is refused as
-        ever. Whoever replays checks the encounter it ends with as a file's load does
-        (afdesk.storage.recovery), and replays again outside this when that fails, so a
-        journal that was tampered with is refused where the model refuses it."""
+        ever. Whoever replays checks once what the result can reach (afdesk.storage.
+        recovery: the encounter as a file's load checks it, and the values of the steps
+        it keeps) and replays again outside this when that fails, so a journal changed by
+        hand is refused where the model refuses it."""
         was, self._replaying = self._replaying, True
         try:
             yield

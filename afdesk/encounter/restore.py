@@ -57,13 +57,19 @@ def _from_record(cls: Any, rec: dict[str, Any]) -> Any:
     if "log_cut" in rec:
         log_length, cut = rec["log_cut"]
         entries = tuple(cut)
-    parts = {name: value for name, value in rec.items() if name not in _NOT_PARTS}
+    fields = _PUT_BACK.get(cls)
+    if fields is None:
+        fields = _PUT_BACK[cls] = frozenset(cls.__struct_fields__) - _OWN_BOOKKEEPING
+    parts = {name: value for name, value in rec.items() if name in fields}
     return cls(combatants=slots, log_length=log_length, log_entries=entries, **parts)
 
 
-_NOT_PARTS = frozenset({"combatants", "log", "log_cut"})
-"""What a record of changes holds beside the roster order and the parts (the fields
-left out of the record keep their default, None: unchanged)."""
+_OWN_BOOKKEEPING = frozenset({"combatants", "log_length", "log_entries"})
+"""The fields of an inverse made above from the record's own entries; its other fields
+(the roster order and every part) are the record's entries of those names, and a field
+the record has no entry for keeps its default, None: unchanged."""
+_PUT_BACK: dict[Any, frozenset[str]] = {}
+"""Those other fields, by inverse type (one per set of modes registered)."""
 
 
 def _execute(self: Any, enc: "Encounter") -> None:

@@ -452,3 +452,19 @@ def open_window(qtbot, tmp_path, name: str, doc):
     for dock in (window.reflex_dock, window.combatant_dock, window.log_dock):
         assert dock.isVisible()
     return window
+
+
+def report(start: dict, late: dict, changes: int, measures: tuple[tuple[str, str], ...]) -> None:
+    """Print each of ``measures`` (key, words) in the first minute and the third hour
+    (:func:`measure`'s figures after ``changes`` changes), with the ratio, and the memory."""
+    for key, words in measures:
+        print(
+            f"{words}: first minute median {start[key]:.1f} (worst {start[key + '_worst']:.1f}),"
+            f" after {changes} changes and {late['log']:.0f} log lines median "
+            f"{late[key]:.1f} (worst {late[key + '_worst']:.1f}): "
+            f"{late[key] / start[key]:.2f}x"
+        )
+    print(
+        f"memory: {start['memory']:.0f} MB, then {late['memory']:.0f} MB: "
+        f"{late['memory'] / start['memory']:.2f}x"
+    )

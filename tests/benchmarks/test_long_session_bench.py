@@ -89,25 +89,20 @@ def test_the_third_hour_against_the_first_minute(qtbot, tmp_path):
     print(f"\n{CHANGES} changes ({MIX!r} mix) pushed through the window in {session_s:.0f} s")
     for key in ("action", "history", "step", "key"):
         print(f"first minute {key}: {before[key]:.1f} before the session, {start[key]:.1f} beside")
-    for key, words in (
-        ("action", "one GM action (NextTurn, repainted), UI-thread CPU ms"),
-        ("history", "the same with the Undo history in front of the Log"),
-        ("step", "one undo or redo step, UI-thread CPU ms"),
-        ("key", "one key in the Log's filter, UI-thread CPU ms"),
-    ):
-        print(
-            f"{words}: first minute median {start[key]:.1f} (worst {start[key + '_worst']:.1f}),"
-            f" after {CHANGES} changes and {late['log']:.0f} log lines median "
-            f"{late[key]:.1f} (worst {late[key + '_worst']:.1f}): "
-            f"{late[key] / start[key]:.2f}x"
-        )
     print(
         f"one GM action, wall ms: first minute {start['action_wall']:.1f}, then "
         f"{late['action_wall']:.1f}: {late['action_wall'] / start['action_wall']:.2f}x"
     )
-    print(
-        f"memory: {start['memory']:.0f} MB, then {late['memory']:.0f} MB: "
-        f"{late['memory'] / start['memory']:.2f}x"
+    long_session.report(
+        start,
+        late,
+        CHANGES,
+        (
+            ("action", "one GM action (NextTurn, repainted), UI-thread CPU ms"),
+            ("history", "the same with the Undo history in front of the Log"),
+            ("step", "one undo or redo step, UI-thread CPU ms"),
+            ("key", "one key in the Log's filter, UI-thread CPU ms"),
+        ),
     )
     for w in (window, beside):
         w.player_window.close()

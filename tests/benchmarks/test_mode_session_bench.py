@@ -118,22 +118,17 @@ def test_the_third_hour_of_a_mode_against_its_first_minute(qtbot, tmp_path, mode
     print(f"\n{mode}: {CHANGES} changes pushed through the window in {session_s:.0f} s")
     for key in ("action", "own", "history", "step", "key"):
         print(f"first minute {key}: {before[key]:.1f} before the session, {start[key]:.1f} beside")
-    for key, words in (
-        ("action", "one GM action (NextTurn, repainted), UI-thread CPU ms"),
-        ("own", f"the {mode}'s own action ({type(_own_op(mode, doc, 0)).__name__}), ms"),
-        ("history", "NextTurn with the Undo history in front of the Log"),
-        ("step", "one undo or redo step, UI-thread CPU ms"),
-        ("key", "one key in the Log's filter, UI-thread CPU ms"),
-    ):
-        print(
-            f"{words}: first minute median {start[key]:.1f} (worst {start[key + '_worst']:.1f}),"
-            f" after {CHANGES} changes and {late['log']:.0f} log lines median "
-            f"{late[key]:.1f} (worst {late[key + '_worst']:.1f}): "
-            f"{late[key] / start[key]:.2f}x"
-        )
-    print(
-        f"memory: {start['memory']:.0f} MB, then {late['memory']:.0f} MB: "
-        f"{late['memory'] / start['memory']:.2f}x"
+    long_session.report(
+        start,
+        late,
+        CHANGES,
+        (
+            ("action", "one GM action (NextTurn, repainted), UI-thread CPU ms"),
+            ("own", f"the {mode}'s own action ({type(_own_op(mode, doc, 0)).__name__}), ms"),
+            ("history", "NextTurn with the Undo history in front of the Log"),
+            ("step", "one undo or redo step, UI-thread CPU ms"),
+            ("key", "one key in the Log's filter, UI-thread CPU ms"),
+        ),
     )
     for w in (window, beside):
         w.player_window.close()
