@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QFrame, QLabel
 
 from afdesk.gui.fit_label import KEPT, FitLabel
 from tests.gui.test_states_box_layout import _piled, shown_panel
@@ -36,9 +36,25 @@ def measures(monkeypatch):
     return count
 
 
+@pytest.fixture
+def hinted(monkeypatch):
+    """How many times a label measured its size hints (QLabel's own answer)."""
+    count = [0]
+    own = QLabel.sizeHint
+
+    def counted(label):
+        count[0] += 1
+        return own(label)
+
+    monkeypatch.setattr(QLabel, "sizeHint", counted)
+    return count
+
+
 def _same(fit: FitLabel, plain: QLabel) -> None:
     for width in WIDTHS:
         assert fit.heightForWidth(width) == plain.heightForWidth(width), (fit.text(), width)
+    assert fit.sizeHint() == plain.sizeHint(), fit.text()
+    assert fit.minimumSizeHint() == plain.minimumSizeHint(), fit.text()
 
 
 def test_a_fit_label_answers_as_a_word_wrapped_qlabel(qtbot):
@@ -63,6 +79,15 @@ def test_a_fit_label_answers_as_a_word_wrapped_qlabel(qtbot):
         lambda label: label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft),
         lambda label: label.setMinimumWidth(300),
         lambda label: label.setMinimumWidth(0),
+        lambda label: label.setMinimumHeight(90),
+        lambda label: label.setMinimumHeight(0),
+        lambda label: label.setMaximumWidth(120),
+        lambda label: label.setMaximumWidth(16777215),
+        lambda label: label.setFrameStyle(QFrame.Shape.Box | QFrame.Shadow.Plain),
+        lambda label: label.setLineWidth(4),
+        lambda label: label.setFrameStyle(QFrame.Shape.NoFrame),
+        lambda label: label.setTextFormat(Qt.TextFormat.PlainText),
+        lambda label: label.setTextFormat(Qt.TextFormat.AutoText),
         lambda label: label.setNum(1234567),
         lambda label: label.clear(),
         lambda label: label.setText(TEXTS[2]),
@@ -94,6 +119,34 @@ def test_a_fit_label_lays_a_text_out_once_for_a_width(qtbot, measures):
     for width in range(KEPT + 1):  # a dock dragged wider: the kept heights stay bounded
         fit.heightForWidth(300 + width)
     assert len(fit._heights) <= KEPT
+
+
+def test_a_fit_label_measures_its_size_hints_once_for_a_text(qtbot, hinted):
+    """A new text costs QLabel three layouts of it for its hints (six for rich text): the
+    docks change texts at every turn, back to those of the character whose turn came
+    round again."""
+    fit = FitLabel(TEXTS[2])
+    qtbot.addWidget(fit)
+    first = (fit.sizeHint(), fit.minimumSizeHint())
+    for _ in range(5):
+        assert (fit.sizeHint(), fit.minimumSizeHint()) == first
+    assert hinted[0] == 1
+    fit.setText(TEXTS[0])
+    fit.sizeHint()
+    assert hinted[0] == 2
+    fit.setText(TEXTS[2])  # the text shown before: kept
+    assert (fit.sizeHint(), fit.minimumSizeHint()) == first
+    assert hinted[0] == 2
+    hint = fit.sizeHint()
+    hint.setWidth(1)  # a copy: what the caller does with it is not kept
+    assert fit.sizeHint() == first[0]
+    fit.setFont(QFont(fit.font().family(), fit.font().pointSize() * 3))  # measured again
+    assert fit.sizeHint() != first[0]
+    assert hinted[0] == 3
+    for n in range(KEPT + 1):  # the kept hints stay bounded
+        fit.setText(f"text {n}")
+        fit.sizeHint()
+    assert len(fit._hints) <= KEPT
 
 
 def test_the_character_dock_lays_its_texts_out_once(playing_doc, qtbot, measures):
