@@ -222,6 +222,8 @@ class LegendItem(MapItem):
         self._painted: dict[int, float] = {}
         """The views (by id) that painted the legend since then, and at what scale."""
         self._heights: dict[tuple[int, float, str], float] = {}
+        self._wrapped: dict[tuple[str, float], list[str]] = {}
+        """The round lines wrapped (:meth:`turn_lines`), by line and text scale."""
         """How tall each view's painter found an actor's line, by view, scale and text."""
         self._anchor: float | None = None
         """Where the key begins when it sits at the panel's foot (None: it follows the
@@ -300,16 +302,25 @@ class LegendItem(MapItem):
 
     def turn_lines(self, turn: str | None = None) -> list[str]:
         """The round line ("Exchange 1 · reflex cards for round 2") wrapped by words to
-        the panel's width (``turn``: another round line than the one shown)."""
-        fm = QFontMetricsF(font(18 * self.theme.text_scale))
-        width = LEGEND_WIDTH - 32
-        lines: list[str] = []
-        for word in (self._turn if turn is None else turn).split():
-            if lines and fm.horizontalAdvance(f"{lines[-1]} {word}") <= width:
-                lines[-1] = f"{lines[-1]} {word}"
-            else:
-                lines.append(word)
-        return lines
+        the panel's width (``turn``: another round line than the one shown). Wrapped once
+        for each line and text scale: a turn asks it four times, of the same two lines, and
+        each try of a word measured the line again."""
+        text = self._turn if turn is None else turn
+        key = (text, self.theme.text_scale)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            fm = QFontMetricsF(font(18 * self.theme.text_scale))
+            width = LEGEND_WIDTH - 32
+            lines = []
+            for word in text.split():
+                if lines and fm.horizontalAdvance(f"{lines[-1]} {word}") <= width:
+                    lines[-1] = f"{lines[-1]} {word}"
+                else:
+                    lines.append(word)
+            if len(self._wrapped) >= 64:  # the round lines of a long session: bounded
+                self._wrapped.clear()
+            self._wrapped[key] = lines
+        return list(lines)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         t = self.theme

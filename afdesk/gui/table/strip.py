@@ -156,6 +156,8 @@ class ReflexStrip(QWidget):
         self.state = StripState("", ())
         self._sized: tuple[tuple, int] = ((), 0)
         """The names' size and what it was measured for (the names, the card's size)."""
+        self._head_measured: tuple[tuple, float] = ((), 0.0)
+        """The head's width and what it was measured for (its words, its font)."""
 
     def sizeHint(self) -> QSize:
         return QSize(800, self._height())
@@ -228,11 +230,13 @@ class ReflexStrip(QWidget):
 
     def _head_rect(self, head_font: QFont) -> QRectF:
         pad = 12
-        head = self.state.head.replace(" · ", "\n")
-        metrics = QFontMetricsF(head_font)
-        widest = max(head.split("\n"), key=metrics.horizontalAdvance)
-        head_w = max(120.0, metrics.horizontalAdvance(widest) + 12)
-        return QRectF(pad, pad, head_w, self.height() - 2 * pad)
+        key = (self.state.head, head_font.key())
+        if key != self._head_measured[0]:  # a paint and a turn ask it eight times
+            metrics = QFontMetricsF(head_font)
+            lines = key[0].replace(" · ", "\n").split("\n")
+            widest = max(metrics.horizontalAdvance(line) for line in lines)
+            self._head_measured = (key, max(120.0, widest + 12))
+        return QRectF(pad, pad, self._head_measured[1], self.height() - 2 * pad)
 
     def _room(self) -> tuple[float, float, float]:
         """Where the first card starts, the width the cards have, and their height."""
