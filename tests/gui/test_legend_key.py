@@ -89,3 +89,28 @@ def test_the_key_is_as_tall_as_the_room_left_for_it():
             assert LegendItem(t).paint_key(painter, 100.0) == 100.0 + KEY_HEIGHT
     finally:
         painter.end()
+
+
+def test_a_round_line_is_wrapped_once(monkeypatch):
+    """A turn asks the round line's wrapping four times (the header's height, whether it
+    kept its height, the paint): each try of a word measured the line again."""
+    from PySide6.QtGui import QFontMetricsF
+
+    legend = LegendItem(theme.GM)
+    long_line = "Exchange 12 · reflex cards for round 3 · the band has the edge in the ruins"
+    legend.sync("River ford", long_line, "Bandit Chief Gao", None, 950)
+    wrapped = legend.turn_lines()
+    assert len(wrapped) > 1 and " ".join(wrapped) == long_line
+    measured = []
+    own = QFontMetricsF.horizontalAdvance
+    monkeypatch.setattr(
+        QFontMetricsF, "horizontalAdvance", lambda fm, *a: measured.append(a) or own(fm, *a)
+    )
+    for _ in range(4):
+        assert legend.turn_lines() == wrapped
+    assert measured == []
+    wrapped[0] = "changed by a caller"  # a copy: what is kept stays as wrapped
+    assert legend.turn_lines()[0] != "changed by a caller"
+    other = legend.turn_lines("Exchange 2 · Round 1")  # another line: wrapped (measured)
+    assert " ".join(other) == "Exchange 2 · Round 1"
+    assert measured
