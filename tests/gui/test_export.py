@@ -240,6 +240,7 @@ def test_export_png_imports_the_model_the_loader_and_the_scene_only(tmp_path):
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     gui = {m for m in loaded if m.startswith("afdesk.gui")}
     map_modules = {
+        "actor_ring",  # the actor's glow, drawn by its token
         "art",
         "base",
         "fallen",

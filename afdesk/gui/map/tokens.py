@@ -12,6 +12,7 @@ from afdesk.encounter import features
 from afdesk.encounter.combatant import Combatant, Side, StateKind
 from afdesk.encounter.geometry import Area, facing_vector
 from afdesk.gui import mapgeom, style
+from afdesk.gui.map.actor_ring import paint_actor_ring
 from afdesk.gui.map.base import MapItem
 from afdesk.gui.map.fallen import DOWN_WORD, paint_fallen_disc, paint_word, word_plate
 from afdesk.gui.map.marks import Harm, harm_rect, paint_harm, paint_pointer
@@ -219,16 +220,7 @@ class TokenItem(MapItem):
                 painter, flank_ends(self.facing), colour, self.actor or self.selected, self.theme
             )
         if self.actor:
-            glow = QColor(style.ACTOR)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            for extra, alpha in ((14, 40), (10, 80), (6, 140)):
-                glow.setAlpha(alpha)
-                painter.setPen(QPen(glow, 7))
-                painter.drawEllipse(QPointF(0, 0), r + extra, r + extra)
-            painter.setPen(QPen(QColor("#000000"), max(7.0, r * 0.26)))
-            painter.drawEllipse(QPointF(0, 0), r + 4, r + 4)
-            painter.setPen(QPen(style.ACTOR, max(5.0, r * 0.2)))
-            painter.drawEllipse(QPointF(0, 0), r + 4, r + 4)
+            paint_actor_ring(painter, r)  # the glow and the ring, from a kept image
         if self.selected and self.theme.show_selection:
             pen = QPen(style.SELECTED, 2.5, Qt.PenStyle.DashLine)
             painter.setPen(pen)
