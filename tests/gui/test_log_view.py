@@ -211,3 +211,55 @@ def test_a_key_typed_or_taken_back_looks_through_the_lines_it_can_change(playing
         )
         lines = len(doc.encounter.log)
         check(panel, doc)
+
+
+def _view_picture(panel: LogPanel):
+    view = panel.view
+    view.viewport().repaint()
+    return view.viewport().grab().toImage()
+
+
+def test_kept_rows_are_the_picture_qt_paints(playing_doc, qtbot, monkeypatch):
+    """A row comes from an image kept for its words, size and look (a new line scrolls
+    every row in view): the log shows what painting each row anew shows, selected and
+    alternate rows included, and a new line paints the rows it brings alone."""
+    from PySide6.QtWidgets import QApplication, QStyledItemDelegate
+
+    from afdesk.gui.docks import log
+
+    doc = playing_doc
+    panel = LogPanel()
+    qtbot.addWidget(panel)
+    panel.resize(520, 260)
+    panel.set_document(doc)
+    panel.show()
+    qtbot.waitExposed(panel)
+    push = lambda ops: doc.push_many(ops)  # noqa: E731
+    long_session.run(push, lambda: False, lambda: False, doc.encounter, changes=30, seed=4)
+    view = panel.view
+    qtbot.waitUntil(lambda: view.verticalScrollBar().value() > 0)
+    view.setCurrentIndex(view.model().index(view.model().rowCount() - 2, 0))  # selected
+    delegate = view.itemDelegate()
+
+    def direct():  # every row painted as Qt paints it
+        with monkeypatch.context() as m:
+            m.setattr(log, "ROW_PIXELS_KEPT", 0)
+            return _view_picture(panel)
+
+    kept = _view_picture(panel)
+    assert delegate._rows  # the rows in view were kept
+    assert kept == direct()
+    painted = []
+    own = QStyledItemDelegate.paint
+    monkeypatch.setattr(QStyledItemDelegate, "paint", lambda d, *a: painted.append(1) or own(d, *a))
+    assert _view_picture(panel) == kept and painted == []  # all from the kept images
+    long_session.run(push, lambda: False, lambda: False, doc.encounter, changes=1, seed=5)
+    QApplication.processEvents()
+    painted.clear()
+    after = _view_picture(panel)
+    assert painted == []  # the new line was painted once, as it came
+    assert after != kept and after == direct()
+    for n in range(log.ROWS_KEPT + 5):  # the rows kept stay bounded
+        view.resize(400 + n, view.height())
+        _view_picture(panel)
+    assert len(delegate._rows) <= log.ROWS_KEPT
