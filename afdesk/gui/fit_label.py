@@ -45,8 +45,12 @@ class KeptLabel(QLabel):
 
     def _kept_hints(self) -> tuple[QSize, QSize]:
         """QLabel's size hint and minimum size hint for the text shown, measured once per
-        text (and what else its measure reads that no event or setter here reports)."""
-        key = (self.text(), *self._unreported())
+        text (and what else its measure reads that no event here reports); a label
+        showing no text (a picture) is measured each time."""
+        text = self.text()
+        if not text or "&" in text:  # a picture; a mnemonic, measured as QLabel recalls
+            return super().sizeHint(), super().minimumSizeHint()
+        key = (text, *self._unreported())
         hints = self._hints.get(key)
         if hints is None:
             if len(self._hints) >= KEPT:
@@ -56,10 +60,22 @@ class KeptLabel(QLabel):
         return hints
 
     def _unreported(self) -> tuple:
-        """What else QLabel's measure reads that no event or setter here reports: its
-        answer is stretched to its minimum size, its preferred width bounded by its
-        maximum, its text indented inside a frame."""
-        return (self.minimumSize(), self.maximumWidth(), self.alignment(), self.frameWidth())
+        """What else QLabel's measure reads that no event here reports (each read: a
+        setter Qt's property system calls, as a form loader does, passes no Python
+        override): its answer is stretched to its minimum size, its preferred width
+        bounded by its maximum, its text indented inside a frame, by a margin and an
+        indent, wrapped or not, and its format. (A text with a mnemonic is not kept:
+        QLabel measures it as its buddies, past ones included, left it.)"""
+        return (
+            self.minimumSize(),
+            self.maximumWidth(),
+            self.alignment(),
+            self.frameWidth(),
+            self.margin(),
+            self.indent(),
+            self.wordWrap(),
+            self.textFormat(),
+        )
 
     def _forget(self) -> None:
         self._hints.clear()
@@ -73,22 +89,6 @@ class KeptLabel(QLabel):
         self._forget()
         super().setContentsMargins(*margins)
 
-    def setMargin(self, margin: int) -> None:
-        self._forget()
-        super().setMargin(margin)
-
-    def setIndent(self, indent: int) -> None:
-        self._forget()
-        super().setIndent(indent)
-
-    def setTextFormat(self, fmt) -> None:
-        self._forget()
-        super().setTextFormat(fmt)
-
-    def setWordWrap(self, on: bool) -> None:
-        self._forget()
-        super().setWordWrap(on)
-
 
 class FitLabel(KeptLabel):
     """A ``KeptLabel`` with word wrap on, whose height for a text and a width is also
@@ -101,8 +101,8 @@ class FitLabel(KeptLabel):
 
     def heightForWidth(self, width: int) -> int:
         text = self.text()  # set by setText, setNum or clear: asked, not assumed
-        if not text:  # nothing to lay out (and an empty label's height is set apart)
-            return super().heightForWidth(width)
+        if not text or "&" in text:  # nothing to lay out (an empty label's height is set
+            return super().heightForWidth(width)  # apart), or a mnemonic (see above)
         key = (text, width, *self._unreported())
         height = self._heights.get(key)
         if height is None:

@@ -39,9 +39,9 @@ def _largest_difference(a: QImage, b: QImage) -> int:
 
 @pytest.fixture(autouse=True)
 def _fresh():
-    actor_ring._images.clear()
+    actor_ring.forget()
     yield
-    actor_ring._images.clear()
+    actor_ring.forget()
 
 
 def test_the_kept_image_is_the_picture_the_strokes_make(qapp):
@@ -73,3 +73,38 @@ def test_the_image_is_drawn_once_for_a_place(qapp, monkeypatch):
     for n in range(actor_ring.KEPT + 5):  # a zoom dragged: the images kept stay bounded
         _render(paint_actor_ring, 120.25, 121.5, 1.0 + n / 100, 23.04)
     assert len(actor_ring._images) <= actor_ring.KEPT
+
+
+def test_what_an_image_would_change_draws_the_strokes(qapp):
+    """A partial opacity (each stroke blends at it), a recorded picture (vectors stay
+    vectors) and a zoom so close that the image would be large draw the strokes."""
+    from PySide6.QtGui import QPicture
+
+    def faded(painter, r):
+        painter.setOpacity(0.55)
+        paint_actor_ring(painter, r)
+
+    def strokes_faded(painter, r):
+        painter.setOpacity(0.55)
+        draw_strokes(painter, r)
+
+    assert _render(faded, 130.3, 129.6, 1.2, 23.04) == _render(
+        strokes_faded, 130.3, 129.6, 1.2, 23.04
+    )
+    picture = QPicture()
+    painter = QPainter(picture)
+    paint_actor_ring(painter, 23.04)
+    painter.end()
+    assert not actor_ring._images  # recorded as strokes
+    close = _render(paint_actor_ring, 130.0, 130.0, 9.0, 23.04)  # close in: no image kept
+    assert close == _render(draw_strokes, 130.0, 130.0, 9.0, 23.04)
+    assert not actor_ring._images
+
+
+def test_the_images_kept_stay_within_their_bytes(qapp, monkeypatch):
+    monkeypatch.setattr(actor_ring, "BYTES_KEPT", 300_000)
+    for n in range(30):
+        _render(paint_actor_ring, 120.25, 121.5, 1.0 + n / 30, 23.04)
+    assert sum(image.sizeInBytes() for image, _ in actor_ring._images.values()) <= 300_000
+    assert len(actor_ring._images) > 1
+    assert actor_ring._held[0] == sum(i.sizeInBytes() for i, _ in actor_ring._images.values())

@@ -1,11 +1,12 @@
 """The current actor's glow and ring around its token, drawn once per size.
 
 The glow is three wide translucent circles and the ring two more: five antialiased strokes
-of a 7-pixel pen, most of the cost of a token's paint and a tenth of a GM action's (the
-token whose turn came and the one whose turn ended repaint in the GM's view and on the
-players' screen at every turn). They look the same for every token of a radius at a zoom:
-they are drawn once into an image, in device pixels, and the image is put down where the
-token is. A painter that rotates or shears draws them as before.
+of a 7-pixel pen, most of the cost of a token's paint and a twentieth of a GM action's (the
+token whose turn came repaints in the GM's view and on the players' screen at every turn).
+They look the same for every token of a radius at a zoom: they are drawn once into an
+image, in device pixels, and the image is put down where the token is. A painter that
+rotates or shears, one at a partial opacity, one that records vectors (a picture, a PDF)
+and a zoom so close that the image would be large draw the strokes as before.
 
 The image is drawn at the token's place to a 64th of a device pixel and put down on whole
 pixels, so that it is the picture the strokes would have made there (to a level or two of
@@ -18,15 +19,28 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QImage, QPaintEngine, QPainter, QPen
 
 from afdesk.gui import style
 
 KEPT = 64
 """Images kept (the radii, zooms and places to a 64th of a pixel in use: a few for each
 token whose turn it was, in each view); more are drawn again."""
+BYTES_KEPT = 16 * 1024 * 1024
+"""The most the kept images hold (the oldest go first)."""
+LARGEST = 384
+"""The widest image kept, in device pixels: closer in, the strokes are drawn (a zoom
+dragged to the nearest makes a new image at every frame, each larger than the strokes'
+cost)."""
 
-_images: dict[tuple[float, float, float, float], tuple[QImage, int]] = {}
+_images: dict[tuple, tuple[QImage, int]] = {}
+_held = [0]
+
+
+def forget() -> None:
+    """Let every kept image go."""
+    _images.clear()
+    _held[0] = 0
 
 
 def draw_strokes(painter: QPainter, r: float) -> None:
@@ -48,16 +62,29 @@ def paint_actor_ring(painter: QPainter, r: float) -> None:
     painter only scales (alike both ways) and moves."""
     t = painter.deviceTransform()
     scale = t.m11()
-    if t.m12() or t.m21() or t.m13() or t.m23() or scale <= 0 or abs(t.m22() - scale) > 1e-9:
+    # the widest stroke: the outer glow's 7-pixel pen, and a pixel of anti-aliasing
+    half = math.ceil((r + 14 + 3.5 + max(0.0, r * 0.26 - 7)) * scale) + 2
+    if (
+        t.m12()
+        or t.m21()
+        or t.m13()
+        or t.m23()
+        or scale <= 0
+        or abs(t.m22() - scale) > 1e-9
+        or 2 * half > LARGEST
+        or painter.opacity() != 1.0  # the strokes each blend at it, not once together
+        or painter.compositionMode() != QPainter.CompositionMode.CompositionMode_SourceOver
+        or painter.paintEngine().type() != QPaintEngine.Type.Raster  # vectors stay vectors
+    ):
         draw_strokes(painter, r)
         return
+    device = painter.device()
+    dpr = device.devicePixelRatio() if device is not None else 1.0
     x, y = math.floor(t.dx()), math.floor(t.dy())
     fx, fy = round((t.dx() - x) * 64) / 64, round((t.dy() - y) * 64) / 64
-    key = (r, round(scale, 6), fx, fy)
+    key = (r, round(scale, 6), fx, fy, dpr)
     kept = _images.get(key)
     if kept is None:
-        # the widest stroke: the outer glow's 7-pixel pen, and a pixel of anti-aliasing
-        half = math.ceil((r + 14 + 3.5 + max(0.0, r * 0.26 - 7)) * scale) + 2
         image = QImage(2 * half, 2 * half, QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(Qt.GlobalColor.transparent)
         p = QPainter(image)
@@ -66,12 +93,15 @@ def paint_actor_ring(painter: QPainter, r: float) -> None:
         p.scale(scale, scale)
         draw_strokes(p, r)
         p.end()
-        if len(_images) >= KEPT:
-            _images.clear()
-        kept = _images[key] = (image, half)
+        # one image pixel on one device pixel; set once: a kept image never changes (the
+        # campaign's thumbnails paint scenes on other threads)
+        image.setDevicePixelRatio(dpr)
+        _images[key] = kept = (image, half)
+        _held[0] += image.sizeInBytes()
+        while len(_images) > 1 and (len(_images) > KEPT or _held[0] > BYTES_KEPT):
+            old, _ = _images.pop(next(iter(_images)))
+            _held[0] -= old.sizeInBytes()
     image, half = kept
-    dpr = painter.device().devicePixelRatio() if painter.device() is not None else 1.0
-    image.setDevicePixelRatio(dpr)  # one image pixel on one device pixel
     painter.save()
     painter.resetTransform()
     painter.drawImage(QPointF((x - half) / dpr, (y - half) / dpr), image)

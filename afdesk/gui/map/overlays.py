@@ -222,9 +222,9 @@ class LegendItem(MapItem):
         self._painted: dict[int, float] = {}
         """The views (by id) that painted the legend since then, and at what scale."""
         self._heights: dict[tuple[int, float, str], float] = {}
+        """How tall each view's painter found an actor's line, by view, scale and text."""
         self._wrapped: dict[tuple[str, float], list[str]] = {}
         """The round lines wrapped (:meth:`turn_lines`), by line and text scale."""
-        """How tall each view's painter found an actor's line, by view, scale and text."""
         self._anchor: float | None = None
         """Where the key begins when it sits at the panel's foot (None: it follows the
         header)."""
