@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QMetaObject, QRect, QSize, QStringListModel, Qt, QTimer
-from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -220,7 +219,7 @@ class _WrapDelegate(QStyledItemDelegate):
         self._sizes: dict[tuple, tuple[int, int]] = {}
         """Sizes already measured, by line, width and font (a new line measures the rows in
         view again; a long one wraps anew each time otherwise)."""
-        self._rows: dict[tuple, QImage] = {}
+        self._rows: dict[tuple, object] = {}  # QImages
         """Rows already painted (:meth:`paint`), by line, size and look."""
 
     def sizeHint(self, option, index):
@@ -280,6 +279,10 @@ class _WrapDelegate(QStyledItemDelegate):
         )
         image = self._rows.get(key)
         if image is None:
+            # here, not at the top: the start makes the window whole before a row shows,
+            # and these two types cost it 4.5M instructions (their enums)
+            from PySide6.QtGui import QImage, QPainter
+
             image = QImage(
                 round(w * dpr), round(h * dpr), QImage.Format.Format_ARGB32_Premultiplied
             )

@@ -19,7 +19,8 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QImage, QPaintEngine, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QWidget
 
 from afdesk.gui import style
 
@@ -33,7 +34,7 @@ LARGEST = 384
 dragged to the nearest makes a new image at every frame, each larger than the strokes'
 cost)."""
 
-_images: dict[tuple, tuple[QImage, int]] = {}
+_images: dict[tuple, tuple] = {}  # (QImage, half its side)
 _held = [0]
 
 
@@ -60,6 +61,10 @@ def draw_strokes(painter: QPainter, r: float) -> None:
 def paint_actor_ring(painter: QPainter, r: float) -> None:
     """:func:`draw_strokes` around the painter's origin, from a kept image when the
     painter only scales (alike both ways) and moves."""
+    # here, not at the top: the start makes the window whole before a token is painted,
+    # and these types cost it their enums
+    from PySide6.QtGui import QImage, QPixmap
+
     t = painter.deviceTransform()
     scale = t.m11()
     # the widest stroke: the outer glow's 7-pixel pen, and a pixel of anti-aliasing
@@ -74,7 +79,9 @@ def paint_actor_ring(painter: QPainter, r: float) -> None:
         or 2 * half > LARGEST
         or painter.opacity() != 1.0  # the strokes each blend at it, not once together
         or painter.compositionMode() != QPainter.CompositionMode.CompositionMode_SourceOver
-        or painter.paintEngine().type() != QPaintEngine.Type.Raster  # vectors stay vectors
+        # a picture, a PDF, a printer: vectors stay vectors (asked of the device: the
+        # paint engine's type would cost the start its enums)
+        or not isinstance(painter.device(), (QWidget, QImage, QPixmap))
     ):
         draw_strokes(painter, r)
         return
