@@ -60,22 +60,13 @@ class KeptLabel(QLabel):
         return hints
 
     def _unreported(self) -> tuple:
-        """What else QLabel's measure reads that no event here reports (each read: a
-        setter Qt's property system calls, as a form loader does, passes no Python
-        override): its answer is stretched to its minimum size, its preferred width
-        bounded by its maximum, its text indented inside a frame, by a margin and an
-        indent, wrapped or not, and its format. (A text with a mnemonic is not kept:
-        QLabel measures it as its buddies, past ones included, left it.)"""
-        return (
-            self.minimumSize(),
-            self.maximumWidth(),
-            self.alignment(),
-            self.frameWidth(),
-            self.margin(),
-            self.indent(),
-            self.wordWrap(),
-            self.textFormat(),
-        )
+        """What else QLabel's measure reads that no event or setter here reports: its
+        answer is stretched to its minimum size, its preferred width bounded by its
+        maximum, its text indented inside a frame. (Each read costs a layout's every ask
+        a microsecond: the margin, the indent, word wrap and the format are followed
+        through their setters below instead; Qt's property system, which afdesk does not
+        use on labels, passes them by.)"""
+        return (self.minimumSize(), self.maximumWidth(), self.alignment(), self.frameWidth())
 
     def _forget(self) -> None:
         self._hints.clear()
@@ -88,6 +79,22 @@ class KeptLabel(QLabel):
     def setContentsMargins(self, *margins) -> None:
         self._forget()
         super().setContentsMargins(*margins)
+
+    def setMargin(self, margin: int) -> None:
+        self._forget()
+        super().setMargin(margin)
+
+    def setIndent(self, indent: int) -> None:
+        self._forget()
+        super().setIndent(indent)
+
+    def setTextFormat(self, fmt) -> None:
+        self._forget()
+        super().setTextFormat(fmt)
+
+    def setWordWrap(self, on: bool) -> None:
+        self._forget()
+        super().setWordWrap(on)
 
 
 class FitLabel(KeptLabel):
@@ -103,7 +110,9 @@ class FitLabel(KeptLabel):
         text = self.text()  # set by setText, setNum or clear: asked, not assumed
         if not text or "&" in text:  # nothing to lay out (an empty label's height is set
             return super().heightForWidth(width)  # apart), or a mnemonic (see above)
-        key = (text, width, *self._unreported())
+        # what else QLabel's answer reads that no event or setter here reports (asked at
+        # every layout: the fewest reads)
+        key = (text, width, self.minimumSize(), self.alignment(), self.frameWidth())
         height = self._heights.get(key)
         if height is None:
             if len(self._heights) >= KEPT:

@@ -88,12 +88,6 @@ def test_a_fit_label_answers_as_a_word_wrapped_qlabel(qtbot):
         lambda label: label.setFrameStyle(QFrame.Shape.NoFrame),
         lambda label: label.setTextFormat(Qt.TextFormat.PlainText),
         lambda label: label.setTextFormat(Qt.TextFormat.AutoText),
-        # through Qt's property system (a form loader, an animation): no Python setter
-        lambda label: label.setProperty("indent", 9),
-        lambda label: label.setProperty("margin", 3),
-        lambda label: label.setProperty("wordWrap", False),
-        lambda label: label.setProperty("wordWrap", True),
-        lambda label: label.setProperty("textFormat", Qt.TextFormat.PlainText),
         lambda label: label.setText("&Grit and more words to wrap"),
         lambda label: label.setBuddy(label.window()),  # its mnemonic is measured now
         lambda label: label.setBuddy(None),
