@@ -150,14 +150,20 @@ def test_scrolling_to_the_top_brings_back_earlier_lines(playing_doc, qtbot, monk
     assert shown(panel) == lines and model.first == 0
 
 
-def test_a_hidden_log_scrolls_to_its_end_when_shown(playing_doc, qtbot):
-    doc = playing_doc
+def shown_log(doc: EncounterDocument, qtbot, width: int, height: int) -> LogPanel:
+    """A Log panel of ``doc``, ``width`` by ``height``, on screen."""
     panel = LogPanel()
     qtbot.addWidget(panel)
-    panel.resize(300, 130)
+    panel.resize(width, height)
     panel.set_document(doc)
     panel.show()
     qtbot.waitExposed(panel)
+    return panel
+
+
+def test_a_hidden_log_scrolls_to_its_end_when_shown(playing_doc, qtbot):
+    doc = playing_doc
+    panel = shown_log(doc, qtbot, 300, 130)
     panel.hide()
     long_session.run(
         lambda ops: doc.push_many(ops),
@@ -228,12 +234,7 @@ def test_kept_rows_are_the_picture_qt_paints(playing_doc, qtbot, monkeypatch):
     from afdesk.gui.docks import log
 
     doc = playing_doc
-    panel = LogPanel()
-    qtbot.addWidget(panel)
-    panel.resize(520, 260)
-    panel.set_document(doc)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = shown_log(doc, qtbot, 520, 260)
     push = lambda ops: doc.push_many(ops)  # noqa: E731
     long_session.run(push, lambda: False, lambda: False, doc.encounter, changes=30, seed=4)
     view = panel.view
