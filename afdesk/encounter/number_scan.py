@@ -21,9 +21,10 @@ import msgspec
 
 from afdesk.encounter.limits import MAX_MAGNITUDE, has_bad_number
 
-_LARGE = re.compile(rb"\d{19,}|\d(?:\.\d+)?e(?:1[89]|[2-9]\d|\d{3,})")
-"""A JSON number token of 10**18 or more (a digit run, or a float's mantissa and exponent;
-the sign left out: the limit is the same on both sides)."""
+_LARGE = re.compile(rb"\d{19,}|\d(?:\.\d+)?e(?:\d{3,}|[2-9]\d|1[89])(?!\d)")
+"""A JSON number token of 10**18 or more (a digit run, or a float's mantissa and its whole
+exponent: ``1e180`` is not ``1e18``; the sign left out: the limit is the same on both
+sides)."""
 
 _SHAPES = bytes(48 if 48 <= c <= 57 else c if c == ord("e") else 32 for c in range(256))
 """Every digit to ``0``, ``e`` kept, every other byte to a space: a token of 10**18 or more

@@ -72,3 +72,10 @@ _values = st.recursive(
 @given(st.lists(_values, max_size=5))
 def test_the_scan_answers_as_the_walk(values):
     assert numbers_fit(values) == walked(values)
+
+
+def test_a_float_exponent_is_read_whole():
+    """``1e180`` is not ``1e18`` (found by the property test above, once)."""
+    assert not numbers_fit([1e180])
+    assert not numbers_fit([{"x": -2.5e100}])
+    assert numbers_fit([1e18, -9.2e18, 1e-180])
