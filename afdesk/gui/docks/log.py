@@ -9,12 +9,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QMetaObject, QRect, QSize, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolTip,
@@ -203,13 +201,6 @@ class LogModel(QStringListModel):
             self.first = len(self.rows) - self.WINDOW
 
 
-ROWS_KEPT = 48
-"""Rows kept painted: those in view and those scrolled past lately (a few MB)."""
-ROW_PIXELS_KEPT = 200_000
-"""The largest row kept painted, in device pixels (a long line wrapped many times on a
-wide screen is painted each time)."""
-
-
 class _WrapDelegate(QStyledItemDelegate):
     """Row heights for lines wrapped to the view's width (a tree view asks for a size
     without saying how wide the row is)."""
@@ -219,8 +210,6 @@ class _WrapDelegate(QStyledItemDelegate):
         self._sizes: dict[tuple, tuple[int, int]] = {}
         """Sizes already measured, by line, width and font (a new line measures the rows in
         view again; a long one wraps anew each time otherwise)."""
-        self._rows: dict[tuple, object] = {}  # QImages
-        """Rows already painted (:meth:`paint`), by line, size and look."""
 
     def sizeHint(self, option, index):
         view = self.parent()
@@ -237,68 +226,6 @@ class _WrapDelegate(QStyledItemDelegate):
                 self._sizes.clear()
             self._sizes[key] = size
         return QSize(*size)
-
-    def paint(self, painter, option, index) -> None:
-        """A row as Qt's delegate paints it, from an image kept for its words, size and
-        look: a new line scrolls the log, and every row in view was painted again, its
-        words wrapped and shaped anew (a twelfth of a GM action). The image holds the
-        row over the view's own ground and what the view paints under a row, so that it
-        is the picture painting it there makes; a row too large to keep, a painter that
-        is not the view's own and a view under a style sheet are painted as Qt paints
-        them."""
-        rect = option.rect
-        w, h = rect.width(), rect.height()
-        device = painter.device()
-        dpr = device.devicePixelRatio() if device is not None else 1.0
-        view = self.parent()
-        if (
-            w * h * dpr * dpr > ROW_PIXELS_KEPT
-            or not painter.worldTransform().isIdentity()
-            or view.styleSheet()
-            or QApplication.instance().styleSheet()
-        ):
-            super().paint(painter, option, index)
-            return
-        viewport = view.viewport()
-        ground = viewport.palette().brush(viewport.backgroundRole())
-        if ground.style() != Qt.BrushStyle.SolidPattern:  # a picture under the rows
-            super().paint(painter, option, index)
-            return
-        key = (
-            index.data(),
-            w,
-            h,
-            dpr,
-            # the row has one after it: the tree's branch lines (none here) say it, and
-            # the row before a new line gains it
-            option.state & ~QStyle.StateFlag.State_Sibling,
-            option.features,
-            option.palette.cacheKey(),
-            option.font.key(),
-            ground.color().rgba(),
-        )
-        image = self._rows.get(key)
-        if image is None:
-            # here, not at the top: the start makes the window whole before a row shows,
-            # and these two types cost it 4.5M instructions (their enums)
-            from PySide6.QtGui import QImage, QPainter
-
-            image = QImage(
-                round(w * dpr), round(h * dpr), QImage.Format.Format_ARGB32_Premultiplied
-            )
-            image.setDevicePixelRatio(dpr)
-            image.fill(ground.color())
-            row = QPainter(image)
-            opt = QStyleOptionViewItem(option)
-            opt.rect = QRect(0, 0, w, h)
-            # what the view paints under the row first (its alternate colour, ...)
-            view.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, row, view)
-            super().paint(row, opt, index)
-            row.end()
-            if len(self._rows) >= ROWS_KEPT:
-                self._rows.clear()
-            self._rows[key] = image
-        painter.drawImage(rect.topLeft(), image)
 
     def helpEvent(self, event, view, option, index) -> bool:
         """A line's tooltip is its entry's words (Qt holds only the lines)."""
