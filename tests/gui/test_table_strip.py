@@ -211,3 +211,53 @@ def test_the_count_to_come_fits_beside_the_cards_on_a_tall_strip(qtbot):
         more = strip._more(strip.state)
         wide = QFontMetricsF(strip._more_font(card_h)).horizontalAdvance(more)
         assert more == f"+{n - count}" and after_cards + wide <= strip.width() - 12
+
+
+def test_the_head_is_measured_once_for_its_words_and_font(qtbot, monkeypatch):
+    """The head's width is kept for its words and font (a paint and a turn ask for it
+    eight times): asked again, it is not measured again; new words or a new font are
+    measured anew, and the width is always the one a fresh measure gives."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from afdesk.gui.table import strip as strip_module
+    from afdesk.gui.table.strip import ReflexStrip, StripState
+
+    strip = ReflexStrip()
+    qtbot.addWidget(strip)
+    strip.resize(1920, 120)
+    measured: list[str] = []
+
+    class Counting(QFontMetricsF):
+        def horizontalAdvance(self, text, *args):
+            measured.append(text)
+            return super().horizontalAdvance(text, *args)
+
+    monkeypatch.setattr(strip_module, "QFontMetricsF", Counting)
+
+    def fresh() -> float:
+        metrics = QFontMetricsF(strip._head_font())
+        lines = strip.state.head.replace(" · ", "\n").split("\n")
+        return max(120.0, max(metrics.horizontalAdvance(line) for line in lines) + 12)
+
+    def asked() -> float:
+        return strip._head_rect(strip._head_font()).width()
+
+    strip.set_state(StripState("Round 1", ()))
+    assert asked() == fresh() == 120.0  # a short head: the least width
+    before = len(measured)
+    for _ in range(8):
+        assert asked() == 120.0
+    assert len(measured) == before  # asked eight times, measured none
+
+    strip.set_state(StripState("Exchange 12 · Round 4 of 5 · the bridge over the gorge", ()))
+    wide = asked()
+    assert len(measured) > before and wide == fresh() > 120.0
+    before = len(measured)
+    assert asked() == wide and len(measured) == before
+
+    font = strip.font()
+    font.setFamily("DejaVu Serif")
+    font.setItalic(True)
+    strip.setFont(font)  # another font, the same words: measured anew
+    assert asked() == fresh()
+    assert len(measured) > before
