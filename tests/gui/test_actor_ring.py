@@ -44,15 +44,36 @@ def _fresh():
     actor_ring.forget()
 
 
+def _quarter(v: float) -> float:
+    return round(v * 4) / 4
+
+
 def test_the_kept_image_is_the_picture_the_strokes_make(qapp):
+    """The picture the strokes make at the token's place to a quarter pixel (an eighth of
+    a pixel at most from it)."""
     rng = random.Random(7)
     for _ in range(6):
         x, y = 130 + rng.random(), 130 + rng.random()
         scale, r = rng.choice((0.6, 1.0, 1.37, 2.0)), rng.choice((15.0, 23.04, 30.0))
-        direct = _render(draw_strokes, x, y, scale, r)
+        qx, qy = _quarter(x), _quarter(y)
+        assert abs(qx - x) <= 1 / 8 and abs(qy - y) <= 1 / 8
+        direct = _render(draw_strokes, qx, qy, scale, r)
         kept = _render(paint_actor_ring, x, y, scale, r)
-        assert direct != _render(draw_strokes, x, y, scale, r + 1)  # the picture tells
+        assert direct != _render(draw_strokes, qx, qy, scale, r + 1)  # the picture tells
         assert _largest_difference(direct, kept) <= 8, (x, y, scale, r)
+
+
+def test_tokens_at_any_places_share_sixteen_images(qapp, monkeypatch):
+    """A long roster brings a token at a new place each turn: the ring's images are
+    drawn at a quarter pixel's places, at most 16 for a radius at a zoom, then kept."""
+    drawn = []
+    real = actor_ring.draw_strokes
+    monkeypatch.setattr(actor_ring, "draw_strokes", lambda p, r: (drawn.append(r), real(p, r)))
+    rng = random.Random(3)
+    for _ in range(120):
+        _render(paint_actor_ring, 120 + rng.random() * 20, 120 + rng.random() * 20, 1.37, 23.04)
+    assert len(drawn) == len(actor_ring._images) <= 16
+    assert len(drawn) >= 12  # the places do differ
 
 
 def test_a_turned_painter_draws_the_strokes(qapp):

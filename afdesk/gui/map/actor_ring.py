@@ -8,10 +8,14 @@ image, in device pixels, and the image is put down where the token is. A painter
 rotates or shears, one at a partial opacity, one that records vectors (a picture, a PDF)
 and a zoom so close that the image would be large draw the strokes as before.
 
-The image is drawn at the token's place to a 64th of a device pixel and put down on whole
-pixels, so that it is the picture the strokes would have made there (to a level or two of
-255 on the edges): translucent strokes laid over one another and then over the map make
-the colours they make laid one by one over it.
+The image is drawn at the token's place to a quarter of a device pixel and put down on
+whole pixels, so that it is the picture the strokes would have made there (to a level or
+two of 255 on the edges; the ring is at most an eighth of a pixel from the disc's centre,
+which no eye sees): translucent strokes laid over one another and then over the map make
+the colours they make laid one by one over it. Sixteen places a pixel, not more: with a
+long roster each turn brings a token at a new place, and an image per place to a 64th of a
+pixel was drawn for each and never used again (a turn at 200 characters paid the strokes
+and the image both).
 """
 
 from __future__ import annotations
@@ -25,14 +29,16 @@ from PySide6.QtWidgets import QWidget
 from afdesk.gui import style
 
 KEPT = 64
-"""Images kept (the radii, zooms and places to a 64th of a pixel in use: a few for each
-token whose turn it was, in each view); more are drawn again."""
+"""Images kept (the radii, zooms and places to a quarter pixel in use: at most 16 places
+for a radius at a zoom, in each view); more are drawn again."""
 BYTES_KEPT = 16 * 1024 * 1024
 """The most the kept images hold (the oldest go first)."""
 LARGEST = 384
 """The widest image kept, in device pixels: closer in, the strokes are drawn (a zoom
 dragged to the nearest makes a new image at every frame, each larger than the strokes'
 cost)."""
+PLACES = 4
+"""The places an image is drawn at, per device pixel each way (a quarter pixel apart)."""
 
 _images: dict[tuple, tuple] = {}  # (QImage, half its side)
 _held = [0]
@@ -87,8 +93,10 @@ def paint_actor_ring(painter: QPainter, r: float) -> None:
         return
     device = painter.device()
     dpr = device.devicePixelRatio() if device is not None else 1.0
-    x, y = math.floor(t.dx()), math.floor(t.dy())
-    fx, fy = round((t.dx() - x) * 64) / 64, round((t.dy() - y) * 64) / 64
+    # to a quarter pixel: every token of a radius at a zoom comes to one of 16 images
+    qx, qy = round(t.dx() * PLACES) / PLACES, round(t.dy() * PLACES) / PLACES
+    x, y = math.floor(qx), math.floor(qy)
+    fx, fy = qx - x, qy - y
     key = (r, round(scale, 6), fx, fy, dpr)
     kept = _images.get(key)
     if kept is None:
