@@ -1,6 +1,7 @@
 """The actor's glow and ring come from a kept image: the same picture the five strokes
-make (to a few levels of 255 on anti-aliased edges), drawn once for a radius, a zoom and
-a place (E2: whose turn it is shows on the map and on the players' screen)."""
+make at the token's place to a quarter pixel (to a few levels of 255 on anti-aliased
+edges), drawn once for a radius, a zoom and such a place (E2: whose turn it is shows on
+the map and on the players' screen)."""
 
 from __future__ import annotations
 
