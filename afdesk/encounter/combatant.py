@@ -287,11 +287,7 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
         return None
 
     def has(self, kind: StateKind) -> bool:
-        # a loop, not any() over a generator: asked for every character at each change
-        for s in self.states:  # noqa: SIM110
-            if s.kind == kind:
-                return True
-        return False
+        return any(s.kind == kind for s in self.states)
 
     @property
     def hidden(self) -> bool:

@@ -57,9 +57,7 @@ def fogged(zone: Zone, fog: Fog) -> frozenset[Area]:
 
 def is_fogged(zone: Zone, fog: Fog, area: Area | None) -> bool:
     """Whether ``area`` (None: off the map, never fogged) lies under the fog."""
-    # no fog (most encounters), nothing under it: the zone is not searched (the players'
-    # views ask it for every character at each change)
-    return area is not None and bool(fog.areas) and zone.contains(area) and fog.covers(area)
+    return area is not None and zone.contains(area) and fog.covers(area)
 
 
 def tile_region(tile: "Tile") -> Region:
