@@ -30,7 +30,16 @@ class Fog(msgspec.Struct, frozen=True, omit_defaults=True):
         return tuple(area) in self.area_set()
 
     def area_set(self) -> frozenset[Area]:
-        return frozenset(tuple(a) for a in self.areas)  # type: ignore[misc]
+        """The fogged areas as a set, made once for this fog (it never changes): the
+        players' views ask :meth:`covers` of every character at each change."""
+        kept = _AREA_SETS.get(id(self))
+        if kept is not None and kept[0] is self:
+            return kept[1]
+        made: frozenset[Area] = frozenset((a[0], a[1]) for a in self.areas)
+        if len(_AREA_SETS) >= _AREA_SETS_KEPT:
+            _AREA_SETS.clear()
+        _AREA_SETS[id(self)] = (self, made)
+        return made
 
     def with_areas(self, areas: Iterable[Area], hidden: bool) -> "Fog":
         """The fog with ``areas`` hidden (or revealed)."""
@@ -38,6 +47,13 @@ class Fog(msgspec.Struct, frozen=True, omit_defaults=True):
         given = {(int(a[0]), int(a[1])) for a in areas}
         now = now | given if hidden else now - given
         return Fog(areas=tuple(sorted(now)))
+
+
+_AREA_SETS: dict[int, tuple[Fog, frozenset[Area]]] = {}
+"""The sets of the fogs asked last, by identity (each holds its fog: an id is not reused
+while kept). A frozen record cannot hold the set itself."""
+_AREA_SETS_KEPT = 4
+"""Fogs kept: the encounter's, and those of a comparison (before and after a change)."""
 
 
 class Region(msgspec.Struct, frozen=True):
@@ -57,7 +73,9 @@ def fogged(zone: Zone, fog: Fog) -> frozenset[Area]:
 
 def is_fogged(zone: Zone, fog: Fog, area: Area | None) -> bool:
     """Whether ``area`` (None: off the map, never fogged) lies under the fog."""
-    return area is not None and zone.contains(area) and fog.covers(area)
+    # no fog (most encounters), nothing under it: the zone is not searched (the players'
+    # views ask it for every character at each change)
+    return area is not None and bool(fog.areas) and zone.contains(area) and fog.covers(area)
 
 
 def tile_region(tile: "Tile") -> Region:
