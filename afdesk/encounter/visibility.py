@@ -37,4 +37,38 @@ def player_visible(enc: Encounter, cid: str) -> bool:
     return not is_fogged(enc.zone, enc.fog, c.area)
 
 
-__all__ = ["decoys_shown_to_players", "player_visible", "shown_to_players"]
+class SeenKeeper:
+    """The ids of the characters :func:`player_visible` allows, kept from one change to
+    the next: a character is asked again only when its record is another (records are
+    frozen: a change makes a new one), everyone when the zone or the fog is another. The
+    players' screen asks after every change (what was seen just before it): the whole
+    roster was asked each time."""
+
+    def __init__(self) -> None:
+        self._zone: object = None
+        self._fog: object = None
+        self._each: dict[str, tuple[Combatant, bool]] = {}
+        self._seen: frozenset[str] = frozenset()
+
+    def seen(self, enc: Encounter) -> frozenset[str]:
+        zone, fog, combatants = enc.zone, enc.fog, enc.combatants
+        each = self._each
+        changed = zone is not self._zone or fog is not self._fog
+        if changed:
+            self._zone, self._fog = zone, fog
+            each.clear()
+        for cid, c in combatants.items():
+            kept = each.get(cid)
+            if kept is None or kept[0] is not c:
+                each[cid] = (c, shown_to_players(c) and not is_fogged(zone, fog, c.area))
+                changed = True
+        if len(each) > len(combatants):  # some were taken out of the encounter
+            for cid in [cid for cid in each if cid not in combatants]:
+                del each[cid]
+            changed = True
+        if changed:
+            self._seen = frozenset(cid for cid, (_c, shown) in each.items() if shown)
+        return self._seen
+
+
+__all__ = ["SeenKeeper", "decoys_shown_to_players", "player_visible", "shown_to_players"]

@@ -25,8 +25,8 @@ from PySide6.QtCore import QObject, Signal
 
 from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.errors import IllegalOp
-from afdesk.encounter.ticker import PUBLIC, RESULT, SECRET, seen_by_players, ticker_lines
-from afdesk.encounter.visibility import player_visible
+from afdesk.encounter.ticker import PUBLIC, RESULT, SECRET, ticker_lines
+from afdesk.encounter.visibility import SeenKeeper, player_visible
 from afdesk.gui.table.settings import NEXT_CHECK_CHOICES, TableSettings
 from afdesk.rules.dice import Roll
 from afdesk.rules.errors import RulesError
@@ -128,7 +128,8 @@ class RollGate(QObject):
         self.decided: list[tuple[ShownRoll, bool]] = []
         """The last 50 checks seen, with whether the table saw each."""
         self._length = len(doc.encounter.log)
-        self._seen = seen_by_players(doc.encounter)
+        self._keeper = SeenKeeper()  # who the players see, asked again only of who changed
+        self._seen = self._keeper.seen(doc.encounter)
         doc.logChanged.connect(self._log_changed)
 
     @property
@@ -146,7 +147,7 @@ class RollGate(QObject):
         if len(log) < self._length:
             self.taken_back.emit()
         self._length = len(log)
-        seen, self._seen = self._seen, seen_by_players(enc)
+        seen, self._seen = self._seen, self._keeper.seen(enc)
         checks = [e.op.record for e in new if isinstance(e.op, ResolveContest)]
         choice = ""
         public = False
