@@ -287,7 +287,11 @@ class Combatant(msgspec.Struct, frozen=True, omit_defaults=True):
         return None
 
     def has(self, kind: StateKind) -> bool:
-        return any(s.kind == kind for s in self.states)
+        # a loop, not any() over a generator: asked for every character at each change
+        for s in self.states:  # noqa: SIM110
+            if s.kind == kind:
+                return True
+        return False
 
     @property
     def hidden(self) -> bool:

@@ -28,6 +28,13 @@ def is_out(c: Combatant) -> bool:
     return any(row.kind == "out" for row in features.standings(c))
 
 
+def out_of(roster: Iterable[Combatant]) -> list[Combatant]:
+    """The characters of ``roster`` out of the fight (:func:`is_out`), in its order. Each
+    map asks at every change, of every character: those neither gone nor held back (most)
+    have no standing row (``features.standings``) and are passed by without a call."""
+    return [c for c in roster if (c.exited or c.reserve) and is_out(c)]
+
+
 def fell_at(steps: Iterable[Step]) -> dict[str, Area]:
     """Each character's area just before the last change of ``steps`` (the applied ones,
     oldest first) that touched it while it was on the map: for a character out of the

@@ -6,8 +6,13 @@ below the GUI, so it is Qt-free and tested on its own."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Protocol
+
+ID_AND_NAME = operator.attrgetter("id", "name")
+"""A character's ``(id, name)``: the labels of a roster change only when these do (the map
+and the players' strip compare them, read in C, at every change)."""
 
 
 class Named(Protocol):

@@ -30,7 +30,7 @@ from afdesk.encounter.ops.move import MoveCombatant
 from afdesk.encounter.ops.reserve import BringIn
 from afdesk.encounter.ops.roster import AddState, AdjustCounter, ExitCombatant, PlaceCombatant
 from afdesk.encounter.state import Mode, Phase
-from afdesk.encounter.visibility import player_visible
+from afdesk.encounter.visibility import all_player_visible, player_visible
 from afdesk.rules.errors import RulesError
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class TickerLine(msgspec.Struct, frozen=True):
 
 def seen_by_players(enc: Encounter) -> frozenset[str]:
     """The ids of the characters the players may see now (see the module)."""
-    return frozenset(cid for cid in enc.combatants if player_visible(enc, cid))
+    return all_player_visible(enc)
 
 
 def _plural(n: int, word: str) -> str:

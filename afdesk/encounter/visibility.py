@@ -37,6 +37,17 @@ def player_visible(enc: Encounter, cid: str) -> bool:
     return not is_fogged(enc.zone, enc.fog, c.area)
 
 
+def all_player_visible(enc: Encounter) -> frozenset[str]:
+    """The ids of every character :func:`player_visible` allows, in one pass (the players'
+    screen asks at every change, for the whole roster)."""
+    zone, fog = enc.zone, enc.fog
+    return frozenset(
+        cid
+        for cid, c in enc.combatants.items()
+        if shown_to_players(c) and not is_fogged(zone, fog, c.area)
+    )
+
+
 class SeenKeeper:
     """The ids of the characters :func:`player_visible` allows, kept from one change to
     the next: a character is asked again only when its record is another (records are
@@ -71,4 +82,10 @@ class SeenKeeper:
         return self._seen
 
 
-__all__ = ["SeenKeeper", "decoys_shown_to_players", "player_visible", "shown_to_players"]
+__all__ = [
+    "SeenKeeper",
+    "all_player_visible",
+    "decoys_shown_to_players",
+    "player_visible",
+    "shown_to_players",
+]

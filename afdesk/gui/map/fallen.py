@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 
 from afdesk.encounter import features
 from afdesk.encounter.combatant import Combatant, Side, StateKind
-from afdesk.encounter.fallen import fell_at, is_out
+from afdesk.encounter.fallen import fell_at, out_of
 from afdesk.encounter.geometry import Area
 from afdesk.gui import mapgeom, style
 from afdesk.gui.map.base import MapItem
@@ -180,7 +180,7 @@ class FallenLayer:
     def sync(self, *_args) -> None:
         scene = self.scene
         enc = scene.enc
-        out = [c for c in enc.roster() if is_out(c)]
+        out = out_of(enc.roster())
         if out:
             self._follow()
         keep: set[str] = set()

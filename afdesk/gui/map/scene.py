@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from afdesk.encounter.combatant import Combatant, Side
 from afdesk.encounter.geometry import Area
-from afdesk.encounter.labels import short_labels
+from afdesk.encounter.labels import ID_AND_NAME, short_labels
 from afdesk.encounter.modes import current_mode
 from afdesk.encounter.summary import headline
 from afdesk.encounter.visibility import decoys_shown_to_players, shown_to_players
@@ -324,7 +324,7 @@ class MapScene(QGraphicsScene):
     def _sync_labels(self) -> set[Area]:
         """Work the token labels out again when a name changed; the areas of the tokens
         whose label changed with it (a rename can end or start a clash of initials)."""
-        names = tuple((c.id, c.name) for c in self.enc.roster())
+        names = tuple(map(ID_AND_NAME, self.enc.roster()))  # read in C: 4 times a change
         if names == self._names:
             return set()
         self._names = names

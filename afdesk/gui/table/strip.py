@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from afdesk.encounter.combatant import Side
-from afdesk.encounter.labels import short_labels
+from afdesk.encounter.labels import ID_AND_NAME, short_labels
 from afdesk.encounter.reflex import ROUNDS
 from afdesk.encounter.state import Phase
 from afdesk.encounter.visibility import player_visible
@@ -122,7 +122,7 @@ class StripCache:
     def labels_of(self, enc) -> dict[str, str]:
         """The tokens' labels (:func:`afdesk.encounter.labels.short_labels`, as the map
         works them out), again only when a name changed or someone came or went."""
-        names = tuple((c.id, c.name) for c in enc.roster())
+        names = tuple(map(ID_AND_NAME, enc.roster()))
         if names != self._names:
             self._names, self._labels = names, short_labels(enc.roster())
         return self._labels
