@@ -11,10 +11,11 @@ import pytest
 from afdesk.encounter.combatant import State, StateKind
 from afdesk.encounter.fallen import is_out, out_of
 from afdesk.encounter.fog import Fog, fogged, is_fogged, tile_region
+from afdesk.encounter.history import History
 from afdesk.encounter.labels import ID_AND_NAME
 from afdesk.encounter.ops.damage import OUT_NOTE
 from afdesk.encounter.ops.fog import SetFog
-from afdesk.encounter.ops.roster import AddCombatant
+from afdesk.encounter.ops.roster import AddCombatant, RemoveCombatant
 from afdesk.encounter.visibility import all_player_visible, player_visible, shown_to_players
 from afdesk.storage import samples as sample
 
@@ -27,20 +28,33 @@ _STANDINGS = (
 )
 
 
+_STATES = (
+    (),
+    (State(StateKind.HIDDEN),),
+    (State(StateKind.PREPARED),),
+    (State(StateKind.BLEEDING, 2),),
+    (State(StateKind.BLEEDING, 1), State(StateKind.HIDDEN)),
+)
+
+
 def _varied(seed: int):
     """The sample and 40 more: out of the fight, gone over an edge, held back, hidden or
-    not, on areas anywhere in the zone; fog over one tile or none."""
+    not, with other states or none, on areas anywhere in the zone; fog over one tile or
+    none; one character taken out of the roster and put back (its place in the order is
+    no longer its place among the characters kept)."""
     rng = random.Random(seed)
     enc = sample.build()
     base = enc.combatants["huang"]
     c0, r0, c1, r1 = enc.zone.area_bounds()
     for i in range(40):
-        states = (State(StateKind.HIDDEN),) if rng.random() < 0.3 else ()
         area = (rng.randint(c0, c1), rng.randint(r0, r1))
-        c = base.replace(id=f"v{i}", name=f"Extra {i}", area=area, states=states)
+        c = base.replace(id=f"v{i}", name=f"Extra {i}", area=area, states=rng.choice(_STATES))
         enc.apply(AddCombatant(c.replace(**rng.choice(_STANDINGS))))
     if rng.random() < 0.7:
         enc.apply(SetFog.of(tile_region(rng.choice(enc.zone.tiles)), True))
+    history = History(enc)
+    history.push(RemoveCombatant(rng.choice(enc.order[:-1])))
+    history.undo()
     return enc
 
 
@@ -49,6 +63,7 @@ def test_each_scan_gives_what_the_rule_gives_one_by_one(seed):
     enc = _varied(seed)
     roster = enc.roster()
     assert roster == [enc.combatants[cid] for cid in enc.order]
+    assert roster != list(enc.combatants.values())  # the order is the roster's own
     assert out_of(roster) == [c for c in roster if is_out(c)]
     assert all_player_visible(enc) == frozenset(
         cid for cid in enc.combatants if player_visible(enc, cid)
@@ -57,7 +72,9 @@ def test_each_scan_gives_what_the_rule_gives_one_by_one(seed):
     for c in roster:
         assert is_fogged(enc.zone, enc.fog, c.area) == (c.area in under)
         assert ID_AND_NAME(c) == (c.id, c.name)
-        assert c.has(StateKind.HIDDEN) == any(s.kind == StateKind.HIDDEN for s in c.states)
+        for kind in (StateKind.HIDDEN, StateKind.PREPARED, StateKind.BLEEDING):
+            assert c.has(kind) == any(s.kind == kind for s in c.states)
+            assert c.has(str(kind)) == c.has(kind)
 
 
 def test_the_scans_tell_apart_what_they_count():
@@ -69,6 +86,11 @@ def test_the_scans_tell_apart_what_they_count():
     seen = all_player_visible(enc)
     assert seen and any(cid not in seen for cid in enc.combatants)
     assert not is_fogged(enc.zone, Fog(), roster[0].area)  # no fog: nothing under it
+    outside = (enc.zone.area_bounds()[2] + 7, 0)  # fogged, but off the zone: not under it
+    assert not enc.zone.contains(outside)
+    assert not is_fogged(enc.zone, Fog(areas=(outside,)), outside)
+    assert is_fogged(enc.zone, Fog(areas=(roster[0].area,)), roster[0].area)
+    assert any(c.has(StateKind.BLEEDING) and not c.hidden for c in roster)
     hidden_by_fog = 0
     for seed in range(8):  # some seeds fog a tile that shown characters stand on
         enc = _varied(seed)
