@@ -32,6 +32,24 @@ def isolated_app_state(tmp_path, monkeypatch, qapp):
     yield
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """What the test function dropped is collected as soon as it returns, before
+    pytest-qt's event processing after the call (this wrapper runs inside pytest-qt's).
+
+    A window a test showed and dropped (held only by cycles, as a map view is by its tools)
+    is otherwise painted for the first time there, with no frame of the test holding it,
+    and a collection that starts in the middle of that paint destroyed the window under
+    its painter: a segfault in QGraphicsView::paintEvent that came or went with the
+    collector's thresholds (tests/gui/test_map_view_lifetime.py). While a worker of
+    afdesk's runs, its collection waits for the tear-down (see below)."""
+    try:
+        return (yield)
+    finally:
+        if not gc_hold.held():
+            gc.collect()
+
+
 @pytest.fixture(autouse=True)
 def collected_after_each_test(qapp):
     """At the end of each test (after pytest-qt closed its widgets): wait until none of
