@@ -19,11 +19,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = r"""
 import gc, random, sys, weakref
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.gui.document import EncounterDocument
@@ -50,7 +55,16 @@ def collecting_paint(self, painter, option, widget=None):
 
 
 tokens.TokenItem.paint = collecting_paint
-views = [MapView(doc), MapView(doc, player=True)]
+if sys.argv[1] == "windows":  # the views are the windows
+    views = [MapView(doc), MapView(doc, player=True)]
+else:  # each view inside a window of its own that only a cycle holds
+    views = []
+    for player in (False, True):
+        window = QWidget()
+        window.me = window  # a cycle: only the collector frees it
+        MapView(doc, player=player, parent=window).resize(1100, 760)
+        views.append(window)
+    del window
 for v in views:
     v.resize(1100, 760)
     v.show()  # exposed at the next processEvents, and painted then
@@ -59,16 +73,19 @@ del views, v  # dropped while shown, not yet painted: the expose paints them
 state["armed"] = True
 app.processEvents()
 assert state["armed"] is False, "no token was painted after the views were dropped"
-print("alive during the paint:", state["alive"], flush=True)
+assert True in state["alive"], state["alive"]  # the one under its paint was held
 gc.collect()
 assert not any(r() for r in refs), "the dropped views were never freed"
 print("ok", flush=True)
 """
 
 
-def test_a_dropped_view_is_not_freed_in_the_middle_of_its_paint(tmp_path):
+@pytest.mark.parametrize("held_by", ["windows", "parents"])
+def test_a_dropped_view_is_not_freed_in_the_middle_of_its_paint(tmp_path, held_by):
+    """The views are the windows, or each is in a window of its own that a cycle holds."""
     done = subprocess.run(
-        [sys.executable, "-X", "faulthandler", "-c", CHILD],
+        [sys.executable, "-X", "faulthandler", "-c", CHILD, held_by],
+        cwd=ROOT,  # this checkout's afdesk, whichever is installed
         capture_output=True,
         text=True,
         timeout=120,

@@ -503,16 +503,20 @@ class MapView(QGraphicsView):
         super().mouseReleaseEvent(event)
 
     def viewportEvent(self, event) -> bool:
-        # The view holds itself (this frame's ``self``) while it handles its viewport's
-        # events, its paint above all. A view with no parent is freed by the garbage
-        # collector once dropped (its tools, group and links make cycles with it), and a
-        # collection can start in any Python its paint runs (an item's ``paint``): a paint
-        # that an expose event starts has no Python frame of the view's own (unlike an
-        # update request, which passes through :meth:`event`), so the collector destroyed
-        # the view, its window and backing store with them, in the middle of its own
-        # paint, and Qt went on painting with the freed paint engine (a segfault in
-        # QGraphicsView::paintEvent). Now a dropped view goes at a collection outside it.
-        return super().viewportEvent(event)
+        # The view holds itself (this frame's ``self``) and its window while it handles
+        # its viewport's events, its paint above all. A view or window with no parent is
+        # freed by the garbage collector once dropped (the view's tools, group and links
+        # make cycles with it), and a collection can start in any Python its paint runs
+        # (an item's ``paint``): a paint that an expose event starts has no Python frame
+        # of the view's own (unlike an update request, which passes through
+        # :meth:`event`), so the collector destroyed the view or the window around it,
+        # and the backing store with them, in the middle of the paint, and Qt went on
+        # painting with the freed paint engine (a segfault in QGraphicsView::paintEvent).
+        # Now a dropped view goes at a collection outside its paint.
+        window = self.window()
+        handled = super().viewportEvent(event)
+        del window  # held until here
+        return handled
 
     def event(self, event) -> bool:
         # Tab and Backtab pick the next character instead of moving the keyboard focus.
