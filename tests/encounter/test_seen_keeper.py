@@ -1,23 +1,25 @@
 """Who the players see, kept from change to change (afdesk.encounter.visibility.SeenKeeper):
 after every change of a long seeded session (moves, fog, hidden characters, the fallen,
 undos and redos, characters held back, brought in, removed and added) it answers what the
-rule asks of every character (ticker.seen_by_players), and asks the rule again only of the
+rule asks of every character (visibility.player_visible), and asks the rule again only of the
 characters whose record changed."""
 
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import msgspec
 
 from afdesk.encounter import visibility
 from afdesk.encounter.errors import IllegalOp
+from afdesk.encounter.fog import Fog
 from afdesk.encounter.history import History
 from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.encounter.ops.reserve import BringIn, HoldInReserve
 from afdesk.encounter.ops.roster import AddCombatant, RemoveCombatant, new_id
 from afdesk.encounter.ticker import seen_by_players
-from afdesk.encounter.visibility import SeenKeeper
+from afdesk.encounter.visibility import SeenKeeper, player_visible
 from afdesk.storage import samples
 from tests.benchmarks import long_session
 
@@ -44,12 +46,13 @@ def test_the_kept_set_is_the_rules_after_every_change():
     keeper = SeenKeeper()
     rng = random.Random(5)
     kinds = set()
-    fogged = hidden = 0
+    fogged = hidden = zones = 0
+    zone = enc.zone
     for _ in range(600):
         if rng.random() < 0.1:
             kind, ops = "roster", _roster_change(enc, rng)
         else:
-            kind, ops = long_session.change(enc, rng, "wide")
+            kind, ops = long_session.change(enc, rng, rng.choice(("wide", "editing")))
         try:
             if kind == "undo" and history.can_undo():
                 history.undo()
@@ -64,9 +67,12 @@ def test_the_kept_set_is_the_rules_after_every_change():
         kinds.add(kind)
         fogged += bool(enc.fog.areas)
         hidden += any(c.hidden for c in enc.combatants.values())
-        assert keeper.seen(enc) == seen_by_players(enc)
+        zones += enc.zone is not zone
+        zone = enc.zone
+        rule = frozenset(cid for cid in enc.combatants if player_visible(enc, cid))
+        assert keeper.seen(enc) == rule == seen_by_players(enc)
     assert {"roster", "undo", "redo"} <= kinds
-    assert fogged and hidden  # the session met the fog and hidden characters
+    assert fogged and hidden and zones  # the session met the fog, hidden characters, edits
 
 
 def test_only_the_changed_records_are_asked_again(monkeypatch):
@@ -88,3 +94,19 @@ def test_only_the_changed_records_are_asked_again(monkeypatch):
     enc.combatants[cid] = msgspec.structs.replace(enc.combatants[cid], facing=90.0)  # new
     keeper.seen(enc)
     assert asked == [cid]
+
+
+def test_another_zone_asks_everyone_again():
+    """Under the fog means inside the zone too (fog.is_fogged): the same fog over another
+    zone is asked again. (A session's zone edits never move anyone out of the zone: a
+    trim keeps the lines people stand in, E9; here the zone is changed by hand.)"""
+    enc = samples.build()
+    c = next(c for c in enc.combatants.values() if visibility.shown_to_players(c))
+    area = (c.area[0], c.area[1])
+    tile = next(t for t in enc.zone.tiles if area in {tuple(a) for a in t.areas()})
+    view = SimpleNamespace(zone=enc.zone, fog=Fog(areas=(area,)), combatants=enc.combatants)
+    keeper = SeenKeeper()
+    assert c.id not in keeper.seen(view)  # under the fog
+    others = tuple(t for t in enc.zone.tiles if t is not tile)
+    view.zone = msgspec.structs.replace(enc.zone, tiles=others)
+    assert c.id in keeper.seen(view)  # its tile gone from the zone: no fog there
