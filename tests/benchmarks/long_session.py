@@ -448,7 +448,9 @@ def open_window(qtbot, tmp_path, name: str, doc):
     window.set_document(doc)
     window.show_player_view()
     qtbot.addWidget(window.player_window)
-    qtbot.waitExposed(window.player_window)
+    from tests.gui.conftest import wait_exposed
+
+    wait_exposed(qtbot, window.player_window)
     for dock in (window.reflex_dock, window.combatant_dock, window.log_dock):
         assert dock.isVisible()
     return window

@@ -38,6 +38,7 @@ from afdesk.paths import sample_encounter
 from afdesk.storage import samples
 from tests.benchmarks import table_speed
 from tests.benchmarks.test_map_bench import crowd
+from tests.gui.conftest import wait_exposed
 
 
 @pytest.fixture(autouse=True)
@@ -130,7 +131,7 @@ def _table(qtbot, tmp_path, extras: int) -> tuple[MainWindow, EncounterDocument]
     qtbot.addWidget(window.player_window)
     for dock in (window.reflex_dock, window.combatant_dock, window.log_dock):
         assert dock.isVisible()
-    qtbot.waitExposed(window.player_window)
+    wait_exposed(qtbot, window.player_window)
     return window, doc
 
 

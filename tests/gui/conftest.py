@@ -42,12 +42,31 @@ def pytest_runtest_call(item):
     and a collection that starts in the middle of that paint destroyed the window under
     its painter: a segfault in QGraphicsView::paintEvent that came or went with the
     collector's thresholds (tests/gui/test_map_view_lifetime.py). While a worker of
-    afdesk's runs, its collection waits for the tear-down (see below)."""
+    afdesk's runs, its collection waits for the tear-down (see below). What the test gave
+    qtbot stays until pytest-qt closes it at the tear-down (registered_widgets_kept)."""
     try:
         return (yield)
     finally:
         if not gc_hold.held():
             gc.collect()
+
+
+@pytest.fixture(autouse=True)
+def registered_widgets_kept(qtbot):
+    """The widgets a test gives ``qtbot.addWidget`` are held until the tear-down, where
+    pytest-qt closes them (it holds them weakly): the collection after the test function
+    frees only what the test dropped without giving it to qtbot, and a registered window
+    is still there to be closed, its close handled as the test's."""
+    kept = []
+    add = qtbot.addWidget
+
+    def add_and_keep(widget, *, before_close_func=None):
+        kept.append(widget)
+        add(widget, before_close_func=before_close_func)
+
+    qtbot.addWidget = qtbot.add_widget = add_and_keep
+    yield
+    kept.clear()
 
 
 @pytest.fixture(autouse=True)
@@ -95,6 +114,18 @@ def _wait_for_the_workers(app) -> None:
             )
         app.processEvents()  # what a worker sends the UI thread (its result, its end)
         time.sleep(0.002)  # the worker runs meanwhile (processEvents does not wait)
+
+
+def wait_exposed(qtbot, widget, timeout: int = 5000) -> None:
+    """Until ``widget``'s window is exposed (on the screen, its first paint due or done).
+    pytest-qt's ``qtbot.waitExposed`` waits only as a ``with`` block around the ``show()``:
+    called after it, it returns a context manager and waits for nothing."""
+
+    def exposed() -> bool:
+        handle = widget.window().windowHandle()
+        return handle is not None and handle.isExposed()
+
+    qtbot.waitUntil(exposed, timeout=timeout)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QScrollArea
 
 from afdesk.gui.docks.combatant import NOBODY
-from tests.gui.conftest import character_panel
+from tests.gui.conftest import character_panel, wait_exposed
 
 
 def _settle() -> None:
@@ -25,7 +25,7 @@ def test_nobody_selected_says_how_to_show_a_character_and_the_page_keeps_its_wid
     panel = character_panel(playing_doc, qtbot)
     panel.resize(360, 600)
     panel.show()
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     page = panel.findChild(QScrollArea).widget()
     assert panel.__dict__.get("details") is None  # nothing but the two lines yet
     assert panel.title.text() == "Select a character to see it here."
@@ -67,7 +67,7 @@ def test_the_room_kept_is_as_wide_as_the_groups_at_any_font(playing_doc, qtbot, 
     font.setPointSize(points)
     panel.setFont(font)
     panel.show()
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     page = panel.findChild(QScrollArea).widget()
     _settle()
     room = page.minimumSizeHint().width()
@@ -80,7 +80,7 @@ def test_the_room_kept_is_as_wide_as_the_groups_at_any_font(playing_doc, qtbot, 
 def test_the_groups_follow_the_page_in_the_tab_order(playing_doc, qtbot):
     panel = character_panel(playing_doc, qtbot)
     panel.show()
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     playing_doc.select("chen")
     _settle()
     after = panel.findChild(QScrollArea).nextInFocusChain()
@@ -128,7 +128,7 @@ def test_the_states_rows_and_buttons_keep_their_place_in_the_tab_order(playing_d
 
     panel = character_panel(playing_doc, qtbot)
     panel.show()
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     playing_doc.select("chen")
     _settle()
     assert not playing_doc.push(AddState("chen", StateKind.BLEEDING, markers=2))

@@ -29,6 +29,7 @@ from afdesk.gui import screens
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.storage import samples
+from tests.gui.conftest import wait_exposed
 
 LAPTOP = QRect(0, 0, 1280, 720)
 
@@ -49,7 +50,7 @@ def ford(qtbot, laptop):
     w.set_document(doc)
     w.show()
     w.move(0, 0)
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     assert not doc.push(ChangeMode(Mode.CHASE, override=True))
     QApplication.processEvents()
     return w

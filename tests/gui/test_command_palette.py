@@ -12,6 +12,7 @@ from afdesk.encounter.combatant import StateKind
 from afdesk.gui import commands as cmd
 from afdesk.gui.main_window import MainWindow
 from afdesk.gui.palette import NO_CHARACTER, CommandPalette, matches, rows
+from tests.gui.conftest import wait_exposed
 
 
 @pytest.fixture
@@ -21,7 +22,7 @@ def window(qtbot, playing_doc):
     w.maybe_save = lambda: True
     w.set_document(playing_doc)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     return w
 
 

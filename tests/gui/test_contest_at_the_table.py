@@ -15,6 +15,7 @@ from afdesk.gui import screens
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.rules.dice import Pool, ScriptedSource
+from tests.gui.conftest import wait_exposed
 from tests.gui.odds_wait import settled_odds
 
 LAPTOP = QRect(0, 0, 1280, 720)
@@ -36,7 +37,7 @@ def dialog(duel, qtbot):
     qtbot.addWidget(dlg)
     screens.fit_dialog(dlg, LAPTOP)
     dlg.show()
-    qtbot.waitExposed(dlg)
+    wait_exposed(qtbot, dlg)
     return dlg
 
 

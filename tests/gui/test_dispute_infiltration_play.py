@@ -21,6 +21,7 @@ from afdesk.gui.dispute.controls import NEW
 from afdesk.gui.main_window import MainWindow
 from afdesk.gui.mapgeom import AREA
 from afdesk.rules.dice import ScriptedSource
+from tests.gui.conftest import wait_exposed
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def window(qtbot, tmp_path, monkeypatch):
     qtbot.addWidget(w)
     w.resize(1280, 720)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     return w
 
 

@@ -14,6 +14,7 @@ from afdesk.encounter.ops.roster import AddState, AdjustCounter
 from afdesk.gui import style
 from afdesk.gui.map.fallen import OutItem
 from afdesk.gui.map.view import MapView
+from tests.gui.conftest import wait_exposed
 
 
 def _views(doc, qtbot):
@@ -22,7 +23,7 @@ def _views(doc, qtbot):
         qtbot.addWidget(v)
         v.resize(1100, 760)
         v.show()
-        qtbot.waitExposed(v)
+        wait_exposed(qtbot, v)
     return views
 
 

@@ -12,7 +12,7 @@ from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.paths import chase_sample_encounter
 from afdesk.storage import load
-from tests.gui.conftest import start_to_the_whole_window
+from tests.gui.conftest import start_to_the_whole_window, wait_exposed
 
 
 def _menu_texts(window: MainWindow) -> list[tuple[str, list[str]]]:
@@ -135,7 +135,7 @@ def test_the_map_keeps_its_place_when_the_panels_arrive(qtbot, tmp_path, doc):
     late.resize(1500, 900)
     late.set_document(doc)
     late.show()
-    qtbot.waitExposed(late)
+    wait_exposed(qtbot, late)
     app.processEvents()
     first = late.map.mapTo(late, late.map.rect().topLeft()), late.map.size()
     late.complete()
@@ -147,7 +147,7 @@ def test_the_map_keeps_its_place_when_the_panels_arrive(qtbot, tmp_path, doc):
     whole.resize(1500, 900)
     whole.set_document(EncounterDocument(doc.encounter, journal_factory=lambda d: None))
     whole.show()
-    qtbot.waitExposed(whole)
+    wait_exposed(qtbot, whole)
     app.processEvents()
     assert whole.map.size() == late.map.size()
 
@@ -194,7 +194,7 @@ def test_the_zone_editors_docks_come_back_where_the_gm_put_them(qtbot, tmp_path,
         again.maybe_save = lambda: True
         qtbot.addWidget(again)
         again.show()
-        qtbot.waitExposed(again)
+        wait_exposed(qtbot, again)
         again.complete()
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
         assert not again.zone_editor.palette_dock.isVisible()  # only while editing
@@ -234,7 +234,7 @@ def test_the_docks_behind_a_tab_and_the_campaign_are_made_when_first_shown(
     window.set_document(playing_doc)
     window.resize(1280, 720)
     window.show()
-    qtbot.waitExposed(window)
+    wait_exposed(qtbot, window)
     window.complete()
     assert window._reserves_panel is None and window.reserves_dock.widget() is None
     assert window._campaign is None
@@ -294,7 +294,7 @@ def test_the_zone_editors_parts_are_made_when_it_first_opens(qtbot, tmp_path, pl
     window = _window(qtbot, tmp_path, "editor-late", defer=True)
     window.set_document(playing_doc)
     window.show()
-    qtbot.waitExposed(window)
+    wait_exposed(qtbot, window)
     window.complete()
     editor = window.zone_editor
     assert editor._parts is None and not editor.is_open()

@@ -15,6 +15,7 @@ from afdesk.encounter.ops.roster import PlaceCombatant
 from afdesk.gui.dialogs.contest import ContestDialog
 from afdesk.gui.document import EncounterDocument
 from afdesk.rules.dice import ScriptedSource
+from tests.gui.conftest import wait_exposed
 
 
 @pytest.fixture
@@ -55,7 +56,7 @@ def window(qtbot):
     w.maybe_save = lambda: True
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     return w
 
 

@@ -116,7 +116,7 @@ def test_a_crash_right_after_a_save_opens_the_saved_file(qtbot, tmp_path, monkey
     assert w.doc._journal is not None
     w.doc._journal = None  # the crash: nothing closes the journal
     w.doc = None
-    w.deleteLater()
+    w.hide()  # out of the way (qtbot closes it at the end, its document already gone)
 
     monkeypatch.setattr(recovery, "ask", lambda p, parent=None: pytest.fail("asked"))
     fresh = no_prompt(shown(qtbot, MainWindow(QSettings())))

@@ -43,6 +43,7 @@ from afdesk.gui.screens import screen_of
 from afdesk.gui.table.strip import strip_state
 from afdesk.storage import samples
 from tests.benchmarks.test_map_bench import crowd
+from tests.gui.conftest import wait_exposed
 
 # --------------------------------------------------------------------------- what shows
 
@@ -236,7 +237,7 @@ def table(request, qtbot, tmp_path):
     window.set_document(doc)
     window.show_player_view()
     qtbot.addWidget(window.player_window)
-    qtbot.waitExposed(window.player_window)
+    wait_exposed(qtbot, window.player_window)
     # The players' window now opens to fit the (800x800 offscreen) screen; these checks
     # compare at the TV-like size they always used.
     window.player_window.resize(1280, 720)
@@ -411,7 +412,7 @@ def test_a_board_nobody_sees_catches_up_when_it_shows(qtbot):
         assert board.column.order == fresh.column.order
 
     board.show()  # shown while the encounter is a battle: brought up to date
-    qtbot.waitExposed(board)
+    wait_exposed(qtbot, board)
     same_as_fresh()
     assert board.lane("mei").data.show_total is False
     board.hide()

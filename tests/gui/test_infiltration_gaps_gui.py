@@ -15,6 +15,7 @@ from afdesk.encounter.state import Mode
 from afdesk.gui.main_window import MainWindow
 from afdesk.gui.text import pct
 from afdesk.rules.dice import ScriptedSource
+from tests.gui.conftest import wait_exposed
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ def window(qtbot, tmp_path):
     w.maybe_save = lambda: True
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     return w
 
 

@@ -28,6 +28,7 @@ from afdesk.gui.player_view import PlayerWindow
 from afdesk.gui.token_menu import token_menu
 from afdesk.storage.samples import build_warehouse
 from tests.encounter.conftest import start_round, turn_of
+from tests.gui.conftest import wait_exposed
 from tests.gui.odds_wait import settled_odds
 
 
@@ -37,7 +38,7 @@ def window(qtbot, tmp_path):
     w.maybe_save = lambda: True
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     return w
 
 
@@ -361,7 +362,7 @@ def test_the_roles_buttons_fit_the_dock_at_1280x720(qtbot, tmp_path, monkeypatch
     qtbot.addWidget(w)
     w.resize(1280, 720)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     assert w.open_bundled(paths.resource_dir() / "encounters" / "river-ford.afenc")
     doc = w.doc
     assert not doc.push(deal_hands(doc.encounter, random.Random(1)))

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDockWidget
 from afdesk.encounter.ops.meta import ChangeMode
 from afdesk.encounter.state import Mode
 from afdesk.gui.main_window import MainWindow
+from tests.gui.conftest import wait_exposed
 
 
 def _window(qtbot, tmp_path, doc=None) -> MainWindow:
@@ -21,7 +22,7 @@ def _window(qtbot, tmp_path, doc=None) -> MainWindow:
     w.maybe_save = lambda: True
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     if doc is not None:
         w.set_document(doc)
     return w

@@ -18,6 +18,7 @@ from afdesk.encounter.state import Phase
 from afdesk.gui.map import theme
 from afdesk.gui.map.overlays import KEY_HEIGHT, LegendItem
 from afdesk.gui.map.view import MapView
+from tests.gui.conftest import wait_exposed
 from tests.gui.test_incremental_views import same_legend_picture
 
 
@@ -44,7 +45,7 @@ def test_turns_and_rounds_repaint_the_header_alone(doc, qtbot, size):
         qtbot.addWidget(view)
         view.resize(*size)
         view.show()
-        qtbot.waitExposed(view)
+        wait_exposed(qtbot, view)
     for _ in range(3):  # painted whole once
         QApplication.processEvents()
     enc = doc.encounter

@@ -13,6 +13,7 @@ from afdesk.encounter.restore import Restore
 from afdesk.gui.docks.log import LogModel, LogPanel, entry_line, entry_people
 from afdesk.gui.document import EncounterDocument
 from tests.benchmarks import long_session
+from tests.gui.conftest import wait_exposed
 
 
 def expected(doc: EncounterDocument, text: str, person: str, checks: bool) -> list:
@@ -135,7 +136,7 @@ def test_scrolling_to_the_top_brings_back_earlier_lines(playing_doc, qtbot, monk
     panel.resize(300, 130)  # fewer lines fit than Qt holds: a scroll bar
     panel.set_document(doc)
     panel.show()
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     lines = [entry_line(e) for e in doc.encounter.log]
     assert shown(panel) == lines[-6:]
     model = panel.view.model()
@@ -157,7 +158,7 @@ def shown_log(doc: EncounterDocument, qtbot, width: int, height: int) -> LogPane
     panel.resize(width, height)
     panel.set_document(doc)
     panel.show()
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     return panel
 
 

@@ -12,6 +12,7 @@ from afdesk.encounter.ops.reflex import deal_hands, play_cards
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.storage import samples
+from tests.gui.conftest import wait_exposed
 
 
 def _window(qtbot):
@@ -25,7 +26,7 @@ def _window(qtbot):
     w.set_document(doc)
     w.resize(1280, 720)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     QApplication.processEvents()
     return w, doc
 

@@ -25,6 +25,7 @@ from afdesk.gui.dialogs.character import CharacterDialog
 from afdesk.gui.dialogs.character_form import CharacterForm, parse_states
 from afdesk.gui.editor.new_encounter import PrepareEncounterDialog
 from afdesk.gui.main_window import MainWindow
+from tests.gui.conftest import wait_exposed
 
 WEAPONS = "sword, 2\nstaff, 1, 2\nknives, 1\ncrossbow, 3, 0, 8"
 ARMED = (
@@ -208,7 +209,7 @@ def test_the_form_and_prepare_fit_a_1280x720_screen(window, qtbot, monkeypatch):
         qtbot.addWidget(dlg)
         dlg.show()
         dlg.move(0, 0)
-        qtbot.waitExposed(dlg)
+        wait_exposed(qtbot, dlg)
         name = type(dlg).__name__
         assert dlg.height() <= 680 and dlg.width() <= 1280, name
         buttons = [b for box in dlg.findChildren(QDialogButtonBox) for b in box.buttons()]

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QAbstractButton, QComboBox
 
 from afdesk.gui import screens
 from afdesk.gui.player_view import PlayerWindow
+from tests.gui.conftest import wait_exposed
 
 
 def _cut(w: PlayerWindow) -> list[str]:
@@ -40,7 +41,7 @@ def test_on_one_screen_it_opens_as_a_window_inside_it_with_its_bar_whole(
     w = PlayerWindow(doc)
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     assert not w.isFullScreen() and w.bar.isVisible()
     # Room for the window manager's title bar and frame, inside the screen.
     outer = w.geometry().adjusted(-screens.FRAME, -screens.TITLE_BAR, screens.FRAME, screens.FRAME)
@@ -58,7 +59,7 @@ def test_leaving_full_screen_fits_the_window_back_inside_its_screen(doc, qtbot, 
     w = PlayerWindow(doc)
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     w.show_fullscreen_on(screens.screen_of(w))
     assert w.isFullScreen() and w.table.player_fullscreen
     w.leave_fullscreen()

@@ -25,6 +25,7 @@ from afdesk.gui.dialogs.character import CharacterDialog
 from afdesk.gui.editor.new_encounter import PrepareEncounterDialog
 from afdesk.gui.editor.palette import KIND_ROLE
 from afdesk.gui.main_window import MainWindow
+from tests.gui.conftest import wait_exposed
 
 LEFT = Qt.MouseButton.LeftButton
 NO = Qt.KeyboardModifier.NoModifier
@@ -50,7 +51,7 @@ def shown(qtbot, w: MainWindow) -> MainWindow:
     qtbot.addWidget(w)
     w.resize(1600, 1000)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     w.activateWindow()
     return w
 

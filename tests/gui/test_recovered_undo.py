@@ -30,7 +30,7 @@ def crashed_session(qtbot, tmp_path):
     crashed = doc.encounter.state()
     doc._journal = None  # the crash: nothing closes the journal
     w.doc = None
-    w.deleteLater()
+    w.hide()  # out of the way (qtbot closes it at the end, its document already gone)
     return path, saved, crashed
 
 

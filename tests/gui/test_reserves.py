@@ -12,6 +12,7 @@ from afdesk.gui.docks.reserves import ReservesPanel
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.map.scene import MapScene
 from afdesk.storage import samples as sample
+from tests.gui.conftest import wait_exposed
 
 GROUP = "the archers on the ridge"
 
@@ -26,7 +27,7 @@ def test_hold_back_and_bring_in_through_the_dock(qtbot):
     qtbot.addWidget(panel)
     panel.set_document(doc)
     panel.show()
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     gm, table = MapScene(doc), MapScene(doc, player=True)
     assert "Nobody is held back" in panel.header.text()
     assert not panel.hold_button.isEnabled()  # nothing selected

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from afdesk.gui import screens
+from tests.gui.conftest import wait_exposed
 
 LAPTOP = QRect(0, 0, 1280, 720)
 
@@ -57,7 +58,7 @@ def _show_at_origin(qtbot, w: QWidget) -> None:
     qtbot.addWidget(w)
     w.show()
     w.move(0, 0)
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     QApplication.processEvents()
 
 

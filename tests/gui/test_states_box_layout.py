@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from afdesk.encounter.combatant import StateKind
 from afdesk.encounter.ops.roster import AddMomentum, AddState
-from tests.gui.conftest import character_panel
+from tests.gui.conftest import character_panel, wait_exposed
 
 PILED = (
     StateKind.BURNING,
@@ -49,7 +49,7 @@ def shown_panel(doc, qtbot):
     panel = character_panel(doc, qtbot)
     panel.resize(360, 900)
     panel.show()
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     return panel
 
 
@@ -79,7 +79,7 @@ def _focus_on_add_state(doc, qtbot):
     """Gao's Character dock in an active window, the focus on its Add state button."""
     panel = character_panel(doc, qtbot)
     panel.show()
-    qtbot.waitExposed(panel)
+    wait_exposed(qtbot, panel)
     panel.activateWindow()
     qtbot.waitUntil(panel.isActiveWindow)
     doc.select("gao")

@@ -14,7 +14,7 @@ from afdesk.encounter.ops.roster import AddMomentum, AddState
 from afdesk.gui.docks.combatant import CombatantPanel
 from afdesk.gui.document import EncounterDocument
 from afdesk.storage import samples
-from tests.gui.conftest import character_panel
+from tests.gui.conftest import character_panel, wait_exposed
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def panel(playing_doc, qtbot):
     p = character_panel(playing_doc, qtbot)
     p.resize(300, 420)  # a short dock: a character with many states overflows it
     p.show()
-    qtbot.waitExposed(p)
+    wait_exposed(qtbot, p)
     return p
 
 

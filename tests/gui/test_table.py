@@ -20,6 +20,7 @@ from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.rules.dice import ScriptedSource
 from afdesk.storage import samples as sample
+from tests.gui.conftest import wait_exposed
 
 
 def no_prompt(w: MainWindow) -> MainWindow:
@@ -32,7 +33,7 @@ def shown(qtbot, w: MainWindow) -> MainWindow:
     """Shortcuts (Space, Ctrl+D) only reach a shown, active window."""
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     w.activateWindow()
     return w
 
@@ -205,7 +206,7 @@ def test_a_crash_is_recovered_at_the_next_start(qtbot, tmp_path, monkeypatch):
     # The crash: the window is dropped without saving or closing the document.
     w.doc._journal = None
     w.doc = None
-    w.deleteLater()
+    w.hide()  # out of the way (qtbot closes it at the end, its document already gone)
 
     asked = []
     monkeypatch.setattr(recovery, "ask", lambda p, parent=None: asked.append(p) or "recover")
@@ -233,7 +234,7 @@ def test_a_kill_between_save_and_journal_restart_opens_the_saved_file(qtbot, tmp
     save(path, saved)  # ... and the process dies before mark_saved restarts the journal
     w.doc._journal = None
     w.doc = None
-    w.deleteLater()
+    w.hide()  # out of the way (qtbot closes it at the end, its document already gone)
 
     monkeypatch.setattr(recovery, "ask", lambda p, parent=None: pytest.fail("asked"))
     fresh = no_prompt(shown(qtbot, MainWindow(QSettings())))

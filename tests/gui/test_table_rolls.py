@@ -15,6 +15,7 @@ from afdesk.gui.player_view import PlayerWindow
 from afdesk.gui.table.rolls import gate_for
 from afdesk.gui.table.settings import TableSettings
 from afdesk.rules.dice import RandomSource
+from tests.gui.conftest import wait_exposed
 
 
 def plain_check(enc, cid: str, seed: int = 5):
@@ -28,7 +29,7 @@ def window(doc, qtbot) -> tuple[PlayerWindow, list]:
     qtbot.addWidget(w)
     w.resize(1280, 720)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     seen: list = []
     gate_for(doc).shown.connect(seen.append)
     return w, seen

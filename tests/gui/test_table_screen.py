@@ -23,6 +23,7 @@ from afdesk.gui.table.realsize import (
 )
 from afdesk.gui.table.screen import PingItem
 from afdesk.storage import samples as sample
+from tests.gui.conftest import wait_exposed
 
 AREA = mapgeom.AREA
 
@@ -70,7 +71,7 @@ def player(doc, qtbot):
     qtbot.addWidget(w)
     w.resize(1280, 720)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     return w
 
 
@@ -155,7 +156,7 @@ def gm(qtbot):
     w.resize(1280, 720)
     w.set_document(EncounterDocument(sample.build(), journal_factory=lambda d: None))
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     return w
 
 
@@ -171,7 +172,7 @@ def test_push_follow_and_the_frame_on_the_gm_map(gm, qtbot):
     screen.push()
     pw = gm.player_window
     qtbot.addWidget(pw)
-    qtbot.waitExposed(pw)
+    wait_exposed(qtbot, pw)
     gm_centre = screen.gm_rect().center()
     tv = centre_of(pw.camera.shown())
     assert abs(tv.x() - gm_centre.x()) < AREA / 2 and abs(tv.y() - gm_centre.y()) < AREA / 2

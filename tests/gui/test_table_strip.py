@@ -19,6 +19,7 @@ from afdesk.encounter.visibility import player_visible
 from afdesk.gui.player_view import PlayerWindow
 from afdesk.gui.table.settings import TableSettings
 from afdesk.gui.table.strip import strip_state
+from tests.gui.conftest import wait_exposed
 
 
 def names(state) -> list[str]:
@@ -83,7 +84,7 @@ def test_a_toggle_hides_the_strip_and_is_remembered(playing_doc, qtbot):
     w = PlayerWindow(playing_doc)
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     assert w.strip.isVisible()
     w.strip_box.setChecked(False)
     assert not w.strip.isVisible()
@@ -91,7 +92,7 @@ def test_a_toggle_hides_the_strip_and_is_remembered(playing_doc, qtbot):
     again = PlayerWindow(playing_doc)
     qtbot.addWidget(again)
     again.show()
-    qtbot.waitExposed(again)
+    wait_exposed(qtbot, again)
     assert not again.strip.isVisible() and not again.strip_box.isChecked()
     again.set_strip_shown(True)
     assert again.strip.isVisible() and again.strip_box.isChecked()

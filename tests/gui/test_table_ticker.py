@@ -14,6 +14,7 @@ from afdesk.gui.player_view import PlayerWindow
 from afdesk.gui.table.rolls import gate_for
 from afdesk.gui.table.settings import TableSettings
 from afdesk.gui.table.ticker_panel import FADE, MAX_LINES
+from tests.gui.conftest import wait_exposed
 from tests.gui.test_table_rolls import plain_check
 
 
@@ -30,7 +31,7 @@ def window(doc, qtbot) -> tuple[PlayerWindow, Clock]:
     qtbot.addWidget(w)
     w.resize(1280, 720)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     clock = Clock()
     w.ticker.clock = clock
     return w, clock

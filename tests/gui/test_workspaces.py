@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget
 from afdesk.encounter.state import Mode
 from afdesk.gui import layouts, screens
 from afdesk.gui.main_window import MainWindow
+from tests.gui.conftest import wait_exposed
 from tests.gui.test_table import no_prompt
 
 LAPTOP, DESKTOP = QRect(0, 0, 1280, 720), QRect(0, 0, 1920, 1080)
@@ -26,7 +27,7 @@ def on_screen(monkeypatch, qtbot, screen: QRect) -> MainWindow:
     w.open_sample()
     w.resize(screen.width() - screens.FRAME, screen.height() - screens.TITLE_BAR)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     return w
 
 
@@ -238,7 +239,7 @@ def test_the_first_layout_leaves_no_stray_tab_bar(qtbot, monkeypatch):
     qtbot.addWidget(w)
     w.resize(LAPTOP.width() - screens.FRAME, LAPTOP.height() - screens.TITLE_BAR)
     w.show()
-    qtbot.waitExposed(w)
+    wait_exposed(qtbot, w)
     settle()
     assert stray_tab_bars(w) == [] and duplicate_tab_bars(w) == [], "start page"
     w.open_sample()
