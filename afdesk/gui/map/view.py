@@ -503,16 +503,9 @@ class MapView(QGraphicsView):
         super().mouseReleaseEvent(event)
 
     def viewportEvent(self, event) -> bool:
-        # The view holds itself (this frame's ``self``) and its window while it handles
-        # its viewport's events, its paint above all. A view or window with no parent is
-        # freed by the garbage collector once dropped (the view's tools, group and links
-        # make cycles with it), and a collection can start in any Python its paint runs
-        # (an item's ``paint``): a paint that an expose event starts has no Python frame
-        # of the view's own (unlike an update request, which passes through
-        # :meth:`event`), so the collector destroyed the view or the window around it,
-        # and the backing store with them, in the middle of the paint, and Qt went on
-        # painting with the freed paint engine (a segfault in QGraphicsView::paintEvent).
-        # Now a dropped view goes at a collection outside its paint.
+        # The view and its window are held while the viewport's events run, its paint
+        # above all: dropped, either is freed by a collection, which may start in an
+        # item's paint (tests/gui/test_map_view_lifetime.py: a segfault in the paint).
         window = self.window()
         handled = super().viewportEvent(event)
         del window  # held until here
