@@ -40,7 +40,7 @@ from afdesk.encounter.geometry import Area
 from afdesk.gui import mapgeom
 from afdesk.gui.follow import Links
 from afdesk.gui.map import gestures, selection
-from afdesk.gui.map.mime import dragged_ids
+from afdesk.gui.map.drops import CharacterDrops
 from afdesk.gui.map.notes import MapNote
 from afdesk.gui.map.scene import MapScene
 from afdesk.gui.map.selection import Selection
@@ -53,7 +53,7 @@ MIN_ZOOM, MAX_ZOOM = 0.05, 12.0
 __all__ = ["MapView"]
 
 
-class MapView(QGraphicsView):
+class MapView(CharacterDrops, QGraphicsView):
     """A view of an encounter's map. The GM's view edits through Ops with its map tools;
     the player's (``player=True``) is read-only and leaves out GM-only things."""
 
@@ -553,34 +553,6 @@ class MapView(QGraphicsView):
         event.accept()
 
     # --------------------------------------------------------------- context menu
-
-    # Characters dragged onto the map (the Unplaced panel: afdesk.gui.docks.unplaced).
-    def _dropped_ids(self, event) -> list[str]:
-        """The characters a drag carries, if this view takes them (see drop_characters)."""
-        if self.player or self.doc is None or self.drop_characters is None:
-            return []
-        return dragged_ids(event.mimeData())
-
-    def dragEnterEvent(self, event) -> None:
-        if self._dropped_ids(event):
-            event.acceptProposedAction()
-        else:
-            super().dragEnterEvent(event)
-
-    def dragMoveEvent(self, event) -> None:
-        if self._dropped_ids(event):
-            event.acceptProposedAction()
-        else:
-            super().dragMoveEvent(event)
-
-    def dropEvent(self, event) -> None:
-        ids = self._dropped_ids(event)
-        if not ids or self.drop_characters is None:
-            super().dropEvent(event)
-            return
-        pos = self.mapToScene(event.position().toPoint())
-        self.drop_characters(ids, mapgeom.area_at(pos.x(), pos.y()))
-        event.acceptProposedAction()
 
     def contextMenuEvent(self, event) -> None:
         if self.player:
