@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import shiboken6
 
 from afdesk.encounter.contest.ops import ResolveContest
 from afdesk.encounter.restore import Restore
@@ -51,6 +52,10 @@ def check(panel: LogPanel, doc: EncounterDocument) -> None:
     fresh.kind.setCurrentIndex(panel.kind.currentIndex())
     assert fresh.visible_entries() == want
     assert shown(fresh) == [entry_line(e) for e in want[-model.WINDOW :]]
+    # Deleted now, as a dock's panel goes with its window: left to the garbage collector,
+    # a panel never shown crashed Python 3.13 (its view's wrapper deleted the view after
+    # the panel had gone, in whatever order the collector freed their cycle).
+    shiboken6.delete(fresh)
 
 
 def _filters(panel: LogPanel, doc: EncounterDocument, rng: random.Random) -> None:
