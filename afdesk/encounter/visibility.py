@@ -14,7 +14,9 @@ from afdesk.encounter.fog import is_fogged
 
 if TYPE_CHECKING:
     from afdesk.encounter.combatant import Combatant
+    from afdesk.encounter.fog import Fog
     from afdesk.encounter.interface import Encounter
+    from afdesk.encounter.zone import Zone
 
 
 def shown_to_players(c: Combatant) -> bool:
@@ -32,20 +34,20 @@ def player_visible(enc: Encounter, cid: str) -> bool:
     (on the map, not hidden, not in reserve) and does not stand under the fog; False for an
     unknown id."""
     c = enc.combatants.get(cid)
-    if c is None or not shown_to_players(c):
-        return False
-    return not is_fogged(enc.zone, enc.fog, c.area)
+    return c is not None and seen_in(enc.zone, enc.fog, c)
+
+
+def seen_in(zone: Zone, fog: Fog, c: Combatant) -> bool:
+    """Whether the players see ``c`` over ``zone`` under ``fog``: shown to them and not
+    under the fog (the rule of :func:`player_visible`, for a character at hand)."""
+    return shown_to_players(c) and not is_fogged(zone, fog, c.area)
 
 
 def all_player_visible(enc: Encounter) -> frozenset[str]:
     """The ids of every character :func:`player_visible` allows, in one pass (the players'
     screen asks at every change, for the whole roster)."""
     zone, fog = enc.zone, enc.fog
-    return frozenset(
-        cid
-        for cid, c in enc.combatants.items()
-        if shown_to_players(c) and not is_fogged(zone, fog, c.area)
-    )
+    return frozenset(cid for cid, c in enc.combatants.items() if seen_in(zone, fog, c))
 
 
 class SeenKeeper:
@@ -71,7 +73,7 @@ class SeenKeeper:
         for cid, c in combatants.items():
             kept = each.get(cid)
             if kept is None or kept[0] is not c:
-                each[cid] = (c, shown_to_players(c) and not is_fogged(zone, fog, c.area))
+                each[cid] = (c, seen_in(zone, fog, c))
                 changed = True
         if len(each) > len(combatants):  # some were taken out of the encounter
             for cid in [cid for cid in each if cid not in combatants]:
@@ -87,5 +89,6 @@ __all__ = [
     "all_player_visible",
     "decoys_shown_to_players",
     "player_visible",
+    "seen_in",
     "shown_to_players",
 ]
