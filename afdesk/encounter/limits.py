@@ -257,6 +257,19 @@ _PLANS: dict[type, _Plan] = {}
 _EMPTY: _Plan = ((), (), False)
 _REACH: dict[Any, bool] = {}
 _FROZEN: dict[type, bool] = {}
+_FIELDS: dict[type, tuple[msgspec.structs.FieldInfo, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """``msgspec.structs.fields(cls)``, read once per record type: it evaluates the
+    class's annotations at every call, and :func:`_frozen`, :func:`_type_reaches` and
+    :func:`_plan` each ask it of every record type a first load meets (a Struct's fields
+    never change once the class is made)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = msgspec.structs.fields(cls)
+    return found
+
 
 _CLEAN: dict[int, Any] = {}
 """Values found within every limit, by identity, each kept beside its id (so the id is not
@@ -291,7 +304,7 @@ def _frozen(t: Any) -> bool:
                 not getattr(t, "__parameters__", ())
                 and t.__struct_config__.frozen
                 and not t.__subclasses__()
-                and all(_frozen(f.type) for f in msgspec.structs.fields(t))
+                and all(_frozen(f.type) for f in _fields(t))
             )
             _FROZEN[t] = bool(found)
             return bool(found)
@@ -349,7 +362,7 @@ def _type_reaches(t: Any) -> bool:
             if t in _REACH:
                 return _REACH[t]
             _REACH[t] = False  # a cycle reaches nothing new
-            found = any(_type_reaches(f.type) for f in msgspec.structs.fields(t))
+            found = any(_type_reaches(f.type) for f in _fields(t))
             _REACH[t] = found
             return found
         if t in _SCALARS or issubclass(t, enum.Enum):
@@ -395,7 +408,7 @@ def _plan(cls: type) -> _Plan:
                 f"[{names.index(f.name)}]" if array_like else f".{f.name}",
                 _frozen(f.type),
             )
-            for f in msgspec.structs.fields(cls)
+            for f in _fields(cls)
             if _type_reaches(f.type)
         )
         plan = (checks, fields, _frozen(cls)) if checks or fields else _EMPTY
