@@ -65,6 +65,7 @@ SKELETON = [
     "cli.py",
     "errors.py",
     "paths.py",
+    "msgspec_first.py",
     "gui/__init__.py",
     "storage/__init__.py",
     "encounter/__init__.py",

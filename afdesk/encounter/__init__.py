@@ -6,3 +6,5 @@ Pure Python, no Qt. Every change is an Op (:mod:`afdesk.encounter.ops`), applied
 (:mod:`afdesk.encounter.history`). The mode of play is an object
 (:mod:`afdesk.encounter.modes`); the file's snapshot is :mod:`afdesk.encounter.snapshot`.
 """
+
+import afdesk.msgspec_first  # noqa: F401 - before msgspec is imported (see there)

@@ -8,11 +8,11 @@ features, -1: a module that never calls Qt). afdesk selects no feature, and its 
 contracts already say which of its modules may use Qt (only ``afdesk.gui``): noting that
 answer for every afdesk module beforehand spares the start reading the source of the
 hundred-odd modules it imports after Qt. The model's dependencies, imported with the
-first file after the first frame (msgspec, the ``typing_extensions`` it uses, the standard
-library's top-level modules), never call Qt and are noted so too, and so are the modules
-imported before Qt: none of them can have selected a feature. PySide6's and shiboken's
-own are left to the hook. A PySide6 that keeps no such table is left as it is (its hook
-then reads as before)."""
+first file after the first frame (msgspec, the standard library's top-level modules, and
+``typing_extensions`` where msgspec uses it: :mod:`afdesk.msgspec_first`), never call Qt
+and are noted so too, and so are the modules imported before Qt: none of them can have
+selected a feature. PySide6's and shiboken's own are left to the hook. A PySide6 that
+keeps no such table is left as it is (its hook then reads as before)."""
 
 from __future__ import annotations
 

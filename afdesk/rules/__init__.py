@@ -6,6 +6,7 @@ af-classic (C1-C6), ``d20`` the five degrees (D1-D5); ``odds`` gives exact proba
 name files store: callers ask it what it can do instead of comparing names.
 """
 
+import afdesk.msgspec_first  # noqa: F401 - before msgspec is imported (see there)
 from afdesk.rules.errors import RulesError
 from afdesk.rules.rulesets import DEFAULT, Ruleset, ruleset_named, ruleset_names
 

@@ -6,6 +6,7 @@ Pure Python, no Qt. The GUI uses::
     from afdesk.storage.journal import Journal, pending_journals, recover, discard
 """
 
+import afdesk.msgspec_first  # noqa: F401 - before msgspec is imported (see there)
 from afdesk.storage.atomic import clean_stale_temps
 from afdesk.storage.codec import MAX_BYTES, decode, encode
 from afdesk.storage.errors import FileChangedError, LoadError, SaveError

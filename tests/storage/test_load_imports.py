@@ -109,3 +109,43 @@ def test_the_record_modules_keep_their_annotations_evaluated():
                 strings = {k: v for k, v in own.items() if isinstance(v, str)}
                 # a forward reference to a record defined further down stays a string
                 assert len(strings) <= 1, (value, strings)
+
+
+SAME_READING = """
+import sys, hashlib
+{first}
+import afdesk.storage
+import afdesk.paths
+from afdesk.encounter.registry import registered_ops
+from afdesk.storage.schema import schema_text
+
+registered_ops()
+loaded = afdesk.storage.load(afdesk.paths.sample_encounter())
+reader = sys.modules["msgspec._utils"]._get_type_hints.__module__
+digest = hashlib.sha256(afdesk.storage.encode(loaded.state) + schema_text().encode()).hexdigest()
+print(reader, "typing_extensions" in sys.modules, digest)
+"""
+
+
+def _reading(first: str) -> tuple[str, str, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", SAME_READING.format(first=first)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    reader, imported, digest = done.stdout.split()
+    return reader, imported, digest
+
+
+def test_msgspec_reads_the_model_without_typing_extensions_and_to_the_same_effect():
+    """afdesk.msgspec_first: the pure layers import msgspec with ``typing_extensions`` out
+    of sight (about 3 ms of the window's start); where a process had imported it already
+    (pytest-qt does) msgspec keeps it. The sample saved again and the published schema are
+    the same bytes either way."""
+    alone = _reading("")
+    beside = _reading("import typing_extensions")
+    assert alone[:2] == ("typing", "False"), alone
+    assert beside[:2] == ("typing_extensions", "True"), beside
+    assert alone[2] == beside[2]
