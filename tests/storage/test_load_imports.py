@@ -121,9 +121,15 @@ from afdesk.storage.schema import schema_text
 
 registered_ops()
 loaded = afdesk.storage.load(afdesk.paths.sample_encounter())
-reader = sys.modules["msgspec._utils"]._get_type_hints.__module__
+import typing
+reader = sys.modules["msgspec._utils"]._get_type_hints
+extensions = sys.modules.get("typing_extensions")
+if extensions is not None:  # msgspec's reader is that package's (on 3.13 typing's own)
+    reads_with = "typing_extensions" if reader is extensions.get_type_hints else "?"
+else:
+    reads_with = "typing" if reader is typing.get_type_hints else "?"
 digest = hashlib.sha256(afdesk.storage.encode(loaded.state) + schema_text().encode()).hexdigest()
-print(reader, "typing_extensions" in sys.modules, digest)
+print(reads_with, extensions is not None, digest)
 """
 
 
