@@ -14,9 +14,12 @@ from PySide6.QtWidgets import QApplication
 
 from afdesk import __version__
 from afdesk.gui import platform_check
-from afdesk.gui.feature_hook import spare_afdesk_modules
+from afdesk.gui.feature_hook import spare_afdesk_modules, stop_feature_imports
 
-spare_afdesk_modules()  # before the rest of afdesk.gui is imported
+# Before the rest of afdesk.gui is imported: PySide6's import hook stopped (afdesk selects
+# no feature), or where it cannot be, afdesk's modules noted so that it reads none of them.
+if not stop_feature_imports():
+    spare_afdesk_modules()
 
 WHOLE_BY_MS = 1000
 """The window is made whole this long after the start even if it was never drawn."""

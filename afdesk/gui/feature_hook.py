@@ -1,13 +1,15 @@
-"""Spare afdesk's own modules PySide6's ``__feature__`` import hook.
+"""Spare afdesk PySide6's ``__feature__`` import hook.
 
-Once ``PySide6.QtCore`` is imported, PySide6 checks every module imported after it for
-``from __feature__ import ...`` (snake_case, true_property): the first time it sees a
-module it reads the module's whole source to look for the word "PySide6", and notes the
-answer in ``__feature__.pyside_feature_dict`` (0: a module of PySide6's default
-features, -1: a module that never calls Qt). afdesk selects no feature, and its import
-contracts already say which of its modules may use Qt (only ``afdesk.gui``): noting that
-answer for every afdesk module beforehand spares the start reading the source of the
-hundred-odd modules it imports after Qt. The model's dependencies, imported with the
+Once ``PySide6.QtCore`` is imported, every import statement goes through PySide6's hook
+for ``from __feature__ import ...`` (snake_case, true_property): a Python-level call at
+each statement, and the first time it sees a module it reads the module's whole source to
+look for the word "PySide6", and notes the answer in ``__feature__.pyside_feature_dict``
+(0: a module of PySide6's default features, -1: a module that never calls Qt). afdesk
+selects no feature, so the app stops the hook (:func:`stop_feature_imports`): imports go
+straight to what the hook hands them to. Where a PySide6 does not keep that beside its hook,
+:func:`spare_afdesk_modules` notes every afdesk module beforehand with the answer its
+import contracts give (Qt in ``afdesk.gui`` only), sparing the start reading the source of
+the hundred-odd modules it imports after Qt. The model's dependencies, imported with the
 first file after the first frame (msgspec, the standard library's top-level modules, and
 ``typing_extensions`` where msgspec uses it: :mod:`afdesk.msgspec_first`), never call Qt
 and are noted so too, and so are the modules imported before Qt: none of them can have
@@ -22,6 +24,30 @@ import sys
 from collections.abc import Iterator
 
 import afdesk
+
+
+def stop_feature_imports(where: object = None) -> bool:
+    """Hand imports straight to what PySide6's feature hook hands them to (the import it
+    replaced, kept as ``builtins.__orig_import__``: in PySide6 6.11 its own lazy import of
+    Qt's types), when the hook is in place and keeps that; returns whether it did.
+
+    The hook exists for ``from __feature__ import ...`` (snake_case, true_property), which
+    afdesk never writes: every other import only goes through it, a Python-level call and
+    a look at the importing module, about 3 microseconds an import statement (1,500 of them
+    in the window's start, 17M instructions, and every later import in a function). What
+    PySide6 reads of its table while running (which feature set a calling module selected)
+    falls back, for a module the table does not name, to the set last selected: none, in a
+    process where nothing selects one. With the hook stopped nothing is noted or read.
+    ``where``: the namespace holding ``__import__`` (the ``builtins`` module; tests).
+    """
+    if where is None:
+        import builtins as where
+    original = getattr(where, "__orig_import__", None)
+    hook = getattr(where, "__feature_import__", None)
+    if original is None or hook is None or getattr(where, "__import__", None) is not hook:
+        return False
+    where.__import__ = original  # type: ignore[attr-defined]
+    return True
 
 
 def spare_afdesk_modules() -> int:

@@ -117,3 +117,88 @@ def test_the_walk_lists_each_module_and_no_pycache_folder(tmp_path):
     (package / "sub" / "b.py").write_text("")
     names = feature_hook._module_names(str(package), "pkg")
     assert sorted(names) == ["pkg", "pkg.a", "pkg.sub", "pkg.sub.b"]
+
+
+STOPPED = """
+import builtins, json, sys
+import PySide6.QtCore
+feature = sys.modules["__feature__"]
+read = []
+real = feature._mod_uses_pyside
+feature._mod_uses_pyside = lambda module: read.append(module.__name__) or real(module)
+import afdesk.gui.app  # stops the hook (what it imported before is seen as before)
+stopped = builtins.__import__ is builtins.__orig_import__
+read.clear()
+before = set(feature.pyside_feature_dict)
+import afdesk.gui.main_window  # the window, the model and its Ops: all after Qt here
+import qt_user  # a module of nobody's that draws with Qt
+print(json.dumps({
+    "stopped": stopped,
+    "read": read,
+    "noted": sorted(set(feature.pyside_feature_dict) - before),
+    "drawn": qt_user.drawn(),
+}))
+"""
+
+QT_USER = """
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage, QPainter
+
+
+def drawn():
+    image = QImage(4, 4, QImage.Format.Format_ARGB32)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    painter.fillRect(0, 0, 2, 2, QColor("#ff0000"))
+    painter.end()
+    return [image.pixelColor(1, 1).name(), image.pixelColor(3, 3).alpha()]
+"""
+
+
+def test_the_app_stops_the_feature_hook_and_qt_still_answers(tmp_path):
+    """:func:`feature_hook.stop_feature_imports`: once afdesk.gui.app is imported, imports
+    no longer go through PySide6's ``__feature__`` hook (nothing is read or noted), and a
+    module the hook never saw still calls Qt with its usual names."""
+    (tmp_path / "qt_user.py").write_text(QT_USER)
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPED], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout.splitlines()[-1])
+    assert got["stopped"] is True
+    assert got["read"] == [] and got["noted"] == [], got
+    assert got["drawn"] == ["#ff0000", 0]
+
+
+def test_stopping_the_hook_leaves_an_import_it_does_not_hold():
+    """Only a hook in place that keeps the import it replaced is stopped (a fake builtins
+    here: the test process's own import stays as it is)."""
+
+    def python_import():
+        pass
+
+    def hook():
+        pass
+
+    def lazy():
+        pass
+
+    held = types.SimpleNamespace(__import__=hook, __feature_import__=hook, __orig_import__=lazy)
+    assert feature_hook.stop_feature_imports(held) is True
+    assert held.__import__ is lazy
+    assert feature_hook.stop_feature_imports(held) is False  # stopped already
+    for fake in (
+        types.SimpleNamespace(__import__=python_import),  # no hook at all
+        types.SimpleNamespace(__import__=hook, __feature_import__=hook),  # no original kept
+        types.SimpleNamespace(  # someone else's import in front of the hook
+            __import__=python_import, __feature_import__=hook, __orig_import__=lazy
+        ),
+    ):
+        before = fake.__import__
+        assert feature_hook.stop_feature_imports(fake) is False
+        assert fake.__import__ is before
