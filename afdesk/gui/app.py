@@ -166,7 +166,8 @@ def _run(argv: list[str], collect_after_first_frame: bool) -> int:
                 # collection walks it again, quitting included.
                 gc.freeze()
                 _collector_on()
-        if exit_when == "complete":  # the window whole: its docks filled, its menus bound
+        if exit_when == "complete":  # the window whole and drawn: docks filled, menus bound
+            window.repaint()  # what the GM then sees, drawn now (the map with it)
             QTimer.singleShot(0, QCoreApplication.quit)
 
     after_first_frame(window, drawn)

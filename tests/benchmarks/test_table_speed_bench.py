@@ -4,7 +4,8 @@
   (processes started in turn, medians of the round-by-round ratios, user + system time:
   the machine's other load does not count): to the first frame (``afdesk`` quits once its
   window is drawn) at most 1.5x, to the whole window (the file open, the docks filled,
-  the menus bound: it quits once the start is over) at most 2.0x;
+  the menus bound, and all of it drawn as the GM then sees it, the map with it: it quits
+  once the start is over) at most 2.0x;
 - one GM action (NextTurn pushed through the document, then the events processed: the
   window and the player view repainted, all docks open): at most 16 ms median at the
   sample's 8 characters, and with 200 characters at most 1.5x the 8;
