@@ -151,7 +151,12 @@ mw.MainWindow.complete = completing
 
 from afdesk.cli import run
 status = run([])
-print(json.dumps({"status": status, "painted": painted}))
+import sys
+print(json.dumps({
+    "status": status,
+    "painted": painted,
+    "typing_extensions": "typing_extensions" in sys.modules,
+}))
 """
 
 
@@ -164,3 +169,5 @@ def test_the_whole_window_is_drawn_map_and_all_before_the_start_is_over(tmp_path
     facts = json.loads(done.stdout.splitlines()[-1])
     assert facts["status"] == 0
     assert True in facts["painted"], facts
+    # msgspec came with the model, through afdesk.msgspec_first (no map module before it)
+    assert facts["typing_extensions"] is False
