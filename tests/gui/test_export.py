@@ -259,6 +259,7 @@ def test_export_png_imports_the_model_the_loader_and_the_scene_only(tmp_path):
         "afdesk.gui.map",
         *(f"afdesk.gui.map.{m}" for m in (*map_modules, "theme", "tokens")),
         "afdesk.gui.mapgeom",
+        "afdesk.gui.quick_enums",  # Qt's enums built quickly (afdesk.gui installs it)
         "afdesk.gui.style",
     }, gui
     not_needed = {

@@ -122,13 +122,14 @@ def test_importing_the_app_loads_nothing_of_the_model_storage_or_dialogs(tmp_pat
     loaded = _modules(IMPORT_APP, tmp_path)
     ours = {m for m in loaded if m.startswith("afdesk")}
     # feature_hook: PySide6's import hook spared (the window's icon, afdesk.gui.icons and
-    # afdesk.paths, comes with the application)
+    # afdesk.paths, comes with the application); quick_enums: Qt's enums built quickly
     assert ours == {
         "afdesk",
         "afdesk.gui",
         "afdesk.gui.app",
         "afdesk.gui.feature_hook",
         "afdesk.gui.platform_check",
+        "afdesk.gui.quick_enums",
     }, ours
     # nor the heavy helpers the first frame has no use for
     assert not loaded & {"msgspec", "ctypes", "ctypes.util", "subprocess"}

@@ -1,0 +1,153 @@
+"""Qt's enums built at a third of the standard library's cost, the same classes.
+
+PySide6 makes every Qt enum a Python :mod:`enum` class, made the first time its Qt class
+is used: touching ``Qt`` alone makes 93 enums of 1,195 members (22 ms, the largest single
+cost of the window's start after Qt's own libraries), ``QStyle`` another 700 members, and
+the window's start 285 enums in all, 50 ms against 12 ms for a bare PySide6 window. Each
+is made through the functional API (``IntEnum("Key", [(name, value), ...],
+boundary=KEEP)``), whose ``EnumType._create_`` runs every member through the class
+statement's machinery: the namespace's checks for each name, a ``_proto_member`` whose
+``__set_name__`` looks for descriptors along the bases, and for a flag the masks
+recomputed at each member: 9-15 microseconds a member.
+
+:func:`install` replaces ``_create_`` with :func:`_create_`, which builds the class with
+no members through the standard one (so every attribute that is not a member is the
+standard library's own, for the running Python) and then adds the members as the standard
+one would: each made with the class's ``_new_member_``, its ``_value_``, ``_name_``,
+``__objclass__`` and ``_sort_order_`` set; an alias (a value seen before) bound to the
+first member of that value; a flag's multi-bit value kept out of ``_member_names_``; the
+masks, ``_all_bits_`` and a flag's iteration order set once at the end. It does so only
+for what PySide6 hands it: a list of ``(name, int)`` pairs to ``Enum``, ``IntEnum``,
+``Flag`` or ``IntFlag``, with no mix-in type, names that are neither private, sunder nor
+dunder, not repeated and not an attribute of the base (``name``, ``value``, ``real``: the
+standard library puts a redirect there), and no negative flag. Anything else goes to the
+standard ``_create_`` unchanged, its errors included. tests/gui/test_quick_enums.py builds
+every enum of QtCore, QtGui and QtWidgets both ways and compares them, attribute by
+attribute and by behaviour (lookup by value, unknown values, flag operators, iteration,
+repr, pickling), on each Python version afdesk supports.
+
+Installed when ``afdesk.gui`` is imported, before any Qt module is (``afdesk/gui/__init__``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import sys
+
+_STANDARD = enum.EnumType.__dict__["_create_"]
+_BASES = (enum.Enum, enum.IntEnum, enum.Flag, enum.IntFlag)
+# A member name the standard library would treat otherwise: an attribute of the base
+# (a redirect is put there) or a name it refuses.
+_TAKEN = {
+    base: frozenset(key for klass in base.__mro__ for key in vars(klass)) | {"mro", ""}
+    for base in _BASES
+}
+_FLAGS = frozenset({enum.Flag, enum.IntFlag})
+_single_bit = enum._is_single_bit  # type: ignore[attr-defined]
+_set = type.__setattr__
+
+built = 0  # classes built here (the rest went to the standard _create_): tests and figures
+
+
+def install() -> None:
+    """Build Enum, IntEnum, Flag and IntFlag classes of plain ``(name, int)`` pairs here."""
+    enum.EnumType._create_ = _create_  # type: ignore[method-assign]
+
+
+def uninstall() -> None:
+    """Back to the standard library's ``_create_``."""
+    enum.EnumType._create_ = _STANDARD  # type: ignore[method-assign]
+
+
+def standard_create(cls, class_name, names, **options):
+    """The standard library's ``_create_`` (the comparison in the tests)."""
+    return _STANDARD(cls, class_name, names, **options)
+
+
+def _plain(cls, names) -> bool:
+    """Whether ``names`` is a list of ``(name, int)`` pairs this module builds as the
+    standard library would."""
+    if type(names) is not list:
+        return False
+    taken = _TAKEN[cls]
+    seen: set[str] = set()
+    flag = cls in _FLAGS
+    for item in names:
+        if type(item) is not tuple or len(item) != 2:
+            return False
+        name, value = item
+        if (
+            type(name) is not str
+            or type(value) is not int
+            or name[:1] == "_"
+            or name in taken
+            or name in seen
+            or (flag and value < 0)
+        ):
+            return False
+        seen.add(name)
+    return True
+
+
+def _create_(
+    cls, class_name, names, *, module=None, qualname=None, type=None, start=1, boundary=None
+):
+    """``EnumType._create_``: the functional API's class, built here when :func:`_plain`."""
+    if module is None:  # as the standard one: the module of the functional call's caller
+        with contextlib.suppress(AttributeError, ValueError, KeyError):
+            module = sys._getframe(2).f_globals["__name__"]
+    if type is not None or cls not in _TAKEN or module is None or not _plain(cls, names):
+        return _STANDARD(
+            cls,
+            class_name,
+            names,
+            module=module,
+            qualname=qualname,
+            type=type,
+            start=start,
+            boundary=boundary,
+        )
+    made = _STANDARD(cls, class_name, (), module=module, qualname=qualname, boundary=boundary)
+    _add_members(made, names, cls in _FLAGS)
+    global built
+    built += 1
+    return made
+
+
+def _add_members(made, names, flag: bool) -> None:
+    """The members of ``names`` added to ``made`` (a class with none yet), as the standard
+    ``_proto_member.__set_name__`` adds them one by one."""
+    new = made._new_member_
+    use_args = made._use_args_
+    member_names = made._member_names_
+    member_map = made._member_map_
+    by_value = made._value2member_map_
+    mask = singles = 0
+    for name, value in names:
+        member = new(made, value) if use_args else new(made)
+        member._value_ = value
+        member._name_ = name
+        member.__objclass__ = made
+        member._sort_order_ = len(member_names)
+        single = False
+        if flag:
+            mask |= value
+            single = _single_bit(value)
+            if single:
+                singles |= value
+        canonical = by_value.get(value)
+        if canonical is None:
+            canonical = member
+            by_value[value] = member
+            if single or not flag:
+                member_names.append(name)
+        _set(made, name, canonical)
+        member_map[name] = canonical
+    if flag and names:
+        _set(made, "_flag_mask_", mask)
+        _set(made, "_singles_mask_", singles)
+        _set(made, "_all_bits_", 2 ** mask.bit_length() - 1)
+        values = [member_map[name]._value_ for name in member_names]
+        if values != sorted(values):
+            _set(made, "_iter_member_", made._iter_member_by_def_)
