@@ -35,7 +35,7 @@ import contextlib
 import enum
 import sys
 
-_STANDARD = enum.EnumType.__dict__["_create_"]
+_STANDARD = enum.EnumType.__dict__.get("_create_")
 _BASES = (enum.Enum, enum.IntEnum, enum.Flag, enum.IntFlag)
 # A member name the standard library would treat otherwise: an attribute of the base
 # (a redirect is put there) or a name it refuses.
@@ -44,15 +44,21 @@ _TAKEN = {
     for base in _BASES
 }
 _FLAGS = frozenset({enum.Flag, enum.IntFlag})
-_single_bit = enum._is_single_bit  # type: ignore[attr-defined]
 _set = type.__setattr__
+TESTED = {(3, 11), (3, 12), (3, 13)}
+"""The Pythons whose enum module the tests compare this one with (README, Set up): on
+another, :func:`install` leaves the standard library alone."""
 
 built = 0  # classes built here (the rest went to the standard _create_): tests and figures
 
 
-def install() -> None:
-    """Build Enum, IntEnum, Flag and IntFlag classes of plain ``(name, int)`` pairs here."""
+def install() -> bool:
+    """Build Enum, IntEnum, Flag and IntFlag classes of plain ``(name, int)`` pairs here,
+    on a Python :data:`TESTED`; returns whether it did."""
+    if sys.version_info[:2] not in TESTED or _STANDARD is None:
+        return False
     enum.EnumType._create_ = _create_  # type: ignore[method-assign]
+    return True
 
 
 def uninstall() -> None:
@@ -133,7 +139,7 @@ def _add_members(made, names, flag: bool) -> None:
         single = False
         if flag:
             mask |= value
-            single = _single_bit(value)
+            single = value != 0 and value & (value - 1) == 0  # as enum._is_single_bit
             if single:
                 singles |= value
         canonical = by_value.get(value)

@@ -246,3 +246,15 @@ def test_the_module_is_the_callers_and_members_pickle():
     assert pickle.loads(pickle.dumps(QtCore.Qt.AlignmentFlag.AlignLeft)) is (
         QtCore.Qt.AlignmentFlag.AlignLeft
     )
+
+
+def test_left_alone_on_a_python_the_tests_have_not_compared(monkeypatch):
+    monkeypatch.setattr(quick_enums, "TESTED", set())
+    quick_enums.uninstall()
+    try:
+        assert quick_enums.install() is False
+        assert enum.EnumType.__dict__["_create_"] is quick_enums._STANDARD
+    finally:
+        monkeypatch.undo()
+        assert quick_enums.install() is True
+    assert enum.EnumType.__dict__["_create_"] is quick_enums._create_
