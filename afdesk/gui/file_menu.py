@@ -378,7 +378,7 @@ class FileMenu:
 
     def _add_recent(self, path: Path) -> None:
         items = [str(path.resolve())] + [p for p in self.recent_files() if p != str(path.resolve())]
-        self.settings.setValue("recent", items[:MAX_RECENT])
+        start_page.store_list(self.settings, "recent", items[:MAX_RECENT])
         if self._campaign is None or self._campaign.doc is None:  # a campaign: it reopens
             start_page.remember(self.settings, "encounter", path)
 

@@ -24,12 +24,26 @@ ROLE = Qt.ItemDataRole.UserRole
 
 def remember(settings, kind: str, where: Path) -> None:
     """``where`` (an encounter file or a campaign folder) is what the GM has open now."""
-    settings.setValue(LAST_KIND, kind)
-    settings.setValue(LAST_PATH, str(Path(where).resolve()))
+    store(settings, LAST_KIND, kind)
+    store(settings, LAST_PATH, str(Path(where).resolve()))
     if kind == "campaign":
         items = [str(Path(where).resolve())]
         items += [p for p in recent(settings, RECENT_CAMPAIGNS) if p != items[0]]
-        settings.setValue(RECENT_CAMPAIGNS, items[:MAX_RECENT])
+        store_list(settings, RECENT_CAMPAIGNS, items[:MAX_RECENT])
+
+
+def store(settings, key: str, value: str) -> None:
+    """``key`` set to ``value`` unless it holds it already: QSettings rewrites its whole
+    file for any value set, flushed to the disk twice, and opening the file the GM had
+    open last (every start) set the same three values again."""
+    if settings.value(key) != value:
+        settings.setValue(key, value)
+
+
+def store_list(settings, key: str, items: list[str]) -> None:
+    """:func:`store` for a list of strings (one comes back from the file as a string)."""
+    if recent(settings, key) != items or not settings.contains(key):
+        settings.setValue(key, items)
 
 
 def forget_last(settings) -> None:

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from afdesk.encounter.ops.roster import AdjustCounter
-from afdesk.gui import app
+from afdesk.gui import app, start_page
 from afdesk.gui.document import EncounterDocument
 from afdesk.gui.main_window import MainWindow
 from afdesk.paths import sample_encounter
@@ -114,3 +114,21 @@ def test_file_close_asks_then_closes_to_the_start_page(
     )
     assert again.start_page.open_item(again.start_page.list.item(row))
     assert again.doc.path == path and not again.start_page.isVisible()
+
+
+def test_reopening_the_last_encounter_rewrites_no_settings(qtbot, tmp_path):
+    """Opening the file the GM had open last sets nothing new: the settings file (rewritten
+    whole and flushed to the disk for any value set) is left as it was."""
+    import os
+
+    path = saved_encounter(qtbot, tmp_path)
+    settings = QSettings()
+    settings.sync()
+    before = os.stat(settings.fileName())
+    w = started(qtbot)
+    assert w.doc.path == path
+    settings.sync()
+    after = os.stat(settings.fileName())
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert start_page.recent(settings) == [str(path.resolve())]
+    assert start_page.last(settings) == ("encounter", path.resolve())
