@@ -130,8 +130,14 @@ class MainWindow(FileMenu, HelpMenu, LateParts, QMainWindow):
             # take back the sizes the first frame drew, so that the map does not move.
             # Every posted event is delivered (no input: that is not posted): layout
             # requests alone leave the docks' tab bars unsettled and the sizes wrong.
-            QCoreApplication.sendPostedEvents()
-            self.restoreState(drawn)
+            # Nothing is drawn meanwhile: the panels at the sizes they are about to
+            # leave were drawn, then drawn again (15M instructions of the start).
+            self.setUpdatesEnabled(False)
+            try:
+                QCoreApplication.sendPostedEvents()
+                self.restoreState(drawn)
+            finally:
+                self.setUpdatesEnabled(True)
         else:  # not shown yet: the saved layout, now that every dock is there
             self._restore_layout()
         self.workspaces.tidy()  # no tab bar of a layout before this one stays drawn
