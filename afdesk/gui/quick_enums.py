@@ -11,20 +11,21 @@ statement's machinery: the namespace's checks for each name, a ``_proto_member``
 recomputed at each member: 9-15 microseconds a member.
 
 :func:`install` replaces ``_create_`` with :func:`_create_`, which makes the class with
-no members as the standard one makes it (from what the standard one put in such a class of
-the same base, once: every attribute that is not a member is the standard library's own,
-for the running Python) and then adds the members as the standard one would: each made with the class's ``_new_member_``, its ``_value_``, ``_name_``,
-``__objclass__`` and ``_sort_order_`` set; an alias (a value seen before) bound to the
-first member of that value; a flag's multi-bit value kept out of ``_member_names_``; the
-masks, ``_all_bits_`` and a flag's iteration order set once at the end. It does so only
-for what PySide6 hands it: a list of ``(name, int)`` pairs to ``Enum``, ``IntEnum``,
-``Flag`` or ``IntFlag``, with no mix-in type, names that are neither private, sunder nor
-dunder, not repeated and not an attribute of the base (``name``, ``value``, ``real``: the
-standard library puts a redirect there), and no negative flag. Anything else goes to the
-standard ``_create_`` unchanged, its errors included. tests/gui/test_quick_enums.py builds
-every enum of QtCore, QtGui and QtWidgets both ways and compares them, attribute by
-attribute and by behaviour (lookup by value, unknown values, flag operators, iteration,
-repr, pickling), on each Python version afdesk supports.
+no members as the standard one makes it (from what the standard one put in such a class
+of the same base, once: every attribute that is not a member is the standard library's
+own, for the running Python), then adds the members as the standard one would: each made
+with the class's ``_new_member_``, its ``_value_``, ``_name_``, ``__objclass__`` and
+``_sort_order_`` set; an alias (a value seen before) bound to the first member of that
+value; a flag's multi-bit value kept out of ``_member_names_``; the masks, ``_all_bits_``
+and a flag's iteration order set once at the end. It does so only for what PySide6 hands
+it: a list of ``(name, int)`` pairs to ``Enum``, ``IntEnum``, ``Flag`` or ``IntFlag``,
+with no mix-in type, names that are neither private, sunder nor dunder, not repeated and
+not an attribute of the base (``name``, ``value``, ``real``: the standard library puts a
+redirect there), and no negative flag. Anything else goes to the standard ``_create_``
+unchanged, its errors included. tests/gui/test_quick_enums.py builds every enum of QtCore,
+QtGui and QtWidgets both ways and compares them, attribute by attribute and by behaviour
+(lookup by value, unknown values, flag operators, iteration, repr, pickling), on each
+Python version afdesk supports.
 
 Installed when ``afdesk.gui`` is imported, before any Qt module is (``afdesk/gui/__init__``).
 """
