@@ -73,54 +73,31 @@ def standard_create(cls, class_name, names, **options):
     return _STANDARD(cls, class_name, names, **options)
 
 
-def _plain(cls, names) -> bool:
-    """Whether ``names`` is a list of ``(name, int)`` pairs this module builds as the
-    standard library would."""
-    if type(names) is not list:
-        return False
-    taken = _TAKEN[cls]
-    seen: set[str] = set()
-    flag = cls in _FLAGS
-    for item in names:
-        if type(item) is not tuple or len(item) != 2:
-            return False
-        name, value = item
-        if (
-            type(name) is not str
-            or type(value) is not int
-            or name[:1] == "_"
-            or name in taken
-            or name in seen
-            or (flag and value < 0)
-        ):
-            return False
-        seen.add(name)
-    return True
-
-
 def _create_(
     cls, class_name, names, *, module=None, qualname=None, type=None, start=1, boundary=None
 ):
-    """``EnumType._create_``: the functional API's class, built here when :func:`_plain`."""
+    """``EnumType._create_``: the functional API's class, built here when ``names`` is a
+    list of plain pairs (:func:`_add_members`), else by the standard one."""
     if module is None:  # as the standard one: the module of the functional call's caller
         with contextlib.suppress(AttributeError, ValueError, KeyError):
             module = sys._getframe(2).f_globals["__name__"]
-    if type is not None or cls not in _TAKEN or module is None or not _plain(cls, names):
-        return _STANDARD(
-            cls,
-            class_name,
-            names,
-            module=module,
-            qualname=qualname,
-            type=type,
-            start=start,
-            boundary=boundary,
-        )
-    made = _skeleton(cls, class_name, module, qualname, boundary)
-    _add_members(made, names, cls in _FLAGS)
-    global built
-    built += 1
-    return made
+    if type is None and module is not None and cls in _TAKEN and names.__class__ is list:
+        made = _skeleton(cls, class_name, module, qualname, boundary)
+        if _add_members(made, names, cls in _FLAGS, _TAKEN[cls]):
+            global built
+            built += 1
+            return made
+    # Anything else, or a pair that is not plain (the class half made is dropped)
+    return _STANDARD(
+        cls,
+        class_name,
+        names,
+        module=module,
+        qualname=qualname,
+        type=type,
+        start=start,
+        boundary=boundary,
+    )
 
 
 _SHARED = (
@@ -181,16 +158,31 @@ def _skeleton(cls, class_name, module, qualname, boundary):
     return made
 
 
-def _add_members(made, names, flag: bool) -> None:
+def _add_members(made, names, flag: bool, taken) -> bool:
     """The members of ``names`` added to ``made`` (a class with none yet), as the standard
-    ``_proto_member.__set_name__`` adds them one by one."""
+    ``_proto_member.__set_name__`` adds them one by one; False, at the first pair that is
+    not plain, for the standard library to build the class: a pair that is not a ``(str,
+    int)`` tuple, a name private, sunder or dunder, repeated or ``taken`` (an attribute of
+    the base, where the standard library puts a redirect), a negative flag."""
     new = made._new_member_
     use_args = made._use_args_
     member_names = made._member_names_
     member_map = made._member_map_
     by_value = made._value2member_map_
     mask = singles = 0
-    for name, value in names:
+    for item in names:
+        if item.__class__ is not tuple or len(item) != 2:
+            return False
+        name, value = item
+        if (
+            name.__class__ is not str
+            or value.__class__ is not int
+            or name[:1] == "_"
+            or name in taken
+            or name in member_map
+            or (flag and value < 0)
+        ):
+            return False
         member = new(made, value) if use_args else new(made)
         member._value_ = value
         member._name_ = name
@@ -217,3 +209,4 @@ def _add_members(made, names, flag: bool) -> None:
         values = [member_map[name]._value_ for name in member_names]
         if values != sorted(values):
             _set(made, "_iter_member_", made._iter_member_by_def_)
+    return True
