@@ -13,8 +13,8 @@
   picture and writing it as PNG.
 
 The start's figures also say what a bare window costs once the sample is loaded through
-the model and loader and Qt's namespace imported, with no map or dock at all (1.6x the
-bare window on its own when measured, November 2026), measured in the same rounds.
+the model and loader and Qt's namespace imported, with no map or dock at all (1.5x the
+bare window on its own when measured, late November 2026), measured in the same rounds.
 
 Run with ``.venv/bin/pytest tests/benchmarks/test_table_speed_bench.py -s``.
 """
