@@ -37,14 +37,13 @@ import enum
 import sys
 import types
 
-_STANDARD = enum.EnumType.__dict__.get("_create_")
+_CURRENT = enum.EnumType.__dict__.get("_create_")
+_STANDARD = getattr(_CURRENT, "standard", _CURRENT)  # this module imported again: the same
 _BASES = (enum.Enum, enum.IntEnum, enum.Flag, enum.IntFlag)
-# A member name the standard library would treat otherwise: an attribute of the base
-# (a redirect is put there) or a name it refuses.
-_TAKEN = {
-    base: frozenset(key for klass in base.__mro__ for key in vars(klass)) | {"mro", ""}
-    for base in _BASES
-}
+# The dicts along each base's MRO, live (an attribute added to a base later counts): a
+# member of a name found there gets a redirect from the standard library.
+_BASE_DICTS = {base: tuple(vars(klass) for klass in base.__mro__) for base in _BASES}
+_REFUSED = frozenset({"mro", ""})
 _FLAGS = frozenset({enum.Flag, enum.IntFlag})
 _set = type.__setattr__
 TESTED = {(3, 11), (3, 12), (3, 13)}
@@ -57,15 +56,20 @@ built = 0  # classes built here (the rest went to the standard _create_): tests 
 def install() -> bool:
     """Build Enum, IntEnum, Flag and IntFlag classes of plain ``(name, int)`` pairs here,
     on a Python :data:`TESTED`; returns whether it did."""
-    if sys.version_info[:2] not in TESTED or _STANDARD is None:
+    if (
+        sys.version_info[:2] not in TESTED
+        or _STANDARD is None
+        or not hasattr(enum, "_make_class_unpicklable")
+    ):
         return False
     enum.EnumType._create_ = _create_  # type: ignore[method-assign]
     return True
 
 
 def uninstall() -> None:
-    """Back to the standard library's ``_create_``."""
-    enum.EnumType._create_ = _STANDARD  # type: ignore[method-assign]
+    """Back to the standard library's ``_create_`` (where it had one)."""
+    if _STANDARD is not None:
+        enum.EnumType._create_ = _STANDARD  # type: ignore[method-assign]
 
 
 def standard_create(cls, class_name, names, **options):
@@ -78,12 +82,33 @@ def _create_(
 ):
     """``EnumType._create_``: the functional API's class, built here when ``names`` is a
     list of plain pairs (:func:`_add_members`), else by the standard one."""
-    if module is None:  # as the standard one: the module of the functional call's caller
-        with contextlib.suppress(AttributeError, ValueError, KeyError):
-            module = sys._getframe(2).f_globals["__name__"]
-    if type is None and module is not None and cls in _TAKEN and names.__class__ is list:
+    if module is None:  # the standard one's words: the module of the functional call's caller
+        try:
+            module = sys._getframemodulename(2)  # type: ignore[attr-defined]
+        except AttributeError:  # Python 3.11
+            with contextlib.suppress(AttributeError, ValueError, KeyError):
+                module = sys._getframe(2).f_globals["__name__"]
+        if module is None:  # no caller's module: the class cannot be pickled
+            made = _STANDARD(
+                cls,
+                class_name,
+                names,
+                module="<unknown>",
+                qualname=qualname,
+                type=type,
+                start=start,
+                boundary=boundary,
+            )
+            enum._make_class_unpicklable(made)  # type: ignore[attr-defined]
+            return made
+    if (
+        type is None
+        and cls in _BASE_DICTS
+        and names.__class__ is list
+        and (boundary is None or boundary.__class__ is enum.FlagBoundary)
+    ):
         made = _skeleton(cls, class_name, module, qualname, boundary)
-        if _add_members(made, names, cls in _FLAGS, _TAKEN[cls]):
+        if _add_members(made, names, cls in _FLAGS, _BASE_DICTS[cls]):
             global built
             built += 1
             return made
@@ -98,6 +123,9 @@ def _create_(
         start=start,
         boundary=boundary,
     )
+
+
+_create_.standard = _STANDARD  # type: ignore[attr-defined]
 
 
 _SHARED = (
@@ -158,12 +186,13 @@ def _skeleton(cls, class_name, module, qualname, boundary):
     return made
 
 
-def _add_members(made, names, flag: bool, taken) -> bool:
+def _add_members(made, names, flag: bool, base_dicts) -> bool:
     """The members of ``names`` added to ``made`` (a class with none yet), as the standard
     ``_proto_member.__set_name__`` adds them one by one; False, at the first pair that is
     not plain, for the standard library to build the class: a pair that is not a ``(str,
-    int)`` tuple, a name private, sunder or dunder, repeated or ``taken`` (an attribute of
-    the base, where the standard library puts a redirect), a negative flag."""
+    int)`` tuple, a name private, sunder or dunder, repeated or refused, or found in the
+    dicts of the base's MRO (``base_dicts``: where the standard library puts a redirect),
+    a negative flag."""
     new = made._new_member_
     use_args = made._use_args_
     member_names = made._member_names_
@@ -178,8 +207,9 @@ def _add_members(made, names, flag: bool, taken) -> bool:
             name.__class__ is not str
             or value.__class__ is not int
             or name[:1] == "_"
-            or name in taken
+            or name in _REFUSED
             or name in member_map
+            or any(name in d for d in base_dicts)
             or (flag and value < 0)
         ):
             return False

@@ -4,7 +4,9 @@ same class as out of the standard library's, on the Python running the tests."""
 from __future__ import annotations
 
 import enum
+import json
 import operator
+import os
 import pickle
 import subprocess
 import sys
@@ -12,36 +14,61 @@ import textwrap
 import types
 
 import pytest
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore
 
 from afdesk.gui import quick_enums
 
+RECORD = """
+import enum, json
+standard = enum.EnumType.__dict__["_create_"]
+calls = []
 
-def _enums_of(module) -> list[type[enum.Enum]]:
-    """Every enum class of a PySide6 module: its own and each of its classes'."""
-    found: dict[int, type[enum.Enum]] = {}
+def recording(cls, class_name, names, **options):
+    plain = isinstance(names, list) and all(
+        isinstance(p, tuple) and len(p) == 2 and type(p[0]) is str and type(p[1]) is int
+        for p in names
+    )
+    boundary = options.get("boundary")
+    calls.append({
+        "base": cls.__name__,
+        "name": class_name,
+        "names": [list(p) for p in names] if plain else None,
+        "boundary": boundary.name if isinstance(boundary, enum.FlagBoundary) else None,
+        "qualname": options.get("qualname"),
+    })
+    return standard(cls, class_name, names, **options)
+
+enum.EnumType._create_ = recording
+from PySide6 import QtCore, QtGui, QtWidgets
+for module in (QtCore, QtGui, QtWidgets):
     for name in dir(module):
-        thing = getattr(module, name)
-        if isinstance(thing, enum.EnumType):
-            found[id(thing)] = thing
-        elif isinstance(thing, type):
-            for inner in vars(thing).values():
-                if isinstance(inner, enum.EnumType):
-                    found[id(inner)] = inner
-    return list(found.values())
+        getattr(module, name)  # each class made, and its enums with it
+print(json.dumps(calls))
+"""
 
 
-QT_ENUMS = _enums_of(QtCore) + _enums_of(QtGui) + _enums_of(QtWidgets)
+@pytest.fixture(scope="module")
+def qt_calls() -> list[dict]:
+    """What PySide6 hands the functional API for every enum of QtCore, QtGui and
+    QtWidgets, recorded in a process where afdesk.gui is not imported (the standard
+    library builds them there: the pairs are PySide6's own, not read back from classes
+    the quick path made)."""
+    done = subprocess.run(
+        [sys.executable, "-c", RECORD],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
 
 
-def _pairs(made) -> list[tuple[str, int]]:
-    """The ``(name, value)`` pairs PySide6 handed the functional API, aliases included
-    (``_member_map_`` keeps them in the order given)."""
-    return [(name, member._value_) for name, member in made._member_map_.items()]
-
-
-def _base(made) -> type[enum.Enum]:
-    return next(base for base in made.__mro__[1:] if base in quick_enums._BASES)
+def _arguments(call: dict) -> tuple:
+    base = getattr(enum, call["base"])
+    boundary = enum.FlagBoundary[call["boundary"]] if call["boundary"] else None
+    pairs = [tuple(p) for p in call["names"]]
+    return base, call["name"], pairs, {"qualname": call["qualname"], "boundary": boundary}
 
 
 def _both(base, name, pairs, **options):
@@ -102,6 +129,9 @@ def assert_same_enum(quick, standard) -> None:
         if isinstance(value, standard):  # a member (or an alias): the member itself, not a redirect
             assert type(mine) is quick, key
             assert (mine._name_, mine._value_) == (value._name_, value._value_), key
+        elif isinstance(value, types.MethodType):  # bound to its own class, as the standard's
+            assert mine.__func__ is value.__func__, key
+            assert (mine.__self__ is quick) == (value.__self__ is standard), key
         else:
             assert _describe(mine) == _describe(value), key
     for name, member in standard._member_map_.items():
@@ -125,7 +155,8 @@ def assert_same_enum(quick, standard) -> None:
     for name in [*list(standard._member_map_)[:3], "NoSuchMember"]:
         assert _outcome(quick.__getitem__, name) == _outcome(standard.__getitem__, name)
     if issubclass(standard, enum.Flag):
-        names = list(standard._member_map_)[:8]
+        every = list(standard._member_map_)
+        names = every[:8] + every[8:][-8:]
         for a in names:
             assert _outcome(operator.invert, quick[a]) == _outcome(operator.invert, standard[a])
             for b in names:
@@ -159,26 +190,23 @@ def test_the_qt_namespace_is_built_on_the_quick_path():
     assert done.stdout.strip() == "ok"
 
 
-def test_pyside_enums_are_plain():
+def test_pyside_enums_are_plain(qt_calls):
     """Nearly every enum PySide6 makes takes the quick path (the test would pass
     vacuously otherwise)."""
+    plain = [call for call in qt_calls if call["names"] is not None]
+    assert len(qt_calls) > 400 and len(plain) >= 0.95 * len(qt_calls)
     before = quick_enums.built
-    for made in QT_ENUMS:
-        quick_enums._create_(_base(made), made.__name__, _pairs(made), module="tests.quick")
-    assert len(QT_ENUMS) > 400
-    assert quick_enums.built - before >= 0.95 * len(QT_ENUMS)
+    for call in plain:
+        base, name, pairs, options = _arguments(call)
+        quick_enums._create_(base, name, pairs, module="tests.quick", **options)
+    assert quick_enums.built - before >= 0.95 * len(plain)
 
 
 @pytest.mark.parametrize("chunk", range(8))
-def test_every_qt_enum_is_the_same_class_both_ways(chunk):
-    for made in QT_ENUMS[chunk::8]:
-        quick, standard = _both(
-            _base(made),
-            made.__name__,
-            _pairs(made),
-            qualname=made.__qualname__,
-            boundary=enum.KEEP,
-        )
+def test_every_qt_enum_is_the_same_class_both_ways(qt_calls, chunk):
+    for call in [c for c in qt_calls if c["names"] is not None][chunk::8]:
+        base, name, pairs, options = _arguments(call)
+        quick, standard = _both(base, name, pairs, **options)
         assert_same_enum(quick, standard)
 
 
@@ -261,3 +289,88 @@ def test_left_alone_on_a_python_the_tests_have_not_compared(monkeypatch):
         monkeypatch.undo()
         assert quick_enums.install() is True
     assert enum.EnumType.__dict__["_create_"] is quick_enums._create_
+
+
+@pytest.mark.parametrize("base", [enum.IntFlag, enum.Flag, enum.IntEnum])
+def test_every_boundary_the_same_both_ways_in_any_order(base):
+    """The classes with no members are kept per base and boundary: the string "keep"
+    (equal to KEEP, and hashed alike) must not stand for KEEP, nor KEEP for it."""
+    pairs = [("A", 1), ("B", 2), ("C", 8)]
+    quick_enums._templates.clear()
+    for boundary in ("keep", enum.KEEP, enum.STRICT, "strict", None, enum.CONFORM, enum.EJECT):
+        quick, standard = _both(base, "Bounded", pairs, boundary=boundary)
+        assert_same_enum(quick, standard)
+        assert _outcome(quick, 16) == _outcome(standard, 16), boundary
+
+
+def _made_here():
+    return enum.IntEnum("Here", [("A", 1), ("B", 2)])
+
+
+def _both_installed(make):
+    """``make()`` with the quick path, then with the standard library's."""
+    quick = make()
+    quick_enums.uninstall()
+    try:
+        standard = make()
+    finally:
+        assert quick_enums.install()
+    return quick, standard
+
+
+def test_the_callers_module_is_named_as_the_standard_library_names_it():
+    quick, standard = _both_installed(_made_here)
+    assert quick.__module__ == standard.__module__ == __name__
+    assert_same_enum(quick, standard)
+
+
+def test_a_caller_without_a_module_makes_an_unpicklable_class_as_the_standard_one():
+    def make():
+        return eval("IntEnum('Nowhere', [('A', 1)])", {"IntEnum": enum.IntEnum})
+
+    quick, standard = _both_installed(make)
+    assert quick.__module__ == standard.__module__ == "<unknown>"
+    assert _outcome(pickle.dumps, quick.A) == _outcome(pickle.dumps, standard.A)
+    assert _outcome(pickle.dumps, quick.A)[1] is TypeError
+
+
+def test_a_function_given_another_module_names_it_as_the_standard_one():
+    """From 3.12 the standard library names the calling function's ``__module__`` (a
+    function a library published under another name, as numpy's ``set_module`` does);
+    3.11 names the module the function was defined in."""
+
+    def make():
+        return enum.IntEnum("Published", [("A", 1)])
+
+    make.__module__ = "public.api"
+    quick, standard = _both_installed(make)
+    expected = "public.api" if hasattr(sys, "_getframemodulename") else __name__
+    assert quick.__module__ == standard.__module__ == expected
+
+
+def test_an_attribute_given_to_a_base_later_is_left_to_the_standard_library(monkeypatch):
+    """A member named as an attribute of the base gets the standard library's redirect,
+    also for an attribute added after afdesk.gui was imported."""
+    monkeypatch.setattr(
+        enum.Flag, "pretty", property(lambda self: f"pretty {self.name}"), raising=False
+    )
+    quick, standard = _both(enum.IntFlag, "Pretty", [("pretty", 1), ("B", 2)])
+    assert_same_enum(quick, standard)
+    assert quick.B.pretty == standard.B.pretty == "pretty B"
+
+
+def test_uninstall_and_a_second_import_keep_the_standard_library(monkeypatch):
+    import importlib
+
+    standard = quick_enums._STANDARD
+    again = importlib.reload(quick_enums)
+    try:
+        assert again._STANDARD is standard  # not the quick builder the first import put there
+        again.uninstall()
+        assert enum.EnumType.__dict__["_create_"] is standard
+        monkeypatch.setattr(again, "_STANDARD", None)
+        again.uninstall()  # nothing to go back to: nothing changes
+        assert enum.EnumType.__dict__["_create_"] is standard
+    finally:
+        monkeypatch.undo()
+        assert again.install()
