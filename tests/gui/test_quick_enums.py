@@ -374,3 +374,16 @@ def test_uninstall_and_a_second_import_keep_the_standard_library(monkeypatch):
     finally:
         monkeypatch.undo()
         assert again.install()
+
+
+def test_a_base_whose_empty_class_holds_the_unknown_is_made_the_standard_way(monkeypatch):
+    """Where the standard library's class with no members holds a value the template does
+    not know how to give a new class (a later Python's), the class is made the standard
+    way and its members still added here."""
+    monkeypatch.setitem(quick_enums._templates, (enum.IntFlag, enum.KEEP), None)
+    before = quick_enums.built
+    quick, standard = _both(
+        enum.IntFlag, "Unknown", [("A", 1), ("B", 2), ("AB", 3)], boundary=enum.KEEP
+    )
+    assert quick_enums.built == before + 1
+    assert_same_enum(quick, standard)
