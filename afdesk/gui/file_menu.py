@@ -319,8 +319,10 @@ class FileMenu:
         if not self.maybe_save():
             event.ignore()
             return
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
+        from afdesk.gui.stored import store
+
+        store(self.settings, "window/geometry", self.saveGeometry())
+        store(self.settings, "window/state", self.saveState())
         self.workspaces.save()  # the workspace shown, as the GM left it
         if self.doc is not None:
             self.doc.close(clean=True)

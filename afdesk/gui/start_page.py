@@ -14,6 +14,7 @@ from afdesk import paths
 from afdesk.gui import modes
 from afdesk.gui.central import open_mode_sample
 from afdesk.gui.follow import follow
+from afdesk.gui.stored import recent, store, store_list
 
 LAST_KIND, LAST_PATH = "last/kind", "last/path"
 """What was open when afdesk last ran ("encounter" or "campaign") and its file or folder."""
@@ -32,20 +33,6 @@ def remember(settings, kind: str, where: Path) -> None:
         store_list(settings, RECENT_CAMPAIGNS, items[:MAX_RECENT])
 
 
-def store(settings, key: str, value: str) -> None:
-    """``key`` set to ``value`` unless it holds it already: QSettings rewrites its whole
-    file for any value set, flushed to the disk twice, and opening the file the GM had
-    open last (every start) set the same three values again."""
-    if settings.value(key) != value:
-        settings.setValue(key, value)
-
-
-def store_list(settings, key: str, items: list[str]) -> None:
-    """:func:`store` for a list of strings (one comes back from the file as a string)."""
-    if recent(settings, key) != items or not settings.contains(key):
-        settings.setValue(key, items)
-
-
 def forget_last(settings) -> None:
     """The GM closed what was open: the next start shows the start page."""
     settings.remove("last")
@@ -56,13 +43,6 @@ def last(settings) -> tuple[str, Path] | None:
     if kind not in ("encounter", "campaign") or not where:
         return None
     return str(kind), Path(str(where))
-
-
-def recent(settings, key: str = "recent") -> list[str]:
-    value = settings.value(key, [])
-    if isinstance(value, str):
-        value = [value]
-    return [str(v) for v in (value or [])]
 
 
 def resume(window) -> bool:

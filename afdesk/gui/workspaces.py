@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar
 
 from afdesk.gui import layouts, screens
 from afdesk.gui.follow import Links
+from afdesk.gui.stored import store, store_list
 
 AREAS = {
     "left": Qt.DockWidgetArea.LeftDockWidgetArea,
@@ -134,8 +135,8 @@ class Workspaces:
     def save(self) -> None:
         """Keep the current workspace's arrangement (switching away, closing), with the
         docks in front of their tabs."""
-        self.settings.setValue(state_key(self.current), self.window.saveState())
-        self.settings.setValue(CURRENT, self.current)
+        store(self.settings, state_key(self.current), self.window.saveState())
+        store(self.settings, CURRENT, self.current)
         if self.window.isVisible():
             front = [
                 d.objectName()
@@ -145,7 +146,7 @@ class Workspaces:
                 # a task's dock shown on its way in (the zone editor's) is not the GM's
                 and layouts.TASK_DOCKS.get(d.objectName(), self.current) == self.current
             ]
-            self.settings.setValue(front_key(self.current), front)
+            store_list(self.settings, front_key(self.current), front)
 
     def _raise_front(self) -> None:
         """Put in front of each group of tabs the dock that was in front when the GM left

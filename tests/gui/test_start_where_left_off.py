@@ -132,3 +132,30 @@ def test_reopening_the_last_encounter_rewrites_no_settings(qtbot, tmp_path):
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert start_page.recent(settings) == [str(path.resolve())]
     assert start_page.last(settings) == ("encounter", path.resolve())
+
+
+def test_closing_a_window_nothing_was_changed_in_rewrites_no_settings(qtbot, tmp_path):
+    """The window's geometry, its docks and the workspace are set at every close; unchanged,
+    the settings file (rewritten whole and flushed to the disk for any value set) is left
+    as it was. A window moved since is kept."""
+    import os
+
+    path = saved_encounter(qtbot, tmp_path)
+    first = started(qtbot)
+    first.close()  # the first close of a started window keeps its geometry and docks
+    settings = QSettings()
+    settings.sync()
+    before = os.stat(settings.fileName())
+    again = started(qtbot)
+    assert again.doc.path == path
+    again.close()
+    settings.sync()
+    after = os.stat(settings.fileName())
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    moved = started(qtbot)
+    moved.resize(moved.width() - 40, moved.height() - 30)
+    moved.close()
+    settings.sync()
+    assert os.stat(settings.fileName()).st_mtime_ns != before.st_mtime_ns
+    kept = QSettings().value("window/geometry")
+    assert kept == moved.saveGeometry()
