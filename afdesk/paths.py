@@ -69,6 +69,17 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("afdesk", appauthor=False))
 
 
+def cache_dir() -> Path:
+    """What afdesk keeps only to start sooner, never anything a GM made (it can be deleted
+    at any time): ``<data folder>/cache`` with ``$AFDESK_DATA_DIR`` set (a portable setup,
+    the tests), else the platform's user cache folder (``~/.cache/afdesk`` on Linux)."""
+    if os.environ.get("AFDESK_DATA_DIR"):
+        return data_dir() / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("afdesk", appauthor=False))
+
+
 def bundled_tileset_dir() -> Path:
     """The tile sets that come with afdesk."""
     return resource_dir() / "tilesets"

@@ -214,8 +214,10 @@ def unpack(tarball: Path, scratch: Path) -> Path:
 
 def install_tarball(folder: Path, scratch: Path) -> None:
     """Run the unpacked tarball's install.sh with a scratch HOME, self-test the installed
-    command, uninstall."""
-    env = scratch_env(scratch, AFDESK_DATA_DIR=str(scratch / "data-installed"))
+    command, uninstall. The installed app finds its folders as a GM's does (no
+    ``AFDESK_DATA_DIR``): the scratch home's."""
+    env = scratch_env(scratch)
+    env.pop("AFDESK_DATA_DIR")
     home = Path(env["HOME"])
     run(["bash", str(folder / "install.sh")], env, "install.sh (tarball, scratch home)")
     installed = home / ".local" / "bin" / "afdesk"
@@ -223,9 +225,12 @@ def install_tarball(folder: Path, scratch: Path) -> None:
     if not desktop.exists() or str(home) not in desktop.read_text():
         raise Failed("install.sh wrote no desktop entry pointing at the installed app")
     run([str(installed), "--self-test"], env, "installed afdesk --self-test")
+    cache = home / ".cache" / "afdesk"
+    if not cache.is_dir():
+        raise Failed(f"the installed app kept no cache in {cache}")
     run(["bash", str(folder / "install.sh"), "--uninstall"], env, "install.sh --uninstall")
-    if installed.exists() or desktop.exists():
-        raise Failed("install.sh --uninstall left the command or the menu entry")
+    if installed.exists() or desktop.exists() or cache.exists():
+        raise Failed("install.sh --uninstall left the command, the menu entry or the cache")
 
 
 def _floor(text: str) -> tuple[int, ...]:

@@ -44,6 +44,19 @@ text = "a bare window"
 )
 """The floor of the start: a bare PySide6 QMainWindow, shown and drawn once, then quit."""
 
+BARE_WINDOW_QUICK = (
+    """
+import sys
+import afdesk.gui  # Qt's enums (quick_enums) and shiboken6 (quick_shiboken) as afdesk has them
+text = "a bare window"
+"""
+    + _SHOW_AND_QUIT
+)
+"""Not a floor of the goal, said beside it: the bare window with afdesk's two shortcuts
+through PySide6's own start-up (:mod:`afdesk.gui.quick_enums`, and
+:mod:`afdesk.gui.quick_shiboken` with its cache written by an earlier run): what the
+start costs above it is afdesk's own."""
+
 MODEL_WINDOW = (
     """
 import sys

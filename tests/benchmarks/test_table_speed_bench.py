@@ -61,6 +61,7 @@ def start_figures(tmp_path_factory) -> dict[str, dict[str, float]]:
             "first frame": (afdesk, {**env, "AFDESK_EXIT_AFTER_FIRST_FRAME": "1"}),
             "whole window": (afdesk, {**env, "AFDESK_EXIT_AFTER_FIRST_FRAME": "complete"}),
             "model, no map": (table_speed.script(tmp, "MODEL_WINDOW"), env),
+            "bare, afdesk's shortcuts": (table_speed.script(tmp, "BARE_WINDOW_QUICK"), env),
         },
         floor="bare",
     )

@@ -121,15 +121,18 @@ def test_the_window_is_drawn_before_the_model_is_imported_then_shows_the_sample(
 def test_importing_the_app_loads_nothing_of_the_model_storage_or_dialogs(tmp_path):
     loaded = _modules(IMPORT_APP, tmp_path)
     ours = {m for m in loaded if m.startswith("afdesk")}
-    # feature_hook: PySide6's import hook spared (the window's icon, afdesk.gui.icons and
-    # afdesk.paths, comes with the application); quick_enums: Qt's enums built quickly
+    # feature_hook: PySide6's import hook spared (the window's icon, afdesk.gui.icons,
+    # comes with the application); quick_enums: Qt's enums built quickly; quick_shiboken:
+    # PySide6's runtime imported through afdesk's cache, found by afdesk.paths
     assert ours == {
         "afdesk",
+        "afdesk.paths",
         "afdesk.gui",
         "afdesk.gui.app",
         "afdesk.gui.feature_hook",
         "afdesk.gui.platform_check",
         "afdesk.gui.quick_enums",
+        "afdesk.gui.quick_shiboken",
     }, ours
     # nor the heavy helpers the first frame has no use for
     assert not loaded & {"msgspec", "ctypes", "ctypes.util", "subprocess"}
