@@ -16,10 +16,12 @@ instructions, 420M of a bare PySide6 window's 650M):
 from a cache file (written at the first start, as Python's own ``__pycache__`` is: a
 module's entry is used only for the same file name, the same source bytes, the same
 inherited flags and optimisation level, on the same Python's bytecode) and the regular
-expressions those modules compile during the import (at the :data:`LAZY_SITES`) compiled
-when first used. Nothing else changes: both stand-ins are in place only for that import
-and only for shiboken's support modules; every other call goes to the standard function,
-as it was called; shiboken6 keeps its own loader.
+expressions those modules compile during the import (at the :data:`LAZY_SITES`, in the
+modules whose use of them was read: :data:`KNOWN_SOURCES`) compiled when first used. The
+cache is afdesk's, not Python's: written under ``-B`` too. Nothing else changes: both
+stand-ins are in place only for that import and only for shiboken's support modules;
+every other call goes to the standard function, as it was called; shiboken6 keeps its
+own loader.
 """
 
 from __future__ import annotations
@@ -29,13 +31,17 @@ import marshal
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 # Where the stand-ins were compared against the standard import (tests/gui/test_quick_shiboken.py).
 TESTED = ((3, 11), (3, 12), (3, 13))
+
+STALE_S = 60.0  # a temporary cache file this old is a killed start's, not a running one's
 
 SUPPORT = "shibokensupport"  # shiboken's support package, and its loader's module:
 BOOTSTRAP = "signature_bootstrap"
@@ -73,18 +79,23 @@ def uninstall() -> None:
 
 class _Finder:
     """First on ``sys.meta_path`` until ``shiboken6`` is imported: finds it where the
-    other finders do and hands its loader to :class:`_QuickLoader`; then steps aside."""
+    other finders do and hands its loader to :class:`_QuickLoader`, which takes the finder
+    away when it runs (a look-up that imports nothing leaves it in place)."""
 
     def __init__(self, cache: Callable[[], Path]) -> None:
         self._cache = cache
+        self._looking = False
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
-        if name != "shiboken6":
+        if name != "shiboken6" or self._looking:
             return None
-        uninstall()  # once, and not for the look-up below
         from importlib.util import find_spec
 
-        spec = find_spec(name)
+        self._looking = True  # the look-up below asks every finder, this one too
+        try:
+            spec = find_spec(name)
+        finally:
+            self._looking = False
         if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
             spec.loader = _QuickLoader(spec.loader, self._cache)
         return spec
@@ -93,23 +104,30 @@ class _Finder:
 class _QuickLoader:
     """Runs the real loader's ``exec_module`` of ``shiboken6`` (where shiboken's support
     modules are imported) with the two stand-ins, and gives the module back its real
-    loader first: what shiboken6 holds afterwards is what the standard import leaves."""
+    loader first: what shiboken6 holds afterwards is what the standard import leaves.
+    Anything else asked of it (``get_filename``, ``get_resource_reader``, ...) is the real
+    loader's."""
 
     def __init__(self, real: Any, cache: Callable[[], Path]) -> None:
         self._real = real
         self._cache = cache
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
     def create_module(self, spec: Any) -> Any:
         return self._real.create_module(spec)
 
     def exec_module(self, module: Any) -> None:
+        uninstall()  # once: shiboken6 is being imported
         module.__loader__ = self._real
         if module.__spec__ is not None:
             module.__spec__.loader = self._real
         cache = self._cache()
         kept = read_cache(cache)
         made: dict[tuple[str, int, int], tuple[bytes, Any]] = {}
-        with cached_compile(kept, made), lazy_patterns():
+        sources: dict[str, bytes] = {}
+        with cached_compile(kept, made, sources), lazy_patterns(sources):
             self._real.exec_module(module)
         if made:
             write_cache(cache, {**kept, **made})
@@ -130,7 +148,24 @@ def read_cache(path: Path) -> dict[tuple[str, int, int], tuple[bytes, Any]]:
         return {}
     if magic != _magic() or not isinstance(entries, dict):
         return {}
-    return entries
+    return {key: entry for key, entry in entries.items() if _sound(key, entry)}
+
+
+def _sound(key: object, entry: object) -> bool:
+    """An entry as :func:`cached_compile` makes them: ``(file name, flags, optimisation
+    level)`` to ``(source bytes, code)``; anything else in a file that still decodes (one
+    damaged, or written by another version of this module) is left out."""
+    return (
+        type(key) is tuple
+        and len(key) == 3
+        and type(key[0]) is str
+        and type(key[1]) is int
+        and type(key[2]) is int
+        and type(entry) is tuple
+        and len(entry) == 2
+        and type(entry[0]) is bytes
+        and type(entry[1]) is CodeType
+    )
 
 
 def write_cache(path: Path, entries: dict[tuple[str, int, int], tuple[bytes, Any]]) -> None:
@@ -145,6 +180,11 @@ def write_cache(path: Path, entries: dict[tuple[str, int, int], tuple[bytes, Any
     except (OSError, ValueError):
         with suppress(OSError):
             temporary.unlink(missing_ok=True)
+        return
+    for left in path.parent.glob(f"{path.name}.*.tmp"):  # of a start killed while writing
+        with suppress(OSError):
+            if time.time() - left.stat().st_mtime > STALE_S:
+                left.unlink()
 
 
 def _is_support(filename: object) -> bool:
@@ -157,11 +197,12 @@ def _is_support(filename: object) -> bool:
 def cached_compile(
     kept: dict[tuple[str, int, int], tuple[bytes, Any]],
     made: dict[tuple[str, int, int], tuple[bytes, Any]],
+    sources: dict[str, bytes] | None = None,
 ) -> Iterator[None]:
     """While in the block, ``compile()`` called by shiboken's loader on a support module's
     source returns the code kept for that source (what is compiled instead goes into
-    ``made``); any other call gets the standard ``compile`` with the flags its caller
-    would have passed on."""
+    ``made``; each support module's source into ``sources``, by file name); any other
+    call gets the standard ``compile`` with the flags its caller would have passed on."""
     standard = builtins.compile
 
     def compile_(source, filename, mode, flags=0, dont_inherit=False, optimize=-1, **more):
@@ -172,11 +213,13 @@ def cached_compile(
             more
             or mode != "exec"
             or optimize != -1
-            or not isinstance(source, bytes)
+            or type(source) is not bytes
             or not _is_support(filename)
             or caller.f_globals.get("__name__") != BOOTSTRAP
         ):
             return standard(source, filename, mode, flags, True, optimize, **more)
+        if sources is not None:
+            sources[filename] = source
         key = (filename, flags, sys.flags.optimize)
         entry = kept.get(key)
         if entry is not None and entry[0] == source:
@@ -251,26 +294,39 @@ class _Deferred:
 
 # Where shiboken's support modules compile a pattern as they are imported (the module, and
 # the function or class body), each used only through its methods (``finditer``,
-# ``search``, ``split``) in every PySide6 from 6.8 to 6.11: the argument-list parser's,
-# and the stub generator's two.
-LAZY_SITES = frozenset(
-    {
-        (SUPPORT + ".signature.parser", "__init__"),
-        (SUPPORT + ".signature.lib.pyi_generator", "Formatter"),
-    }
-)
+# ``search``, ``split``): the argument-list parser's, and the stub generator's two.
+LAZY_SITES = {
+    (SUPPORT + ".signature.parser", "__init__"): SUPPORT + "/signature/parser.py",
+    (SUPPORT + ".signature.lib.pyi_generator", "Formatter"): (
+        SUPPORT + "/signature/lib/pyi_generator.py"
+    ),
+}
+
+# The modules (CRC-32 of their source, by file name) whose use of those patterns was read
+# and compared (tests/gui/test_quick_shiboken.py): PySide6 6.11.3's. A module with other
+# source (another PySide6) gets its patterns compiled at once, as the standard import does.
+KNOWN_SOURCES = {
+    SUPPORT + "/signature/parser.py": frozenset({0x105CFC9F}),
+    SUPPORT + "/signature/lib/pyi_generator.py": frozenset({0x66004E69}),
+}
 
 
 @contextmanager
-def lazy_patterns() -> Iterator[None]:
-    """While in the block, ``re.compile`` called at one of the :data:`LAZY_SITES` returns a
-    :class:`LazyPattern`; any other call is the standard one."""
+def lazy_patterns(sources: dict[str, bytes]) -> Iterator[None]:
+    """While in the block, ``re.compile`` called at one of the :data:`LAZY_SITES`, in a
+    module whose source (in ``sources``, by file name: :func:`cached_compile` notes them)
+    is one of the :data:`KNOWN_SOURCES`, returns a :class:`LazyPattern`; any other call
+    is the standard one."""
     standard = re.compile
+    import zlib
 
     def compile_(pattern, flags=0):
         caller = sys._getframe(1)
-        if (caller.f_globals.get("__name__"), caller.f_code.co_name) in LAZY_SITES:
-            return LazyPattern(standard, pattern, flags)
+        filename = LAZY_SITES.get((caller.f_globals.get("__name__"), caller.f_code.co_name))
+        if filename is not None:
+            source = sources.get(filename)
+            if source is not None and zlib.crc32(source) in KNOWN_SOURCES[filename]:
+                return LazyPattern(standard, pattern, flags)
         return standard(pattern, flags)
 
     re.compile = compile_

@@ -12,9 +12,13 @@
 - ``afdesk export-png --player`` at most 1.5x a bare PySide6 process painting the same
   picture and writing it as PNG.
 
-The start's figures also say what a bare window costs once the sample is loaded through
-the model and loader and Qt's namespace imported, with no map or dock at all (1.5x the
-bare window on its own when measured, late November 2026), measured in the same rounds.
+The start's figures also say, measured in the same rounds, what a bare window costs once
+the sample is loaded through the model and loader and Qt's namespace imported, with no map
+or dock at all (1.55x the bare window on its own when measured, 28 November 2026), and
+what it costs with afdesk's two shortcuts through PySide6's own start-up
+(:mod:`afdesk.gui.quick_enums`, :mod:`afdesk.gui.quick_shiboken`: 0.72x): the whole
+window's figure over that one is afdesk's own work (1.72x the bare window, 2.28x the bare
+window with the shortcuts, that day).
 
 Run with ``.venv/bin/pytest tests/benchmarks/test_table_speed_bench.py -s``.
 """

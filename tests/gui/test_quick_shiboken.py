@@ -13,7 +13,6 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -26,48 +25,62 @@ from afdesk.gui.quick_shiboken import LazyPattern, cached_compile, lazy_patterns
 # support modules made of Qt's wrong calls (their messages are built from the signatures,
 # through the argument-list parser's regular expression) and which modules came in.
 SCRIPT = """
-import builtins, json, sys
-compiled = []
-standard = builtins.compile
+import builtins, json, marshal, os, sys, types
+compiled = []  # support modules compiled from source (the quick import's cache missed)
+executed = {}  # the code each support module ran, as the loader handed it to exec()
+standard_compile, standard_exec = builtins.compile, builtins.exec
 
-import __future__
-FUTURES = 0
-for name in __future__.all_feature_names:
-    FUTURES |= getattr(__future__, name).compiler_flag
-
-def counting(source, filename, mode, flags=0, dont_inherit=False, *args, **kwargs):
+def counting(source, filename, *args, **kwargs):
+    # installed in the quick runs only, where it is reached through quick_shiboken's own
+    # compile, which passes every flag itself: the plain run's compile is left untouched
     if isinstance(filename, str) and filename.startswith("shibokensupport/"):
         compiled.append(filename)
-    if not dont_inherit:  # the caller's futures, as the standard compile inherits them
-        flags |= sys._getframe(1).f_code.co_flags & FUTURES
-    return standard(source, filename, mode, flags, True, *args, **kwargs)
+    return standard_compile(source, filename, *args, **kwargs)
 
-builtins.compile = counting
+def recording(code, *args, **kwargs):
+    if isinstance(code, types.CodeType) and code.co_filename.startswith("shibokensupport/"):
+        executed[code.co_filename] = code
+    return standard_exec(code, *args, **kwargs)
+
+builtins.exec = recording
 import re
 standard_re = re.compile
 if sys.argv[1] in ("quick", "untested"):
     import importlib.util
     from pathlib import Path
-    # the module alone: importing the afdesk.gui package would import shiboken6 first
+    # the module alone: importing the afdesk.gui package would install it first
     spec = importlib.util.spec_from_file_location("quick_shiboken", MODULE)
     quick_shiboken = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(quick_shiboken)
     if sys.argv[1] == "untested":
         quick_shiboken.TESTED = ()
+    if sys.argv[1] == "quick":
+        builtins.compile = counting
     installed = quick_shiboken.install(lambda: Path(sys.argv[2]))
     assert installed == (sys.argv[1] == "quick")
     assert quick_shiboken.install(lambda: Path("elsewhere")) is False  # once is enough
     assert "shiboken6" not in sys.modules  # installed, nothing imported yet
 from PySide6 import QtCore  # imports shiboken6 first, as the app's first Qt import does
 import shiboken6
+parser = sys.modules["shibokensupport.signature.parser"]
+stubs = sys.modules["shibokensupport.signature.lib.pyi_generator"]
 back = {
-    "builtins_compile": builtins.compile is counting,
+    "builtins_compile": builtins.compile in (counting, standard_compile),
     "re_compile": re.compile is standard_re,
     "loader": type(shiboken6.__loader__).__name__,
     "spec_loader": type(shiboken6.__spec__.loader).__name__,
     "finders": [type(f).__name__ for f in sys.meta_path],
+    "version": shiboken6.__version__,
+    "patterns": [
+        type(parser.arglistParser._finditer).__name__,
+        type(stubs.Formatter.brace_searcher).__name__,
+        type(stubs.Formatter.opt_uni_searcher).__name__,
+    ],
 }
-builtins.compile = standard
+builtins.compile, builtins.exec = standard_compile, standard_exec
+if os.environ.get("CODE_OUT"):
+    with open(os.environ["CODE_OUT"], "wb") as out:
+        out.write(marshal.dumps(executed))
 support = sorted(m for m in sys.modules if m.startswith("shibokensupport"))
 from PySide6 import QtWidgets
 app = QtWidgets.QApplication([])
@@ -83,8 +96,13 @@ for call in (
         call()
     except TypeError as error:
         messages.append(str(error))
-print(json.dumps({"compiled": compiled, "support": support, "messages": messages, **back}))
+print(json.dumps({
+    "compiled": compiled, "executed": list(executed), "support": support,
+    "messages": messages, **back,
+}))
 """
+
+COMPARED = "6.11.3"  # the PySide6 whose support modules' use of the patterns was read
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> dict:
@@ -110,16 +128,23 @@ def test_the_first_start_compiles_and_keeps_the_support_modules_the_next_compile
 ):
     cache = quick_shiboken.cache_file(tmp_path / "cache")
     first = run("quick", str(cache))
-    assert len(first["compiled"]) >= 10 and first["compiled"] == plain["compiled"]
+    assert len(plain["executed"]) >= 10
+    assert first["compiled"] == first["executed"] == plain["executed"]
     assert cache.is_file()
     second = run("quick", str(cache))
     assert second["compiled"] == []  # every module's code came from the cache
+    assert second["executed"] == plain["executed"]
     for made in (first, second):
         assert made["support"] == plain["support"]
         assert made["messages"] == plain["messages"]  # the lazy parser: the same lists
         assert made["builtins_compile"] and made["re_compile"]  # the standard ones back
         assert made["loader"] == made["spec_loader"] == plain["loader"]  # its own loader
         assert made["finders"] == plain["finders"]  # the quick import stepped aside
+        lazy = made["version"] == COMPARED  # another PySide6: compiled at once, as usual
+        assert made["patterns"] == (
+            ["_Deferred", "LazyPattern", "LazyPattern"] if lazy else plain["patterns"]
+        )
+    assert plain["patterns"] == ["builtin_method", "Pattern", "Pattern"]
 
 
 def test_wrong_calls_name_their_supported_signatures_as_before(plain, tmp_path):
@@ -131,59 +156,73 @@ def test_wrong_calls_name_their_supported_signatures_as_before(plain, tmp_path):
 
 
 def test_the_cached_code_is_the_code_the_loader_compiles(tmp_path):
-    """Each module's entry is the same code object the standard loader compiles from the
-    same source, with the flags it inherits (signature_bootstrap's futures)."""
+    """The code each support module runs, first start and from the cache, is the code the
+    standard loader compiles (recorded in a process whose compile is left alone, as the
+    loader hands it to exec): equal code objects, flags (signature_bootstrap's futures,
+    which the loader's compile inherits) and file names included."""
     cache = quick_shiboken.cache_file(tmp_path)
-    run("quick", str(cache))
+    plain_out, first_out, second_out = (tmp_path / n for n in ("plain", "first", "second"))
+    run("plain", env={"CODE_OUT": str(plain_out)})
+    run("quick", str(cache), env={"CODE_OUT": str(first_out)})
+    second = run("quick", str(cache), env={"CODE_OUT": str(second_out)})
+    assert second["compiled"] == []
+    standard = marshal.loads(plain_out.read_bytes())
+    assert len(standard) >= 10
+    for out in (first_out, second_out):
+        ran = marshal.loads(out.read_bytes())
+        assert set(ran) == set(standard)
+        for filename, code in standard.items():
+            assert ran[filename] == code, filename
+            assert ran[filename].co_flags == code.co_flags
+            assert ran[filename].co_filename == code.co_filename
     magic, entries = marshal.loads(cache.read_bytes())
     from importlib.util import MAGIC_NUMBER
 
     assert magic == MAGIC_NUMBER
-    assert len(entries) >= 10
-    record = textwrap.dedent(
-        """
-        import builtins, marshal, sys
-        standard = builtins.compile
-        made = {}
-        import __future__
-        FUTURES = 0
-        for name in __future__.all_feature_names:
-            FUTURES |= getattr(__future__, name).compiler_flag
-        def recording(source, filename, mode, flags=0, dont_inherit=False):
-            if not dont_inherit:  # the loader's futures, as the standard compile inherits
-                flags |= sys._getframe(1).f_code.co_flags & FUTURES
-            code = standard(source, filename, mode, flags, True)
-            if isinstance(filename, str) and filename.startswith("shibokensupport/"):
-                made[filename] = (source, code)
-            return code
-        builtins.compile = recording
-        import shiboken6
-        builtins.compile = standard
-        sys.stdout.buffer.write(marshal.dumps(made))
-        """
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", record], capture_output=True, timeout=120, check=True
-    )
-    standard = marshal.loads(done.stdout)
-    kept = {filename: (source, code) for (filename, _, _), (source, code) in entries.items()}
-    assert set(kept) == set(standard)
-    for filename, (source, code) in standard.items():
-        assert kept[filename][0] == source
-        assert kept[filename][1] == code, filename
-        assert kept[filename][1].co_flags == code.co_flags
+    assert {key[0]: entry[1] for key, entry in entries.items()} == standard
 
 
 @pytest.mark.parametrize(
     "damage",
-    [b"", b"not marshal at all", marshal.dumps(("magic", {})), marshal.dumps([1, 2])],
-    ids=["empty", "garbage", "another-python", "not-a-pair"],
+    [
+        b"",
+        b"not marshal at all",
+        marshal.dumps(("magic", {})),
+        marshal.dumps([1, 2]),
+        # entries that decode but are not what the cache holds (the review's find: an
+        # empty entry stopped every start with shiboken's "Problem importing")
+        "entries: ()",
+        "entries: 5",
+        "entries: (b'', 5)",
+        "entries: key",
+    ],
+    ids=[
+        "empty",
+        "garbage",
+        "another-python",
+        "not-a-pair",
+        "empty-entry",
+        "number-entry",
+        "no-code",
+        "bad-key",
+    ],
 )
 def test_a_damaged_or_foreign_cache_is_written_again(tmp_path, plain, damage):
+    from importlib.util import MAGIC_NUMBER
+
     cache = quick_shiboken.cache_file(tmp_path)
+    if isinstance(damage, str):
+        name = "shibokensupport/__init__.py"
+        entries = {
+            "entries: ()": {(name, 0x1000000, 0): ()},
+            "entries: 5": {(name, 0x1000000, 0): 5},
+            "entries: (b'', 5)": {(name, 0x1000000, 0): (b"", 5)},
+            "entries: key": {name: (b"", compile("", name, "exec"))},
+        }[damage]
+        damage = marshal.dumps((MAGIC_NUMBER, entries))
     cache.write_bytes(damage)
     made = run("quick", str(cache))
-    assert made["compiled"] == plain["compiled"]
+    assert made["compiled"] == plain["executed"]
     assert made["messages"] == plain["messages"]
     assert run("quick", str(cache))["compiled"] == []
 
@@ -192,7 +231,7 @@ def test_a_cache_that_cannot_be_written_costs_only_the_time(tmp_path, plain):
     blocked = tmp_path / "file"
     blocked.write_text("a file where the cache folder would be")
     made = run("quick", str(quick_shiboken.cache_file(blocked / "cache")))
-    assert made["compiled"] == plain["compiled"]
+    assert made["compiled"] == plain["executed"]
     assert made["messages"] == plain["messages"]
     assert blocked.read_text() == "a file where the cache folder would be"
     assert not list(tmp_path.glob("**/*.tmp"))
@@ -319,9 +358,25 @@ def as_support(
     return namespace["made"]
 
 
-def test_support_modules_get_patterns_compiled_at_first_use_and_others_real_ones():
+KNOWN = b"# a support module whose use of its patterns was read\n"
+
+
+@pytest.fixture
+def known(monkeypatch) -> dict[str, bytes]:
+    """The sources :func:`cached_compile` would have noted, both lazy sites' modules known
+    (their CRC-32 among the :data:`KNOWN_SOURCES`)."""
+    from zlib import crc32
+
+    sources = {}
+    for name in quick_shiboken.LAZY_SITES.values():
+        sources[name] = KNOWN
+        monkeypatch.setitem(quick_shiboken.KNOWN_SOURCES, name, frozenset({crc32(KNOWN)}))
+    return sources
+
+
+def test_support_modules_get_patterns_compiled_at_first_use_and_others_real_ones(known):
     parser = "shibokensupport.signature.parser"
-    with lazy_patterns():
+    with lazy_patterns(known):
         lazy = as_support(r"(\w+)\s*=\s*(\d+)", re.VERBOSE)  # the stub generator's class
         in_parser = as_support(r"\d+", module=parser, at="__init__")  # ArglistParser()
         others = [
@@ -348,8 +403,8 @@ def test_support_modules_get_patterns_compiled_at_first_use_and_others_real_ones
     assert repr(lazy) == repr(real) and lazy == real and hash(lazy) == hash(real)
 
 
-def test_a_method_kept_as_a_class_attribute_is_not_bound_to_the_instance():
-    with lazy_patterns():
+def test_a_method_kept_as_a_class_attribute_is_not_bound_to_the_instance(known):
+    with lazy_patterns(known):
         lazy = as_support(r",")
 
     class Formatter:  # as the stub generator's: split = brace_searcher.split
@@ -359,8 +414,8 @@ def test_a_method_kept_as_a_class_attribute_is_not_bound_to_the_instance():
     assert Formatter.split("a,b,c") == ["a", "b", "c"]
 
 
-def test_a_bad_pattern_fails_when_it_is_first_used_as_the_standard_would():
-    with lazy_patterns():
+def test_a_bad_pattern_fails_when_it_is_first_used_as_the_standard_would(known):
+    with lazy_patterns(known):
         lazy = as_support(r"(unclosed")
     with pytest.raises(re.error):
         lazy.search("x")
@@ -368,9 +423,39 @@ def test_a_bad_pattern_fails_when_it_is_first_used_as_the_standard_would():
 
 def test_the_standard_re_compile_is_back_after_the_block_even_after_an_error():
     standard = re.compile
-    with pytest.raises(RuntimeError), lazy_patterns():
+    with pytest.raises(RuntimeError), lazy_patterns({}):
         raise RuntimeError
     assert re.compile is standard
+
+
+def test_a_site_in_a_module_of_another_source_compiles_at_once(known):
+    """Another PySide6's support modules (their source not among the ones whose use of
+    the patterns was read), or a source never noted: the standard compile."""
+    other = dict.fromkeys(known, b"# another PySide6\n")
+    for sources in (other, {}):
+        with lazy_patterns(sources):
+            made = [
+                as_support(r"\d+"),
+                as_support(r"\d+", module="shibokensupport.signature.parser", at="__init__"),
+            ]
+        assert all(isinstance(m, re.Pattern) for m in made)
+
+
+def test_the_known_sources_are_those_of_the_pyside6_compared():
+    """The CRC-32 kept for each lazy site's module is that of PySide6 6.11.3's, read here
+    from the running shiboken when it is that version (the support modules' source comes
+    out of Shiboken's library)."""
+    from zlib import crc32
+
+    import shiboken6
+
+    loader = sys.modules["shibokensupport.signature.loader"].__loader__
+    sources = {name: loader.zfile.read(name) for name in quick_shiboken.KNOWN_SOURCES}
+    matches = {
+        name: crc32(src) in quick_shiboken.KNOWN_SOURCES[name] for name, src in sources.items()
+    }
+    assert matches == dict.fromkeys(sources, shiboken6.__version__ == COMPARED)
+    assert set(quick_shiboken.KNOWN_SOURCES) == set(quick_shiboken.LAZY_SITES.values())
 
 
 def test_a_second_install_or_one_after_the_import_does_nothing():
@@ -382,7 +467,8 @@ def test_a_second_install_or_one_after_the_import_does_nothing():
 def test_a_python_the_stand_ins_were_not_compared_on_gets_the_standard_import(tmp_path, plain):
     cache = quick_shiboken.cache_file(tmp_path)
     made = run("untested", str(cache))
-    assert made["compiled"] == plain["compiled"] and made["messages"] == plain["messages"]
+    assert made["compiled"] == [] and made["executed"] == plain["executed"]  # standard
+    assert made["messages"] == plain["messages"] and made["patterns"] == plain["patterns"]
     assert not cache.exists()
 
 
@@ -390,3 +476,46 @@ def test_cache_file_is_per_python_bytecode(tmp_path):
     assert quick_shiboken.cache_file(tmp_path) == (
         Path(tmp_path) / f"shiboken-support.{sys.implementation.cache_tag}.marshal"
     )
+
+
+FIND_FIRST = """
+import importlib.util, sys
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("quick_shiboken", MODULE)
+quick_shiboken = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(quick_shiboken)
+assert quick_shiboken.install(lambda: Path(sys.argv[1]))
+found = importlib.util.find_spec("shiboken6")  # a look-up, no import
+print(found.loader.get_filename("shiboken6"), found.loader.is_package("shiboken6"))
+assert [type(f).__name__ for f in sys.meta_path].count("_Finder") == 1  # still there
+import shiboken6
+assert "_Finder" not in [type(f).__name__ for f in sys.meta_path]
+print(type(shiboken6.__loader__).__name__, Path(sys.argv[1]).is_file())
+"""
+
+
+def test_a_look_up_before_the_import_leaves_the_quick_import_in_place(tmp_path):
+    """``importlib.util.find_spec("shiboken6")`` first (the review's find): its loader
+    answers as the real one does, and the import that follows is still the quick one."""
+    import shiboken6
+
+    cache = quick_shiboken.cache_file(tmp_path)
+    script = f"MODULE = {quick_shiboken.__file__!r}\n{FIND_FIRST}"
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(cache)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    filename, package, loader, kept = " ".join(done.stdout.split()).split()
+    assert filename == shiboken6.__file__ and package == "True"
+    assert loader == type(shiboken6.__loader__).__name__ and kept == "True"
+
+
+def test_a_killed_starts_temporary_file_goes_at_the_next_write_a_running_ones_stays(tmp_path):
+    cache = quick_shiboken.cache_file(tmp_path)
+    old = tmp_path / f"{cache.name}.4242.tmp"
+    fresh = tmp_path / f"{cache.name}.4343.tmp"
+    for left in (old, fresh):
+        left.write_bytes(b"half a cache")
+    os.utime(old, (1, 1))
+    quick_shiboken.write_cache(cache, {})
+    assert cache.is_file() and not old.exists() and fresh.exists()
