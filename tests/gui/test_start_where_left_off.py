@@ -116,20 +116,26 @@ def test_file_close_asks_then_closes_to_the_start_page(
     assert again.doc.path == path and not again.start_page.isVisible()
 
 
+def settings_file_stamp() -> tuple[int, int]:
+    """The settings file's inode and modification time, once what is pending is written:
+    QSettings writes its whole file anew (another inode) for any value set."""
+    import os
+
+    settings = QSettings()
+    settings.sync()
+    stat = os.stat(settings.fileName())
+    return stat.st_ino, stat.st_mtime_ns
+
+
 def test_reopening_the_last_encounter_rewrites_no_settings(qtbot, tmp_path):
     """Opening the file the GM had open last sets nothing new: the settings file (rewritten
     whole and flushed to the disk for any value set) is left as it was."""
-    import os
-
     path = saved_encounter(qtbot, tmp_path)
-    settings = QSettings()
-    settings.sync()
-    before = os.stat(settings.fileName())
+    before = settings_file_stamp()
     w = started(qtbot)
     assert w.doc.path == path
-    settings.sync()
-    after = os.stat(settings.fileName())
-    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert settings_file_stamp() == before
+    settings = QSettings()
     assert start_page.recent(settings) == [str(path.resolve())]
     assert start_page.last(settings) == ("encounter", path.resolve())
 
@@ -138,24 +144,17 @@ def test_closing_a_window_nothing_was_changed_in_rewrites_no_settings(qtbot, tmp
     """The window's geometry, its docks and the workspace are set at every close; unchanged,
     the settings file (rewritten whole and flushed to the disk for any value set) is left
     as it was. A window moved since is kept."""
-    import os
-
     path = saved_encounter(qtbot, tmp_path)
     first = started(qtbot)
     first.close()  # the first close of a started window keeps its geometry and docks
-    settings = QSettings()
-    settings.sync()
-    before = os.stat(settings.fileName())
+    before = settings_file_stamp()
     again = started(qtbot)
     assert again.doc.path == path
     again.close()
-    settings.sync()
-    after = os.stat(settings.fileName())
-    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert settings_file_stamp() == before
     moved = started(qtbot)
     moved.resize(moved.width() - 40, moved.height() - 30)
     moved.close()
-    settings.sync()
-    assert os.stat(settings.fileName()).st_mtime_ns != before.st_mtime_ns
+    assert settings_file_stamp() != before
     kept = QSettings().value("window/geometry")
     assert kept == moved.saveGeometry()
