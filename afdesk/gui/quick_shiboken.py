@@ -123,7 +123,11 @@ class _QuickLoader:
         module.__loader__ = self._real
         if module.__spec__ is not None:
             module.__spec__.loader = self._real
-        cache = self._cache()
+        try:
+            cache = self._cache()
+        except Exception:  # no cache folder to be found (no home): the standard import
+            self._real.exec_module(module)
+            return
         kept = read_cache(cache)
         made: dict[tuple[str, int, int], tuple[bytes, Any]] = {}
         sources: dict[str, bytes] = {}

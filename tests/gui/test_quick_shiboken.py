@@ -54,9 +54,15 @@ if sys.argv[1] in ("quick", "untested"):
     spec.loader.exec_module(quick_shiboken)
     if sys.argv[1] == "untested":
         quick_shiboken.TESTED = ()
-    if sys.argv[1] == "quick":
-        builtins.compile = counting
-    installed = quick_shiboken.install(lambda: Path(sys.argv[2]))
+    if sys.argv[1] == "quick" and sys.argv[2] != "no-folder":
+        builtins.compile = counting  # no-folder: the loader's own compile, untouched
+
+    def cache():
+        if sys.argv[2] == "no-folder":
+            raise RuntimeError("no home to find a cache folder in")
+        return Path(sys.argv[2])
+
+    installed = quick_shiboken.install(cache)
     assert installed == (sys.argv[1] == "quick")
     assert quick_shiboken.install(lambda: Path("elsewhere")) is False  # once is enough
     assert "shiboken6" not in sys.modules  # installed, nothing imported yet
@@ -462,6 +468,12 @@ def test_a_second_install_or_one_after_the_import_does_nothing():
     assert "shiboken6" in sys.modules  # this process imported it long ago
     assert quick_shiboken.install(lambda: Path("unused")) is False
     assert not [f for f in sys.meta_path if type(f).__name__ == "_Finder"]
+
+
+def test_no_cache_folder_to_be_found_is_the_standard_import(plain):
+    made = run("quick", "no-folder")
+    assert made["executed"] == plain["executed"] and made["messages"] == plain["messages"]
+    assert made["patterns"] == plain["patterns"] and made["finders"] == plain["finders"]
 
 
 def test_a_python_the_stand_ins_were_not_compared_on_gets_the_standard_import(tmp_path, plain):
