@@ -13,15 +13,16 @@ instructions, 420M of a bare PySide6 window's 650M):
   through their methods.
 
 :func:`install` makes the first import of ``shiboken6`` one with the modules' code read
-from a cache file (written at the first start, as Python's own ``__pycache__`` is: a
-module's entry is used only for the same file name, the same source bytes, the same
-inherited flags and optimisation level, on the same Python's bytecode) and the regular
-expressions those modules compile during the import (at the :data:`LAZY_SITES`, in the
-modules whose use of them was read: :data:`KNOWN_SOURCES`) compiled when first used. The
-cache is afdesk's, not Python's: written under ``-B`` too. Nothing else changes: both
-stand-ins are in place only for that import and only for shiboken's support modules;
-every other call goes to the standard function, as it was called; shiboken6 keeps its
-own loader.
+from a cache file (written at the first start, as Python's own ``__pycache__`` is, and
+beside it: ``afdesk/gui/__pycache__``, or the user's cache folder where the installation
+cannot be written; a module's entry is used only for the same file name, the same source
+bytes, the same inherited flags and optimisation level, on the same Python's bytecode)
+and the regular expressions those modules compile during the import (at the
+:data:`LAZY_SITES`, in the modules whose use of them was read: :data:`KNOWN_SOURCES`)
+compiled when first used. The cache is afdesk's, not Python's: written under ``-B`` too.
+Nothing else changes: both stand-ins are in place only for that import and only for
+shiboken's support modules; every other call goes to the standard function, as it was
+called; shiboken6 keeps its own loader.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import CodeType
@@ -57,11 +58,12 @@ def cache_file(folder: Path) -> Path:
     return folder / f"shiboken-support.{sys.implementation.cache_tag}.marshal"
 
 
-def install(cache: Callable[[], Path]) -> bool:
+def install(cache: Callable[[], Path | Sequence[Path]]) -> bool:
     """From now on, the first import of ``shiboken6`` (whoever asks for it: PySide6's
-    first import does) is the quick one, with the cache file ``cache()`` names. Nothing is
-    imported here. False, and nothing done, when shiboken6 is imported already, the quick
-    import is installed already, or on a Python these stand-ins were not compared on."""
+    first import does) is the quick one, with the cache file ``cache()`` names (or the
+    first of those it names that can be read, then written). Nothing is imported here.
+    False, and nothing done, when shiboken6 is imported already, the quick import is
+    installed already, or on a Python these stand-ins were not compared on."""
     if (
         "shiboken6" in sys.modules
         or sys.version_info[:2] not in TESTED
@@ -82,7 +84,7 @@ class _Finder:
     other finders do and hands its loader to :class:`_QuickLoader`, which takes the finder
     away when it runs (a look-up that imports nothing leaves it in place)."""
 
-    def __init__(self, cache: Callable[[], Path]) -> None:
+    def __init__(self, cache: Callable[[], Path | Sequence[Path]]) -> None:
         self._cache = cache
         self._looking = False
 
@@ -108,7 +110,7 @@ class _QuickLoader:
     Anything else asked of it (``get_filename``, ``get_resource_reader``, ...) is the real
     loader's."""
 
-    def __init__(self, real: Any, cache: Callable[[], Path]) -> None:
+    def __init__(self, real: Any, cache: Callable[[], Path | Sequence[Path]]) -> None:
         self._real = real
         self._cache = cache
 
@@ -124,17 +126,24 @@ class _QuickLoader:
         if module.__spec__ is not None:
             module.__spec__.loader = self._real
         try:
-            cache = self._cache()
+            found = self._cache()
         except Exception:  # no cache folder to be found (no home): the standard import
             self._real.exec_module(module)
             return
-        kept = read_cache(cache)
+        places = [found] if isinstance(found, Path) else list(found)
+        kept: dict[tuple[str, int, int], tuple[bytes, Any]] = {}
+        for place in places:
+            kept = read_cache(place)
+            if kept:
+                break
         made: dict[tuple[str, int, int], tuple[bytes, Any]] = {}
         sources: dict[str, bytes] = {}
         with cached_compile(kept, made, sources), lazy_patterns(sources):
             self._real.exec_module(module)
         if made:
-            write_cache(cache, {**kept, **made})
+            for place in places:  # the first that can be written
+                if write_cache(place, {**kept, **made}):
+                    break
 
 
 def _magic() -> bytes:
@@ -172,10 +181,10 @@ def _sound(key: object, entry: object) -> bool:
     )
 
 
-def write_cache(path: Path, entries: dict[tuple[str, int, int], tuple[bytes, Any]]) -> None:
+def write_cache(path: Path, entries: dict[tuple[str, int, int], tuple[bytes, Any]]) -> bool:
     """Write ``entries`` to ``path`` whole or not at all (a temporary file renamed over
-    it). A cache that cannot be written (a read-only or full disk) is left out: the next
-    start compiles again, as this one did."""
+    it); whether it was written. A cache that cannot be written (a read-only or full disk)
+    is left out: the next start compiles again, as this one did."""
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -184,11 +193,12 @@ def write_cache(path: Path, entries: dict[tuple[str, int, int], tuple[bytes, Any
     except (OSError, ValueError):
         with suppress(OSError):
             temporary.unlink(missing_ok=True)
-        return
+        return False
     for left in path.parent.glob(f"{path.name}.*.tmp"):  # of a start killed while writing
         with suppress(OSError):
             if time.time() - left.stat().st_mtime > STALE_S:
                 left.unlink()
+    return True
 
 
 def _is_support(filename: object) -> bool:

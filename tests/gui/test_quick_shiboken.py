@@ -60,6 +60,8 @@ if sys.argv[1] in ("quick", "untested"):
     def cache():
         if sys.argv[2] == "no-folder":
             raise RuntimeError("no home to find a cache folder in")
+        if os.pathsep in sys.argv[2]:  # places in order: the first that can be used
+            return [Path(p) for p in sys.argv[2].split(os.pathsep)]
         return Path(sys.argv[2])
 
     installed = quick_shiboken.install(cache)
@@ -243,9 +245,13 @@ def test_a_cache_that_cannot_be_written_costs_only_the_time(tmp_path, plain):
     assert not list(tmp_path.glob("**/*.tmp"))
 
 
-def test_afdesk_gui_makes_the_first_qt_import_the_quick_one_kept_in_afdesks_cache_folder(
-    tmp_path,
+def test_afdesk_gui_makes_the_first_qt_import_the_quick_one_kept_beside_its_own_code(
+    tmp_path, monkeypatch
 ):
+    """afdesk.gui keeps the cache in its own ``__pycache__`` (this checkout's can be
+    written), and nothing in the data folder; the user's cache folder comes second."""
+    import afdesk.gui
+
     script = (
         "import afdesk.gui, sys; print('shiboken6' in sys.modules); "
         "import PySide6.QtCore; print('shiboken6' in sys.modules)"
@@ -257,9 +263,25 @@ def test_afdesk_gui_makes_the_first_qt_import_the_quick_one_kept_in_afdesks_cach
         )
         assert done.returncode == 0, done.stderr
         assert done.stdout.split() == ["False", "True"]  # nothing of Qt until it is asked for
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == [
-        f"shiboken-support.{sys.implementation.cache_tag}.marshal"
-    ]
+    beside = quick_shiboken.cache_file(Path(afdesk.gui.__file__).parent / "__pycache__")
+    assert quick_shiboken.read_cache(beside)  # written by this or an earlier start
+    assert not (tmp_path / "cache").exists()
+    monkeypatch.setenv("AFDESK_DATA_DIR", str(tmp_path))
+    places = afdesk.gui._cache_files()
+    assert places == [beside, quick_shiboken.cache_file(tmp_path / "cache")]
+
+
+def test_the_first_place_that_can_be_written_keeps_the_cache(tmp_path, plain):
+    """An installation that cannot be written (a file where its folder would be): the
+    cache goes to the next place, and the next start reads it there."""
+    blocked = tmp_path / "install"
+    blocked.write_text("not a folder")
+    second = quick_shiboken.cache_file(tmp_path / "user-cache")
+    places = os.pathsep.join([str(quick_shiboken.cache_file(blocked / "__pycache__")), str(second)])
+    first = run("quick", places)
+    assert first["compiled"] == plain["executed"] and second.is_file()
+    again = run("quick", places)
+    assert again["compiled"] == [] and again["messages"] == plain["messages"]
 
 
 # --- the compile stand-in, with made-up callers ----------------------------------------
